@@ -1,0 +1,163 @@
+#include "lammps_session.h"
+
+#include "atom.h"
+#include "force.h"
+#include "input.h"
+#include "lammps.h"
+#include "library.h"
+#include "pair.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#ifndef DEMC_PLUGIN_FILE
+#error "DEMC_PLUGIN_FILE must name the built plugin"
+#endif
+
+namespace demc_test {
+
+LammpsSession::LammpsSession(MPI_Comm comm, std::vector<std::string> extra_args) : comm_(comm)
+{
+  std::vector<std::string> args = {"lmp", "-log", "none", "-screen", "none", "-nocite"};
+  args.insert(args.end(), extra_args.begin(), extra_args.end());
+  std::vector<char *> argv;
+  for (auto &a : args) argv.push_back(a.data());
+  lmp = new LAMMPS_NS::LAMMPS((int) argv.size(), argv.data(), comm_);
+}
+
+LammpsSession::~LammpsSession()
+{
+  delete lmp;
+}
+
+void LammpsSession::command(const std::string &line)
+{
+  lmp->input->one(line);
+}
+
+void LammpsSession::commands(const std::vector<std::string> &lines)
+{
+  for (const auto &l : lines) command(l);
+}
+
+void LammpsSession::load_plugin()
+{
+  command(std::string("plugin load ") + DEMC_PLUGIN_FILE);
+}
+
+int LammpsSession::nprocs() const
+{
+  int n;
+  MPI_Comm_size(comm_, &n);
+  return n;
+}
+
+PerAtom LammpsSession::gather(double **values) const
+{
+  const auto *atom = lmp->atom;
+  const int nlocal = atom->nlocal;
+  std::vector<double> mine;
+  mine.reserve(4 * nlocal);
+  for (int i = 0; i < nlocal; i++) {
+    mine.push_back((double) atom->tag[i]);
+    for (int k = 0; k < 3; k++) mine.push_back(values[i][k]);
+  }
+  const int nprocs = this->nprocs();
+  int count = (int) mine.size();
+  std::vector<int> counts(nprocs), displs(nprocs, 0);
+  MPI_Allgather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, comm_);
+  for (int p = 1; p < nprocs; p++) displs[p] = displs[p - 1] + counts[p - 1];
+  std::vector<double> all(displs[nprocs - 1] + counts[nprocs - 1]);
+  MPI_Allgatherv(mine.data(), count, MPI_DOUBLE, all.data(), counts.data(), displs.data(),
+                 MPI_DOUBLE, comm_);
+  PerAtom out((size_t) atom->natoms + 1, {0.0, 0.0, 0.0});
+  for (size_t k = 0; k + 3 < all.size(); k += 4) {
+    const auto tag = (size_t) all[k];
+    if (tag >= out.size()) throw std::runtime_error("atom IDs are not contiguous");
+    out[tag] = {all[k + 1], all[k + 2], all[k + 3]};
+  }
+  return out;
+}
+
+PerAtom LammpsSession::forces() const
+{
+  return gather(lmp->atom->f);
+}
+
+PerAtom LammpsSession::torques() const
+{
+  return gather(lmp->atom->torque);
+}
+
+PerAtom LammpsSession::positions() const
+{
+  return gather(lmp->atom->x);
+}
+
+double LammpsSession::pair_energy() const
+{
+  double mine = lmp->force->pair->eng_vdwl, sum = 0.0;
+  MPI_Allreduce(&mine, &sum, 1, MPI_DOUBLE, MPI_SUM, comm_);
+  return sum;
+}
+
+std::vector<double> LammpsSession::pair_extra() const
+{
+  const auto *pair = lmp->force->pair;
+  std::vector<double> mine(pair->pvector, pair->pvector + pair->nextra), sum(pair->nextra);
+  MPI_Allreduce(mine.data(), sum.data(), pair->nextra, MPI_DOUBLE, MPI_SUM, comm_);
+  return sum;
+}
+
+bool LammpsSession::has_style(const std::string &category, const std::string &name) const
+{
+  return lammps_has_style(lmp, category.c_str(), name.c_str()) != 0;
+}
+
+double max_relative_difference(const PerAtom &a, const PerAtom &b)
+{
+  if (a.size() != b.size()) return INFINITY;
+  double scale = 0.0, diff = 0.0;
+  for (size_t i = 0; i < a.size(); i++)
+    for (int k = 0; k < 3; k++) {
+      scale = std::max(scale, std::fabs(a[i][k]));
+      diff = std::max(diff, std::fabs(a[i][k] - b[i][k]));
+    }
+  return scale > 0.0 ? diff / scale : diff;
+}
+
+std::vector<std::string> dense_packing_input(const std::vector<std::string> &pair_style_lines,
+                                             bool newton_pair)
+{
+  std::vector<std::string> lines = {
+      "units si",
+      "atom_style sphere",
+      "atom_modify map array",
+      std::string("newton ") + (newton_pair ? "on" : "off"),
+      "boundary p p p",
+      "comm_modify vel yes",
+      "lattice sc 0.0019",
+      "region box block 0 8 0 8 0 8",
+      "create_box 2 box",
+      "create_atoms 1 box",
+      "group odd id 1:512:2",
+      "set group odd type 2",
+      // polydisperse radii 0.9-1.1 mm from the atom ID: the same on any rank count
+      "variable d atom 0.0018+0.0004*((id*7919)%101)/101",
+      "set group all diameter v_d",
+      "set group all density 2650",
+      "velocity all create 1.0 87287 loop geom",
+      "variable wx atom 20*sin(id)",
+      "variable wy atom 20*cos(3*id)",
+      "variable wz atom 20*sin(7*id)",
+      "set group all omega v_wx v_wy v_wz",
+      "neighbor 0.0004 bin",
+      "neigh_modify delay 0",
+  };
+  lines.insert(lines.end(), pair_style_lines.begin(), pair_style_lines.end());
+  for (const auto &l : {"fix integrate all nve/sphere", "timestep 1e-6"}) lines.emplace_back(l);
+  return lines;
+}
+
+}    // namespace demc_test

@@ -1,0 +1,60 @@
+/* Test helper: one LAMMPS instance on a communicator, driven through its
+   C++ interface, with the package's plugin loaded. Reads back per-atom data
+   gathered over all ranks of the instance, indexed by atom ID. */
+
+#ifndef DEMC_TEST_LAMMPS_SESSION_H
+#define DEMC_TEST_LAMMPS_SESSION_H
+
+#include <mpi.h>
+
+#include <array>
+#include <string>
+#include <vector>
+
+namespace LAMMPS_NS {
+class LAMMPS;
+}
+
+namespace demc_test {
+
+using PerAtom = std::vector<std::array<double, 3>>;    // index: atom ID (0 unused)
+
+class LammpsSession {
+ public:
+  // extra_args: command-line switches such as {"-k", "on", "t", "2", "-sf", "kk"}
+  explicit LammpsSession(MPI_Comm comm = MPI_COMM_WORLD, std::vector<std::string> extra_args = {});
+  ~LammpsSession();
+  LammpsSession(const LammpsSession &) = delete;
+  LammpsSession &operator=(const LammpsSession &) = delete;
+
+  void command(const std::string &line);
+  void commands(const std::vector<std::string> &lines);
+  void load_plugin();
+
+  PerAtom forces() const;
+  PerAtom torques() const;
+  PerAtom positions() const;
+  double pair_energy() const;     // eng_vdwl summed over ranks (energy of the last tallied step)
+  std::vector<double> pair_extra() const;    // pvector summed over ranks
+  bool has_style(const std::string &category, const std::string &name) const;
+  int nprocs() const;
+
+  LAMMPS_NS::LAMMPS *lmp = nullptr;
+
+ private:
+  PerAtom gather(double **values) const;
+  MPI_Comm comm_;
+};
+
+// largest |a - b| over all atoms and components, relative to the largest |a|
+double max_relative_difference(const PerAtom &a, const PerAtom &b);
+
+// an input that makes a small dense, colliding, periodic packing of polydisperse spheres
+// whose set-up does not depend on the number of ranks (velocities with loop geom,
+// radii from atom IDs)
+std::vector<std::string> dense_packing_input(const std::vector<std::string> &pair_style_lines,
+                                             bool newton_pair);
+
+}    // namespace demc_test
+
+#endif
