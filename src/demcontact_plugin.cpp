@@ -7,6 +7,7 @@
 #include "lammpsplugin.h"
 #include "version.h"
 
+#include "fix_neigh_history_demc.h"
 #include "pair_gran_kuhn.h"
 
 using namespace LAMMPS_NS;
@@ -17,17 +18,36 @@ template <class T> Pair *make_pair(LAMMPS *lmp)
   return new T(lmp);
 }
 
-void register_pair(lammpsplugin_regfunc reg, void *lmp, void *handle, const char *name,
-                   const char *info, lammpsplugin_factory1 *creator)
+template <class T> Fix *make_fix(LAMMPS *lmp, int narg, char **arg)
+{
+  return new T(lmp, narg, arg);
+}
+
+lammpsplugin_t describe(const char *style, const char *name, const char *info, void *handle)
 {
   lammpsplugin_t plugin;
   plugin.version = LAMMPS_VERSION;
-  plugin.style = "pair";
+  plugin.style = style;
   plugin.name = name;
   plugin.info = info;
   plugin.author = "dem-contact developers";
-  plugin.creator.v1 = creator;
   plugin.handle = handle;
+  return plugin;
+}
+
+void register_pair(lammpsplugin_regfunc reg, void *lmp, void *handle, const char *name,
+                   const char *info, lammpsplugin_factory1 *creator)
+{
+  lammpsplugin_t plugin = describe("pair", name, info, handle);
+  plugin.creator.v1 = creator;
+  (*reg)(&plugin, lmp);
+}
+
+void register_fix(lammpsplugin_regfunc reg, void *lmp, void *handle, const char *name,
+                  const char *info, lammpsplugin_factory2 *creator)
+{
+  lammpsplugin_t plugin = describe("fix", name, info, handle);
+  plugin.creator.v2 = creator;
   (*reg)(&plugin, lmp);
 }
 }    // namespace
@@ -38,4 +58,7 @@ extern "C" void lammpsplugin_init(void *lmp, void *handle, void *regfunc)
   register_pair(reg, lmp, handle, "gran/kuhn",
                 "Kuhn-Suzuki-Daouadji linear-frictional contact (dem-contact)",
                 (lammpsplugin_factory1 *) &make_pair<PairGranKuhn>);
+  register_fix(reg, lmp, handle, "DEMC/NEIGH_HISTORY",
+               "per-contact history for the dem-contact pair styles (internal)",
+               (lammpsplugin_factory2 *) &make_fix<FixNeighHistoryDemc>);
 }

@@ -77,9 +77,16 @@ PairGranKuhn::PairGranKuhn(LAMMPS *lmp) :
   // the history holds a vector (odd under i<->j) and scalars (even): see transfer_history()
   nondefault_history_transfer = 1;
 
+  // The history fix's ID must be the same when a restart file is read back. LAMMPS's
+  // instance_me counts pair objects over the whole process (every pair_style command and
+  // every library instance adds one), so use the lowest index free in this instance instead.
+  history_index = 0;
+  while (modify->get_fix_by_id(history_fix_id()) ||
+         modify->get_fix_by_id(history_fix_id() + "_DUMMY"))
+    history_index++;
   // placeholder so that the history fix keeps its place in the fix list
   fix_dummy = dynamic_cast<FixDummy *>(
-      modify->add_fix(fmt::format("{}_DUMMY{} all DUMMY", HISTORY_ID, instance_me)));
+      modify->add_fix(history_fix_id() + "_DUMMY all DUMMY"));
 }
 
 /* ---------------------------------------------------------------------- */
@@ -89,10 +96,7 @@ PairGranKuhn::~PairGranKuhn()
   if (copymode) return;
   delete[] svector;
   delete[] pvector;
-  if (!fix_history)
-    modify->delete_fix(fmt::format("{}_DUMMY{}", HISTORY_ID, instance_me));
-  else
-    modify->delete_fix(fmt::format("{}{}", HISTORY_ID, instance_me));
+  modify->delete_fix(fix_history ? history_fix_id() : history_fix_id() + "_DUMMY");
   if (allocated) {
     memory->destroy(setflag);
     memory->destroy(cutsq);
@@ -356,9 +360,9 @@ void PairGranKuhn::init_style()
 
   // the history fix replaces the placeholder made in the constructor
   if (fix_history == nullptr) {
-    auto cmd = fmt::format("{}{} all NEIGH_HISTORY {}", HISTORY_ID, instance_me, (int) H_SIZE);
-    fix_history = dynamic_cast<FixNeighHistory *>(modify->replace_fix(
-        fmt::format("{}_DUMMY{}", HISTORY_ID, instance_me), cmd, 1));
+    auto cmd = fmt::format("{} all DEMC/NEIGH_HISTORY {}", history_fix_id(), (int) H_SIZE);
+    fix_history = dynamic_cast<FixNeighHistory *>(
+        modify->replace_fix(history_fix_id() + "_DUMMY", cmd, 1));
     fix_history->pair = this;
   }
   set_max_radii();
@@ -395,10 +399,7 @@ void PairGranKuhn::set_max_radii()
 
 double PairGranKuhn::init_one(int i, int j)
 {
-  if (setflag[i][j] == 0) {
-    if (setflag[i][i] == 0 || setflag[j][j] == 0)
-      error->all(FLERR, "Pair gran/kuhn: coefficients for types {} {} are not set and cannot be "
-                        "mixed because type {} {} lacks its own", i, j, i, (setflag[i][i] ? j : i));
+  if (setflag[i][j] == 0) {    // Pair::init() has checked that i,i and j,j are set
     auto series = [](double a, double b) { return 2.0 * a * b / (a + b); };
     kn[i][j] = series(kn[i][i], kn[j][j]);
     kt[i][j] = series(kt[i][i], kt[j][j]);
@@ -519,6 +520,13 @@ void PairGranKuhn::write_data_all(FILE *fp)
 void PairGranKuhn::reset_dt()
 {
   dt = update->dt;
+}
+
+/* ---------------------------------------------------------------------- */
+
+std::string PairGranKuhn::history_fix_id() const
+{
+  return fmt::format("{}{}", HISTORY_ID, history_index);
 }
 
 /* ----------------------------------------------------------------------

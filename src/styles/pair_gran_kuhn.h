@@ -16,6 +16,8 @@ PairStyle(gran/kuhn,PairGranKuhn);
 
 #include "pair.h"
 
+#include <string>
+
 namespace LAMMPS_NS {
 
 class PairGranKuhn : public Pair {
@@ -55,10 +57,12 @@ class PairGranKuhn : public Pair {
   class FixNeighHistory *fix_history;
   double *onerad_dynamic, *onerad_frozen, *maxrad_dynamic, *maxrad_frozen;
   int neighprev;
+  int history_index;    // makes the history fix ID unique within this LAMMPS instance
 
   void allocate();
   void set_max_radii();
   double *find_history(int i, int j);
+  std::string history_fix_id() const;
 };
 
 }    // namespace LAMMPS_NS

@@ -33,7 +33,7 @@ PerAtom run(const std::vector<std::string> &args, const std::vector<std::string>
 
 TEST(Kokkos, HookeHistoryKokkosMatchesCpu)
 {
-  const std::vector<std::string> pair = {"pair_style gran/hooke/history 2.0e5 NULL 50.0 NULL 0.5 1",
+  const std::vector<std::string> pair = {"pair_style gran/hooke/history 2.0e3 NULL 50.0 NULL 0.5 1",
                                          "pair_coeff * *"};
   const PerAtom cpu = run({}, pair, 100);
   const PerAtom kk = run({"-k", "on", "t", threads(), "-sf", "kk", "-pk", "kokkos", "neigh", "half",

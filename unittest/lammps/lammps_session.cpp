@@ -141,22 +141,24 @@ std::vector<std::string> dense_packing_input(const std::vector<std::string> &pai
       "region box block 0 8 0 8 0 8",
       "create_box 2 box",
       "create_atoms 1 box",
+      // create_atoms numbers atoms rank by rank; a spatial sort makes IDs independent of ranks
+      "reset_atoms id sort yes",
       "group odd id 1:512:2",
       "set group odd type 2",
-      // polydisperse radii 0.9-1.1 mm from the atom ID: the same on any rank count
-      "variable d atom 0.0018+0.0004*((id*7919)%101)/101",
+      // polydisperse radii 0.875-1.025 mm from the atom ID: the same on any rank count
+      "variable d atom 0.00175+0.0003*((id*7919)%101)/101",
       "set group all diameter v_d",
       "set group all density 2650",
-      "velocity all create 1.0 87287 loop geom",
+      "velocity all create 1e16 87287 loop geom",    // about 0.1 m/s
       "variable wx atom 20*sin(id)",
       "variable wy atom 20*cos(3*id)",
       "variable wz atom 20*sin(7*id)",
       "set group all omega v_wx v_wy v_wz",
-      "neighbor 0.0004 bin",
+      "neighbor 0.0003 bin",
       "neigh_modify delay 0",
   };
   lines.insert(lines.end(), pair_style_lines.begin(), pair_style_lines.end());
-  for (const auto &l : {"fix integrate all nve/sphere", "timestep 1e-6"}) lines.emplace_back(l);
+  for (const auto &l : {"fix integrate all nve/sphere", "timestep 1e-5"}) lines.emplace_back(l);
   return lines;
 }
 

@@ -66,10 +66,20 @@ void expect_rank_invariant(const std::vector<std::string> &pair_lines, bool newt
 
 TEST(RankInvariance, HookeHistoryNewtonOn)
 {
-  expect_rank_invariant({"pair_style gran/hooke/history 2.0e5 NULL 50.0 NULL 0.5 1", "pair_coeff * *"}, true);
+  expect_rank_invariant({"pair_style gran/hooke/history 2.0e3 NULL 50.0 NULL 0.5 1", "pair_coeff * *"}, true);
 }
 
 TEST(RankInvariance, HookeHistoryNewtonOff)
 {
-  expect_rank_invariant({"pair_style gran/hooke/history 2.0e5 NULL 50.0 NULL 0.5 1", "pair_coeff * *"}, false);
+  expect_rank_invariant({"pair_style gran/hooke/history 2.0e3 NULL 50.0 NULL 0.5 1", "pair_coeff * *"}, false);
+}
+
+TEST(RankInvariance, GranKuhnNewtonOn)
+{
+  expect_rank_invariant({"pair_style gran/kuhn", "pair_coeff * * 2.0e3 2.0e3 0.5 damping 0.002 0.001"}, true);
+}
+
+TEST(RankInvariance, GranKuhnNewtonOff)
+{
+  expect_rank_invariant({"pair_style gran/kuhn", "pair_coeff * * 2.0e3 2.0e3 0.5 damping 0.002 0.001"}, false);
 }

@@ -1,0 +1,42 @@
+/* ----------------------------------------------------------------------
+   dem-contact: fix neigh/history that survives a write_restart command
+   between runs with newton off (see the header for the why).
+------------------------------------------------------------------------- */
+
+#include "fix_neigh_history_demc.h"
+
+#include "comm.h"
+#include "update.h"
+
+using namespace LAMMPS_NS;
+
+FixNeighHistoryDemc::FixNeighHistoryDemc(LAMMPS *lmp, int narg, char **arg) :
+    FixNeighHistory(lmp, narg, arg), stored_by_post_run(false)
+{
+}
+
+void FixNeighHistoryDemc::setup_post_neighbor()
+{
+  stored_by_post_run = false;
+  FixNeighHistory::setup_post_neighbor();
+}
+
+void FixNeighHistoryDemc::post_run()
+{
+  FixNeighHistory::post_run();
+  stored_by_post_run = true;
+}
+
+void FixNeighHistoryDemc::write_restart(FILE *fp)
+{
+  // during a run (restart output) the neighbor list matches the atoms: refresh the copy
+  if (update->whichflag != 0 || !stored_by_post_run) {
+    FixNeighHistory::write_restart(fp);
+    return;
+  }
+  // between runs: keep post_run()'s copy; write what the base class writes after copying
+  if (comm->me == 0) {
+    int size = 0;
+    fwrite(&size, sizeof(int), 1, fp);
+  }
+}

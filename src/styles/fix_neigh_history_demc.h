@@ -1,0 +1,42 @@
+/* -*- c++ -*- ----------------------------------------------------------
+   dem-contact: fix neigh/history that survives a write_restart command
+   between runs with newton off.
+
+   LAMMPS's FixNeighHistory::write_restart() copies the per-contact history
+   from the neighbor list into per-atom arrays. The write_restart command
+   calls it after it has re-wrapped, exchanged and re-bordered the atoms,
+   so with newton off the (now stale) neighbor list attaches histories to
+   the wrong partners, and a restarted run diverges (LAMMPS's own
+   gran/hooke/history shows it too). The copy made by post_run() at the end
+   of the last run is still correct and has migrated with the atoms, so
+   between runs this class writes that one instead.
+------------------------------------------------------------------------- */
+
+#ifdef FIX_CLASS
+// clang-format off
+FixStyle(DEMC/NEIGH_HISTORY,FixNeighHistoryDemc);
+// clang-format on
+#else
+
+#ifndef DEMC_FIX_NEIGH_HISTORY_DEMC_H
+#define DEMC_FIX_NEIGH_HISTORY_DEMC_H
+
+#include "fix_neigh_history.h"
+
+namespace LAMMPS_NS {
+
+class FixNeighHistoryDemc : public FixNeighHistory {
+ public:
+  FixNeighHistoryDemc(class LAMMPS *, int, char **);
+  void setup_post_neighbor() override;
+  void post_run() override;
+  void write_restart(FILE *) override;
+
+ protected:
+  bool stored_by_post_run;    // per-atom copy is current and no run has started since
+};
+
+}    // namespace LAMMPS_NS
+
+#endif
+#endif
