@@ -32,6 +32,8 @@ LAMMPS_BUILD="$LAMMPS_DIR/build"
 ENV_READY="$ENV_ROOT/.ready-$LAMMPS_KEY-$EXTRA_KEY"
 
 REPO_TOP="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# the plugin build folder (several work trees or parallel builds: set DEMC_BUILD_DIR)
+BUILD_DIR="${DEMC_BUILD_DIR:-$REPO_TOP/build}"
 
 msg() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
