@@ -17,7 +17,6 @@
 #include "comm.h"
 #include "error.h"
 #include "fix.h"
-#include "fix_dummy.h"
 #include "fix_neigh_history.h"
 #include "force.h"
 #include "memory.h"
@@ -34,15 +33,6 @@ using demc::Vec3;
 namespace kuhn = demc::kuhn;
 
 namespace {
-const char *const HISTORY_ID = "DEMC_KUHN_HISTORY";
-Vec3 vec(const double *a)
-{
-  return {a[0], a[1], a[2]};
-}
-Vec3 scaled(const double *a, double s)
-{
-  return {s * a[0], s * a[1], s * a[2]};
-}
 // keywords of pair_style, in the order of the demc::kuhn::Refinement bits
 struct RefinementKeyword {
   const char *name;
@@ -58,35 +48,17 @@ const RefinementKeyword REFINEMENT_KEYWORDS[] = {{"fresh", kuhn::FRESH},
 /* ---------------------------------------------------------------------- */
 
 PairGranKuhn::PairGranKuhn(LAMMPS *lmp) :
-    Pair(lmp), kn(nullptr), kt(nullptr), mu(nullptr), damp_n(nullptr), damp_t(nullptr),
-    refinements(kuhn::ALL), dt(0.0), dissipated_friction(0.0), dissipated_damping(0.0),
-    fix_history(nullptr), onerad_dynamic(nullptr), onerad_frozen(nullptr),
-    maxrad_dynamic(nullptr), maxrad_frozen(nullptr), neighprev(0)
+    PairGranDemc(lmp, "gran/kuhn"), kn(nullptr), kt(nullptr), mu(nullptr), damp_n(nullptr),
+    damp_t(nullptr), refinements(kuhn::ALL), dissipated_friction(0.0), fix_history(nullptr)
 {
-  single_enable = 1;
-  no_virial_fdotr_compute = 1;
-  centroidstressflag = CENTROID_NOTAVAIL;
-  finitecutflag = 1;
-  restartinfo = 1;
   writedata = 1;
   single_extra = 8;
   svector = new double[single_extra];
-  nextra = E_SIZE;
-  pvector = new double[nextra];
-  for (int k = 0; k < nextra; k++) pvector[k] = 0.0;
   // the history holds a vector (odd under i<->j) and scalars (even): see transfer_history()
   nondefault_history_transfer = 1;
-
-  // The history fix's ID must be the same when a restart file is read back. LAMMPS's
-  // instance_me counts pair objects over the whole process (every pair_style command and
-  // every library instance adds one), so use the lowest index free in this instance instead.
-  history_index = 0;
-  while (modify->get_fix_by_id(history_fix_id()) ||
-         modify->get_fix_by_id(history_fix_id() + "_DUMMY"))
-    history_index++;
+  choose_history_index();
   // placeholder so that the history fix keeps its place in the fix list
-  fix_dummy = dynamic_cast<FixDummy *>(
-      modify->add_fix(history_fix_id() + "_DUMMY all DUMMY"));
+  modify->add_fix(history_fix_id() + "_DUMMY all DUMMY");
 }
 
 /* ---------------------------------------------------------------------- */
@@ -95,7 +67,6 @@ PairGranKuhn::~PairGranKuhn()
 {
   if (copymode) return;
   delete[] svector;
-  delete[] pvector;
   modify->delete_fix(fix_history ? history_fix_id() : history_fix_id() + "_DUMMY");
   if (allocated) {
     memory->destroy(setflag);
@@ -105,10 +76,6 @@ PairGranKuhn::~PairGranKuhn()
     memory->destroy(mu);
     memory->destroy(damp_n);
     memory->destroy(damp_t);
-    delete[] onerad_dynamic;
-    delete[] onerad_frozen;
-    delete[] maxrad_dynamic;
-    delete[] maxrad_frozen;
   }
 }
 
@@ -120,78 +87,54 @@ void PairGranKuhn::compute(int eflag, int vflag)
   // at setup the particles have not moved since the last step: forces are
   // evaluated from the stored history without advancing it
   const bool advance = (update->setupflag == 0);
-  const double step_dt = advance ? dt : 0.0;
-
   double **x = atom->x;
-  double **v = atom->v;
-  double **f = atom->f;
-  double **omega = atom->omega;
-  double **torque = atom->torque;
-  double *radius = atom->radius;
-  int *type = atom->type;
-  const int nlocal = atom->nlocal;
-  const int newton_pair = force->newton_pair;
+  const int *type = atom->type;
+  const double *radius = atom->radius;
 
-  for (int k = 0; k < E_FRICTION; k++) pvector[k] = 0.0;
-  pvector[E_CONTACTS] = pvector[E_SLIDING] = 0.0;
-
-  int *ilist = list->ilist;
-  int *numneigh = list->numneigh;
-  int **firstneigh = list->firstneigh;
+  for (int k = 0; k < E_SIZE; k++) pvector[k] = 0.0;
   int **firsttouch = fix_history->firstflag;
   double **firsthistory = fix_history->firstvalue;
-
   kuhn::Params params;
   params.flags = refinements;
-  params.eps = 1e-12;
 
   for (int ii = 0; ii < list->inum; ii++) {
-    const int i = ilist[ii];
-    const int itype = type[i];
+    const int i = list->ilist[ii];
     int *touch = firsttouch[i];
-    double *allhistory = firsthistory[i];
-    int *jlist = firstneigh[i];
-    const int jnum = numneigh[i];
-
-    for (int jj = 0; jj < jnum; jj++) {
+    const int *jlist = list->firstneigh[i];
+    for (int jj = 0; jj < list->numneigh[i]; jj++) {
       const int j = jlist[jj] & NEIGHMASK;
-      const int jtype = type[j];
-      double *history = &allhistory[H_SIZE * jj];
-      // with newton off a pair with a ghost is computed on two ranks: count half on each
-      const double weight = (newton_pair || j < nlocal) ? 1.0 : 0.5;
-
-      const Vec3 delta = vec(x[j]) - vec(x[i]);    // from p = i towards q = j
-      const double rsq = demc::norm2(delta);
+      const int itype = type[i], jtype = type[j];
+      double *history = &firsthistory[i][H_SIZE * jj];
+      const double weight = pair_weight(j);
+      const double dx = x[j][0] - x[i][0], dy = x[j][1] - x[i][1], dz = x[j][2] - x[i][2];
+      const double rsq = dx * dx + dy * dy + dz * dz;
       const double radsum = radius[i] + radius[j];
       if (rsq >= radsum * radsum) {
         // separation releases the stored tangential energy through slip
-        if (touch[jj] && advance) {
-          const double ft2 = history[H_FTX] * history[H_FTX] + history[H_FTY] * history[H_FTY] +
-              history[H_FTZ] * history[H_FTZ];
-          dissipated_friction += weight * ft2 / (2.0 * kt[itype][jtype]);
-        }
+        if (touch[jj] && advance)
+          dissipated_friction += weight * (history[H_FTX] * history[H_FTX] +
+                                           history[H_FTY] * history[H_FTY] +
+                                           history[H_FTZ] * history[H_FTZ]) /
+              (2.0 * kt[itype][jtype]);
         touch[jj] = 0;
         for (int k = 0; k < H_SIZE; k++) history[k] = 0.0;
         continue;
       }
 
-      const double r = std::sqrt(rsq);
+      // p = i, q = j: the history is kept from i's side (transfer_history() flips it)
+      const Contact c = make_contact(i, j, std::sqrt(rsq), advance);
       kuhn::Motion m;
-      m.zeta_new = radsum - r;
+      m.zeta_new = c.overlap;
       m.zeta_old = touch[jj] ? history[H_ZETA] : 0.0;
-      m.n = (1.0 / r) * delta;
-      m.du_p = scaled(v[i], step_dt);
-      m.du_q = scaled(v[j], step_dt);
-      m.dth_p = scaled(omega[i], step_dt);
-      m.dth_q = scaled(omega[j], step_dt);
-      // positions at the start of the step: the integrators moved them by v*dt
-      const Vec3 delta_old = delta - (m.du_q - m.du_p);
-      m.n_old = (1.0 / demc::norm(delta_old)) * delta_old;
-      // contact point at the middle of the overlap
-      m.r_p = (radius[i] - 0.5 * m.zeta_new) * m.n;
-      m.r_q = -(radius[j] - 0.5 * m.zeta_new) * m.n;
+      m.n = c.n;
+      m.n_old = c.n_old;
+      m.du_p = c.du_p;
+      m.du_q = c.du_q;
+      m.dth_p = c.dth_p;
+      m.dth_q = c.dth_q;
+      m.r_p = c.r_p;
+      m.r_q = c.r_q;
       m.dt = dt;
-
       params.kn = kn[itype][jtype];
       params.kt = kt[itype][jtype];
       params.mu = mu[itype][jtype];
@@ -200,47 +143,25 @@ void PairGranKuhn::compute(int eflag, int vflag)
 
       const Vec3 ft_old = {history[H_FTX], history[H_FTY], history[H_FTZ]};
       const kuhn::Result res = kuhn::step(params, m, ft_old);
-
       if (advance) {
         touch[jj] = 1;
         history[H_FTX] = res.ft.x;
         history[H_FTY] = res.ft.y;
         history[H_FTZ] = res.ft.z;
-        history[H_ZETA] = m.zeta_new;
+        history[H_ZETA] = c.overlap;
         history[H_WFRIC] += res.dWt_irrev;
         history[H_WDAMP] += res.dW_damp;
         dissipated_friction += weight * res.dWt_irrev;
         dissipated_damping += weight * res.dW_damp;
       }
 
-      // force on i is res.force; j takes the reaction. Torques use the contact vectors.
-      const Vec3 &F = res.force;
-      const Vec3 tor_i = demc::cross(m.r_p, F);
-      const Vec3 tor_j = demc::cross(m.r_q, -F);
-      f[i][0] += F.x;
-      f[i][1] += F.y;
-      f[i][2] += F.z;
-      torque[i][0] += tor_i.x;
-      torque[i][1] += tor_i.y;
-      torque[i][2] += tor_i.z;
-      if (newton_pair || j < nlocal) {
-        f[j][0] -= F.x;
-        f[j][1] -= F.y;
-        f[j][2] -= F.z;
-        torque[j][0] += tor_j.x;
-        torque[j][1] += tor_j.y;
-        torque[j][2] += tor_j.z;
-      }
-
       const double stored_t = demc::norm2(res.ft) / (2.0 * params.kt);
+      apply_force(c, res.force, i, j, res.Wn + stored_t);
       pvector[E_NORMAL] += weight * res.Wn;
       pvector[E_TANGENTIAL] += weight * stored_t;
       pvector[E_CONTACTS] += weight;
-      if (demc::norm(res.ft) >= params.mu * res.fn * (1.0 - 1e-9) && params.mu * res.fn > 0.0)
+      if (params.mu * res.fn > 0.0 && demc::norm(res.ft) >= params.mu * res.fn * (1.0 - 1e-9))
         pvector[E_SLIDING] += weight;
-      if (evflag)
-        ev_tally_xyz(i, j, nlocal, newton_pair, res.Wn + stored_t, 0.0, F.x, F.y, F.z, -delta.x,
-                     -delta.y, -delta.z);
     }
   }
   pvector[E_FRICTION] = dissipated_friction;
@@ -251,21 +172,13 @@ void PairGranKuhn::compute(int eflag, int vflag)
 
 void PairGranKuhn::allocate()
 {
-  allocated = 1;
+  allocate_base();
   const int n = atom->ntypes;
-  memory->create(setflag, n + 1, n + 1, "pair:setflag");
-  for (int i = 1; i <= n; i++)
-    for (int j = i; j <= n; j++) setflag[i][j] = 0;
-  memory->create(cutsq, n + 1, n + 1, "pair:cutsq");
   memory->create(kn, n + 1, n + 1, "pair:kn");
   memory->create(kt, n + 1, n + 1, "pair:kt");
   memory->create(mu, n + 1, n + 1, "pair:mu");
   memory->create(damp_n, n + 1, n + 1, "pair:damp_n");
   memory->create(damp_t, n + 1, n + 1, "pair:damp_t");
-  onerad_dynamic = new double[n + 1];
-  onerad_frozen = new double[n + 1];
-  maxrad_dynamic = new double[n + 1];
-  maxrad_frozen = new double[n + 1];
 }
 
 /* ----------------------------------------------------------------------
@@ -349,15 +262,7 @@ void PairGranKuhn::coeff(int narg, char **arg)
 
 void PairGranKuhn::init_style()
 {
-  if (!atom->radius_flag || !atom->rmass_flag || !atom->omega_flag)
-    error->all(FLERR, "Pair gran/kuhn requires atom attributes radius, rmass, omega "
-                      "(e.g. atom_style sphere)");
-  if (comm->ghost_velocity == 0)
-    error->all(FLERR, "Pair gran/kuhn requires ghost atoms store velocity: use comm_modify vel yes");
-
-  neighbor->add_request(this, NeighConst::REQ_SIZE | NeighConst::REQ_HISTORY);
-  dt = update->dt;
-
+  PairGranDemc::init_style();
   // the history fix replaces the placeholder made in the constructor
   if (fix_history == nullptr) {
     auto cmd = fmt::format("{} all DEMC/NEIGH_HISTORY {}", history_fix_id(), (int) H_SIZE);
@@ -365,31 +270,6 @@ void PairGranKuhn::init_style()
         modify->replace_fix(history_fix_id() + "_DUMMY", cmd, 1));
     fix_history->pair = this;
   }
-  set_max_radii();
-}
-
-/* ----------------------------------------------------------------------
-   largest radius per type, including particles that fix pour or fix
-   deposit will insert later: the neighbor cutoff follows from them
-------------------------------------------------------------------------- */
-
-void PairGranKuhn::set_max_radii()
-{
-  auto inserters = modify->get_fix_by_style("^pour");
-  for (auto *ifix : modify->get_fix_by_style("^deposit")) inserters.push_back(ifix);
-  for (int i = 1; i <= atom->ntypes; i++) {
-    onerad_dynamic[i] = onerad_frozen[i] = 0.0;
-    for (auto *ifix : inserters) {
-      int itype = i;
-      const double maxrad = *((double *) ifix->extract("radius", itype));
-      if (maxrad > 0.0) onerad_dynamic[i] = MAX(onerad_dynamic[i], maxrad);
-    }
-  }
-  const double *radius = atom->radius;
-  const int *type = atom->type;
-  for (int i = 0; i < atom->nlocal; i++)
-    onerad_dynamic[type[i]] = MAX(onerad_dynamic[type[i]], radius[i]);
-  MPI_Allreduce(&onerad_dynamic[1], &maxrad_dynamic[1], atom->ntypes, MPI_DOUBLE, MPI_MAX, world);
 }
 
 /* ----------------------------------------------------------------------
@@ -412,7 +292,7 @@ double PairGranKuhn::init_one(int i, int j)
   mu[j][i] = mu[i][j];
   damp_n[j][i] = damp_n[i][j];
   damp_t[j][i] = damp_t[i][j];
-  return maxrad_dynamic[i] + maxrad_dynamic[j];
+  return contact_cutoff(i, j);
 }
 
 /* ----------------------------------------------------------------------
@@ -479,7 +359,8 @@ void PairGranKuhn::write_restart_settings(FILE *fp)
   double sums[2] = {dissipated_friction, dissipated_damping}, total[2];
   MPI_Reduce(sums, total, 2, MPI_DOUBLE, MPI_SUM, 0, world);
   fwrite(&refinements, sizeof(unsigned), 1, fp);
-  fwrite(total, sizeof(double), 2, fp);
+  write_double(fp, total[0]);
+  write_double(fp, total[1]);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -517,33 +398,7 @@ void PairGranKuhn::write_data_all(FILE *fp)
 
 /* ---------------------------------------------------------------------- */
 
-void PairGranKuhn::reset_dt()
-{
-  dt = update->dt;
-}
-
 /* ---------------------------------------------------------------------- */
-
-std::string PairGranKuhn::history_fix_id() const
-{
-  return fmt::format("{}{}", HISTORY_ID, history_index);
-}
-
-/* ----------------------------------------------------------------------
-   the history of pair (i,j) in i's neighbor list, or nullptr
-------------------------------------------------------------------------- */
-
-double *PairGranKuhn::find_history(int i, int j)
-{
-  const int jnum = list->numneigh[i];
-  const int *jlist = list->firstneigh[i];
-  for (int k = 0; k < jnum; k++) {
-    neighprev = (neighprev + 1) % jnum;    // pairs are usually asked for in list order
-    if ((jlist[neighprev] & NEIGHMASK) == j)
-      return &fix_history->firstvalue[i][H_SIZE * neighprev];
-  }
-  return nullptr;
-}
 
 /* ----------------------------------------------------------------------
    per-contact state for compute pair/local: returns the stored elastic
@@ -558,8 +413,9 @@ double PairGranKuhn::single(int i, int j, int itype, int jtype, double rsq, doub
   for (int k = 0; k < single_extra; k++) svector[k] = 0.0;
   fforce = 0.0;
   const double radsum = atom->radius[i] + atom->radius[j];
-  const double *history = find_history(i, j);
-  if (rsq >= radsum * radsum || history == nullptr) return 0.0;
+  const int jj = find_neighbor_index(i, j);
+  if (rsq >= radsum * radsum || jj < 0) return 0.0;
+  const double *history = &fix_history->firstvalue[i][H_SIZE * jj];
 
   const double r = std::sqrt(rsq);
   const double fn = kn[itype][jtype] * (radsum - r);
@@ -595,5 +451,5 @@ void *PairGranKuhn::extract(const char *str, int &dim)
 
 double PairGranKuhn::memory_usage()
 {
-  return 5.0 * (atom->ntypes + 1) * (atom->ntypes + 1) * sizeof(double);
+  return PairGranDemc::memory_usage() + 5.0 * (atom->ntypes + 1) * (atom->ntypes + 1) * sizeof(double);
 }

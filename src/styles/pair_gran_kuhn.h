@@ -14,13 +14,11 @@ PairStyle(gran/kuhn,PairGranKuhn);
 #ifndef DEMC_PAIR_GRAN_KUHN_H
 #define DEMC_PAIR_GRAN_KUHN_H
 
-#include "pair.h"
-
-#include <string>
+#include "pair_gran_demc.h"
 
 namespace LAMMPS_NS {
 
-class PairGranKuhn : public Pair {
+class PairGranKuhn : public PairGranDemc {
  public:
   PairGranKuhn(class LAMMPS *);
   ~PairGranKuhn() override;
@@ -35,34 +33,23 @@ class PairGranKuhn : public Pair {
   void read_restart_settings(FILE *) override;
   void write_data(FILE *) override;
   void write_data_all(FILE *) override;
-  void reset_dt() override;
   double single(int, int, int, int, double, double, double, double &) override;
   void transfer_history(double *, double *, int, int) override;
   void *extract(const char *, int &) override;
   double memory_usage() override;
 
-  // layout of one contact's history in fix neigh/history
+  // layout of one contact's history in fix neigh/history (oriented from i to j)
   enum HistoryIndex { H_FTX, H_FTY, H_FTZ, H_ZETA, H_WFRIC, H_WDAMP, H_SIZE };
-  // layout of pvector (compute pair gran/kuhn)
-  enum EnergyIndex { E_NORMAL, E_TANGENTIAL, E_FRICTION, E_DAMPING, E_CONTACTS, E_SLIDING, E_SIZE };
 
  protected:
   // per type pair (mixed in init_one)
   double **kn, **kt, **mu, **damp_n, **damp_t;
   unsigned refinements;    // demc::kuhn::Refinement bits
-  double dt;
-  double dissipated_friction, dissipated_damping;    // this rank's cumulative sums
+  double dissipated_friction;    // this rank's cumulative sum
 
-  class FixDummy *fix_dummy;
   class FixNeighHistory *fix_history;
-  double *onerad_dynamic, *onerad_frozen, *maxrad_dynamic, *maxrad_frozen;
-  int neighprev;
-  int history_index;    // makes the history fix ID unique within this LAMMPS instance
 
   void allocate();
-  void set_max_radii();
-  double *find_history(int i, int j);
-  std::string history_fix_id() const;
 };
 
 }    // namespace LAMMPS_NS
