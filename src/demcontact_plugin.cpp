@@ -8,7 +8,12 @@
 #include "version.h"
 
 #include "fix_neigh_history_demc.h"
+#include "fix_jaeger_history.h"
+#include "pair_gran_jaeger.h"
 #include "pair_gran_kuhn.h"
+#ifdef DEMC_HAS_KOKKOS_STYLES
+#include "pair_gran_kuhn_kokkos.h"
+#endif
 
 using namespace LAMMPS_NS;
 
@@ -58,7 +63,22 @@ extern "C" void lammpsplugin_init(void *lmp, void *handle, void *regfunc)
   register_pair(reg, lmp, handle, "gran/kuhn",
                 "Kuhn-Suzuki-Daouadji linear-frictional contact (dem-contact)",
                 (lammpsplugin_factory1 *) &make_pair<PairGranKuhn>);
+  register_pair(reg, lmp, handle, "gran/jaeger",
+                "Jaeger Hertz-Mindlin-Deresiewicz contact with exact load history (dem-contact)",
+                (lammpsplugin_factory1 *) &make_pair<PairGranJaeger>);
+  register_fix(reg, lmp, handle, "DEMC/JAEGER_HISTORY",
+               "variable-length contact histories for gran/jaeger (internal)",
+               (lammpsplugin_factory2 *) &make_fix<FixJaegerHistory>);
   register_fix(reg, lmp, handle, "DEMC/NEIGH_HISTORY",
                "per-contact history for the dem-contact pair styles (internal)",
                (lammpsplugin_factory2 *) &make_fix<FixNeighHistoryDemc>);
+#ifdef DEMC_HAS_KOKKOS_STYLES
+  // Kokkos variants: "-k on -sf kk" picks gran/kuhn/kk for "pair_style gran/kuhn"
+  register_pair(reg, lmp, handle, "gran/kuhn/kk", "gran/kuhn on Kokkos (dem-contact)",
+                (lammpsplugin_factory1 *) &make_pair<PairGranKuhnKokkos<LMPDeviceType>>);
+  register_pair(reg, lmp, handle, "gran/kuhn/kk/device", "gran/kuhn on Kokkos, device (dem-contact)",
+                (lammpsplugin_factory1 *) &make_pair<PairGranKuhnKokkos<LMPDeviceType>>);
+  register_pair(reg, lmp, handle, "gran/kuhn/kk/host", "gran/kuhn on Kokkos, host (dem-contact)",
+                (lammpsplugin_factory1 *) &make_pair<PairGranKuhnKokkos<LMPHostType>>);
+#endif
 }

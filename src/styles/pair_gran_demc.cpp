@@ -15,6 +15,7 @@
 #include "neighbor.h"
 #include "update.h"
 
+#include <cctype>
 #include <cmath>
 
 using namespace LAMMPS_NS;
@@ -68,8 +69,7 @@ void PairGranDemc::choose_history_index()
 std::string PairGranDemc::history_fix_id() const
 {
   std::string id = "DEMC_" + style_name + "_HISTORY";
-  for (char &ch : id)
-    if (ch == '/') ch = '_';
+  for (char &ch : id) ch = (ch == '/') ? '_' : (char) toupper(ch);
   return id + std::to_string(history_index);
 }
 

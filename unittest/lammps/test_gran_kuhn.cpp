@@ -242,6 +242,8 @@ TEST(GranKuhn, RestartContinuity)
     {
       LammpsSession s;
       s.load_plugin();
+      // newton is not taken from the restart file but from the input
+      s.command(std::string("newton ") + (newton ? "on" : "off"));
       s.commands({"read_restart " + file, "neighbor 0.0003 bin", "neigh_modify delay 0",
                   "fix integrate all nve/sphere", "timestep 1e-5", "run 50"});
       resumed = s.forces();

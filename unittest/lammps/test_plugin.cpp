@@ -9,7 +9,7 @@
 using namespace demc_test;
 
 namespace {
-const char *const PACKAGE_PAIR_STYLES[] = {"gran/kuhn"};
+const char *const PACKAGE_PAIR_STYLES[] = {"gran/kuhn", "gran/jaeger"};
 }
 
 TEST(Plugin, RegistersItsStylesOnlyWhenLoaded)

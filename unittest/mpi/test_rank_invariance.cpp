@@ -83,3 +83,18 @@ TEST(RankInvariance, GranKuhnNewtonOff)
 {
   expect_rank_invariant({"pair_style gran/kuhn", "pair_coeff * * 2.0e3 2.0e3 0.5 damping 0.002 0.001"}, false);
 }
+
+TEST(RankInvariance, GranJaegerNewtonOn)
+{
+  expect_rank_invariant({"pair_style gran/jaeger", "pair_coeff * * 1e7 0.3 0.5 damping 0.002 0.001"}, true);
+}
+
+TEST(RankInvariance, GranJaegerNewtonOff)
+{
+  expect_rank_invariant({"pair_style gran/jaeger", "pair_coeff * * 1e7 0.3 0.5 damping 0.002 0.001"}, false);
+}
+
+TEST(RankInvariance, GranJaegerBoundedHistory)
+{
+  expect_rank_invariant({"pair_style gran/jaeger beta 0.1 history/max 6", "pair_coeff * * 1e7 0.3 0.5"}, true);
+}

@@ -1,0 +1,310 @@
+/* -*- c++ -*- ----------------------------------------------------------
+   dem-contact: Jäger's exact Hertz–Mindlin–Deresiewicz contact with an
+   equivalent load history (M. R. Kuhn, "Implementation of the Jäger contact
+   model for discrete element simulations"; the algorithm as stated in
+   doc/design jaeger-algorithm.md, derived from the method of dimensionality
+   reduction, MDR).
+
+   Physics in one paragraph (MDR). A row of independent springs at radius
+   x in [0, a], a = sqrt(R z). Spring x touches while z > x^2/R, enters with zero
+   tangential displacement u(x), and is elastic-perfectly-plastic with the
+   circular yield |u(x)| <= mu kappa (z - x^2/R). T = 2 G* integral u dx.
+   The state is a polyline s*(z) (the equivalent history): every touching spring
+   has u(x) = s - s*(x^2/R), and the force is T = (1/kappa) sum m_i dP*_i.
+   For collinear paths this is exact for any step size; for paths turning in
+   the contact plane the alignment of each new slip annulus with one direction
+   is Jäger's approximation.
+
+   ---------------------------------------------------------------- API
+   Everything is in namespace demc::jaeger, header-only, DEMC_FN.
+     Material{Estar, Gstar, R, mu}; make_material(E1,nu1,R1, E2,nu2,R2, mu);
+     kappa(mat); cone_slope(mat) = mu kappa;
+     hertz_force(mat, z); normal_stiffness(mat, z); normal_energy(mat, z)
+                                                        (jaeger_hertz.h)
+     Point{z, P, tx, ty}; Stack{pts, n, capacity}; check_invariants(mat, st)
+                                                        (jaeger_stack.h)
+     StepResult step(mat, st, z_new, ds, beta)          (this file)
+     double stored_energy(mat, st)                      (this file)
+     Vec2 fresh_contact_shift(z_old, z_new, ds)         (this file)
+
+   Per-contact state the caller stores: the stack only -- n (an int) and
+   n points of 4 doubles. The current overlap, normal force and tangential force
+   are the top point; there is no other state (no shift s: the kernel needs
+   shifts only relative to the top). For the dissipation, the caller may also
+   accumulate the work increments (1 double). The contact frame
+   (contact_frame.h) is 4 more doubles.
+
+   step(mat, st, z_new, ds, beta) advances the contact by one movement applied
+   proportionally: from the current overlap (top point, 0 if n = 0) to z_new, and
+   by the tangential shift increment ds (a 2-vector in the contact frame).
+   Returns the new tangential force T (contact frame), normal force P, the
+   tangential work increment and the number of merges done.
+     - Capacity. Each step pushes at most one point net. The growable caller
+       (CPU arena) guarantees capacity >= n + 1 before calling; then no merge is
+       forced. If the stack is full when a push is due (the fixed-capacity
+       Kokkos slot, history/max), the kernel first merges the adjacent elastic
+       pair whose slopes differ least (force unchanged) -- see make_room --
+       and counts it in merges. capacity >= 1 is required.
+     - beta in [0, 2]: the memory approximation; after an elastic push the top
+       two elastic segments are merged while their slopes differ by no more than
+       beta mu kappa (force unchanged). beta = 0: exact.
+     - Work increment. Exact for steps without slip (elastic pushes and
+       retracing unloads that stay in the top segment): there T is
+       T0 + (m/kappa)(P(z(t)) - P(z0)) along the step and the integral is closed
+       form. For steps with slip: trapezoidal rule (T0 + T1).ds/2, second order
+       in the step (the force along a slipping step has no closed-form integral;
+       the error per step is O(|ds|^3)). Friction dissipation =
+       (accumulated work) - stored_energy(mat, st).
+   stored_energy(mat, st): the elastic energy of the tangential spring field,
+   U_t = G* integral_0^a |u(x)|^2 dx, in closed form from the polyline, O(n).
+   (Check of the prefactor: uniform u = s gives T = 2 G* a s and U = G* a s^2
+   = T s / 2.)
+
+   ---------------------------------------------------------------- step
+   K = mu kappa. h(z) = K (z' - z) - |s' - s*(z)| is non-increasing in z because
+   every segment is inside the cone; the apex z* of the new slip annulus is its
+   crossing of 0.
+   1. z' <= 0: the contact opened; clear the stack.
+   2. dz >= 0 and |ds| <= K dz (h >= 0 at the top): elastic, push (z', slope ds/dz).
+   3. Otherwise:
+      a. unloading (dz < 0): drop the stack above z', cutting the segment that
+         holds z'; r = s' - s*(z') collects ds and the shift of the dropped part.
+         |r| = 0 to rounding: no slip, done (the degenerate case, no division).
+      b. walk down: in segment k with t = z_k - z, solve
+         |r + m_k t| = K (z' - z_k + t), the unique root t >= 0 of a quadratic
+         (the "smallest root" of the note); no root in the segment: pop it.
+      c. cut the segment at z*, push the slip segment (z', slope K e),
+         e = (s' - s*(z*)) / |s' - s*(z*)|.
+      d. no crossing above 0: full sliding, the stack is one slip segment from
+         the origin, T = mu P e.
+------------------------------------------------------------------------- */
+
+#ifndef DEMC_JAEGER_CONTACT_H
+#define DEMC_JAEGER_CONTACT_H
+
+#include "jaeger_stack.h"
+#include "jaeger_work.h"
+
+namespace demc {
+namespace jaeger {
+
+  // StepResult::kind: what the step did.
+  enum StepKind : int {
+    STEP_NONE = 0,         // no movement
+    STEP_SEPARATED = 1,    // z' <= 0: history cleared
+    STEP_ELASTIC = 2,      // elastic push, no slip anywhere
+    STEP_UNLOAD = 3,       // unloading without slip (r = 0): the stack was only cut
+    STEP_SLIP = 4,         // an outer annulus slipped, apex inside the history
+    STEP_SLIDING = 5       // full sliding, T = mu P e
+  };
+
+  struct StepResult {
+    Vec2 T;         // tangential force, contact frame
+    double P;       // normal force
+    double work;    // tangential work increment integral T.ds over the step
+    int merges;     // history points removed by merging in this step
+    int kind;       // a StepKind
+  };
+
+  namespace detail {
+
+    constexpr double kHuge = 1.7976931348623157e308;
+
+    /* The first t >= 0 at which h(t) = K (c + t) - |r + m t| reaches 0, given
+       h(0) < 0: the root of the quadratic (K(c+t))^2 - |r + m t|^2 = 0,
+       A t^2 + B t + C with A = K^2 - |m|^2 >= 0 and C < 0. Written in the
+       cancellation-free form for either sign of B. No root: kHuge. A slightly
+       negative A (rounding) is covered too: the smaller positive root. */
+    DEMC_FN double slip_crossing(const Vec2 &r, const Vec2 &m, double c, double K)
+    {
+      const double lr = length(r), lm = length(m);
+      const double C = (K * c - lr) * (K * c + lr);
+      if (C >= 0.0) return 0.0;    // h(0) >= 0 to rounding: the crossing is here
+      const double A = (K - lm) * (K + lm);
+      const double B = 2.0 * (K * K * c - dot(r, m));
+      if (B > 0.0) {
+        const double D = B * B - 4.0 * A * C;
+        if (D < 0.0) return kHuge;
+        return -2.0 * C / (B + math::sqrt(D));
+      }
+      if (A > 0.0) return (-B + math::sqrt(B * B - 4.0 * A * C)) / (2.0 * A);
+      return kHuge;
+    }
+
+    DEMC_FN void push_point(const Material &mat, Stack &st, const Point &p, StepResult &res)
+    {
+      res.merges += make_room(mat, st, p);
+      if (st.n < st.capacity) st.pts[st.n++] = p;
+    }
+
+    /* Work integral T.ds of an elastic push: no spring slips, the force follows
+       the new segment of slope m = ds/dz, T(z) = T0 + (m/kappa)(P(z) - P(z0)). */
+    DEMC_FN double elastic_work(const Material &mat, const Vec2 &T0, const Vec2 &ds, double z0, double z1)
+    {
+      const double dz = z1 - z0;
+      return dot(T0, ds) + dot(ds, ds) / (kappa(mat) * dz * dz) * hertz_excess_integral(mat, z0, z1);
+    }
+
+    // Step 2: elastic push of (z1, slope ds/dz), then the beta merge.
+    DEMC_FN StepResult elastic_push(const Material &mat, Stack &st, double z1, double P1, const Vec2 &ds,
+                                    double beta)
+    {
+      const Point top = top_point(st);
+      StepResult res = {force_of(top), P1, elastic_work(mat, force_of(top), ds, top.z, z1), 0, STEP_ELASTIC};
+      if (st.n > 0 && !(P1 > top.P)) {
+        // dz so small that P does not change in double precision: a new point would
+        // have no force increment to read its slope from. Extend the top instead.
+        st.pts[st.n - 1].z = z1;
+        res.P = top.P;
+        return res;
+      }
+      const Vec2 T1 = force_of(top) + ((P1 - top.P) / (kappa(mat) * (z1 - top.z))) * ds;
+      push_point(mat, st, {z1, P1, T1.x, T1.y}, res);
+      res.merges += merge_similar_top(mat, st, beta);
+      res.T = T1;
+      return res;
+    }
+
+    /* Step 3a, unloading to z1 < z(top): find the segment k_top holding z1 and the
+       new top there (a stored point, or the cut point), and r = s' - s*(z1): ds
+       plus the shift carried by the dropped part. r_tol is the rounding
+       allowance of r (the slopes are read back from differences). */
+    DEMC_FN Vec2 locate_cut(const Material &mat, const Stack &st, double z1, double P1, const Vec2 &ds, int &k_top,
+                            Point &top, double &r_tol)
+    {
+      Vec2 r = ds;
+      r_tol = 4.0 * kEps * (math::fabs(ds.x) + math::fabs(ds.y));
+      int k = st.n - 1;
+      for (;; --k) {
+        const Point hi = st.pts[k], lo = point_below(st, k);
+        const Vec2 m = segment_slope(mat, lo, hi);
+        const double dropped = hi.z - max2(lo.z, z1);
+        r = r + dropped * m;
+        r_tol += dropped * (segment_slope_error(mat, lo, hi) + 4.0 * kEps * length(m));
+        if (lo.z < z1) {
+          k_top = k;
+          top = (hi.z == z1) ? hi : point_on_segment(lo, hi, z1, P1);
+          return r;
+        }
+      }
+    }
+
+    /* Steps 3b-3d without touching the stack: walk down from the top (segment
+       k_top, upper end `top` at overlap z1 - c, r = s' - s*(top)) to the apex. */
+    DEMC_FN Plan find_apex(const Material &mat, const Stack &st, int k_top, const Point &top, Vec2 r, double c)
+    {
+      const double K = cone_slope(mat);
+      Plan p = {k_top, top, -1, origin_point(), r};
+      Point hi = top;
+      for (int k = k_top; k >= 0; --k) {
+        const Point lo = point_below(st, k);
+        const Vec2 m = segment_slope(mat, lo, st.pts[k]);
+        const double t = slip_crossing(r, m, c, K), L = hi.z - lo.z;
+        if (t < L && hi.z - t > lo.z) {    // the apex is in this segment (or at its top)
+          p.k = k;
+          p.apex = hi;
+          p.v = r;
+          if (t > 0.0) {
+            const double z_apex = hi.z - t;
+            p.apex = point_on_segment(lo, hi, z_apex, hertz_force(mat, z_apex));
+            p.v = r + t * m;
+          }
+          return p;
+        }
+        r = r + L * m;    // the whole segment slips: it will be popped
+        c += L;
+        hi = lo;
+      }
+      p.v = r;    // no crossing above the origin: full sliding
+      return p;
+    }
+
+    /* Apply a plan: keep the stack up to the apex, push the slip segment. */
+    DEMC_FN void apply_plan(const Material &mat, Stack &st, const Plan &p, double z1, double P1, StepResult &res)
+    {
+      st.n = p.k + 1;
+      if (p.k >= 0) st.pts[p.k] = p.apex;
+      const double lv = length(p.v);
+      if (!(z1 > p.apex.z) || !(lv > 0.0)) {    // the apex is the top: nothing slips
+        res.kind = STEP_UNLOAD;
+        res.T = force_of(top_point(st));
+        return;
+      }
+      const Vec2 e = (1.0 / lv) * p.v;
+      const Vec2 T1 = force_of(p.apex) + (mat.mu * (P1 - p.apex.P)) * e;
+      push_point(mat, st, {z1, P1, T1.x, T1.y}, res);
+      res.T = T1;
+      res.kind = (p.k >= 0) ? STEP_SLIP : STEP_SLIDING;
+    }
+
+  }    // namespace detail
+
+  DEMC_FN StepResult step(const Material &mat, Stack &st, double z_new, const Vec2 &ds, double beta)
+  {
+    const Point top = top_point(st);
+    if (!(z_new > 0.0)) {    // 1. separated: every spring leaves
+      const detail::Plan p = {-1, origin_point(), -1, origin_point(), {0.0, 0.0}};
+      const double W = detail::slip_step_work(mat, st, top.z, z_new, ds, p);
+      st.n = 0;
+      return {{0.0, 0.0}, 0.0, W, 0, STEP_SEPARATED};
+    }
+    const double dz = z_new - top.z, P1 = hertz_force(mat, z_new);
+    if (dz >= 0.0 && length(ds) <= cone_slope(mat) * dz) {    // 2. elastic
+      if (dz == 0.0) return {force_of(top), top.P, 0.0, 0, STEP_NONE};
+      return detail::elastic_push(mat, st, z_new, P1, ds, beta);
+    }
+    detail::Plan p;
+    if (dz < 0.0) {    // 3a. unloading: springs leave the contact
+      int k_top = 0;
+      Point cut = top;
+      double r_tol = 0.0;
+      const Vec2 r = detail::locate_cut(mat, st, z_new, P1, ds, k_top, cut, r_tol);
+      if (length(r) <= r_tol)    // 3e. degenerate: r = 0 to rounding, nothing slips
+        p = {k_top, cut, k_top, cut, {0.0, 0.0}};
+      else
+        p = detail::find_apex(mat, st, k_top, cut, r, 0.0);
+    } else {
+      p = detail::find_apex(mat, st, st.n - 1, top, ds, dz);
+    }
+    StepResult res = {force_of(top), P1, detail::slip_step_work(mat, st, top.z, z_new, ds, p), 0, STEP_SLIP};
+    detail::apply_plan(mat, st, p, z_new, P1, res);
+    return res;
+  }
+
+  /* A contact that was open at the start of the step (stack empty, previous
+     overlap z_old <= 0 < z_new) touches only during the last part
+     z_new / (z_new - z_old) of a proportional step; only that part of the
+     tangential movement acts on it. The caller passes this to step(). */
+  DEMC_FN Vec2 fresh_contact_shift(double z_old, double z_new, const Vec2 &ds)
+  {
+    if (!(z_old < 0.0) || !(z_new > 0.0)) return ds;
+    return (z_new / (z_new - z_old)) * ds;
+  }
+
+  /* U_t = G* integral_0^a |u(x)|^2 dx with u(x) = s - s*(x^2/R). On segment k,
+     u = d_k + m_k w with d_k = s - s*(z_k) (0 at the top) and
+     w = z_k - x^2/R = (a_k^2 - x^2)/R, so the integral is closed form:
+       int dx = D,  int w dx = D^2 (2a + b) / (3R),
+       int w^2 dx = D^3 (4a^2/3 - a D + D^2/5) / R^2,
+     a = a_k, b = a_(k-1), D = a - b = R dz / (a + b): positive terms only. */
+  DEMC_FN double stored_energy(const Material &mat, const Stack &st)
+  {
+    double U = 0.0;
+    Vec2 d = {0.0, 0.0};
+    for (int k = st.n - 1; k >= 0; --k) {
+      const Point hi = st.pts[k], lo = point_below(st, k);
+      const Vec2 m = segment_slope(mat, lo, hi);
+      const double a = contact_radius(mat, hi.z), b = contact_radius(mat, lo.z);
+      const double D = mat.R * (hi.z - lo.z) / (a + b);
+      const double I1 = D * D * (2.0 * a + b) / (3.0 * mat.R);
+      const double I2 = D * D * D * ((4.0 / 3.0) * a * a - a * D + 0.2 * D * D) / (mat.R * mat.R);
+      U += dot(d, d) * D + 2.0 * dot(d, m) * I1 + dot(m, m) * I2;
+      d = d + (hi.z - lo.z) * m;
+    }
+    return mat.Gstar * U;
+  }
+
+}    // namespace jaeger
+}    // namespace demc
+
+#endif

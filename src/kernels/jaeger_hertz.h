@@ -1,0 +1,96 @@
+/* -*- c++ -*- ----------------------------------------------------------
+   dem-contact: Jäger contact, part 1 of 3 -- 2-vectors, effective material,
+   Hertz normal law.
+
+   See jaeger_contact.h for the whole kernel and its API. This header holds what
+   the history stack and the step need from contact mechanics:
+     R = R1 R2 / (R1 + R2)                         effective radius
+     E* = [(1-nu1^2)/E1 + (1-nu2^2)/E2]^-1         effective Young's modulus
+     G* = [(2-nu1)/(4 G1) + (2-nu2)/(4 G2)]^-1     effective shear modulus, Gi = Ei/(2(1+nui))
+     kappa = E* / G*                               (identical spheres: (2-nu)/(2(1-nu)))
+     P(z) = 4/3 E* sqrt(R) z^(3/2),  dP/dz = 2 E* a,  a = sqrt(R z)
+   Tangential stiffness of a fresh contact: 2 G* a.
+------------------------------------------------------------------------- */
+
+#ifndef DEMC_JAEGER_HERTZ_H
+#define DEMC_JAEGER_HERTZ_H
+
+#include "kernel_common.h"
+
+namespace demc {
+namespace jaeger {
+
+  /* A vector in the tangent plane of the contact frame. */
+  struct Vec2 {
+    double x, y;
+  };
+
+  DEMC_FN Vec2 operator+(const Vec2 &a, const Vec2 &b) { return {a.x + b.x, a.y + b.y}; }
+  DEMC_FN Vec2 operator-(const Vec2 &a, const Vec2 &b) { return {a.x - b.x, a.y - b.y}; }
+  DEMC_FN Vec2 operator*(double s, const Vec2 &a) { return {s * a.x, s * a.y}; }
+  DEMC_FN double dot(const Vec2 &a, const Vec2 &b) { return a.x * b.x + a.y * b.y; }
+  DEMC_FN double length(const Vec2 &a) { return math::sqrt(a.x * a.x + a.y * a.y); }
+
+  /* Effective properties of a contact. mu is the friction coefficient. */
+  struct Material {
+    double Estar, Gstar, R, mu;
+  };
+
+  DEMC_FN double effective_radius(double R1, double R2) { return R1 * R2 / (R1 + R2); }
+
+  DEMC_FN double effective_young(double E1, double nu1, double E2, double nu2)
+  {
+    return 1.0 / ((1.0 - nu1 * nu1) / E1 + (1.0 - nu2 * nu2) / E2);
+  }
+
+  DEMC_FN double effective_shear(double E1, double nu1, double E2, double nu2)
+  {
+    const double G1 = E1 / (2.0 * (1.0 + nu1)), G2 = E2 / (2.0 * (1.0 + nu2));
+    return 1.0 / ((2.0 - nu1) / (4.0 * G1) + (2.0 - nu2) / (4.0 * G2));
+  }
+
+  DEMC_FN Material make_material(double E1, double nu1, double R1, double E2, double nu2, double R2,
+                                 double mu)
+  {
+    return {effective_young(E1, nu1, E2, nu2), effective_shear(E1, nu1, E2, nu2),
+            effective_radius(R1, R2), mu};
+  }
+
+  // Ratio of normal to tangential stiffness.
+  DEMC_FN double kappa(const Material &m) { return m.Estar / m.Gstar; }
+
+  // K = mu kappa: the steepest |ds/dz| a history segment may have (the cone in (z, s) space).
+  DEMC_FN double cone_slope(const Material &m) { return m.mu * m.Estar / m.Gstar; }
+
+  DEMC_FN double contact_radius(const Material &m, double z) { return z > 0.0 ? math::sqrt(m.R * z) : 0.0; }
+
+  DEMC_FN double hertz_force(const Material &m, double z)
+  {
+    return z > 0.0 ? (4.0 / 3.0) * m.Estar * math::sqrt(m.R) * z * math::sqrt(z) : 0.0;
+  }
+
+  DEMC_FN double normal_stiffness(const Material &m, double z) { return 2.0 * m.Estar * contact_radius(m, z); }
+
+  DEMC_FN double normal_energy(const Material &m, double z)
+  {
+    return z > 0.0 ? (8.0 / 15.0) * m.Estar * math::sqrt(m.R) * z * z * math::sqrt(z) : 0.0;
+  }
+
+  /* integral_{z0}^{z1} (P(zeta) - P(z0)) dzeta for z0, z1 >= 0, either order.
+     With q = sqrt(zeta) and d = sqrt(z1) - sqrt(z0) it is the polynomial
+     c d^2 (3 q0^3 + 4 q0^2 d + 2 q0 d^2 + 0.4 d^3), c = 4/3 E* sqrt(R): no
+     difference of large numbers, so it stays accurate for the tiny steps of a DEM
+     run (where W(z1) - W(z0) - (z1 - z0) P(z0) would cancel to noise). */
+  DEMC_FN double hertz_excess_integral(const Material &m, double z0, double z1)
+  {
+    const double q0 = math::sqrt(z0), q1 = math::sqrt(z1);
+    if (q0 + q1 == 0.0) return 0.0;
+    const double d = (z1 - z0) / (q0 + q1);
+    const double c = (4.0 / 3.0) * m.Estar * math::sqrt(m.R);
+    return c * d * d * (3.0 * q0 * q0 * q0 + d * (4.0 * q0 * q0 + d * (2.0 * q0 + 0.4 * d)));
+  }
+
+}    // namespace jaeger
+}    // namespace demc
+
+#endif

@@ -1,0 +1,178 @@
+/* -*- c++ -*- ----------------------------------------------------------
+   dem-contact: Jäger contact, part 3 of 4 -- the tangential work of a step.
+
+   See jaeger_contact.h for the API. The work increment integral T.ds over a
+   proportional step is summed spring by spring in the MDR picture (springs at
+   radius x, g = x^2/R, u0(g) = s - s*(g) before the step, capacity K (z - g),
+   K = mu kappa, each of stiffness 2 G* dx). With the apex z* of the step:
+     A  g < z*, touching throughout: stuck, u = u0 + t ds. Closed form:
+        W_A = ds.(T*(z*) + 2 G* a* d*) + G* a* |ds|^2,   d* = s - s*(z*).
+     B  z* <= g, touching throughout: stuck until it reaches its yield circle at
+        t1, then slides along the step's slip direction e to u = K (z' - g) e.
+        Its plastic slip dp = e.(u0 + ds) - K (z' - g) >= 0 accrues at the constant
+        rate rho = e.ds - K dz, so t1 = 1 - dp/rho.
+     C  entering (dz > 0): slides along e from its entry.
+     D  leaving (dz < 0): stuck until it reaches the shrinking circle, then dragged
+        along uc/|uc| to zero, uc = u0 + t_e ds its free displacement when it leaves
+        at t_e = (z - g)/|dz|.
+   For collinear paths this is the exact elastic-perfectly-plastic history of
+   every spring (the input and the bounds move linearly in a proportional step),
+   so the work is exact for any step size. Within a history segment the
+   integrands are polynomials of degree <= 4 in x (split D where uc changes
+   sign), so 3-point Gauss–Legendre in x per piece is exact. In the plane, the
+   same rules with the kernel's slip direction e are the kernel's model of the
+   path within the step (Jäger's approximation); the rate rho is then clipped so
+   that each spring slips for at most the step.
+------------------------------------------------------------------------- */
+
+#ifndef DEMC_JAEGER_WORK_H
+#define DEMC_JAEGER_WORK_H
+
+#include "jaeger_stack.h"
+
+namespace demc {
+namespace jaeger {
+  namespace detail {
+
+    /* The outcome of a non-elastic step, found before the stack is changed. */
+    struct Plan {
+      int k_top;    // segment holding the new top; its upper end becomes `top`
+      Point top;    // the top once the leaving springs are dropped (old top or cut point)
+      int k;        // segment holding the apex; -1: the origin (full sliding)
+      Point apex;   // (z*, P*, T*) of the apex
+      Vec2 v;       // s' - s*(z*): its direction is the slip direction; 0: no slip
+    };
+
+    /* One step's data for the spring integrals. */
+    struct StepGeometry {
+      double z0, z1, dz;    // overlap before and after, z1 - z0
+      Vec2 ds;              // tangential movement
+      Vec2 e;               // slip direction of the new annulus (B and C)
+      double rho;           // e.ds - K dz: the rate of plastic slip along e
+      double K;             // mu kappa
+    };
+
+    /* Old displacement of a spring in segment lo -> hi: u0(g) = d + m (z_hi - g). */
+    struct SegmentField {
+      Vec2 d, m;
+      double z_hi;
+    };
+
+    DEMC_FN Vec2 old_displacement(const SegmentField &f, double g) { return f.d + (f.z_hi - g) * f.m; }
+
+    // Work (per unit spring stiffness 2 G* dx) of the stuck phase u = u0 + t ds, t in [0, t1].
+    DEMC_FN double stuck_work(const Vec2 &u0, const Vec2 &ds, double t1)
+    {
+      return t1 * dot(u0, ds) + 0.5 * t1 * t1 * dot(ds, ds);
+    }
+
+    // Region B: touching throughout, ends on the yield circle along e.
+    DEMC_FN double work_region_b(const StepGeometry &s, const SegmentField &f, double g)
+    {
+      const Vec2 u0 = old_displacement(f, g);
+      const double w1 = s.z1 - g;    // final capacity / K
+      double dp = dot(s.e, u0 + s.ds) - s.K * w1;
+      dp = max2(dp, 0.0);
+      const double slip_time = (s.rho > dp) ? dp / s.rho : 1.0;
+      return stuck_work(u0, s.ds, 1.0 - slip_time) +
+          s.K * dot(s.e, s.ds) * slip_time * (w1 - 0.5 * slip_time * s.dz);
+    }
+
+    // Region D: leaves at t_e; dragged to zero along its own free displacement.
+    DEMC_FN double work_region_d(const StepGeometry &s, const SegmentField &f, double g)
+    {
+      const double adz = -s.dz;
+      const double t_e = min2(1.0, (s.z0 - g) / adz);
+      const Vec2 u0 = old_displacement(f, g);
+      const Vec2 uc = u0 + t_e * s.ds;
+      const double luc = length(uc);
+      if (!(luc > 0.0)) return stuck_work(u0, s.ds, t_e);
+      const Vec2 eh = (1.0 / luc) * uc;
+      const double rho = dot(eh, s.ds) + s.K * adz;
+      const double slip_time = (rho * t_e > luc) ? luc / rho : t_e;
+      const double w1 = adz * slip_time;    // capacity / K when it reaches the circle
+      return stuck_work(u0, s.ds, t_e - slip_time) + 0.5 * s.K * dot(eh, s.ds) * w1 * slip_time;
+    }
+
+    /* 3-point Gauss–Legendre of a region's integrand over x = sqrt(R g) in
+       [sqrt(R g_lo), sqrt(R g_hi)]: exact for polynomials of degree 5 in x. */
+    DEMC_FN double integrate_region(const Material &mat, const StepGeometry &s, const SegmentField &f, double g_lo,
+                                    double g_hi, bool leaving)
+    {
+      if (!(g_hi > g_lo)) return 0.0;
+      const double x_lo = math::sqrt(mat.R * g_lo), x_hi = math::sqrt(mat.R * g_hi);
+      const double half = 0.5 * mat.R * (g_hi - g_lo) / (x_hi + x_lo), mid = 0.5 * (x_hi + x_lo);
+      const double node = 0.7745966692414834 * half;    // sqrt(3/5)
+      const double xs[3] = {mid - node, mid, mid + node};
+      const double ws[3] = {5.0 / 9.0, 8.0 / 9.0, 5.0 / 9.0};
+      double sum = 0.0;
+      for (int i = 0; i < 3; ++i) {
+        const double g = xs[i] * xs[i] / mat.R;
+        sum += ws[i] * (leaving ? work_region_d(s, f, g) : work_region_b(s, f, g));
+      }
+      return half * sum;
+    }
+
+    /* Region D over [g_lo, g_hi] of one segment, split where |uc(g)| is smallest
+       (uc is linear in g; in 1-D that is its sign change, a kink of the integrand). */
+    DEMC_FN double integrate_leaving(const Material &mat, const StepGeometry &s, const SegmentField &f, double g_lo,
+                                     double g_hi)
+    {
+      if (!(g_hi > g_lo)) return 0.0;
+      const double adz = -s.dz;
+      // uc(g) = uc(g_hi) + B (g - g_hi) with B = -m - ds/|dz| (while t_e < 1).
+      const Vec2 uc_hi = old_displacement(f, g_hi) + ((s.z0 - g_hi) / adz) * s.ds;
+      const Vec2 B = (-1.0) * f.m - (1.0 / adz) * s.ds;
+      const double B2 = dot(B, B);
+      if (B2 > 0.0) {
+        const double g_split = g_hi - dot(uc_hi, B) / B2;
+        if (g_split > g_lo && g_split < g_hi)
+          return integrate_region(mat, s, f, g_lo, g_split, true) + integrate_region(mat, s, f, g_split, g_hi, true);
+      }
+      return integrate_region(mat, s, f, g_lo, g_hi, true);
+    }
+
+    /* The work integral T.ds of a step that slips somewhere (or unloads), from
+       the stack BEFORE the step and the step's plan. */
+    DEMC_FN double slip_step_work(const Material &mat, const Stack &st, double z0, double z1, const Vec2 &ds,
+                                  const Plan &p)
+    {
+      const double K = cone_slope(mat);
+      StepGeometry s = {z0, z1, z1 - z0, ds, {0.0, 0.0}, 0.0, K};
+      const double lv = length(p.v);
+      const bool slipping = lv > 0.0 && z1 > p.apex.z;
+      if (slipping) {
+        s.e = (1.0 / lv) * p.v;
+        s.rho = dot(s.e, ds) - K * s.dz;
+      }
+      // A: inside the apex, closed form.
+      const double a_apex = contact_radius(mat, p.apex.z);
+      const Vec2 d_apex = p.v - ds;
+      double W = dot(ds, force_of(p.apex) + (2.0 * mat.Gstar * a_apex) * d_apex) + mat.Gstar * a_apex * dot(ds, ds);
+      // B and D: the old segments above the apex, from the top down.
+      double WBD = 0.0;
+      const double z_apex = p.apex.z, z_stay = min2(z0, z1);
+      Vec2 d = {0.0, 0.0};
+      for (int k = st.n - 1; k >= 0 && k >= p.k; --k) {
+        const Point hi = st.pts[k], lo = point_below(st, k);
+        const SegmentField f = {d, segment_slope(mat, lo, hi), hi.z};
+        const double g_lo = max2(lo.z, z_apex);
+        if (slipping) WBD += integrate_region(mat, s, f, g_lo, min2(hi.z, z_stay), false);
+        if (s.dz < 0.0) WBD += integrate_leaving(mat, s, f, max2(g_lo, max2(z1, 0.0)), hi.z);
+        d = d + (hi.z - lo.z) * f.m;
+      }
+      // C: entering springs slide along e from their entry (a slip step with dz > 0).
+      if (slipping && s.dz > 0.0) {
+        const double a1 = contact_radius(mat, z1), a0 = contact_radius(mat, z0);
+        const double D = mat.R * s.dz / (a1 + a0);
+        const double int_w2 = D * D * D * ((4.0 / 3.0) * a1 * a1 - a1 * D + 0.2 * D * D) / (mat.R * mat.R);
+        WBD += 0.5 * K * dot(s.e, ds) * int_w2 / s.dz;
+      }
+      return W + 2.0 * mat.Gstar * WBD;
+    }
+
+  }    // namespace detail
+}    // namespace jaeger
+}    // namespace demc
+
+#endif

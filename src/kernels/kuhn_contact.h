@@ -1,0 +1,426 @@
+/* -*- c++ -*- ----------------------------------------------------------
+   dem-contact: the Kuhn–Suzuki–Daouadji linear–frictional contact.
+
+   M. R. Kuhn, K. Suzuki, A. Daouadji, "Linear-frictional contact model for 3D
+   discrete element (DEM) simulations of granular systems" (short communication).
+   The algorithm is the paper's Fig. 1; line numbers below refer to it.
+
+   One call of step() advances one contact by one time step. The movement within
+   the step is taken as uniform (Eq. 4): the fraction alpha in [0, 1] of the step
+   parameterises both the overlap and the tangential movement. Within the step the
+   kernel resolves, each switchable by a Refinement bit:
+     FRESH         first touch part-way through the step (Eqs. 7-8, lines 10-18);
+     ELASTIC_SLIP  elastic movement before slip starts (Eqs. 9-15, lines 21-30);
+     TURN          the turning of the force direction while it slides (Eqs. 16-21);
+     PROJECT       the tilt of the tangent plane carrying the force (Eq. 22);
+     TWIRL         the twirl of the pair about the normal carrying the force (Eq. 23).
+   With every bit off the result is the conventional algorithm: f^t + kt dxi, scaled
+   back onto the friction cone mu f^n if outside.
+
+   Sign conventions (paper): n points from p towards q; du is the movement of q
+   relative to p at the contact (Eq. 5); a positive dzeta closes the contact; the
+   force on p is -f^n n + f^t (Eq. 3), so the tangential force on p follows the
+   elastic movement of q relative to p.
+
+   Plain C++: no allocation, exceptions, virtual calls or I/O; host/device callable.
+------------------------------------------------------------------------- */
+
+#ifndef DEMC_KUHN_CONTACT_H
+#define DEMC_KUHN_CONTACT_H
+
+#include "kernel_common.h"
+
+namespace demc {
+namespace kuhn {
+
+  enum Refinement : unsigned {
+    FRESH = 1u, ELASTIC_SLIP = 2u, TURN = 4u, PROJECT = 8u, TWIRL = 16u, ALL = 31u
+  };
+
+  // Result::branch: which path of Fig. 1 the step took.
+  enum Branch : int {
+    BRANCH_SEPARATED = 0,      // lines 4-5: not touching at t+dt
+    BRANCH_FRESH_STICK = 1,    // lines 10-14: first touch in this step, inside the cone
+    BRANCH_FRESH_SLIP = 2,     // lines 15-16: first touch, capped at the cone
+    BRANCH_STICK = 3,          // line 20: touching before, stays inside the cone
+    BRANCH_SLIP = 4            // lines 21-43: touching before, reaches the cone (alpha_s says when)
+  };
+
+  struct Params {
+    double kn, kt, mu;                // normal and tangential stiffness, friction coefficient
+    double damp_n = 0.0, damp_t = 0.0;    // contact dashpots (force per velocity)
+    unsigned flags = ALL;             // Refinement bits
+    double eps = 1e-12;               // relative tolerance for the near-zero tests
+  };
+
+  struct Motion {                // Fig. 1 line 1, geometry and movements over the step
+    double zeta_new, zeta_old;   // overlaps at t+dt and t (<=0: not touching)
+    Vec3 n, n_old;               // unit normals at t+dt and t, from p towards q
+    Vec3 du_p, du_q, dth_p, dth_q;    // translations and rotation vectors of p and q over the step
+    Vec3 r_p, r_q;               // contact vectors at t+dt: centre of p (q) to the contact point
+    double dt;                   // time step (only damping uses it)
+  };
+
+  struct Result {
+    double fn;       // elastic normal force f^{n,t+dt} = kn zeta (>= 0); dashpot: f_damp
+    Vec3 ft;         // new tangential force f^{t,t+dt}: the history to store
+    Vec3 force;      // total force ON PARTICLE p: -fn n + ft + f_damp (Eq. 3 plus damping);
+                     // q gets -force
+    double Wn;       // stored normal elastic energy fn^2/(2 kn) at t+dt
+    double dWt, dWt_rev, dWt_irrev;    // tangential work increment, reversible, dissipated
+    double dW_damp;  // work done on the damping dashpots this step (>= 0)
+    double alpha_o, alpha_s;    // fraction before touching, elastic fraction before slip (0 if n/a)
+    int branch;      // a Branch code
+    Vec3 f_damp;     // dashpot force on p (included in force)
+  };
+
+  namespace detail {
+
+    DEMC_FN double clamp01(double x) { return x > 0.0 ? (x < 1.0 ? x : 1.0) : 0.0; }    // NaN -> 0
+    DEMC_FN double max2(double a, double b) { return a > b ? a : b; }
+    DEMC_FN double max_abs_component(const Vec3 &v)
+    {
+      return max2(math::fabs(v.x), max2(math::fabs(v.y), math::fabs(v.z)));
+    }
+
+    /* |v| that neither overflows nor underflows for any finite v: movements from
+       1e-300 to 1e300 must still give a direction. */
+    DEMC_FN double length(const Vec3 &v)
+    {
+      const double m = max_abs_component(v);
+      if (!(m > 0.0)) return 0.0;
+      if (m > 1e-150 && m < 1e150) return math::sqrt(dot(v, v));
+      const Vec3 w = (1.0 / m) * v;
+      return m * math::sqrt(dot(w, w));
+    }
+
+    DEMC_FN Vec3 unit_or_zero(const Vec3 &v)
+    {
+      const double m = max_abs_component(v);
+      if (!(m > 0.0)) return {0.0, 0.0, 0.0};
+      const Vec3 w = (1.0 / m) * v;
+      return (1.0 / math::sqrt(dot(w, w))) * w;
+    }
+
+    // Scale v onto length R (the friction limit of Eqs. 2 and 23); no direction: zero.
+    DEMC_FN Vec3 scaled_to(const Vec3 &v, double R)
+    {
+      const double len = length(v);
+      return len > 0.0 ? (R / len) * v : Vec3{0.0, 0.0, 0.0};
+    }
+
+    DEMC_FN double stored_energy(double f2, double k) { return k > 0.0 ? f2 / (2.0 * k) : 0.0; }
+
+    /* Logarithmic mean (b - a) / ln(b / a) of two positive forces, = a when a = b.
+       The paper's (1/(c1 c2)) ln(1 + c2) of Eq. 18 is kt |dxi| / (mu logmean(fn_s, fn_end)):
+       written this way the c2 -> 0 limit (line 38) needs no special case and no
+       cancellation. A force that reaches zero gives 0 (the integral of 1/f^n diverges). */
+    DEMC_FN double log_mean(double a, double b)
+    {
+      if (!(a > 0.0) || !(b > 0.0)) return 0.0;
+      const double x = (b - a) / a;
+      // series of x / ln(1 + x); the first omitted term, 19 x^4 / 720, is below 3e-18
+      if (math::fabs(x) < 1e-4) return a * (1.0 + x * (0.5 - x * (1.0 / 12.0 - x / 24.0)));
+      return a * x / math::log1p(x);
+    }
+
+    /* The movement of q relative to p at the contact (Eq. 5, line 8). */
+    DEMC_FN Vec3 relative_movement(const Motion &m)
+    {
+      return m.du_q - m.du_p + (cross(m.dth_q, m.r_q) - cross(m.dth_p, m.r_p));
+    }
+
+    /* Lines 48-49, applied to f^{t,t} at the START of the step instead of to the new force
+       at the end. The rigid rotation of the pair over the step carries the force it holds;
+       applying it first makes f^{t,t}, dxi, m^{dxi} and m^{perp dxi} all lie in the new
+       tangent plane, so the slip construction of Eqs. 9-21 works in one plane, and the
+       final force needs no correction that would change its magnitude afterwards.
+       PROJECT: the smallest rotation taking n_old to n. To first order this is Eq. 22's
+       projection, but it keeps |f^t| (the projection shrinks it by the cosine of the tilt
+       every step, so a rolling pair would lose stored energy).
+       TWIRL: the rotation about n by the pair's mean spin 1/2 (dth_p + dth_q).n, applied
+       exactly (Rodrigues); Eq. 23 is its first-order form, which lengthens f^t by the
+       factor sqrt(1 + angle^2) each step. */
+    DEMC_FN Vec3 carried_by_pair_rotation(const Params &p, const Motion &m, const Vec3 &ft_old)
+    {
+      Vec3 f = ft_old;
+      if (p.flags & PROJECT) {
+        f = rotate_a_to_b(f, m.n_old, m.n);
+        // removes round-off, and the whole normal part if n_old and n are antiparallel
+        f = f - dot(f, m.n) * m.n;
+      }
+      if (p.flags & TWIRL) f = rotate_about(f, m.n, 0.5 * dot(m.dth_p + m.dth_q, m.n));
+      return f;
+    }
+
+    /* Eq. 7 (line 11): the fraction of the step before the surfaces touch.
+       Guard: without a closing movement (dzeta <= 0) the instant of touch cannot be located
+       from the movement; the whole step is then counted as in contact (alpha_o = 0). */
+    DEMC_FN double fraction_before_touch(double zeta_new, double dzeta)
+    {
+      if (!(dzeta > 0.0)) return 0.0;
+      return clamp01(1.0 - zeta_new / dzeta);
+    }
+
+    /* Smallest alpha in [0, 1] at which g(alpha) = A alpha^2 + 2 B alpha + C changes from
+       >= 0 to < 0, where g = (mu f^n(alpha))^2 - |f^t(alpha)|^2 along the elastic path
+       (Eq. 9). A, B, C are Eqs. 11-13 (in any common scale); 1 if the path never leaves
+       the cone within the step.
+
+       Lines 25-27 as printed run the second if/else after the first, so line 27 would
+       overwrite line 25; the intent is an if / else-if chain. Rather than testing A ~ 0,
+       the root is taken in the cancellation-free form of the quadratic formula:
+         B <= 0:  alpha_s = C / (sqrt(B^2 - AC) - B)   (= Eq. 10 rationalised; it is
+                  exactly Eq. 14, -C/(2B), when A = 0, so no A ~ 0 test is needed)
+         B >  0:  alpha_s = -(B + sqrt(B^2 - AC)) / A  (Eq. 10 itself, no cancellation;
+                  only when A < 0: with A >= 0 both roots are negative)
+       C ~ 0 (line 25: on the cone at the start): g ~ alpha (A alpha + 2B), so the path
+       leaves at once if B <= 0 and returns to the cone at -2B/A if B > 0. Line 25's
+       max(0, -2B/A) agrees except when B < 0 < A (strong normal unloading): then -2B/A
+       is the spurious root where |f^t| meets -mu f^n, and slip starts at 0.
+       C < 0 beyond round-off: the force starts outside the cone, it slips at once
+       (continuing_contact returns such a force onto the cone before asking). */
+    DEMC_FN double slip_onset_root(double A, double B, double C, double eps)
+    {
+      if (C < -eps) return 0.0;
+      if (C <= 0.0) {    // on the cone (C slightly negative is round-off)
+        if (B <= 0.0) return 0.0;
+        return A < 0.0 ? clamp01(-2.0 * B / A) : 1.0;
+      }
+      const double disc = B * B - A * C;
+      if (disc < 0.0) return 1.0;    // g > 0 throughout (only possible with A > 0)
+      const double s = math::sqrt(disc);
+      if (B <= 0.0) {
+        const double den = s - B;    // >= |B| + s > 0 unless A = B = 0 (then g = C > 0)
+        return den > 0.0 ? clamp01(C / den) : 1.0;
+      }
+      return A < 0.0 ? clamp01(-(B + s) / A) : 1.0;
+    }
+
+    /* Lines 22-27. Inputs: R0 = mu f^{n,t}, dR = mu kn dzeta, f0 = f^{t,t}, df = kt dxi.
+       A, B, C are formed in units of the largest force involved: the same roots, no
+       overflow or underflow for any movement, and C's tolerance is relative. */
+    DEMC_FN double slip_onset(double R0, double dR, const Vec3 &f0, const Vec3 &df, double eps)
+    {
+      const double scale = max2(max2(math::fabs(R0), math::fabs(dR)), max2(length(f0), length(df)));
+      if (!(scale > 0.0)) return 0.0;
+      const double r0 = R0 / scale, a = dR / scale;
+      const Vec3 g0 = (1.0 / scale) * f0, b = (1.0 / scale) * df;
+      const double A = a * a - dot(b, b);        // Eq. 11
+      const double B = r0 * a - dot(g0, b);      // Eq. 12
+      const double C = r0 * r0 - dot(g0, g0);    // Eq. 13
+      return slip_onset_root(A, B, C, eps);
+    }
+
+    /* Half-angle of the force direction, as (x, y) proportional to (cos theta/2, sin theta/2),
+       where theta = atan2(s, c) in (-pi, pi] is the FULL angle from m^{dxi} to the force
+       (line 32 uses arcsine, which folds angles beyond 90 degrees; with normal unloading
+       a sliding force can lie more than 90 degrees from the movement). (c, s) must be unit.
+       Two forms avoid cancellation; theta = pi exactly (s = 0, c = -1) gives (0, 2). */
+    DEMC_FN void half_angle(double c, double s, double &x, double &y)
+    {
+      if (c >= 0.0) {
+        x = 1.0 + c;
+        y = s;
+      } else {
+        x = math::fabs(s);
+        y = (s < 0.0 ? -1.0 : 1.0) * (1.0 - c);
+      }
+    }
+
+    /* Lines 31-43: the force slides along the remaining movement dxi_r while the cone
+       radius follows mu f^n(alpha), f^n linear from fn_s to fn_path_end (Eq. 17).
+       Eq. 16, d theta / d alpha = -kt |dxi| sin(theta) / (mu f^n(alpha)), integrates in
+       closed form: Eq. 18's ln|csc - cot| is ln|tan(theta/2)|, so
+         tan(theta1 / 2) = tan(theta0 / 2) exp(-E),
+         E = kt |dxi_r| / (mu logmean(fn_s, fn_path_end)),
+       which keeps the sign of theta0 (Eq. 19 is automatic) and needs no look-up table.
+       theta0 = 0 and theta0 = pi are fixed points (pi is unstable but exact).
+       The final force is mu f^{n,t+dt} along theta1 (Eqs. 20-21), built from m^{dxi} and
+       m^{perp dxi} = n x m^{dxi}, so it lies in the new tangent plane. */
+    DEMC_FN Vec3 turned_slip_force(const Vec3 &f_s, double fn_s, double fn_path_end, double R_end,
+                                   const Vec3 &dxi_r, const Vec3 &n, double kt, double mu)
+    {
+      if (!(R_end > 0.0)) return {0.0, 0.0, 0.0};    // mu = 0 or no normal force: no friction
+      const Vec3 m_dxi = unit_or_zero(dxi_r);
+      if (!(dot(m_dxi, m_dxi) > 0.0)) return scaled_to(f_s, R_end);    // no sliding left: cone only
+      const Vec3 m_perp = cross(n, m_dxi);
+      const Vec3 m_f = unit_or_zero(f_s);
+      double c = dot(m_f, m_dxi), s = dot(m_f, m_perp);
+      const double r = math::sqrt(c * c + s * s);
+      if (r > 0.0) {
+        c /= r;
+        s /= r;
+      } else {    // no force to turn (f^n reached 0): it builds along the movement (theta1 = 0)
+        c = 1.0;
+        s = 0.0;
+      }
+      double x, y;
+      half_angle(c, s, x, y);
+      const double lm = log_mean(fn_s, fn_path_end);
+      const double E = (lm > 0.0 && mu > 0.0) ? (kt * length(dxi_r)) / (mu * lm) : -1.0;
+      const double decay = E >= 0.0 ? math::exp(-E) : 0.0;    // E < 0 flags an infinite E
+      y *= decay;    // tan(theta1/2) = tan(theta0/2) exp(-E)
+      const double h = x * x + y * y;
+      // h = 0 only for theta0 = pi with E infinite: it stays at pi
+      const double cos1 = h > 0.0 ? (x * x - y * y) / h : -1.0;
+      const double sin1 = h > 0.0 ? 2.0 * x * y / h : 0.0;
+      return R_end * (sin1 * m_perp + cos1 * m_dxi);
+    }
+
+    /* Lines 10-18: the surfaces first touch during this step. There was no force at t
+       (whatever history the caller passes is ignored: separation released it). Only the
+       movement after touching, (1 - alpha_o) dxi, loads the tangential spring (Eq. 8).
+       Normal force: kn zeta_new. Line 13 as printed (dzeta <- zeta_new - zeta_old, then
+       kn dzeta on line 14) would count the gap -zeta_old as overlap when zeta_old < 0;
+       the force after touching is kn zeta_new (Eq. 1). Line 16 caps at mu f^n, line 18
+       is the work (exact when elastic). */
+    DEMC_FN void fresh_contact(const Params &p, const Motion &m, double dzeta, const Vec3 &dxi,
+                               double fn, Result &r)
+    {
+      r.alpha_o = (p.flags & FRESH) ? fraction_before_touch(m.zeta_new, dzeta) : 0.0;
+      const Vec3 dxi_touching = (1.0 - r.alpha_o) * dxi;
+      const Vec3 trial = p.kt * dxi_touching;
+      const double R = p.mu * fn;
+      const bool capped = length(trial) > R;
+      r.ft = capped ? scaled_to(trial, R) : trial;
+      r.dWt = 0.5 * dot(dxi_touching, r.ft);
+      r.branch = capped ? BRANCH_FRESH_SLIP : BRANCH_FRESH_STICK;
+    }
+
+    /* Where the elastic path of lines 20-30 starts. A force outside the cone beyond round-off
+       (mu changed, or a caller's f^{n,t} differs from the one the force was capped with) is
+       inadmissible: it first slips radially back onto the cone. No work is done; the released
+       energy shows as dissipation because line 52 uses the original f^{t,t}. The onset is then
+       found as for a force on the cone, so a reversing movement unloads elastically instead of
+       sliding against the force. (Threshold eps/4 on |f|: C ~ -2 (|f|/R - 1) then stays above
+       slip_onset's -eps.) */
+    DEMC_FN Vec3 admissible_start(const Vec3 &f0, double R_old, double eps)
+    {
+      return length(f0) > R_old * (1.0 + 0.25 * eps) ? scaled_to(f0, R_old) : f0;
+    }
+
+    /* Lines 19-45: touching at t and at t+dt. f0 is f^{t,t} already carried by the pair's
+       rotation. The within-step path follows Eq. 17, f^n(alpha) = f^{n,t} + alpha kn dzeta,
+       while the final force uses f^{n,t+dt} = kn zeta_new (lines 20, 43); the two agree
+       when zeta_new = zeta_old + dzeta. */
+    DEMC_FN void continuing_contact(const Params &p, const Motion &m, double dzeta, const Vec3 &dxi,
+                                    const Vec3 &f0, double fn_new, Result &r)
+    {
+      const double fn_old = p.kn * m.zeta_old;    // line 7
+      const double R_old = p.mu * fn_old, R_new = p.mu * fn_new;
+      const Vec3 f_from = (p.flags & ELASTIC_SLIP) ? admissible_start(f0, R_old, p.eps) : f0;
+      const Vec3 trial = f_from + p.kt * dxi;     // line 20
+      if (!(length(trial) > R_new)) {             // line 21: inside the cone
+        r.ft = trial;
+        r.dWt = 0.5 * dot(dxi, f_from + r.ft);    // line 45 (exact for elastic movement)
+        r.branch = BRANCH_STICK;
+        return;
+      }
+      r.branch = BRANCH_SLIP;
+      const double a_s = (p.flags & ELASTIC_SLIP)
+          ? slip_onset(R_old, p.mu * p.kn * dzeta, f_from, p.kt * dxi, p.eps)
+          : 0.0;
+      r.alpha_s = a_s;
+      r.dWt = a_s * dot(dxi, f_from + (0.5 * a_s * p.kt) * dxi);    // line 28
+      // Line 29 overwrites f^{t,t} in the paper; the start-of-slip force is kept apart
+      // here because line 52 needs the START-of-step force f0 (otherwise the reversible
+      // work would miss the elastic part before slip and the dissipation would absorb it).
+      const Vec3 f_s = f_from + (a_s * p.kt) * dxi;     // Eq. 15
+      const double fn_s = fn_old + a_s * p.kn * dzeta;
+      const Vec3 dxi_r = (1.0 - a_s) * dxi;             // line 30
+      const double fn_path_end = fn_s + (1.0 - a_s) * p.kn * dzeta;
+      if (p.flags & TURN)
+        r.ft = turned_slip_force(f_s, fn_s, fn_path_end, R_new, dxi_r, m.n, p.kt, p.mu);
+      else    // add, then scale onto the final cone (the conventional return)
+        r.ft = scaled_to(f_s + p.kt * dxi_r, R_new);
+      /* Line 45: trapezoid over the sliding part. Can its dissipation (line 53) be negative?
+         With ELASTIC_SLIP on: no (beyond round-off). A start outside the cone adds
+         (|f0|^2 - R_old^2) / (2 kt) >= 0 (admissible_start); the elastic part before slip
+         contributes exactly 0. For the sliding part write R_s = |f_s| = mu fn_s,
+         R_l = R_s + mu kn dzeta_r (Eq. 17's end) and the slip rate
+         lambda' = |dxi_r| cos(theta) - mu kn dzeta_r / kt (>= 0 at the onset, which is where
+         the path leaves the cone, and growing as theta -> 0).
+         If f^{n,t+dt} = R_l / mu the dissipation is 1/2 (R_s lambda'(0) + R_l lambda'(1)) >= 0:
+         the trapezoid rule for the slip power. For any other final radius R_e (a caller whose
+         zeta_new differs from zeta_old + dzeta) it is a concave quadratic in R_e that is >= 0
+         at R_e = 0, at R_l, and at R_e = |f_s + kt dxi_r| (there it is
+         1/2 |F| dxi_r.(m^{f,t+dt} - F/|F|) >= 0 because the closed-form turn goes at least
+         as far towards dxi as add-then-scale does; checked over a dense grid of theta0,
+         movement and loading), hence >= 0 for every R_e < |F|, which is when this branch runs.
+         With ELASTIC_SLIP off, slip is forced from alpha = 0 even while the movement unloads
+         the force, and it can be negative:
+           TURN off: exactly (|F| - R_e)(R_e + u.f0) / (2 kt) with F = f0 + kt dxi, u = F/|F|,
+                     so >= -(|F| - R_e)(|f0| - R_e)^+ / (2 kt);
+           TURN on:  a force opposite to the movement stays opposite (theta = pi is a fixed
+                     point), down to the Cauchy-Schwarz limit
+                     -1/2 |dxi| (|f0| + R_e) - (R_e^2 - |f0|^2)^+ / (2 kt).
+         The tests check all three statements. */
+      r.dWt += 0.5 * dot(dxi_r, f_s + r.ft);
+    }
+
+    /* Lines 51-53. Line 51 prints f^{n,t}; the text says the stored energy comes from the
+       final force, so f^{n,t+dt} is used. Line 52 uses the start-of-step force f_start. */
+    DEMC_FN void split_work(const Params &p, const Vec3 &f_start, Result &r)
+    {
+      r.Wn = stored_energy(r.fn * r.fn, p.kn);
+      r.dWt_rev = stored_energy(dot(r.ft, r.ft), p.kt) - stored_energy(dot(f_start, f_start), p.kt);
+      r.dWt_irrev = r.dWt - r.dWt_rev;
+    }
+
+    /* Contact damping (end of Sec. 2: nu du/dt added to the force of line 50), with separate
+       normal and tangential coefficients, only while touching:
+         f_damp = damp_n (du.n) n / dt + damp_t dxi / dt   (on p; resists the relative motion).
+       The work done on the dashpots is f_damp . du = (damp_n (du.n)^2 + damp_t |dxi|^2) / dt,
+       written in that non-negative form. */
+    DEMC_FN void add_damping(const Params &p, const Motion &m, double dzeta, const Vec3 &dxi,
+                             Result &r)
+    {
+      if (!(m.dt > 0.0)) return;
+      const double inv_dt = 1.0 / m.dt;
+      r.f_damp = (-p.damp_n * dzeta * inv_dt) * m.n + (p.damp_t * inv_dt) * dxi;    // du.n = -dzeta
+      r.dW_damp = (p.damp_n * dzeta * dzeta + p.damp_t * dot(dxi, dxi)) * inv_dt;
+    }
+
+    /* Lines 4-5: apart at t+dt. No force; the tangential energy held at t is released
+       without work (dWt = 0), so it all counts as dissipated. */
+    DEMC_FN Result separated(const Params &p, const Vec3 &ft_old)
+    {
+      Result r{};
+      r.branch = BRANCH_SEPARATED;
+      split_work(p, ft_old, r);
+      return r;
+    }
+
+  }    // namespace detail
+
+  /* One time step of one contact (Fig. 1). ft_old is the stored f^{t,t} (in the tangent
+     plane of n_old); the returned ft is the history for the next step. */
+  DEMC_FN Result step(const Params &p, const Motion &m, const Vec3 &ft_old)
+  {
+    using namespace detail;
+    if (!(m.zeta_new > 0.0)) return separated(p, ft_old);
+
+    const Vec3 du = relative_movement(m);
+    const double dzeta = -dot(du, m.n);           // Eq. 6 (line 9)
+    const Vec3 dxi = du + dzeta * m.n;
+
+    Result r{};
+    r.fn = p.kn * m.zeta_new;                     // Eq. 1 (lines 14, 20)
+    Vec3 f_start = {0.0, 0.0, 0.0};
+    if (!(m.zeta_old > 0.0)) {                    // line 10: f^{n,t} <= 0, not touching at t
+      fresh_contact(p, m, dzeta, dxi, r.fn, r);
+    } else {
+      f_start = carried_by_pair_rotation(p, m, ft_old);
+      continuing_contact(p, m, dzeta, dxi, f_start, r.fn, r);
+    }
+    split_work(p, f_start, r);
+    add_damping(p, m, dzeta, dxi, r);
+    r.force = -r.fn * m.n + r.ft + r.f_damp;      // Eq. 3 plus damping (line 50)
+    return r;
+  }
+
+}    // namespace kuhn
+}    // namespace demc
+
+#endif

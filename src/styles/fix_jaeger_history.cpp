@@ -1,0 +1,411 @@
+/* ----------------------------------------------------------------------
+   dem-contact: per-contact history of variable length for gran/jaeger
+   (see the header for the design).
+------------------------------------------------------------------------- */
+
+#include "fix_jaeger_history.h"
+
+#include "atom.h"
+#include "comm.h"
+#include "error.h"
+#include "force.h"
+#include "neigh_list.h"
+#include "pair.h"
+#include "update.h"
+
+#include <algorithm>
+#include <cstring>
+
+using namespace LAMMPS_NS;
+using namespace FixConst;
+
+namespace {
+constexpr int POINT = 4;           // doubles per history point
+constexpr int MIN_CAPACITY = 4;    // smallest record
+
+int record_size(const double *rec)
+{
+  return FixJaegerHistory::R_HEADER + POINT * static_cast<int>(rec[FixJaegerHistory::R_LENGTH]);
+}
+}    // namespace
+
+/* ---------------------------------------------------------------------- */
+
+FixJaegerHistory::FixJaegerHistory(LAMMPS *lmp, int narg, char **arg) :
+    Fix(lmp, narg, arg), pair(nullptr), fixed_capacity(0), merges(0.0), stored_by_post_run(false), stats_step(-1)
+{
+  if (narg != 3) error->all(FLERR, "Illegal fix DEMC/JAEGER_HISTORY command");
+  restart_peratom = 1;
+  restart_global = 1;
+  create_attribute = 1;
+  maxexchange_dynamic = 1;
+  vector_flag = 1;
+  size_vector = S_SIZE;
+  extvector = 0;
+  if (force->newton_pair) comm_reverse = 1;    // records of ghost partners go to their owners
+  FixJaegerHistory::grow_arrays(atom->nmax);
+  atom->add_callback(Atom::GROW);
+  atom->add_callback(Atom::RESTART);
+  for (double &s : stats) s = 0.0;
+}
+
+/* ---------------------------------------------------------------------- */
+
+FixJaegerHistory::~FixJaegerHistory()
+{
+  atom->delete_callback(id, Atom::GROW);
+  atom->delete_callback(id, Atom::RESTART);
+}
+
+/* ---------------------------------------------------------------------- */
+
+int FixJaegerHistory::setmask()
+{
+  return PRE_EXCHANGE | MIN_PRE_EXCHANGE | POST_NEIGHBOR | MIN_POST_NEIGHBOR | POST_RUN;
+}
+
+/* ---------------------------------------------------------------------- */
+
+void FixJaegerHistory::init()
+{
+  if (!pair) error->all(FLERR, "Fix DEMC/JAEGER_HISTORY is internal to pair_style gran/jaeger");
+  if ((force->newton_pair != 0) != (comm_reverse != 0))
+    error->all(FLERR, "Pair gran/jaeger: the newton setting changed after the pair style was "
+                      "defined; define the pair style again");
+}
+
+/* ---------------------------------------------------------------------- */
+
+void FixJaegerHistory::setup_post_neighbor()
+{
+  stored_by_post_run = false;
+  post_neighbor();
+}
+
+/* ---------------------------------------------------------------------- */
+
+int FixJaegerHistory::capacity_class(int capacity)
+{
+  int k = 0;
+  while ((MIN_CAPACITY << k) < capacity) k++;
+  return k;
+}
+
+long FixJaegerHistory::allocate(int capacity)
+{
+  const int k = capacity_class(capacity);
+  if ((int) free_lists.size() <= k) free_lists.resize(k + 1);
+  long h;
+  if (!free_lists[k].empty()) {
+    h = free_lists[k].back();
+    free_lists[k].pop_back();
+  } else {
+    h = (long) pool.size();
+    pool.resize(pool.size() + R_HEADER + POINT * (MIN_CAPACITY << k));
+  }
+  pool[h + R_CAPACITY] = MIN_CAPACITY << k;
+  pool[h + R_LENGTH] = 0.0;
+  return h;
+}
+
+void FixJaegerHistory::release(long h)
+{
+  free_lists[capacity_class((int) pool[h + R_CAPACITY])].push_back(h);
+}
+
+/* ---------------------------------------------------------------------- */
+
+double *FixJaegerHistory::record(int i, int jj)
+{
+  const long h = handles[first[i] + jj];
+  return h < 0 ? nullptr : &pool[h];
+}
+
+double *FixJaegerHistory::open(int i, int jj, int capacity)
+{
+  long &h = handles[first[i] + jj];
+  if (h >= 0) release(h);
+  h = allocate(capacity);
+  return &pool[h];
+}
+
+double *FixJaegerHistory::reserve(int i, int jj, int length)
+{
+  long &h = handles[first[i] + jj];
+  if (pool[h + R_CAPACITY] >= length) return &pool[h];
+  const long grown = allocate(2 * length);
+  // allocate() may move the pool: index, don't hold pointers across it
+  std::copy(pool.begin() + h, pool.begin() + h + record_size(&pool[h]), pool.begin() + grown);
+  pool[grown + R_CAPACITY] = MIN_CAPACITY << capacity_class(2 * length);
+  release(h);
+  h = grown;
+  return &pool[h];
+}
+
+void FixJaegerHistory::close(int i, int jj)
+{
+  long &h = handles[first[i] + jj];
+  if (h >= 0) release(h);
+  h = -1;
+}
+
+/* ----------------------------------------------------------------------
+   per-atom store: a flat list of [partner tag, record size, record]
+------------------------------------------------------------------------- */
+
+void FixJaegerHistory::append(int atom_index, double partner_tag, const double *rec)
+{
+  auto &store = peratom[atom_index];
+  const int size = record_size(rec);
+  store.push_back(partner_tag);
+  store.push_back(size);
+  store.insert(store.end(), rec, rec + size);
+}
+
+const double *FixJaegerHistory::find(int atom_index, double partner_tag) const
+{
+  const auto &store = peratom[atom_index];
+  for (size_t m = 0; m < store.size(); m += 2 + (size_t) store[m + 1])
+    if (store[m] == partner_tag) return &store[m + 2];
+  return nullptr;
+}
+
+/* ----------------------------------------------------------------------
+   copy every record of the current neighbor list to the per-atom store of
+   both atoms; with newton on, ghosts' records are sent to their owners
+------------------------------------------------------------------------- */
+
+void FixJaegerHistory::pre_exchange()
+{
+  const int nall = atom->nlocal + atom->nghost;
+  for (int i = 0; i < nall && i < (int) peratom.size(); i++) peratom[i].clear();
+  NeighList *list = pair ? pair->list : nullptr;
+  if (!list || first.empty()) return;
+  const int nlocal_list = std::min<int>(atom->nlocal, (int) first.size());
+  const tagint *tag = atom->tag;
+  const int newton = force->newton_pair;
+
+  for (int ii = 0; ii < list->inum; ii++) {
+    const int i = list->ilist[ii];
+    const int *jlist = list->firstneigh[i];
+    for (int jj = 0; jj < list->numneigh[i]; jj++) {
+      const double *rec = record(i, jj);
+      if (!rec) continue;
+      const int j = jlist[jj] & NEIGHMASK;
+      append(i, (double) tag[j], rec);
+      if (j < nlocal_list || newton) append(j, (double) tag[i], rec);
+    }
+  }
+  if (newton) comm->reverse_comm_variable(this);
+  set_maxexchange();
+}
+
+void FixJaegerHistory::min_pre_exchange()
+{
+  pre_exchange();
+}
+
+void FixJaegerHistory::post_run()
+{
+  pre_exchange();
+  stored_by_post_run = true;
+}
+
+void FixJaegerHistory::set_maxexchange()
+{
+  size_t largest = 0;
+  for (int i = 0; i < atom->nlocal; i++) largest = std::max(largest, peratom[i].size());
+  maxexchange = (int) largest + 1;
+}
+
+/* ----------------------------------------------------------------------
+   new neighbor list: rebuild the arena from the per-atom store
+------------------------------------------------------------------------- */
+
+void FixJaegerHistory::post_neighbor()
+{
+  NeighList *list = pair->list;
+  const tagint *tag = atom->tag;
+  const int nall = atom->nlocal + atom->nghost;
+  pool.clear();
+  free_lists.clear();
+  first.assign(nall, 0);
+  long total = 0;
+  for (int ii = 0; ii < list->inum; ii++) {
+    const int i = list->ilist[ii];
+    first[i] = total;
+    total += list->numneigh[i];
+  }
+  handles.assign(total, -1);
+
+  for (int ii = 0; ii < list->inum; ii++) {
+    const int i = list->ilist[ii];
+    int *jlist = list->firstneigh[i];
+    for (int jj = 0; jj < list->numneigh[i]; jj++) {
+      // the neighbor build marks pairs that touched (as fix neigh/history expects); strip it
+      const int touching = (jlist[jj] >> HISTBITS) & 1;
+      jlist[jj] &= HISTMASK;
+      if (!touching) continue;
+      const double *saved = find(i, (double) tag[jlist[jj] & NEIGHMASK]);
+      if (!saved) continue;
+      const int length = (int) saved[R_LENGTH];
+      const int room = fixed_capacity > 0 ? fixed_capacity : std::max(MIN_CAPACITY, length + 1);
+      double *rec = open(i, jj, room);
+      const double capacity = rec[R_CAPACITY];
+      std::copy(saved, saved + record_size(saved), rec);
+      rec[R_CAPACITY] = capacity;
+    }
+  }
+}
+
+void FixJaegerHistory::min_post_neighbor()
+{
+  post_neighbor();
+}
+
+/* ----------------------------------------------------------------------
+   memory statistics: contacts, mean and max stack length, arena bytes per
+   contact (slack and free records included), merges forced by capacity
+------------------------------------------------------------------------- */
+
+void FixJaegerHistory::update_stats()
+{
+  if (stats_step == update->ntimestep) return;
+  stats_step = update->ntimestep;
+  double local[3] = {0.0, 0.0, (double) pool.size() * sizeof(double)}, sum[3];
+  double longest = 0.0, global_longest = 0.0;
+  for (long h : handles) {
+    if (h < 0) continue;
+    local[0] += 1.0;
+    local[1] += pool[h + R_LENGTH];
+    longest = std::max(longest, pool[h + R_LENGTH]);
+  }
+  // with newton off a contact with a ghost lives on two ranks: count each once
+  MPI_Allreduce(local, sum, 3, MPI_DOUBLE, MPI_SUM, world);
+  MPI_Allreduce(&longest, &global_longest, 1, MPI_DOUBLE, MPI_MAX, world);
+  double global_merges;
+  MPI_Allreduce(&merges, &global_merges, 1, MPI_DOUBLE, MPI_SUM, world);
+  stats[S_CONTACTS] = sum[0];
+  stats[S_MEAN_LENGTH] = sum[0] > 0.0 ? sum[1] / sum[0] : 0.0;
+  stats[S_MAX_LENGTH] = global_longest;
+  stats[S_BYTES_PER_CONTACT] = sum[0] > 0.0 ? sum[2] / sum[0] : 0.0;
+  stats[S_MERGES] = global_merges;
+}
+
+double FixJaegerHistory::compute_vector(int n)
+{
+  update_stats();
+  return stats[n];
+}
+
+double FixJaegerHistory::memory_usage()
+{
+  double bytes = (double) pool.capacity() * sizeof(double);
+  bytes += (double) (handles.capacity() + first.capacity()) * sizeof(long);
+  for (const auto &store : peratom) bytes += (double) store.capacity() * sizeof(double);
+  return bytes;
+}
+
+/* ---------------------------------------------------------------------- */
+
+void FixJaegerHistory::grow_arrays(int nmax)
+{
+  peratom.resize(nmax);
+}
+
+void FixJaegerHistory::copy_arrays(int i, int j, int)
+{
+  if (i != j) peratom[j] = peratom[i];
+}
+
+void FixJaegerHistory::set_arrays(int i)
+{
+  peratom[i].clear();
+}
+
+int FixJaegerHistory::pack_exchange(int i, double *buf)
+{
+  buf[0] = (double) peratom[i].size();
+  std::copy(peratom[i].begin(), peratom[i].end(), buf + 1);
+  return 1 + (int) peratom[i].size();
+}
+
+int FixJaegerHistory::unpack_exchange(int nlocal, double *buf)
+{
+  const int size = (int) buf[0];
+  peratom[nlocal].assign(buf + 1, buf + 1 + size);
+  return 1 + size;
+}
+
+/* ---------------------------------------------------------------------- */
+
+int FixJaegerHistory::pack_reverse_comm_size(int n, int first_atom)
+{
+  int m = 0;
+  for (int i = first_atom; i < first_atom + n; i++) m += 1 + (int) peratom[i].size();
+  return m;
+}
+
+int FixJaegerHistory::pack_reverse_comm(int n, int first_atom, double *buf)
+{
+  int m = 0;
+  for (int i = first_atom; i < first_atom + n; i++) m += pack_exchange(i, buf + m);
+  return m;
+}
+
+void FixJaegerHistory::unpack_reverse_comm(int n, int *list, double *buf)
+{
+  int m = 0;
+  for (int k = 0; k < n; k++) {
+    const int size = (int) buf[m];
+    auto &store = peratom[list[k]];
+    store.insert(store.end(), buf + m + 1, buf + m + 1 + size);
+    m += 1 + size;
+  }
+}
+
+/* ----------------------------------------------------------------------
+   restart: records go out with the atoms. Between runs (write_restart
+   command) the copy made by post_run() is used: the command has moved the
+   atoms since, so the neighbor list no longer matches them.
+------------------------------------------------------------------------- */
+
+void FixJaegerHistory::write_restart(FILE *fp)
+{
+  if (update->whichflag != 0 || !stored_by_post_run) pre_exchange();
+  if (comm->me == 0) {
+    int size = 0;
+    fwrite(&size, sizeof(int), 1, fp);
+  }
+}
+
+void FixJaegerHistory::restart(char *) {}
+
+int FixJaegerHistory::pack_restart(int i, double *buf)
+{
+  // buf[0] is the count including itself, as the other fixes expect
+  const int m = pack_exchange(i, buf + 1);
+  buf[0] = m + 1;
+  return m + 1;
+}
+
+void FixJaegerHistory::unpack_restart(int nlocal, int nth)
+{
+  double **extra = atom->extra;
+  int m = 0;
+  for (int k = 0; k < nth; k++) m += static_cast<int>(extra[nlocal][m]);
+  unpack_exchange(nlocal, &extra[nlocal][m + 1]);
+}
+
+int FixJaegerHistory::size_restart(int nlocal)
+{
+  return 2 + (int) peratom[nlocal].size();
+}
+
+int FixJaegerHistory::maxsize_restart()
+{
+  int mine = 0, largest = 0;
+  for (int i = 0; i < atom->nlocal; i++) mine = std::max(mine, size_restart(i));
+  MPI_Allreduce(&mine, &largest, 1, MPI_INT, MPI_MAX, world);
+  return largest;
+}

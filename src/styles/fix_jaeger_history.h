@@ -1,0 +1,104 @@
+/* -*- c++ -*- ----------------------------------------------------------
+   dem-contact: per-contact history of variable length for gran/jaeger.
+
+   Each contact keeps its equivalent load history (a stack of points whose
+   length varies per contact and grows to hundreds in slow dense flow), its
+   contact frame (a quaternion) and its accumulated work. fix neigh/history
+   stores a fixed number of values per contact; this fix keeps each contact's
+   record in a pooled arena instead, so memory follows the actual lengths.
+
+   Between reneighborings the pair style reads and writes records through
+   record()/reserve()/close(), indexed like its neighbor list. At
+   reneighboring (pre_exchange) every record is copied to the per-atom
+   store of both atoms (owned or, with newton on, sent to the ghost's owner),
+   migrates with the atoms (variable-size exchange) and is written to restart
+   files; post_neighbor() rebuilds the arena for the new neighbor list.
+
+   A record is oriented by atom IDs (p = the smaller ID), so the same record
+   serves whichever atom the neighbor list lists first: no transfer rule.
+------------------------------------------------------------------------- */
+
+#ifdef FIX_CLASS
+// clang-format off
+FixStyle(DEMC/JAEGER_HISTORY,FixJaegerHistory);
+// clang-format on
+#else
+
+#ifndef DEMC_FIX_JAEGER_HISTORY_H
+#define DEMC_FIX_JAEGER_HISTORY_H
+
+#include "fix.h"
+
+#include <vector>
+
+namespace LAMMPS_NS {
+
+class FixJaegerHistory : public Fix {
+ public:
+  // record layout: header, then `capacity` points of 4 doubles (z, P, tx, ty)
+  enum Header { R_CAPACITY, R_LENGTH, R_QW, R_QX, R_QY, R_QZ, R_WORK, R_DAMPWORK, R_HEADER };
+  enum Stats { S_CONTACTS, S_MEAN_LENGTH, S_MAX_LENGTH, S_BYTES_PER_CONTACT, S_MERGES, S_SIZE };
+
+  FixJaegerHistory(class LAMMPS *, int, char **);
+  ~FixJaegerHistory() override;
+  int setmask() override;
+  void init() override;
+  void setup_post_neighbor() override;
+  void pre_exchange() override;
+  void min_pre_exchange() override;
+  void post_neighbor() override;
+  void min_post_neighbor() override;
+  void post_run() override;
+  double compute_vector(int) override;
+  double memory_usage() override;
+
+  void grow_arrays(int) override;
+  void copy_arrays(int, int, int) override;
+  void set_arrays(int) override;
+  int pack_exchange(int, double *) override;
+  int unpack_exchange(int, double *) override;
+  int pack_reverse_comm_size(int, int) override;
+  int pack_reverse_comm(int, int, double *) override;
+  void unpack_reverse_comm(int, int *, double *) override;
+  void write_restart(FILE *) override;
+  void restart(char *) override;
+  int pack_restart(int, double *) override;
+  void unpack_restart(int, int) override;
+  int size_restart(int) override;
+  int maxsize_restart() override;
+
+  // access for the pair style, by neighbor-list position (i, jj)
+  double *record(int i, int jj);
+  double *open(int i, int jj, int capacity);    // a new, empty record
+  double *reserve(int i, int jj, int length);    // room for `length` points
+  void close(int i, int jj);
+  class Pair *pair;
+  int fixed_capacity;    // > 0: every record holds exactly this many points (history/max)
+  double merges;    // merges forced by a full record, counted by the pair style
+
+ private:
+  // the arena: records of capacity 4 * 2^k are recycled through per-class free lists
+  std::vector<double> pool;
+  std::vector<std::vector<long>> free_lists;
+  long allocate(int capacity);
+  void release(long handle);
+  static int capacity_class(int capacity);
+
+  std::vector<long> handles;    // per neighbor-list entry, -1: no contact
+  std::vector<long> first;      // per atom: offset of its entries in handles
+  // per-atom store between reneighborings: [tag, size, record(size)] ...
+  std::vector<std::vector<double>> peratom;
+  bool stored_by_post_run;
+  bigint stats_step;
+  double stats[S_SIZE];
+
+  void append(int atom_index, double partner_tag, const double *rec);
+  const double *find(int atom_index, double partner_tag) const;
+  void set_maxexchange();
+  void update_stats();
+};
+
+}    // namespace LAMMPS_NS
+
+#endif
+#endif

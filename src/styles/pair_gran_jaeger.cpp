@@ -1,0 +1,446 @@
+/* ----------------------------------------------------------------------
+   dem-contact: faithful DEM contact laws for LAMMPS (plugin package)
+   pair_style gran/jaeger: Jaeger's Hertz-Mindlin-Deresiewicz contact with
+   an exact equivalent load history (M. R. Kuhn, "Implementation of the
+   Jaeger contact model for discrete element simulations").
+
+   LAMMPS work only: geometry and movements per contact, the contact frame
+   update, the history records, forces, torques, energies and virial. The
+   contact law is demc::jaeger::step().
+------------------------------------------------------------------------- */
+
+#include "pair_gran_jaeger.h"
+
+#include "contact_frame.h"
+#include "jaeger_contact.h"
+
+#include "fix_jaeger_history.h"
+
+#include "atom.h"
+#include "comm.h"
+#include "error.h"
+#include "force.h"
+#include "memory.h"
+#include "modify.h"
+#include "neigh_list.h"
+#include "update.h"
+
+#include <cmath>
+#include <cstring>
+
+using namespace LAMMPS_NS;
+using demc::Vec3;
+namespace jaeger = demc::jaeger;
+namespace frame = demc::frame;
+
+namespace {
+using H = FixJaegerHistory;
+static_assert(sizeof(jaeger::Point) == 4 * sizeof(double), "a history point is 4 doubles");
+
+frame::Quat quat_of(const double *rec)
+{
+  return {rec[H::R_QW], rec[H::R_QX], rec[H::R_QY], rec[H::R_QZ]};
+}
+
+void store_quat(double *rec, const frame::Quat &q)
+{
+  rec[H::R_QW] = q.w;
+  rec[H::R_QX] = q.x;
+  rec[H::R_QY] = q.y;
+  rec[H::R_QZ] = q.z;
+}
+
+jaeger::Stack stack_of(double *rec, int bounded_capacity)
+{
+  jaeger::Stack st;
+  st.pts = reinterpret_cast<jaeger::Point *>(rec + H::R_HEADER);
+  st.n = static_cast<int>(rec[H::R_LENGTH]);
+  st.capacity = bounded_capacity > 0 ? bounded_capacity : static_cast<int>(rec[H::R_CAPACITY]);
+  return st;
+}
+}    // namespace
+
+/* ---------------------------------------------------------------------- */
+
+PairGranJaeger::PairGranJaeger(LAMMPS *lmp) :
+    PairGranDemc(lmp, "gran/jaeger"), youngs(nullptr), poisson(nullptr), mu(nullptr),
+    damp_n(nullptr), damp_t(nullptr), estar(nullptr), gstar(nullptr), beta(0.0), max_length(0),
+    tangential_work(0.0), fix_history(nullptr)
+{
+  writedata = 1;
+  single_extra = 7;
+  svector = new double[single_extra];
+  choose_history_index();
+  // placeholder so that the history fix keeps its place in the fix list
+  modify->add_fix(history_fix_id() + "_DUMMY all DUMMY");
+}
+
+PairGranJaeger::~PairGranJaeger()
+{
+  if (copymode) return;
+  delete[] svector;
+  modify->delete_fix(fix_history ? history_fix_id() : history_fix_id() + "_DUMMY");
+  if (allocated) {
+    memory->destroy(setflag);
+    memory->destroy(cutsq);
+    for (double **a : {youngs, poisson, mu, damp_n, damp_t, estar, gstar}) memory->destroy(a);
+  }
+}
+
+/* ---------------------------------------------------------------------- */
+
+void PairGranJaeger::allocate()
+{
+  allocate_base();
+  const int n = atom->ntypes;
+  memory->create(youngs, n + 1, n + 1, "pair:youngs");
+  memory->create(poisson, n + 1, n + 1, "pair:poisson");
+  memory->create(mu, n + 1, n + 1, "pair:mu");
+  memory->create(damp_n, n + 1, n + 1, "pair:damp_n");
+  memory->create(damp_t, n + 1, n + 1, "pair:damp_t");
+  memory->create(estar, n + 1, n + 1, "pair:estar");
+  memory->create(gstar, n + 1, n + 1, "pair:gstar");
+}
+
+/* ---------------------------------------------------------------------- */
+
+void PairGranJaeger::compute(int eflag, int vflag)
+{
+  ev_init(eflag, vflag);
+  // at setup nothing has moved since the last step: read the force off the history
+  const bool advance = (update->setupflag == 0);
+  double **x = atom->x;
+  const tagint *tag = atom->tag;
+  const int *type = atom->type;
+  const double *radius = atom->radius;
+  for (int k = 0; k < E_SIZE; k++) pvector[k] = 0.0;
+  double stored_tangential = 0.0;
+
+  for (int ii = 0; ii < list->inum; ii++) {
+    const int i = list->ilist[ii];
+    const int *jlist = list->firstneigh[i];
+    for (int jj = 0; jj < list->numneigh[i]; jj++) {
+      const int j = jlist[jj] & NEIGHMASK;
+      const double dx = x[j][0] - x[i][0], dy = x[j][1] - x[i][1], dz = x[j][2] - x[i][2];
+      const double rsq = dx * dx + dy * dy + dz * dz;
+      const double radsum = radius[i] + radius[j];
+      if (rsq >= radsum * radsum) {
+        // parted: the stored tangential energy is dissipated (work stays, stored -> 0)
+        if (advance) fix_history->close(i, jj);
+        continue;
+      }
+      const int itype = type[i], jtype = type[j];
+      const double weight = pair_weight(j);
+      // records are oriented by atom IDs (p = smaller ID): any list order, any rank, same record
+      const bool i_first = tag[i] < tag[j];
+      const Contact c = make_contact(i_first ? i : j, i_first ? j : i, std::sqrt(rsq), advance);
+      const jaeger::Material mat = {estar[itype][jtype], gstar[itype][jtype],
+                                    radius[i] * radius[j] / radsum, mu[itype][jtype]};
+
+      double *rec = fix_history->record(i, jj);
+      frame::Quat q;
+      if (rec) {
+        q = quat_of(rec);
+        if (advance) q = frame::update(q, c.n, 0.5 * demc::dot(c.dth_p + c.dth_q, c.n));
+      } else {
+        q = frame::init_frame(c.n);
+        if (advance) {
+          rec = fix_history->open(i, jj, max_length > 0 ? max_length : INITIAL_CAPACITY);
+          rec[H::R_WORK] = rec[H::R_DAMPWORK] = 0.0;
+        }
+      }
+
+      jaeger::StepResult res;
+      double *hist = rec;
+      if (advance) {
+        const frame::Local dl = frame::to_local(q, c.du);
+        jaeger::Vec2 ds = {dl.x, dl.y};
+        if (rec[H::R_LENGTH] == 0.0) {
+          // touching since this step only: the part of the movement before touching is not felt
+          const double overlap_old = c.overlap + demc::dot(c.du, c.n);
+          ds = jaeger::fresh_contact_shift(overlap_old, c.overlap, ds);
+        }
+        if (max_length == 0) hist = fix_history->reserve(i, jj, (int) hist[H::R_LENGTH] + 1);
+        jaeger::Stack st = stack_of(hist, max_length);
+        res = jaeger::step(mat, st, c.overlap, ds, beta);
+        hist[H::R_LENGTH] = st.n;
+        hist[H::R_WORK] += res.work;
+        store_quat(hist, q);
+        tangential_work += weight * res.work;
+        fix_history->merges += (max_length > 0) ? res.merges : 0;
+      } else {
+        res.P = jaeger::hertz_force(mat, c.overlap);
+        res.T = {0.0, 0.0};
+        if (hist && hist[H::R_LENGTH] > 0.0) {
+          const jaeger::Point &top = stack_of(hist, 0).pts[(int) hist[H::R_LENGTH] - 1];
+          res.T = {top.tx, top.ty};
+        }
+      }
+
+      const Vec3 fdamp = advance ? damping_force(c, damp_n[itype][jtype], damp_t[itype][jtype])
+                                 : Vec3{0.0, 0.0, 0.0};
+      const Vec3 force = -res.P * c.n + frame::to_global(q, res.T.x, res.T.y) + fdamp;
+      if (advance) {
+        const double dwd = demc::dot(fdamp, c.du);
+        dissipated_damping += weight * dwd;
+        hist[H::R_DAMPWORK] += dwd;
+      }
+
+      double energy = 0.0;
+      const double un = jaeger::normal_energy(mat, c.overlap);
+      if (eflag && hist) {
+        const double ut = jaeger::stored_energy(mat, stack_of(hist, max_length));
+        stored_tangential += weight * ut;
+        energy = un + ut;
+      } else {
+        energy = un;
+      }
+      apply_force(c, force, i, j, energy);
+      pvector[E_NORMAL] += weight * un;
+      pvector[E_CONTACTS] += weight;
+      const double tmag = std::sqrt(res.T.x * res.T.x + res.T.y * res.T.y);
+      if (mat.mu * res.P > 0.0 && tmag >= mat.mu * res.P * (1.0 - 1e-9)) pvector[E_SLIDING] += weight;
+    }
+  }
+  pvector[E_TANGENTIAL] = stored_tangential;
+  // friction dissipation = all tangential work done minus what is stored now
+  pvector[E_FRICTION] = tangential_work - stored_tangential;
+  pvector[E_DAMPING] = dissipated_damping;
+}
+
+/* ----------------------------------------------------------------------
+   pair_style gran/jaeger [beta value] [history/max N]
+------------------------------------------------------------------------- */
+
+void PairGranJaeger::settings(int narg, char **arg)
+{
+  beta = 0.0;
+  max_length = 0;
+  int iarg = 0;
+  while (iarg < narg) {
+    if (iarg + 2 > narg)
+      utils::missing_cmd_args(FLERR, fmt::format("pair_style gran/jaeger {}", arg[iarg]), error);
+    if (strcmp(arg[iarg], "beta") == 0) {
+      beta = utils::numeric(FLERR, arg[iarg + 1], false, lmp);
+      if (beta < 0.0 || beta > 2.0)
+        error->all(FLERR, "Pair_style gran/jaeger: beta must be within [0, 2], got {}", beta);
+    } else if (strcmp(arg[iarg], "history/max") == 0) {
+      max_length = utils::inumeric(FLERR, arg[iarg + 1], false, lmp);
+      if (max_length < 2)
+        error->all(FLERR, "Pair_style gran/jaeger: history/max must be >= 2 points, got {}",
+                   max_length);
+    } else
+      error->all(FLERR, "Unknown pair_style gran/jaeger keyword: {}", arg[iarg]);
+    iarg += 2;
+  }
+}
+
+/* ----------------------------------------------------------------------
+   pair_coeff I J E nu mu [damping nu_n nu_t]
+------------------------------------------------------------------------- */
+
+void PairGranJaeger::coeff(int narg, char **arg)
+{
+  if (narg != 5 && narg != 8)
+    error->all(FLERR, "Pair_coeff gran/jaeger expects: I J E nu mu [damping nu_n nu_t], got {} "
+                      "arguments", narg);
+  if (!allocated) allocate();
+  int ilo, ihi, jlo, jhi;
+  utils::bounds(FLERR, arg[0], 1, atom->ntypes, ilo, ihi, error);
+  utils::bounds(FLERR, arg[1], 1, atom->ntypes, jlo, jhi, error);
+  const double e_one = utils::numeric(FLERR, arg[2], false, lmp);
+  const double nu_one = utils::numeric(FLERR, arg[3], false, lmp);
+  const double mu_one = utils::numeric(FLERR, arg[4], false, lmp);
+  double dn_one = 0.0, dt_one = 0.0;
+  if (narg == 8) {
+    if (strcmp(arg[5], "damping") != 0)
+      error->all(FLERR, "Unknown pair_coeff gran/jaeger keyword: {} (expected 'damping')", arg[5]);
+    dn_one = utils::numeric(FLERR, arg[6], false, lmp);
+    dt_one = utils::numeric(FLERR, arg[7], false, lmp);
+  }
+  if (e_one <= 0.0) error->all(FLERR, "Pair_coeff gran/jaeger: E must be > 0, got {}", e_one);
+  if (nu_one <= -1.0 || nu_one >= 0.5)
+    error->all(FLERR, "Pair_coeff gran/jaeger: nu must be within (-1, 0.5), got {}", nu_one);
+  if (mu_one < 0.0) error->all(FLERR, "Pair_coeff gran/jaeger: mu must be >= 0, got {}", mu_one);
+  if (dn_one < 0.0 || dt_one < 0.0)
+    error->all(FLERR, "Pair_coeff gran/jaeger: damping coefficients must be >= 0, got {} {}",
+               dn_one, dt_one);
+  int count = 0;
+  for (int i = ilo; i <= ihi; i++)
+    for (int j = MAX(jlo, i); j <= jhi; j++) {
+      youngs[i][j] = e_one;
+      poisson[i][j] = nu_one;
+      mu[i][j] = mu_one;
+      damp_n[i][j] = dn_one;
+      damp_t[i][j] = dt_one;
+      setflag[i][j] = 1;
+      count++;
+    }
+  if (count == 0) error->all(FLERR, "Incorrect args for pair coefficients" + utils::errorurl(21));
+}
+
+/* ---------------------------------------------------------------------- */
+
+void PairGranJaeger::init_style()
+{
+  PairGranDemc::init_style();
+  if (fix_history == nullptr) {
+    auto cmd = fmt::format("{} all DEMC/JAEGER_HISTORY", history_fix_id());
+    fix_history = dynamic_cast<FixJaegerHistory *>(
+        modify->replace_fix(history_fix_id() + "_DUMMY", cmd, 1));
+  }
+  fix_history->pair = this;
+  fix_history->fixed_capacity = max_length;
+}
+
+/* ----------------------------------------------------------------------
+   effective moduli: an explicitly set pair uses its (E, nu) for both
+   bodies; unlike types mix the two types' materials (E*, G* rules of the
+   Hertz-Mindlin contact); friction and damping take geometric means
+------------------------------------------------------------------------- */
+
+double PairGranJaeger::init_one(int i, int j)
+{
+  double e1 = youngs[i][j], nu1 = poisson[i][j], e2 = e1, nu2 = nu1;
+  if (setflag[i][j] == 0) {
+    e1 = youngs[i][i];
+    nu1 = poisson[i][i];
+    e2 = youngs[j][j];
+    nu2 = poisson[j][j];
+    mu[i][j] = std::sqrt(mu[i][i] * mu[j][j]);
+    damp_n[i][j] = std::sqrt(damp_n[i][i] * damp_n[j][j]);
+    damp_t[i][j] = std::sqrt(damp_t[i][i] * damp_t[j][j]);
+  }
+  estar[i][j] = estar[j][i] = jaeger::effective_young(e1, nu1, e2, nu2);
+  gstar[i][j] = gstar[j][i] = jaeger::effective_shear(e1, nu1, e2, nu2);
+  for (double **a : {youngs, poisson, mu, damp_n, damp_t}) a[j][i] = a[i][j];
+  return contact_cutoff(i, j);
+}
+
+/* ---------------------------------------------------------------------- */
+
+void PairGranJaeger::write_restart(FILE *fp)
+{
+  write_restart_settings(fp);
+  for (int i = 1; i <= atom->ntypes; i++)
+    for (int j = i; j <= atom->ntypes; j++) {
+      fwrite(&setflag[i][j], sizeof(int), 1, fp);
+      if (!setflag[i][j]) continue;
+      for (double **a : {youngs, poisson, mu, damp_n, damp_t}) write_double(fp, a[i][j]);
+    }
+}
+
+void PairGranJaeger::read_restart(FILE *fp)
+{
+  read_restart_settings(fp);
+  allocate();
+  for (int i = 1; i <= atom->ntypes; i++)
+    for (int j = i; j <= atom->ntypes; j++) {
+      if (comm->me == 0) utils::sfread(FLERR, &setflag[i][j], sizeof(int), 1, fp, nullptr, error);
+      MPI_Bcast(&setflag[i][j], 1, MPI_INT, 0, world);
+      if (!setflag[i][j]) continue;
+      for (double **a : {youngs, poisson, mu, damp_n, damp_t}) a[i][j] = read_double(fp);
+    }
+}
+
+/* ----------------------------------------------------------------------
+   settings and the cumulative sums (rank 0 carries the totals after a restart)
+------------------------------------------------------------------------- */
+
+void PairGranJaeger::write_restart_settings(FILE *fp)
+{
+  double sums[2] = {tangential_work, dissipated_damping}, total[2];
+  MPI_Reduce(sums, total, 2, MPI_DOUBLE, MPI_SUM, 0, world);
+  write_double(fp, beta);
+  write_double(fp, max_length);
+  write_double(fp, total[0]);
+  write_double(fp, total[1]);
+}
+
+void PairGranJaeger::read_restart_settings(FILE *fp)
+{
+  beta = read_double(fp);
+  max_length = (int) read_double(fp);
+  const double work = read_double(fp), damping = read_double(fp);
+  tangential_work = (comm->me == 0) ? work : 0.0;
+  dissipated_damping = (comm->me == 0) ? damping : 0.0;
+}
+
+/* ---------------------------------------------------------------------- */
+
+void PairGranJaeger::write_data(FILE *fp)
+{
+  for (int i = 1; i <= atom->ntypes; i++)
+    fprintf(fp, "%d %.17g %.17g %.17g damping %.17g %.17g\n", i, youngs[i][i], poisson[i][i],
+            mu[i][i], damp_n[i][i], damp_t[i][i]);
+}
+
+void PairGranJaeger::write_data_all(FILE *fp)
+{
+  for (int i = 1; i <= atom->ntypes; i++)
+    for (int j = i; j <= atom->ntypes; j++)
+      if (setflag[i][j])
+        fprintf(fp, "%d %d %.17g %.17g %.17g damping %.17g %.17g\n", i, j, youngs[i][j],
+                poisson[i][j], mu[i][j], damp_n[i][j], damp_t[i][j]);
+}
+
+/* ----------------------------------------------------------------------
+   per-contact state for compute pair/local: returns the stored elastic
+   energy; svector = P, T (3, global), history length, stored tangential
+   energy, cumulative tangential work of this contact
+------------------------------------------------------------------------- */
+
+double PairGranJaeger::single(int i, int j, int itype, int jtype, double rsq, double, double,
+                              double &fforce)
+{
+  for (int k = 0; k < single_extra; k++) svector[k] = 0.0;
+  fforce = 0.0;
+  const double *radius = atom->radius;
+  const double radsum = radius[i] + radius[j];
+  const int jj = find_neighbor_index(i, j);
+  if (rsq >= radsum * radsum || jj < 0) return 0.0;
+  const double r = std::sqrt(rsq);
+  const jaeger::Material mat = {estar[itype][jtype], gstar[itype][jtype],
+                                radius[i] * radius[j] / radsum, mu[itype][jtype]};
+  const double P = jaeger::hertz_force(mat, radsum - r);
+  fforce = P / r;    // force on i = fforce * (x_i - x_j): the normal part
+  svector[0] = P;
+  double ut = 0.0;
+  double *rec = fix_history->record(i, jj);
+  if (rec && rec[H::R_LENGTH] > 0.0) {
+    const jaeger::Stack st = stack_of(rec, max_length);
+    const jaeger::Point &top = st.pts[st.n - 1];
+    // T acts on p (the smaller ID); report it as the force on i
+    const double sign = atom->tag[i] < atom->tag[j] ? 1.0 : -1.0;
+    const Vec3 T = sign * frame::to_global(quat_of(rec), top.tx, top.ty);
+    svector[1] = T.x;
+    svector[2] = T.y;
+    svector[3] = T.z;
+    svector[4] = st.n;
+    ut = jaeger::stored_energy(mat, st);
+    svector[5] = ut;
+    svector[6] = rec[H::R_WORK];
+  }
+  return jaeger::normal_energy(mat, radsum - r) + ut;
+}
+
+/* ---------------------------------------------------------------------- */
+
+void *PairGranJaeger::extract(const char *str, int &dim)
+{
+  dim = 2;
+  if (strcmp(str, "E") == 0) return (void *) youngs;
+  if (strcmp(str, "nu") == 0) return (void *) poisson;
+  if (strcmp(str, "mu") == 0) return (void *) mu;
+  if (strcmp(str, "estar") == 0) return (void *) estar;
+  if (strcmp(str, "gstar") == 0) return (void *) gstar;
+  dim = 0;
+  if (strcmp(str, "beta") == 0) return (void *) &beta;
+  if (strcmp(str, "history/max") == 0) return (void *) &max_length;
+  return nullptr;
+}
+
+double PairGranJaeger::memory_usage()
+{
+  return PairGranDemc::memory_usage() + 7.0 * (atom->ntypes + 1) * (atom->ntypes + 1) * sizeof(double);
+}

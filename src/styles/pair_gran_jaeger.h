@@ -1,0 +1,58 @@
+/* -*- c++ -*- ----------------------------------------------------------
+   dem-contact: faithful DEM contact laws for LAMMPS (plugin package)
+   pair_style gran/jaeger: Jaeger's exact Hertz-Mindlin-Deresiewicz contact
+   for arbitrary movement sequences, with an equivalent load history per
+   contact (kernels/jaeger_contact.h) kept in fix DEMC/JAEGER_HISTORY and a
+   contact frame carried by a quaternion (kernels/contact_frame.h).
+------------------------------------------------------------------------- */
+
+#ifdef PAIR_CLASS
+// clang-format off
+PairStyle(gran/jaeger,PairGranJaeger);
+// clang-format on
+#else
+
+#ifndef DEMC_PAIR_GRAN_JAEGER_H
+#define DEMC_PAIR_GRAN_JAEGER_H
+
+#include "pair_gran_demc.h"
+
+namespace LAMMPS_NS {
+
+class PairGranJaeger : public PairGranDemc {
+ public:
+  PairGranJaeger(class LAMMPS *);
+  ~PairGranJaeger() override;
+  void compute(int, int) override;
+  void settings(int, char **) override;
+  void coeff(int, char **) override;
+  void init_style() override;
+  double init_one(int, int) override;
+  void write_restart(FILE *) override;
+  void read_restart(FILE *) override;
+  void write_restart_settings(FILE *) override;
+  void read_restart_settings(FILE *) override;
+  void write_data(FILE *) override;
+  void write_data_all(FILE *) override;
+  double single(int, int, int, int, double, double, double, double &) override;
+  void *extract(const char *, int &) override;
+  double memory_usage() override;
+
+ protected:
+  // per type pair: the coefficients given (E, nu) and the effective moduli (init_one)
+  double **youngs, **poisson, **mu, **damp_n, **damp_t;
+  double **estar, **gstar;
+  double beta;        // memory approximation, 0 = exact
+  int max_length;     // history/max: points per contact, 0 = unbounded
+  double tangential_work;    // this rank's cumulative tangential work of all contacts
+
+  class FixJaegerHistory *fix_history;
+
+  void allocate();
+  static const int INITIAL_CAPACITY = 8;
+};
+
+}    // namespace LAMMPS_NS
+
+#endif
+#endif
