@@ -2,7 +2,7 @@
    dem-contact: Jäger's exact Hertz–Mindlin–Deresiewicz contact with an
    equivalent load history (M. R. Kuhn, "Implementation of the Jäger contact
    model for discrete element simulations"; the algorithm as stated in
-   doc/design jaeger-algorithm.md, derived from the method of dimensionality
+   design note jaeger-algorithm.md, derived from the method of dimensionality
    reduction, MDR).
 
    Physics in one paragraph (MDR). A row of independent springs at radius
@@ -48,13 +48,20 @@
      - beta in [0, 2]: the memory approximation; after an elastic push the top
        two elastic segments are merged while their slopes differ by no more than
        beta mu kappa (force unchanged). beta = 0: exact.
-     - Work increment. Exact for steps without slip (elastic pushes and
-       retracing unloads that stay in the top segment): there T is
-       T0 + (m/kappa)(P(z(t)) - P(z0)) along the step and the integral is closed
-       form. For steps with slip: trapezoidal rule (T0 + T1).ds/2, second order
-       in the step (the force along a slipping step has no closed-form integral;
-       the error per step is O(|ds|^3)). Friction dissipation =
-       (accumulated work) - stored_energy(mat, st).
+     - Work increment integral T.ds over the step, summed spring by spring in
+       the MDR picture (jaeger_work.h): each spring sticks until it reaches its
+       yield circle, then slides. For collinear paths this is the exact history
+       of every spring, so the work is exact for any step size (closed form for
+       elastic pushes; 3-point Gauss in x per history segment, exact for the
+       polynomial integrands, otherwise). In the plane it is the kernel's model
+       of the path within the step (slides along the step's slip direction).
+       Cost O(segments popped or dropped), like the step.
+       Friction dissipation = (accumulated work) - stored_energy(mat, st).
+     - Fresh contact: if the contact was open at the start of the step (n = 0),
+       pass ds = fresh_contact_shift(z_old, z_new, ds_step), the part of the
+       movement after first touch. A step to z_new <= 0 clears the history and
+       returns the work done while the springs left the contact: call it on the
+       step the pair parts, to keep the work account complete.
    stored_energy(mat, st): the elastic energy of the tangential spring field,
    U_t = G* integral_0^a |u(x)|^2 dx, in closed form from the polyline, O(n).
    (Check of the prefactor: uniform u = s gives T = 2 G* a s and U = G* a s^2
@@ -64,7 +71,7 @@
    K = mu kappa. h(z) = K (z' - z) - |s' - s*(z)| is non-increasing in z because
    every segment is inside the cone; the apex z* of the new slip annulus is its
    crossing of 0.
-   1. z' <= 0: the contact opened; clear the stack.
+   1. z' <= 0: the contact opened; clear the stack (n = 0).
    2. dz >= 0 and |ds| <= K dz (h >= 0 at the top): elastic, push (z', slope ds/dz).
    3. Otherwise:
       a. unloading (dz < 0): drop the stack above z', cutting the segment that

@@ -1,5 +1,5 @@
 /* -*- c++ -*- ----------------------------------------------------------
-   dem-contact: Jäger contact, part 1 of 3 -- 2-vectors, effective material,
+   dem-contact: Jäger contact, part 1 of 4 -- 2-vectors, effective material,
    Hertz normal law.
 
    See jaeger_contact.h for the whole kernel and its API. This header holds what

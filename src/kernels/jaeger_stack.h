@@ -1,5 +1,5 @@
 /* -*- c++ -*- ----------------------------------------------------------
-   dem-contact: Jäger contact, part 2 of 3 -- the equivalent-history stack.
+   dem-contact: Jäger contact, part 2 of 4 -- the equivalent-history stack.
 
    See jaeger_contact.h for the API and the algorithm. This header holds the
    storage layout and the operations on it that do not depend on the step:
@@ -23,7 +23,8 @@
    has |m| = mu kappa exactly (|dT| = mu dP in force space). The test allows for
    the rounding of the stored differences (see segment_is_slip). An elastic
    segment whose slope is within that tolerance of the cone is treated as slip,
-   which only means it is never merged.
+   which only means the beta merge leaves it alone and a full stack prefers to
+   merge other pairs.
 ------------------------------------------------------------------------- */
 
 #ifndef DEMC_JAEGER_STACK_H

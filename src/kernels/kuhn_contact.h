@@ -87,6 +87,8 @@ namespace kuhn {
        1e-300 to 1e300 must still give a direction. */
     DEMC_FN double length(const Vec3 &v)
     {
+      const double d = dot(v, v);
+      if (d > 1e-290 && d < 1e290) return math::sqrt(d);    // the usual case, no rescaling
       const double m = max_abs_component(v);
       if (!(m > 0.0)) return 0.0;
       if (m > 1e-150 && m < 1e150) return math::sqrt(dot(v, v));
@@ -144,6 +146,7 @@ namespace kuhn {
     DEMC_FN Vec3 carried_by_pair_rotation(const Params &p, const Motion &m, const Vec3 &ft_old)
     {
       Vec3 f = ft_old;
+      if (f.x == 0.0 && f.y == 0.0 && f.z == 0.0) return f;    // nothing to carry
       if (p.flags & PROJECT) {
         f = rotate_a_to_b(f, m.n_old, m.n);
         // removes round-off, and the whole normal part if n_old and n are antiparallel

@@ -15,6 +15,9 @@
 
 #include "pair.h"
 
+#include "atom.h"
+#include "force.h"
+
 #include "kernel_common.h"
 
 #include <string>
@@ -69,6 +72,89 @@ class PairGranDemc : public Pair {
   void write_double(FILE *fp, double value) const;
   double read_double(FILE *fp);
 };
+
+// ---- inline: called once per contact and step ----
+
+inline demc::Vec3 demc_vec(const double *a)
+{
+  return {a[0], a[1], a[2]};
+}
+
+/* ----------------------------------------------------------------------
+   movements over the step: velocity-Verlet moved every atom by v*dt with
+   the half-step velocity that LAMMPS holds during the force computation;
+   at setup (advance = false) nothing has moved
+------------------------------------------------------------------------- */
+
+inline PairGranDemc::Contact PairGranDemc::make_contact(int p, int q, double r, bool advance) const
+{
+  double **x = atom->x, **v = atom->v, **omega = atom->omega;
+  const double *radius = atom->radius;
+  Contact c;
+  c.p = p;
+  c.q = q;
+  const demc::Vec3 delta = demc_vec(x[c.q]) - demc_vec(x[c.p]);
+  c.r = r;
+  c.overlap = radius[c.p] + radius[c.q] - r;
+  c.n = (1.0 / r) * delta;
+  const double step = advance ? dt : 0.0;
+  c.du_p = step * demc_vec(v[c.p]);
+  c.du_q = step * demc_vec(v[c.q]);
+  c.dth_p = step * demc_vec(omega[c.p]);
+  c.dth_q = step * demc_vec(omega[c.q]);
+  const demc::Vec3 delta_old = delta - (c.du_q - c.du_p);
+  c.n_old = (1.0 / demc::norm(delta_old)) * delta_old;
+  c.r_p = (radius[c.p] - 0.5 * c.overlap) * c.n;
+  c.r_q = -(radius[c.q] - 0.5 * c.overlap) * c.n;
+  c.du = c.du_q - c.du_p + demc::cross(c.dth_q, c.r_q) - demc::cross(c.dth_p, c.r_p);
+  return c;
+}
+
+/* ----------------------------------------------------------------------
+   contact dashpots (force on p): nu_n on the normal and nu_t on the
+   tangential part of the relative velocity du/dt
+------------------------------------------------------------------------- */
+
+inline demc::Vec3 PairGranDemc::damping_force(const Contact &c, double nu_n, double nu_t) const
+{
+  if (dt <= 0.0 || (nu_n == 0.0 && nu_t == 0.0)) return {0.0, 0.0, 0.0};
+  const double un = demc::dot(c.du, c.n);
+  const demc::Vec3 ut = c.du - un * c.n;
+  return (1.0 / dt) * ((nu_n * un) * c.n + nu_t * ut);
+}
+
+inline double PairGranDemc::pair_weight(int j) const
+{
+  return (force->newton_pair || j < atom->nlocal) ? 1.0 : 0.5;
+}
+
+/* ---------------------------------------------------------------------- */
+
+inline void PairGranDemc::apply_force(const Contact &c, const demc::Vec3 &F, int i, int j, double energy)
+{
+  double **f = atom->f, **torque = atom->torque;
+  const int nlocal = atom->nlocal;
+  const int newton_pair = force->newton_pair;
+  const demc::Vec3 tor_p = demc::cross(c.r_p, F), tor_q = demc::cross(c.r_q, -F);
+  auto add = [&](int k, const demc::Vec3 &force_k, const demc::Vec3 &torque_k) {
+    f[k][0] += force_k.x;
+    f[k][1] += force_k.y;
+    f[k][2] += force_k.z;
+    torque[k][0] += torque_k.x;
+    torque[k][1] += torque_k.y;
+    torque[k][2] += torque_k.z;
+  };
+  // i is always owned; j gets its share only if owned or newton on
+  const bool update_j = newton_pair || j < nlocal;
+  if (c.p == i || update_j) add(c.p, F, tor_p);
+  if (c.q == i || update_j) add(c.q, -F, tor_q);
+  if (evflag) {
+    const demc::Vec3 fi = (c.p == i) ? F : -F;
+    const double *xi = atom->x[i], *xj = atom->x[j];
+    ev_tally_xyz(i, j, nlocal, newton_pair, energy, 0.0, fi.x, fi.y, fi.z, xi[0] - xj[0],
+                 xi[1] - xj[1], xi[2] - xj[2]);
+  }
+}
 
 }    // namespace LAMMPS_NS
 

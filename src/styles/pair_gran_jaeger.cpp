@@ -124,11 +124,9 @@ void PairGranJaeger::compute(int eflag, int vflag)
       const double dx = x[j][0] - x[i][0], dy = x[j][1] - x[i][1], dz = x[j][2] - x[i][2];
       const double rsq = dx * dx + dy * dy + dz * dz;
       const double radsum = radius[i] + radius[j];
-      if (rsq >= radsum * radsum) {
-        // parted: the stored tangential energy is dissipated (work stays, stored -> 0)
-        if (advance) fix_history->close(i, jj);
-        continue;
-      }
+      const bool touching = rsq < radsum * radsum;
+      double *rec = fix_history->record(i, jj);
+      if (!touching && !(rec && advance)) continue;
       const int itype = type[i], jtype = type[j];
       const double weight = pair_weight(j);
       // records are oriented by atom IDs (p = smaller ID): any list order, any rank, same record
@@ -136,8 +134,13 @@ void PairGranJaeger::compute(int eflag, int vflag)
       const Contact c = make_contact(i_first ? i : j, i_first ? j : i, std::sqrt(rsq), advance);
       const jaeger::Material mat = {estar[itype][jtype], gstar[itype][jtype],
                                     radius[i] * radius[j] / radsum, mu[itype][jtype]};
+      if (!touching) {
+        // parting: the last step still does work as the springs leave (kernel clears the stack)
+        tangential_work += weight * part(rec, c, mat);
+        fix_history->close(i, jj);
+        continue;
+      }
 
-      double *rec = fix_history->record(i, jj);
       frame::Quat q;
       if (rec) {
         q = quat_of(rec);
@@ -206,6 +209,18 @@ void PairGranJaeger::compute(int eflag, int vflag)
   // friction dissipation = all tangential work done minus what is stored now
   pvector[E_FRICTION] = tangential_work - stored_tangential;
   pvector[E_DAMPING] = dissipated_damping;
+}
+
+/* ----------------------------------------------------------------------
+   the tangential work of a contact's last step, as it opens
+------------------------------------------------------------------------- */
+
+double PairGranJaeger::part(double *rec, const Contact &c, const jaeger::Material &mat) const
+{
+  const frame::Quat q = frame::update(quat_of(rec), c.n, 0.5 * demc::dot(c.dth_p + c.dth_q, c.n));
+  const frame::Local dl = frame::to_local(q, c.du);
+  jaeger::Stack st = stack_of(rec, max_length);
+  return jaeger::step(mat, st, c.overlap, {dl.x, dl.y}, beta).work;
 }
 
 /* ----------------------------------------------------------------------

@@ -17,6 +17,12 @@ PairStyle(gran/jaeger,PairGranJaeger);
 
 #include "pair_gran_demc.h"
 
+namespace demc {
+namespace jaeger {
+  struct Material;
+}
+}    // namespace demc
+
 namespace LAMMPS_NS {
 
 class PairGranJaeger : public PairGranDemc {
@@ -49,6 +55,7 @@ class PairGranJaeger : public PairGranDemc {
   class FixJaegerHistory *fix_history;
 
   void allocate();
+  double part(double *rec, const Contact &c, const demc::jaeger::Material &mat) const;
   static const int INITIAL_CAPACITY = 8;
 };
 

@@ -110,8 +110,9 @@ void PairGranKuhn::compute(int eflag, int vflag)
       const double rsq = dx * dx + dy * dy + dz * dz;
       const double radsum = radius[i] + radius[j];
       if (rsq >= radsum * radsum) {
+        if (touch[jj] == 0) continue;    // history is zero already
         // separation releases the stored tangential energy through slip
-        if (touch[jj] && advance)
+        if (advance)
           dissipated_friction += weight * (history[H_FTX] * history[H_FTX] +
                                            history[H_FTY] * history[H_FTY] +
                                            history[H_FTZ] * history[H_FTZ]) /
@@ -160,7 +161,7 @@ void PairGranKuhn::compute(int eflag, int vflag)
       pvector[E_NORMAL] += weight * res.Wn;
       pvector[E_TANGENTIAL] += weight * stored_t;
       pvector[E_CONTACTS] += weight;
-      if (params.mu * res.fn > 0.0 && demc::norm(res.ft) >= params.mu * res.fn * (1.0 - 1e-9))
+      if (res.branch == kuhn::BRANCH_SLIP || res.branch == kuhn::BRANCH_FRESH_SLIP)
         pvector[E_SLIDING] += weight;
     }
   }

@@ -1,0 +1,388 @@
+/* ----------------------------------------------------------------------
+   dem-contact: what the package's particle-wall fixes share (see header).
+------------------------------------------------------------------------- */
+
+#include "fix_wall_gran_demc.h"
+
+#include "atom.h"
+#include "comm.h"
+#include "domain.h"
+#include "error.h"
+#include "input.h"
+#include "math_const.h"
+#include "modify.h"
+#include "update.h"
+#include "variable.h"
+
+#include <cmath>
+#include <cstring>
+
+using namespace LAMMPS_NS;
+using namespace FixConst;
+using demc::Vec3;
+
+namespace {
+Vec3 vec(const double *a)
+{
+  return {a[0], a[1], a[2]};
+}
+
+double &component(Vec3 &v, int k)
+{
+  return k == 0 ? v.x : (k == 1 ? v.y : v.z);
+}
+
+double component(const Vec3 &v, int k)
+{
+  return k == 0 ? v.x : (k == 1 ? v.y : v.z);
+}
+
+int wall_style_of(const char *word)
+{
+  const char *const names[] = {"xplane", "yplane", "zplane", "zcylinder"};
+  for (int k = 0; k < 4; k++)
+    if (strcmp(word, names[k]) == 0) return k;
+  return -1;
+}
+
+int axis_of(const char *word)
+{
+  if (strcmp(word, "x") == 0) return 0;
+  if (strcmp(word, "y") == 0) return 1;
+  if (strcmp(word, "z") == 0) return 2;
+  return -1;
+}
+
+// global restart record: displacement (3), elapsed time, cumulative sums
+constexpr int RESTART_HEADER = 4;
+}    // namespace
+
+/* ---------------------------------------------------------------------- */
+
+FixWallGranDemc::FixWallGranDemc(LAMMPS *lmp, int narg, char **arg) :
+    Fix(lmp, narg, arg), dt(0.0), wallstyle(-1), has_lo(false), has_hi(false), lo(0.0), hi(0.0),
+    cylradius(0.0), motion(STATIC), wiggle_axis(0), amplitude(0.0), period(0.0), elapsed(0.0),
+    step_move{0.0, 0.0, 0.0}, reduced(false)
+{
+  if (!atom->radius_flag || !atom->rmass_flag || !atom->omega_flag)
+    error->all(FLERR, "Fix {} requires atom attributes radius, rmass, omega (e.g. atom_style sphere)",
+               style);
+  create_attribute = 1;
+  restart_global = 1;
+  restart_peratom = 1;
+  scalar_flag = 1;
+  vector_flag = 1;
+  size_vector = V_SIZE;
+  global_freq = 1;
+  extscalar = 1;
+  extvector = 1;
+  energy_global_flag = 1;    // fix_modify energy yes: stored elastic energy joins pe
+  for (int k = 0; k < 3; k++) {
+    velocity[k] = disp[k] = 0.0;
+    vvar[k] = -1;
+  }
+  for (double &c : cumulative) c = 0.0;
+  for (int k = 0; k < V_SIZE; k++) local[k] = global[k] = 0.0;
+}
+
+FixWallGranDemc::~FixWallGranDemc() = default;
+
+/* ---------------------------------------------------------------------- */
+
+int FixWallGranDemc::setmask()
+{
+  return POST_FORCE;
+}
+
+std::string FixWallGranDemc::law_error(const std::string &what) const
+{
+  return fmt::format("Fix {}: {}", style, what);
+}
+
+/* ----------------------------------------------------------------------
+   [law keywords] wallstyle args [wiggle dim A period | translate vx vy vz |
+   law keywords] ...; law keywords may come before or after the wall
+------------------------------------------------------------------------- */
+
+void FixWallGranDemc::parse_wall(int narg, char **arg, int iarg)
+{
+  auto keyword = [&](bool motion_allowed) {
+    int n = motion_allowed ? parse_motion(narg, arg, iarg) : 0;
+    if (n == 0) n = law_keyword(narg, arg, iarg);
+    if (n == 0) error->all(FLERR, "Unknown fix {} keyword: {}", style, arg[iarg]);
+    iarg += n;
+  };
+  while (iarg < narg && wall_style_of(arg[iarg]) < 0) keyword(false);
+  if (iarg >= narg)
+    error->all(FLERR, "Fix {} expects a wall style: xplane, yplane, zplane or zcylinder", style);
+  iarg = parse_wall_style(narg, arg, iarg);
+  while (iarg < narg) keyword(true);
+  check_wall();
+}
+
+int FixWallGranDemc::parse_wall_style(int narg, char **arg, int iarg)
+{
+  wallstyle = wall_style_of(arg[iarg]);
+  if (wallstyle != ZCYLINDER) return parse_plane(narg, arg, iarg);
+  if (iarg + 2 > narg) utils::missing_cmd_args(FLERR, fmt::format("fix {} zcylinder", style), error);
+  cylradius = utils::numeric(FLERR, arg[iarg + 1], false, lmp);
+  if (cylradius <= 0.0) error->all(FLERR, law_error("zcylinder radius must be > 0, got {}"), cylradius);
+  has_lo = true;
+  return iarg + 2;
+}
+
+int FixWallGranDemc::parse_plane(int narg, char **arg, int iarg)
+{
+  if (iarg + 3 > narg)
+    utils::missing_cmd_args(FLERR, fmt::format("fix {} {}", style, arg[iarg]), error);
+  has_lo = strcmp(arg[iarg + 1], "NULL") != 0;
+  has_hi = strcmp(arg[iarg + 2], "NULL") != 0;
+  if (has_lo) lo = utils::numeric(FLERR, arg[iarg + 1], false, lmp);
+  if (has_hi) hi = utils::numeric(FLERR, arg[iarg + 2], false, lmp);
+  return iarg + 3;
+}
+
+int FixWallGranDemc::parse_motion(int narg, char **arg, int iarg)
+{
+  const bool wiggle = strcmp(arg[iarg], "wiggle") == 0;
+  if (!wiggle && strcmp(arg[iarg], "translate") != 0) return 0;
+  if (iarg + 4 > narg) utils::missing_cmd_args(FLERR, fmt::format("fix {} {}", style, arg[iarg]), error);
+  if (motion != STATIC) error->all(FLERR, law_error("use one of wiggle and translate, once"));
+  if (wiggle) {
+    motion = WIGGLE;
+    wiggle_axis = axis_of(arg[iarg + 1]);
+    if (wiggle_axis < 0) error->all(FLERR, law_error("wiggle dim must be x, y or z, got {}"), arg[iarg + 1]);
+    amplitude = utils::numeric(FLERR, arg[iarg + 2], false, lmp);
+    period = utils::numeric(FLERR, arg[iarg + 3], false, lmp);
+    if (period <= 0.0) error->all(FLERR, law_error("wiggle period must be > 0, got {}"), period);
+    return 4;
+  }
+  motion = TRANSLATE;
+  for (int k = 0; k < 3; k++) {
+    if (utils::strmatch(arg[iarg + 1 + k], "^v_"))
+      vstr[k] = arg[iarg + 1 + k] + 2;
+    else
+      velocity[k] = utils::numeric(FLERR, arg[iarg + 1 + k], false, lmp);
+  }
+  return 4;
+}
+
+void FixWallGranDemc::check_wall() const
+{
+  if (wallstyle <= ZPLANE && domain->periodicity[wallstyle])
+    error->all(FLERR, law_error("cannot use a wall in a periodic dimension"));
+  if (wallstyle == ZCYLINDER && (domain->xperiodic || domain->yperiodic))
+    error->all(FLERR, law_error("cannot use a zcylinder with periodic x or y"));
+  if (wallstyle <= ZPLANE && !has_lo && !has_hi)
+    error->all(FLERR, law_error("lo and hi are both NULL: no wall"));
+  if (has_lo && has_hi && lo >= hi)
+    error->all(FLERR, law_error("lo must be below hi, got {} {}"), lo, hi);
+}
+
+/* ---------------------------------------------------------------------- */
+
+void FixWallGranDemc::init()
+{
+  dt = update->dt;
+  if (utils::strmatch(update->integrate_style, "^respa"))
+    error->all(FLERR, law_error("run_style respa is not supported"));
+  for (int k = 0; k < 3; k++) {
+    if (vstr[k].empty()) continue;
+    vvar[k] = input->variable->find(vstr[k].c_str());
+    if (vvar[k] < 0) error->all(FLERR, law_error("variable {} does not exist"), vstr[k]);
+    if (!input->variable->equalstyle(vvar[k]))
+      error->all(FLERR, law_error("variable {} must be an equal-style variable"), vstr[k]);
+  }
+}
+
+void FixWallGranDemc::reset_dt()
+{
+  dt = update->dt;
+}
+
+void FixWallGranDemc::setup(int vflag)
+{
+  post_force(vflag);
+}
+
+/* ----------------------------------------------------------------------
+   geometry: planes at lo + d and hi + d along their axis, or the cylinder
+   around the z axis shifted by d
+------------------------------------------------------------------------- */
+
+int FixWallGranDemc::nearest_side(const Vec3 &x, const Vec3 &d) const
+{
+  if (wallstyle == ZCYLINDER || !has_hi) return LO_SIDE;
+  if (!has_lo) return HI_SIDE;
+  const double xa = component(x, wallstyle), da = component(d, wallstyle);
+  return (xa - (lo + da) < (hi + da) - xa) ? LO_SIDE : HI_SIDE;
+}
+
+double FixWallGranDemc::wall_gap(int side, const Vec3 &x, const Vec3 &d, Vec3 &n) const
+{
+  if (wallstyle == ZCYLINDER) {
+    const Vec3 radial = {x.x - d.x, x.y - d.y, 0.0};
+    const double rho = demc::norm(radial);
+    n = rho > 0.0 ? (1.0 / rho) * radial : Vec3{1.0, 0.0, 0.0};
+    return cylradius - rho;
+  }
+  n = {0.0, 0.0, 0.0};
+  const double xa = component(x, wallstyle), da = component(d, wallstyle);
+  component(n, wallstyle) = (side == LO_SIDE) ? -1.0 : 1.0;
+  return (side == LO_SIDE) ? xa - (lo + da) : (hi + da) - xa;
+}
+
+/* ----------------------------------------------------------------------
+   particle i (p) and the wall (q) over the step; at setup nothing moves.
+   The start-of-step normal comes from x - v*dt and the wall's previous place.
+------------------------------------------------------------------------- */
+
+FixWallGranDemc::Contact FixWallGranDemc::make_contact(int i, int side, bool advance) const
+{
+  const double radius = atom->radius[i];
+  const Vec3 x = vec(atom->x[i]), d = vec(disp);
+  Contact c;
+  c.p = i;
+  c.q = -1;
+  c.r = wall_gap(side, x, d, c.n);
+  c.overlap = radius - c.r;
+  const double step = advance ? dt : 0.0;
+  c.du_p = step * vec(atom->v[i]);
+  c.dth_p = step * vec(atom->omega[i]);
+  c.du_q = advance ? step_move : Vec3{0.0, 0.0, 0.0};
+  c.dth_q = {0.0, 0.0, 0.0};
+  wall_gap(side, x - c.du_p, d - c.du_q, c.n_old);
+  c.r_p = (radius - 0.5 * c.overlap) * c.n;
+  c.r_q = {0.0, 0.0, 0.0};    // the wall does not rotate: its lever arm never enters
+  c.du = c.du_q - c.du_p - demc::cross(c.dth_p, c.r_p);
+  return c;
+}
+
+/* ----------------------------------------------------------------------
+   contact dashpots (force on the particle), as in the pair styles
+------------------------------------------------------------------------- */
+
+Vec3 FixWallGranDemc::dashpot_force(const Contact &c, double nu_n, double nu_t, double dt)
+{
+  if (dt <= 0.0 || (nu_n == 0.0 && nu_t == 0.0)) return {0.0, 0.0, 0.0};
+  const double un = demc::dot(c.du, c.n);
+  const Vec3 ut = c.du - un * c.n;
+  return (1.0 / dt) * ((nu_n * un) * c.n + nu_t * ut);
+}
+
+/* ----------------------------------------------------------------------
+   the wall's movement over this step: wiggle exactly from its position
+   function, translate as v dt with v at the end of the step
+------------------------------------------------------------------------- */
+
+Vec3 FixWallGranDemc::advance_wall()
+{
+  Vec3 m = {0.0, 0.0, 0.0};
+  if (motion == WIGGLE) {
+    const double w = 2.0 * MathConst::MY_PI / period;
+    component(m, wiggle_axis) = amplitude * (std::cos(w * elapsed) - std::cos(w * (elapsed + dt)));
+  } else if (motion == TRANSLATE) {
+    const bool variables = vvar[0] >= 0 || vvar[1] >= 0 || vvar[2] >= 0;
+    if (variables) modify->clearstep_compute();
+    for (int k = 0; k < 3; k++)
+      component(m, k) = dt * (vvar[k] >= 0 ? input->variable->compute_equal(vvar[k]) : velocity[k]);
+    if (variables) modify->addstep_compute(update->ntimestep + 1);
+  }
+  for (int k = 0; k < 3; k++) disp[k] += component(m, k);
+  elapsed += dt;
+  return m;
+}
+
+/* ---------------------------------------------------------------------- */
+
+void FixWallGranDemc::post_force(int)
+{
+  // at setup the particles have not moved since the last step: no history changes
+  const bool advance = (update->setupflag == 0);
+  step_move = advance ? advance_wall() : Vec3{0.0, 0.0, 0.0};
+  for (double &v : local) v = 0.0;
+  reduced = false;
+  const int *mask = atom->mask;
+  const Vec3 d = vec(disp);
+  for (int i = 0; i < atom->nlocal; i++) {
+    if (!(mask[i] & groupbit)) continue;
+    const int old_side = history_side(i);
+    const int side = nearest_side(vec(atom->x[i]), d);
+    const Contact c = make_contact(i, side, advance);
+    const bool touching = c.overlap > 0.0;
+    if (old_side != NO_SIDE && (old_side != side || !touching))
+      part(old_side == side ? c : make_contact(i, old_side, advance), advance);
+    if (touching) apply(i, c, touch(c, side, advance));
+  }
+  local[energy_slot(PairGranDemc::E_FRICTION)] =
+      friction_dissipation(local[energy_slot(PairGranDemc::E_TANGENTIAL)]);
+  local[energy_slot(PairGranDemc::E_DAMPING)] = cumulative[C_DAMPING];
+}
+
+void FixWallGranDemc::apply(int i, const Contact &c, const Touch &t)
+{
+  double *f = atom->f[i], *tq = atom->torque[i];
+  const Vec3 tor = demc::cross(c.r_p, t.force);
+  f[0] += t.force.x;
+  f[1] += t.force.y;
+  f[2] += t.force.z;
+  tq[0] += tor.x;
+  tq[1] += tor.y;
+  tq[2] += tor.z;
+  local[V_FX] -= t.force.x;
+  local[V_FY] -= t.force.y;
+  local[V_FZ] -= t.force.z;
+  local[energy_slot(PairGranDemc::E_NORMAL)] += t.normal_energy;
+  local[energy_slot(PairGranDemc::E_TANGENTIAL)] += t.tangential_energy;
+  local[energy_slot(PairGranDemc::E_CONTACTS)] += 1.0;
+  if (t.sliding) local[energy_slot(PairGranDemc::E_SLIDING)] += 1.0;
+}
+
+double FixWallGranDemc::friction_dissipation(double) const
+{
+  return cumulative[C_FRICTION];
+}
+
+/* ----------------------------------------------------------------------
+   global vector (summed over ranks once per step); scalar: stored energy
+------------------------------------------------------------------------- */
+
+double FixWallGranDemc::compute_vector(int n)
+{
+  if (!reduced) {
+    MPI_Allreduce(local, global, V_SIZE, MPI_DOUBLE, MPI_SUM, world);
+    reduced = true;
+  }
+  return global[n];
+}
+
+double FixWallGranDemc::compute_scalar()
+{
+  return compute_vector(energy_slot(PairGranDemc::E_NORMAL)) +
+      compute_vector(energy_slot(PairGranDemc::E_TANGENTIAL));
+}
+
+/* ----------------------------------------------------------------------
+   global restart: the wall's displacement and clock, and the system's
+   cumulative sums (rank 0 carries the totals after a restart)
+------------------------------------------------------------------------- */
+
+void FixWallGranDemc::write_restart(FILE *fp)
+{
+  double totals[C_SIZE];
+  MPI_Reduce(cumulative, totals, C_SIZE, MPI_DOUBLE, MPI_SUM, 0, world);
+  if (comm->me != 0) return;
+  double list[RESTART_HEADER + C_SIZE] = {disp[0], disp[1], disp[2], elapsed};
+  for (int k = 0; k < C_SIZE; k++) list[RESTART_HEADER + k] = totals[k];
+  const int size = (int) sizeof(list);
+  fwrite(&size, sizeof(int), 1, fp);
+  fwrite(list, sizeof(double), RESTART_HEADER + C_SIZE, fp);
+}
+
+void FixWallGranDemc::restart(char *buf)
+{
+  const auto *list = reinterpret_cast<const double *>(buf);
+  for (int k = 0; k < 3; k++) disp[k] = list[k];
+  elapsed = list[3];
+  for (int k = 0; k < C_SIZE; k++) cumulative[k] = (comm->me == 0) ? list[RESTART_HEADER + k] : 0.0;
+}

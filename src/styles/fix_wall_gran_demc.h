@@ -1,0 +1,115 @@
+/* -*- c++ -*- ----------------------------------------------------------
+   dem-contact: what the package's particle-wall fixes share.
+
+   FixWallGranDemc does the LAMMPS side of a granular wall that does not
+   depend on the contact law (modelled on LAMMPS's fix wall/gran):
+   - the wall: a pair of planes (xplane, yplane, zplane; lo and hi, either
+     NULL) or a z cylinder around the z axis, holding the particles inside;
+   - its motion: wiggle (as fix wall/gran) or translate with a velocity
+     that is constant or given by equal-style variables; the displacement is
+     accumulated step by step and kept in restart files;
+   - the contact of a particle with the wall over one step, in the form the
+     pair styles give the kernels (PairGranDemc::Contact): the particle is
+     p, the wall is q, a body of infinite radius and mass that translates
+     with the wall and does not rotate. n points from the particle to the
+     wall, du is the movement of the wall relative to the particle at the
+     contact point (Eq. 5), the contact point is the middle of the overlap;
+   - applying the force and its torque, the force on the wall, the energy
+     terms of the pair styles (global vector) and their cumulative sums.
+   Derived fixes parse the law's coefficients, keep one history record per
+   particle (one wall per fix) and call the kernel.
+------------------------------------------------------------------------- */
+
+#ifndef DEMC_FIX_WALL_GRAN_DEMC_H
+#define DEMC_FIX_WALL_GRAN_DEMC_H
+
+#include "fix.h"
+
+#include "pair_gran_demc.h"
+
+#include <string>
+
+namespace LAMMPS_NS {
+
+class FixWallGranDemc : public Fix {
+ public:
+  using Contact = PairGranDemc::Contact;
+  enum WallStyle { XPLANE = 0, YPLANE = 1, ZPLANE = 2, ZCYLINDER = 3 };
+  // which surface a particle touches: the lo or hi plane; the cylinder is LO_SIDE
+  enum Side { NO_SIDE = 0, LO_SIDE = 1, HI_SIDE = 2 };
+  // global vector: force on the wall (x, y, z), then the pair styles' energy layout
+  enum VectorIndex { V_FX, V_FY, V_FZ, V_ENERGY, V_SIZE = V_ENERGY + PairGranDemc::E_SIZE };
+  static constexpr int energy_slot(int e) { return static_cast<int>(V_ENERGY) + e; }
+
+  FixWallGranDemc(class LAMMPS *, int, char **);
+  ~FixWallGranDemc() override;
+  int setmask() override;
+  void init() override;
+  void setup(int) override;
+  void post_force(int) override;
+  void reset_dt() override;
+  double compute_scalar() override;
+  double compute_vector(int) override;
+  void write_restart(FILE *) override;
+  void restart(char *) override;
+
+  // distance from a particle centre x to surface `side` of the wall displaced by d,
+  // and the unit normal n from the centre towards that surface
+  double wall_gap(int side, const demc::Vec3 &x, const demc::Vec3 &d, demc::Vec3 &n) const;
+  int nearest_side(const demc::Vec3 &x, const demc::Vec3 &d) const;
+
+ protected:
+  // what a law gives back for one particle in contact
+  struct Touch {
+    demc::Vec3 force;    // on the particle
+    double normal_energy, tangential_energy;    // stored at t+dt
+    bool sliding;
+  };
+  // this rank's cumulative sums (rank 0 carries the totals after a restart)
+  enum Cumulative { C_FRICTION, C_DAMPING, C_WORK, C_SIZE };
+  double cumulative[C_SIZE];
+  double dt;
+
+  // called by the derived constructor after the law's leading coefficients
+  void parse_wall(int narg, char **arg, int iarg);
+  // arguments consumed by a keyword of the law at arg[iarg], 0 if it is none
+  virtual int law_keyword(int narg, char **arg, int iarg) = 0;
+  virtual Touch touch(const Contact &c, int side, bool advance) = 0;
+  // atom c.p no longer touches the surface of its history: close the record
+  virtual void part(const Contact &c, bool advance) = 0;
+  virtual int history_side(int i) const = 0;    // NO_SIDE if no record
+  // this rank's cumulative friction dissipation, given its stored tangential energy
+  virtual double friction_dissipation(double stored_tangential) const;
+
+  Contact make_contact(int i, int side, bool advance) const;
+  static demc::Vec3 dashpot_force(const Contact &c, double nu_n, double nu_t, double dt);
+  std::string law_error(const std::string &what) const;    // "Fix <style>: <what>"
+
+ private:
+  int wallstyle;
+  bool has_lo, has_hi;
+  double lo, hi, cylradius;
+  enum Motion { STATIC, WIGGLE, TRANSLATE };
+  int motion;
+  int wiggle_axis;
+  double amplitude, period;
+  double velocity[3];    // translate: constant components
+  std::string vstr[3];    // translate: equal-style variable names ("" = constant)
+  int vvar[3];
+  double disp[3];    // wall displacement since the fix was defined
+  double elapsed;    // time since the fix was defined
+  demc::Vec3 step_move;    // wall movement over the current step
+  double local[V_SIZE], global[V_SIZE];
+  bool reduced;
+
+  int parse_wall_style(int narg, char **arg, int iarg);
+  int parse_plane(int narg, char **arg, int iarg);
+  int parse_motion(int narg, char **arg, int iarg);
+  void check_wall() const;
+  demc::Vec3 advance_wall();
+  void apply(int i, const Contact &c, const Touch &t);
+};
+
+}    // namespace LAMMPS_NS
+
+#endif

@@ -1,0 +1,366 @@
+/* ----------------------------------------------------------------------
+   dem-contact: faithful DEM contact laws for LAMMPS (plugin package)
+   fix wall/gran/jaeger: walls with Jaeger's Hertz-Mindlin-Deresiewicz
+   contact.
+
+   LAMMPS work only: the per-particle record (equivalent load history,
+   contact frame, work), the frame update and the call of
+   demc::jaeger::step() (the kernel of pair_style gran/jaeger) with the
+   particle as p and the wall as q. Wall geometry, motion, force and
+   energy output: FixWallGranDemc.
+------------------------------------------------------------------------- */
+
+#include "fix_wall_gran_jaeger.h"
+
+#include "contact_frame.h"
+#include "jaeger_contact.h"
+
+#include "atom.h"
+#include "comm.h"
+#include "error.h"
+#include "force.h"
+#include "pair.h"
+
+#include <algorithm>
+#include <cstring>
+
+using namespace LAMMPS_NS;
+using demc::Vec3;
+namespace jaeger = demc::jaeger;
+namespace frame = demc::frame;
+
+namespace {
+using W = FixWallGranJaeger;
+constexpr int POINT = 4;    // doubles per history point
+static_assert(sizeof(jaeger::Point) == POINT * sizeof(double), "a history point is 4 doubles");
+
+frame::Quat quat_of(const std::vector<double> &rec)
+{
+  return {rec[W::W_QW], rec[W::W_QX], rec[W::W_QY], rec[W::W_QZ]};
+}
+
+void store_quat(std::vector<double> &rec, const frame::Quat &q)
+{
+  rec[W::W_QW] = q.w;
+  rec[W::W_QX] = q.x;
+  rec[W::W_QY] = q.y;
+  rec[W::W_QZ] = q.z;
+}
+
+int stack_length(const std::vector<double> &rec)
+{
+  return rec.empty() ? 0 : static_cast<int>(rec[W::W_LENGTH]);
+}
+
+// the part of a record that carries information (no spare capacity)
+int used_size(const std::vector<double> &rec)
+{
+  return rec.empty() ? 0 : W::W_HEADER + POINT * stack_length(rec);
+}
+
+jaeger::Stack stack_of(std::vector<double> &rec)
+{
+  jaeger::Stack st;
+  st.pts = reinterpret_cast<jaeger::Point *>(rec.data() + W::W_HEADER);
+  st.n = stack_length(rec);
+  st.capacity = static_cast<int>((rec.size() - W::W_HEADER) / POINT);
+  return st;
+}
+
+// the tangential movement of the step in the contact plane (frame coordinates)
+jaeger::Vec2 shift_in_frame(const frame::Quat &q, const Vec3 &du)
+{
+  const frame::Local l = frame::to_local(q, du);
+  return {l.x, l.y};
+}
+
+double twirl_of(const FixWallGranDemc::Contact &c)
+{
+  return 0.5 * demc::dot(c.dth_p + c.dth_q, c.n);
+}
+}    // namespace
+
+/* ----------------------------------------------------------------------
+   fix ID group wall/gran/jaeger E nu mu [damping nu_n nu_t] [beta b]
+       [history/max N] wallstyle args [wiggle ... | translate ...]
+------------------------------------------------------------------------- */
+
+FixWallGranJaeger::FixWallGranJaeger(LAMMPS *lmp, int narg, char **arg) :
+    FixWallGranDemc(lmp, narg, arg), youngs(0.0), poisson(0.0), mu(0.0), damp_n(0.0), damp_t(0.0),
+    beta(0.0), max_length(0)
+{
+  if (narg < 7)
+    error->all(FLERR, "Fix {} expects: E nu mu [damping nu_n nu_t] [beta b] [history/max N] "
+                      "wallstyle args [keyword value ...]", style);
+  youngs = utils::numeric(FLERR, arg[3], false, lmp);
+  poisson = utils::numeric(FLERR, arg[4], false, lmp);
+  mu = utils::numeric(FLERR, arg[5], false, lmp);
+  parse_wall(narg, arg, 6);
+  if (youngs <= 0.0) error->all(FLERR, law_error("E must be > 0, got {}"), youngs);
+  if (poisson <= -1.0 || poisson >= 0.5)
+    error->all(FLERR, law_error("nu must be within (-1, 0.5), got {}"), poisson);
+  if (mu < 0.0) error->all(FLERR, law_error("mu must be >= 0, got {}"), mu);
+  if (damp_n < 0.0 || damp_t < 0.0)
+    error->all(FLERR, law_error("damping coefficients must be >= 0, got {} {}"), damp_n, damp_t);
+
+  maxexchange_dynamic = 1;
+  maxexchange = 1;
+  FixWallGranJaeger::grow_arrays(atom->nmax);
+  atom->add_callback(Atom::GROW);
+  atom->add_callback(Atom::RESTART);
+}
+
+FixWallGranJaeger::~FixWallGranJaeger()
+{
+  atom->delete_callback(id, Atom::GROW);
+  atom->delete_callback(id, Atom::RESTART);
+}
+
+/* ---------------------------------------------------------------------- */
+
+int FixWallGranJaeger::law_keyword(int narg, char **arg, int iarg)
+{
+  const bool damping = strcmp(arg[iarg], "damping") == 0;
+  const bool known = damping || strcmp(arg[iarg], "beta") == 0 || strcmp(arg[iarg], "history/max") == 0;
+  if (!known) return 0;
+  const int n = damping ? 3 : 2;
+  if (iarg + n > narg) utils::missing_cmd_args(FLERR, fmt::format("fix {} {}", style, arg[iarg]), error);
+  if (damping) {
+    damp_n = utils::numeric(FLERR, arg[iarg + 1], false, lmp);
+    damp_t = utils::numeric(FLERR, arg[iarg + 2], false, lmp);
+  } else if (strcmp(arg[iarg], "beta") == 0) {
+    beta = utils::numeric(FLERR, arg[iarg + 1], false, lmp);
+    if (beta < 0.0 || beta > 2.0) error->all(FLERR, law_error("beta must be within [0, 2], got {}"), beta);
+  } else {
+    max_length = utils::inumeric(FLERR, arg[iarg + 1], false, lmp);
+    if (max_length < 2) error->all(FLERR, law_error("history/max must be >= 2 points, got {}"), max_length);
+  }
+  return n;
+}
+
+/* ----------------------------------------------------------------------
+   effective moduli of particle type t and the wall: with pair_style
+   gran/jaeger the type's E, nu (its pair_coeff t t) and the wall's;
+   otherwise the wall's E, nu for both bodies
+------------------------------------------------------------------------- */
+
+void FixWallGranJaeger::init()
+{
+  FixWallGranDemc::init();
+  Pair *pair = force->pair_match("gran/jaeger", 0);
+  int dim = 0;
+  auto **pe = pair ? (double **) pair->extract("E", dim) : nullptr;
+  auto **pnu = pair ? (double **) pair->extract("nu", dim) : nullptr;
+  const int ntypes = atom->ntypes;
+  estar.assign(ntypes + 1, 0.0);
+  gstar.assign(ntypes + 1, 0.0);
+  for (int t = 1; t <= ntypes; t++) {
+    const double e = (pe && pnu) ? pe[t][t] : youngs, nu = (pe && pnu) ? pnu[t][t] : poisson;
+    estar[t] = jaeger::effective_young(youngs, poisson, e, nu);
+    gstar[t] = jaeger::effective_shear(youngs, poisson, e, nu);
+  }
+}
+
+// the wall has infinite radius: the effective radius is the particle's
+jaeger::Material FixWallGranJaeger::material(int i) const
+{
+  const int t = atom->type[i];
+  return {estar[t], gstar[t], atom->radius[i], mu};
+}
+
+/* ---------------------------------------------------------------------- */
+
+int FixWallGranJaeger::history_side(int i) const
+{
+  return records[i].empty() ? NO_SIDE : static_cast<int>(records[i][W_SIDE]);
+}
+
+void FixWallGranJaeger::open(std::vector<double> &rec, int side) const
+{
+  rec.assign(W_HEADER + POINT * (max_length > 0 ? max_length : INITIAL_CAPACITY), 0.0);
+  rec[W_SIDE] = side;
+}
+
+// friction dissipation = all tangential work done minus what is stored now
+double FixWallGranJaeger::friction_dissipation(double stored_tangential) const
+{
+  return cumulative[C_WORK] - stored_tangential;
+}
+
+/* ----------------------------------------------------------------------
+   one particle touching surface `side`; at setup (advance = false) the
+   force is read off the record without changing it
+------------------------------------------------------------------------- */
+
+FixWallGranDemc::Touch FixWallGranJaeger::touch(const Contact &c, int side, bool advance)
+{
+  std::vector<double> &rec = records[c.p];
+  const jaeger::Material mat = material(c.p);
+  frame::Quat q;
+  if (!rec.empty()) {
+    q = quat_of(rec);
+    if (advance) q = frame::update(q, c.n, twirl_of(c));
+  } else {
+    q = frame::init_frame(c.n);
+    if (advance) open(rec, side);
+  }
+
+  jaeger::StepResult res{};
+  if (advance) {
+    res = advance_record(rec, mat, c, q);
+  } else {
+    res.P = jaeger::hertz_force(mat, c.overlap);
+    const jaeger::Point top = rec.empty() ? jaeger::origin_point() : jaeger::top_point(stack_of(rec));
+    res.T = jaeger::force_of(top);
+  }
+
+  const Vec3 fdamp = advance ? dashpot_force(c, damp_n, damp_t, dt) : Vec3{0.0, 0.0, 0.0};
+  if (advance) {
+    const double dwd = demc::dot(fdamp, c.du);
+    cumulative[C_DAMPING] += dwd;
+    rec[W_DAMPWORK] += dwd;
+  }
+  const Vec3 force = -res.P * c.n + frame::to_global(q, res.T.x, res.T.y) + fdamp;
+  const double ut = rec.empty() ? 0.0 : jaeger::stored_energy(mat, stack_of(rec));
+  const double limit = mat.mu * res.P;
+  const bool sliding = limit > 0.0 && jaeger::length(res.T) >= limit * (1.0 - 1e-9);
+  return {force, jaeger::normal_energy(mat, c.overlap), ut, sliding};
+}
+
+/* ----------------------------------------------------------------------
+   one step of the record: the shift in the contact plane (only the part
+   after first touch for a fresh contact), room for one more point, the
+   kernel, the work
+------------------------------------------------------------------------- */
+
+jaeger::StepResult FixWallGranJaeger::advance_record(std::vector<double> &rec, const jaeger::Material &mat,
+                                                     const Contact &c, const frame::Quat &q)
+{
+  jaeger::Vec2 ds = shift_in_frame(q, c.du);
+  const int length = stack_length(rec);
+  if (length == 0) ds = jaeger::fresh_contact_shift(c.overlap + demc::dot(c.du, c.n), c.overlap, ds);
+  const size_t need = W_HEADER + POINT * (max_length > 0 ? max_length : length + 1);
+  if (rec.size() < need) rec.resize(need);
+  jaeger::Stack st = stack_of(rec);
+  const jaeger::StepResult res = jaeger::step(mat, st, c.overlap, ds, beta);
+  rec[W_LENGTH] = st.n;
+  rec[W_WORK] += res.work;
+  store_quat(rec, q);
+  cumulative[C_WORK] += res.work;
+  return res;
+}
+
+/* ----------------------------------------------------------------------
+   separation: the kernel's step to an open contact adds the work done
+   while the springs leave; what was stored then counts as dissipated
+------------------------------------------------------------------------- */
+
+void FixWallGranJaeger::part(const Contact &c, bool advance)
+{
+  std::vector<double> &rec = records[c.p];
+  if (advance && stack_length(rec) > 0) {
+    const frame::Quat q = frame::update(quat_of(rec), c.n, twirl_of(c));
+    jaeger::Stack st = stack_of(rec);
+    const double apart = std::min(c.overlap, 0.0);
+    cumulative[C_WORK] += jaeger::step(material(c.p), st, apart, shift_in_frame(q, c.du), beta).work;
+  }
+  rec.clear();
+}
+
+/* ---------------------------------------------------------------------- */
+
+void FixWallGranJaeger::post_force(int vflag)
+{
+  FixWallGranDemc::post_force(vflag);
+  update_maxexchange();
+}
+
+// records grow: tell Comm::exchange() the largest one this rank may send
+void FixWallGranJaeger::update_maxexchange()
+{
+  int largest = 0;
+  for (int i = 0; i < atom->nlocal; i++) largest = std::max(largest, used_size(records[i]));
+  maxexchange = largest + 1;
+}
+
+/* ----------------------------------------------------------------------
+   per-atom records: grow, move and migrate with the atoms, and go to
+   restart files; only the used part of a record is sent
+------------------------------------------------------------------------- */
+
+void FixWallGranJaeger::grow_arrays(int nmax)
+{
+  records.resize(nmax);
+}
+
+void FixWallGranJaeger::copy_arrays(int i, int j, int)
+{
+  if (i != j) records[j] = records[i];
+}
+
+void FixWallGranJaeger::set_arrays(int i)
+{
+  records[i].clear();
+}
+
+int FixWallGranJaeger::pack_exchange(int i, double *buf)
+{
+  const int n = used_size(records[i]);
+  buf[0] = n;
+  std::copy(records[i].begin(), records[i].begin() + n, buf + 1);
+  return n + 1;
+}
+
+int FixWallGranJaeger::unpack_exchange(int nlocal, double *buf)
+{
+  const int n = static_cast<int>(buf[0]);
+  records[nlocal].assign(buf + 1, buf + 1 + n);
+  maxexchange = std::max(maxexchange, n + 1);
+  return n + 1;
+}
+
+int FixWallGranJaeger::pack_restart(int i, double *buf)
+{
+  const int m = pack_exchange(i, buf + 1);
+  buf[0] = m + 1;    // the count including itself, as other fixes expect
+  return m + 1;
+}
+
+void FixWallGranJaeger::unpack_restart(int nlocal, int nth)
+{
+  double **extra = atom->extra;
+  int m = 0;
+  for (int k = 0; k < nth; k++) m += static_cast<int>(extra[nlocal][m]);
+  unpack_exchange(nlocal, &extra[nlocal][m + 1]);
+}
+
+int FixWallGranJaeger::size_restart(int nlocal)
+{
+  return 2 + used_size(records[nlocal]);
+}
+
+int FixWallGranJaeger::maxsize_restart()
+{
+  int mine = 2, largest = 0;
+  for (int i = 0; i < atom->nlocal; i++) mine = std::max(mine, size_restart(i));
+  MPI_Allreduce(&mine, &largest, 1, MPI_INT, MPI_MAX, world);
+  return largest;
+}
+
+/* ---------------------------------------------------------------------- */
+
+void *FixWallGranJaeger::extract(const char *str, int &dim)
+{
+  dim = 1;
+  if (strcmp(str, "estar") == 0) return (void *) estar.data();
+  if (strcmp(str, "gstar") == 0) return (void *) gstar.data();
+  dim = 0;
+  return nullptr;
+}
+
+double FixWallGranJaeger::memory_usage()
+{
+  double bytes = (double) records.capacity() * sizeof(std::vector<double>);
+  for (const auto &rec : records) bytes += (double) rec.capacity() * sizeof(double);
+  return bytes;
+}

@@ -1,0 +1,82 @@
+/* -*- c++ -*- ----------------------------------------------------------
+   dem-contact: faithful DEM contact laws for LAMMPS (plugin package)
+   fix wall/gran/jaeger: frictional walls with Jaeger's Hertz-Mindlin-
+   Deresiewicz contact of pair_style gran/jaeger (same kernel,
+   kernels/jaeger_contact.h, and contact frame, kernels/contact_frame.h).
+   The wall is body q of the contact, of infinite radius and mass, with its
+   own elastic moduli; each particle keeps one record for the wall: the
+   equivalent load history (variable length), the frame, the work.
+------------------------------------------------------------------------- */
+
+#ifdef FIX_CLASS
+// clang-format off
+FixStyle(wall/gran/jaeger,FixWallGranJaeger);
+// clang-format on
+#else
+
+#ifndef DEMC_FIX_WALL_GRAN_JAEGER_H
+#define DEMC_FIX_WALL_GRAN_JAEGER_H
+
+#include "fix_wall_gran_demc.h"
+
+#include <vector>
+
+namespace demc {
+namespace jaeger {
+  struct Material;
+  struct StepResult;
+}    // namespace jaeger
+namespace frame {
+  struct Quat;
+}
+}    // namespace demc
+
+namespace LAMMPS_NS {
+
+class FixWallGranJaeger : public FixWallGranDemc {
+ public:
+  FixWallGranJaeger(class LAMMPS *, int, char **);
+  ~FixWallGranJaeger() override;
+  void init() override;
+  void post_force(int) override;
+  double memory_usage() override;
+  void grow_arrays(int) override;
+  void copy_arrays(int, int, int) override;
+  void set_arrays(int) override;
+  int pack_exchange(int, double *) override;
+  int unpack_exchange(int, double *) override;
+  int pack_restart(int, double *) override;
+  void unpack_restart(int, int) override;
+  int size_restart(int) override;
+  int maxsize_restart() override;
+  void *extract(const char *, int &) override;
+
+  // one particle's record (empty: not touching): header, then the stack, 4 doubles a point
+  enum Header { W_SIDE, W_LENGTH, W_QW, W_QX, W_QY, W_QZ, W_WORK, W_DAMPWORK, W_HEADER };
+
+ protected:
+  int law_keyword(int, char **, int) override;
+  Touch touch(const Contact &, int, bool) override;
+  void part(const Contact &, bool) override;
+  int history_side(int) const override;
+  double friction_dissipation(double) const override;
+
+ private:
+  double youngs, poisson, mu, damp_n, damp_t;
+  double beta;       // memory approximation, 0 = exact
+  int max_length;    // history/max: points per record, 0 = unbounded
+  std::vector<double> estar, gstar;    // per particle type, with the wall (init)
+  std::vector<std::vector<double>> records;    // per atom
+
+  demc::jaeger::Material material(int i) const;
+  void open(std::vector<double> &rec, int side) const;
+  demc::jaeger::StepResult advance_record(std::vector<double> &rec, const demc::jaeger::Material &,
+                                          const Contact &, const demc::frame::Quat &);
+  void update_maxexchange();
+  static const int INITIAL_CAPACITY = 8;
+};
+
+}    // namespace LAMMPS_NS
+
+#endif
+#endif

@@ -1,0 +1,241 @@
+/* ----------------------------------------------------------------------
+   dem-contact: faithful DEM contact laws for LAMMPS (plugin package)
+   fix wall/gran/kuhn: walls with the Kuhn-Suzuki-Daouadji contact.
+
+   LAMMPS work only: the per-particle history record and the call of
+   demc::kuhn::step() (the kernel of pair_style gran/kuhn) with the
+   particle as p and the wall as q. Wall geometry, motion, force and
+   energy output: FixWallGranDemc.
+------------------------------------------------------------------------- */
+
+#include "fix_wall_gran_kuhn.h"
+
+#include "kuhn_contact.h"
+
+#include "atom.h"
+#include "error.h"
+#include "memory.h"
+
+#include <cstring>
+
+using namespace LAMMPS_NS;
+using demc::Vec3;
+namespace kuhn = demc::kuhn;
+
+namespace {
+// the refinement keywords of pair_style gran/kuhn, in the order of the Refinement bits
+struct RefinementKeyword {
+  const char *name;
+  unsigned bit;
+};
+const RefinementKeyword REFINEMENT_KEYWORDS[] = {{"fresh", kuhn::FRESH},
+                                                 {"elastic_slip", kuhn::ELASTIC_SLIP},
+                                                 {"turn", kuhn::TURN},
+                                                 {"project", kuhn::PROJECT},
+                                                 {"twirl", kuhn::TWIRL}};
+
+kuhn::Motion motion_of(const FixWallGranDemc::Contact &c, double zeta_old, double dt)
+{
+  kuhn::Motion m;
+  m.zeta_new = c.overlap;
+  m.zeta_old = zeta_old;
+  m.n = c.n;
+  m.n_old = c.n_old;
+  m.du_p = c.du_p;
+  m.du_q = c.du_q;
+  m.dth_p = c.dth_p;
+  m.dth_q = c.dth_q;
+  m.r_p = c.r_p;
+  m.r_q = c.r_q;
+  m.dt = dt;
+  return m;
+}
+
+Vec3 tangential_force(const double *h)
+{
+  return {h[FixWallGranKuhn::H_FTX], h[FixWallGranKuhn::H_FTY], h[FixWallGranKuhn::H_FTZ]};
+}
+}    // namespace
+
+/* ----------------------------------------------------------------------
+   fix ID group wall/gran/kuhn kn kt mu [damping nu_n nu_t]
+       [fresh|elastic_slip|turn|project|twirl yes/no] [conventional]
+       wallstyle args [wiggle ... | translate ...]
+------------------------------------------------------------------------- */
+
+FixWallGranKuhn::FixWallGranKuhn(LAMMPS *lmp, int narg, char **arg) :
+    FixWallGranDemc(lmp, narg, arg), kn(0.0), kt(0.0), mu(0.0), damp_n(0.0), damp_t(0.0),
+    refinements(kuhn::ALL), history(nullptr)
+{
+  if (narg < 7)
+    error->all(FLERR, "Fix {} expects: kn kt mu [damping nu_n nu_t] wallstyle args [keyword value ...]",
+               style);
+  kn = utils::numeric(FLERR, arg[3], false, lmp);
+  kt = utils::numeric(FLERR, arg[4], false, lmp);
+  mu = utils::numeric(FLERR, arg[5], false, lmp);
+  parse_wall(narg, arg, 6);
+  if (kn <= 0.0) error->all(FLERR, law_error("kn must be > 0, got {}"), kn);
+  if (kt <= 0.0) error->all(FLERR, law_error("kt must be > 0, got {}"), kt);
+  if (mu < 0.0) error->all(FLERR, law_error("mu must be >= 0, got {}"), mu);
+  if (damp_n < 0.0 || damp_t < 0.0)
+    error->all(FLERR, law_error("damping coefficients must be >= 0, got {} {}"), damp_n, damp_t);
+
+  maxexchange = H_SIZE;
+  FixWallGranKuhn::grow_arrays(atom->nmax);
+  atom->add_callback(Atom::GROW);
+  atom->add_callback(Atom::RESTART);
+  for (int i = 0; i < atom->nlocal; i++) FixWallGranKuhn::set_arrays(i);
+}
+
+FixWallGranKuhn::~FixWallGranKuhn()
+{
+  atom->delete_callback(id, Atom::GROW);
+  atom->delete_callback(id, Atom::RESTART);
+  memory->destroy(history);
+}
+
+/* ---------------------------------------------------------------------- */
+
+int FixWallGranKuhn::law_keyword(int narg, char **arg, int iarg)
+{
+  if (strcmp(arg[iarg], "damping") == 0) {
+    if (iarg + 3 > narg) utils::missing_cmd_args(FLERR, fmt::format("fix {} damping", style), error);
+    damp_n = utils::numeric(FLERR, arg[iarg + 1], false, lmp);
+    damp_t = utils::numeric(FLERR, arg[iarg + 2], false, lmp);
+    return 3;
+  }
+  if (strcmp(arg[iarg], "conventional") == 0) {
+    refinements = 0u;
+    return 1;
+  }
+  for (const auto &kw : REFINEMENT_KEYWORDS) {
+    if (strcmp(arg[iarg], kw.name) != 0) continue;
+    if (iarg + 2 > narg) utils::missing_cmd_args(FLERR, fmt::format("fix {} {}", style, kw.name), error);
+    if (utils::logical(FLERR, arg[iarg + 1], false, lmp))
+      refinements |= kw.bit;
+    else
+      refinements &= ~kw.bit;
+    return 2;
+  }
+  return 0;
+}
+
+/* ---------------------------------------------------------------------- */
+
+int FixWallGranKuhn::history_side(int i) const
+{
+  return static_cast<int>(history[i][H_SIDE]);
+}
+
+/* ----------------------------------------------------------------------
+   one particle touching surface `side`; at setup (advance = false) the
+   force follows from the stored history without changing it
+------------------------------------------------------------------------- */
+
+FixWallGranDemc::Touch FixWallGranKuhn::touch(const Contact &c, int side, bool advance)
+{
+  double *h = history[c.p];
+  kuhn::Params params;
+  params.kn = kn;
+  params.kt = kt;
+  params.mu = mu;
+  params.damp_n = advance ? damp_n : 0.0;
+  params.damp_t = advance ? damp_t : 0.0;
+  params.flags = refinements;
+  const double zeta_old = (history_side(c.p) == side) ? h[H_ZETA] : 0.0;
+  const kuhn::Result res = kuhn::step(params, motion_of(c, zeta_old, dt), tangential_force(h));
+  if (advance) {
+    h[H_FTX] = res.ft.x;
+    h[H_FTY] = res.ft.y;
+    h[H_FTZ] = res.ft.z;
+    h[H_ZETA] = c.overlap;
+    h[H_WFRIC] += res.dWt_irrev;
+    h[H_WDAMP] += res.dW_damp;
+    h[H_SIDE] = side;
+    cumulative[C_FRICTION] += res.dWt_irrev;
+    cumulative[C_DAMPING] += res.dW_damp;
+    cumulative[C_WORK] += res.dWt;
+  }
+  const double limit = mu * res.fn;
+  const bool sliding = limit > 0.0 && demc::norm(res.ft) >= limit * (1.0 - 1e-9);
+  return {res.force, res.Wn, demc::norm2(res.ft) / (2.0 * kt), sliding};
+}
+
+/* ----------------------------------------------------------------------
+   separation: the kernel's separated step releases the stored tangential
+   energy as dissipation
+------------------------------------------------------------------------- */
+
+void FixWallGranKuhn::part(const Contact &c, bool)
+{
+  double *h = history[c.p];
+  kuhn::Params params;
+  params.kn = kn;
+  params.kt = kt;
+  params.mu = mu;
+  kuhn::Motion apart{};
+  apart.zeta_new = 0.0;
+  cumulative[C_FRICTION] += kuhn::step(params, apart, tangential_force(h)).dWt_irrev;
+  for (int k = 0; k < H_SIZE; k++) h[k] = 0.0;
+}
+
+/* ----------------------------------------------------------------------
+   per-atom history: grows, moves and migrates with the atoms
+------------------------------------------------------------------------- */
+
+void FixWallGranKuhn::grow_arrays(int nmax)
+{
+  memory->grow(history, nmax, H_SIZE, "wall/gran/kuhn:history");
+}
+
+void FixWallGranKuhn::copy_arrays(int i, int j, int)
+{
+  for (int k = 0; k < H_SIZE; k++) history[j][k] = history[i][k];
+}
+
+void FixWallGranKuhn::set_arrays(int i)
+{
+  for (int k = 0; k < H_SIZE; k++) history[i][k] = 0.0;
+}
+
+int FixWallGranKuhn::pack_exchange(int i, double *buf)
+{
+  for (int k = 0; k < H_SIZE; k++) buf[k] = history[i][k];
+  return H_SIZE;
+}
+
+int FixWallGranKuhn::unpack_exchange(int nlocal, double *buf)
+{
+  for (int k = 0; k < H_SIZE; k++) history[nlocal][k] = buf[k];
+  return H_SIZE;
+}
+
+int FixWallGranKuhn::pack_restart(int i, double *buf)
+{
+  buf[0] = H_SIZE + 1;    // the count including itself, as other fixes expect
+  for (int k = 0; k < H_SIZE; k++) buf[k + 1] = history[i][k];
+  return H_SIZE + 1;
+}
+
+void FixWallGranKuhn::unpack_restart(int nlocal, int nth)
+{
+  double **extra = atom->extra;
+  int m = 0;
+  for (int k = 0; k < nth; k++) m += static_cast<int>(extra[nlocal][m]);
+  for (int k = 0; k < H_SIZE; k++) history[nlocal][k] = extra[nlocal][m + 1 + k];
+}
+
+int FixWallGranKuhn::size_restart(int)
+{
+  return H_SIZE + 1;
+}
+
+int FixWallGranKuhn::maxsize_restart()
+{
+  return H_SIZE + 1;
+}
+
+double FixWallGranKuhn::memory_usage()
+{
+  return (double) atom->nmax * (int) H_SIZE * sizeof(double);
+}

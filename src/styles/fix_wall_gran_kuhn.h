@@ -1,0 +1,56 @@
+/* -*- c++ -*- ----------------------------------------------------------
+   dem-contact: faithful DEM contact laws for LAMMPS (plugin package)
+   fix wall/gran/kuhn: frictional walls with the Kuhn-Suzuki-Daouadji
+   linear-frictional contact of pair_style gran/kuhn (same kernel,
+   kernels/kuhn_contact.h). The wall is body q of the contact, of infinite
+   radius and mass; each particle keeps one history record for the wall.
+------------------------------------------------------------------------- */
+
+#ifdef FIX_CLASS
+// clang-format off
+FixStyle(wall/gran/kuhn,FixWallGranKuhn);
+// clang-format on
+#else
+
+#ifndef DEMC_FIX_WALL_GRAN_KUHN_H
+#define DEMC_FIX_WALL_GRAN_KUHN_H
+
+#include "fix_wall_gran_demc.h"
+
+namespace LAMMPS_NS {
+
+class FixWallGranKuhn : public FixWallGranDemc {
+ public:
+  FixWallGranKuhn(class LAMMPS *, int, char **);
+  ~FixWallGranKuhn() override;
+  double memory_usage() override;
+  void grow_arrays(int) override;
+  void copy_arrays(int, int, int) override;
+  void set_arrays(int) override;
+  int pack_exchange(int, double *) override;
+  int unpack_exchange(int, double *) override;
+  int pack_restart(int, double *) override;
+  void unpack_restart(int, int) override;
+  int size_restart(int) override;
+  int maxsize_restart() override;
+
+  // one particle's record: tangential force on the particle, overlap at the end of the
+  // last step, this contact's friction and damping work, the surface it touches (a Side)
+  enum HistoryIndex { H_FTX, H_FTY, H_FTZ, H_ZETA, H_WFRIC, H_WDAMP, H_SIDE, H_SIZE };
+
+ protected:
+  int law_keyword(int, char **, int) override;
+  Touch touch(const Contact &, int, bool) override;
+  void part(const Contact &, bool) override;
+  int history_side(int) const override;
+
+ private:
+  double kn, kt, mu, damp_n, damp_t;
+  unsigned refinements;    // demc::kuhn::Refinement bits
+  double **history;
+};
+
+}    // namespace LAMMPS_NS
+
+#endif
+#endif
