@@ -4,7 +4,9 @@
 #include "force.h"
 #include "input.h"
 #include "lammps.h"
+#include "compute.h"
 #include "library.h"
+#include "modify.h"
 #include "pair.h"
 
 #include <algorithm>
@@ -160,6 +162,22 @@ std::vector<std::string> dense_packing_input(const std::vector<std::string> &pai
   lines.insert(lines.end(), pair_style_lines.begin(), pair_style_lines.end());
   for (const auto &l : {"fix integrate all nve/sphere", "timestep 1e-5"}) lines.emplace_back(l);
   return lines;
+}
+
+std::vector<std::string> energy_computes(const std::string &pair_style)
+{
+  return {"compute ke all ke", "compute erot all erotate/sphere",
+          "compute e all pair " + pair_style, "thermo_style custom step c_ke c_erot c_e[*]"};
+}
+
+double total_energy(LammpsSession &s)
+{
+  s.command("run 0 post no");
+  auto *ke = s.lmp->modify->get_compute_by_id("ke");
+  auto *erot = s.lmp->modify->get_compute_by_id("erot");
+  const double kinetic = ke->compute_scalar() + erot->compute_scalar();
+  const auto e = s.pair_extra();
+  return kinetic + e[0] + e[1] + e[2] + e[3];
 }
 
 }    // namespace demc_test

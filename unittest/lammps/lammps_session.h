@@ -55,6 +55,11 @@ double max_relative_difference(const PerAtom &a, const PerAtom &b);
 std::vector<std::string> dense_packing_input(const std::vector<std::string> &pair_style_lines,
                                              bool newton_pair);
 
+// computes "ke", "erot" and "e" (compute pair STYLE) and a thermo line that tallies energy
+std::vector<std::string> energy_computes(const std::string &pair_style);
+// kinetic (translation + rotation) + stored elastic + dissipated (pair vector entries 1-4)
+double total_energy(LammpsSession &s);
+
 }    // namespace demc_test
 
 #endif

@@ -208,6 +208,30 @@ TEST(GranJaeger, HistoryStatisticsAndCapacity)
   EXPECT_GT(fix_stat(b, 4), 0.0) << "merges forced by the capacity";
 }
 
+// kinetic + stored (normal, tangential from the polyline) + dissipated (friction = work -
+// stored, damping) is constant: the kernel's work is exact for the path it models
+TEST(GranJaeger, EnergyBalanceOfFrictionalPacking)
+{
+  for (const std::string damping : {"", " damping 0.002 0.001"}) {
+    LammpsSession s;
+    s.load_plugin();
+    s.commands(dense_packing_input({"pair_style gran/jaeger", "pair_coeff * * 1e7 0.3 0.5" + damping},
+                                   true));
+    s.commands(energy_computes("gran/jaeger"));
+    s.command("timestep 2e-7");
+    const double e0 = total_energy(s);
+    s.command("run 3000");
+    const auto e = s.pair_extra();
+    const double e1 = total_energy(s);
+    EXPECT_GT(e[2], 0.05 * e0) << "friction dissipation" << damping;
+    EXPECT_GT(e[1], 0.0) << "stored tangential energy" << damping;
+    if (!damping.empty()) EXPECT_GT(e[3], 0.01 * e0);
+    std::printf("[ energy   ] relative drift %.2e, friction/initial %.3f%s\n", (e1 - e0) / e0,
+                e[2] / e0, damping.empty() ? "" : " (with damping)");
+    EXPECT_NEAR(e1, e0, 0.005 * e0) << damping;
+  }
+}
+
 TEST(GranJaeger, BadInputGivesClearErrors)
 {
   const std::vector<std::string> sphere = {"units si", "atom_style sphere", "comm_modify vel yes",
