@@ -70,8 +70,8 @@ void FixJaegerHistory::init()
 {
   if (!pair) error->all(FLERR, "Fix DEMC/JAEGER_HISTORY is internal to pair_style gran/jaeger");
   if ((force->newton_pair != 0) != (comm_reverse != 0))
-    error->all(FLERR, "Pair gran/jaeger: the newton setting changed after the pair style was "
-                      "defined; define the pair style again");
+    error->all(FLERR, "Pair gran/jaeger: newton pair cannot change while contact histories "
+                      "exist; use the newton setting the pair style was defined with");
 }
 
 /* ---------------------------------------------------------------------- */
@@ -242,14 +242,16 @@ void FixJaegerHistory::post_neighbor()
     const int i = list->ilist[ii];
     int *jlist = list->firstneigh[i];
     for (int jj = 0; jj < list->numneigh[i]; jj++) {
-      // the neighbor build marks pairs that touched (as fix neigh/history expects); strip it
-      const int touching = (jlist[jj] >> HISTBITS) & 1;
+      // the neighbor build marks pairs that touch (as fix neigh/history expects); strip the
+      // mark but restore every saved record: a pair that parted at this very step still
+      // needs its last step (the work of the springs that leave)
       jlist[jj] &= HISTMASK;
-      if (!touching) continue;
       const double *saved = find(i, (double) tag[jlist[jj] & NEIGHMASK]);
       if (!saved) continue;
       const int length = (int) saved[R_LENGTH];
-      const int room = fixed_capacity > 0 ? fixed_capacity : std::max(MIN_CAPACITY, length + 1);
+      // a record longer than a (new, smaller) fixed capacity keeps its length here; the pair
+      // style trims it with the kernel's merges before its next step
+      const int room = std::max(fixed_capacity > 0 ? fixed_capacity : MIN_CAPACITY, length + 1);
       double *rec = open(i, jj, room);
       const double capacity = rec[R_CAPACITY];
       std::copy(saved, saved + record_size(saved), rec);
@@ -280,7 +282,7 @@ void FixJaegerHistory::update_stats()
     local[1] += pool[h + R_LENGTH];
     longest = std::max(longest, pool[h + R_LENGTH]);
   }
-  // with newton off a contact with a ghost lives on two ranks: count each once
+  // with newton off a contact with a ghost atom is held on both sides and counted twice
   MPI_Allreduce(local, sum, 3, MPI_DOUBLE, MPI_SUM, world);
   MPI_Allreduce(&longest, &global_longest, 1, MPI_DOUBLE, MPI_MAX, world);
   double global_merges;

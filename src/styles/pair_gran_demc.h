@@ -64,8 +64,16 @@ class PairGranDemc : public Pair {
 
   // the contact of atoms p and q at centre distance r
   Contact make_contact(int p, int q, double r, bool advance) const;
+  // fill the geometry and movement fields (n, n_old, r_p, r_q, du_p, du_q, dth_p, dth_q) of
+  // any struct that has them (Contact, a kernel's own input): no copy between the two
+  template <class G> double fill_geometry(G &g, int p, int q, double r, bool advance) const;
   // add force on p (and -force on q) with torques; tally energy and virial for list pair (i, j)
-  void apply_force(const Contact &c, const demc::Vec3 &force_on_p, int i, int j, double energy);
+  void apply_force(int p, int q, const demc::Vec3 &r_p, const demc::Vec3 &r_q,
+                   const demc::Vec3 &force_on_p, int i, int j, double energy);
+  void apply_force(const Contact &c, const demc::Vec3 &force_on_p, int i, int j, double energy)
+  {
+    apply_force(c.p, c.q, c.r_p, c.r_q, force_on_p, i, j, energy);
+  }
   demc::Vec3 damping_force(const Contact &c, double nu_n, double nu_t) const;
   double pair_weight(int j) const;    // 1, or 1/2 for a pair computed on two ranks (newton off)
 
@@ -86,26 +94,33 @@ inline demc::Vec3 demc_vec(const double *a)
    at setup (advance = false) nothing has moved
 ------------------------------------------------------------------------- */
 
-inline PairGranDemc::Contact PairGranDemc::make_contact(int p, int q, double r, bool advance) const
+template <class G>
+inline double PairGranDemc::fill_geometry(G &g, int p, int q, double r, bool advance) const
 {
   double **x = atom->x, **v = atom->v, **omega = atom->omega;
   const double *radius = atom->radius;
+  const demc::Vec3 delta = demc_vec(x[q]) - demc_vec(x[p]);
+  const double overlap = radius[p] + radius[q] - r;
+  g.n = (1.0 / r) * delta;
+  const double step = advance ? dt : 0.0;
+  g.du_p = step * demc_vec(v[p]);
+  g.du_q = step * demc_vec(v[q]);
+  g.dth_p = step * demc_vec(omega[p]);
+  g.dth_q = step * demc_vec(omega[q]);
+  const demc::Vec3 delta_old = delta - (g.du_q - g.du_p);
+  g.n_old = (1.0 / demc::norm(delta_old)) * delta_old;
+  g.r_p = (radius[p] - 0.5 * overlap) * g.n;
+  g.r_q = -(radius[q] - 0.5 * overlap) * g.n;
+  return overlap;
+}
+
+inline PairGranDemc::Contact PairGranDemc::make_contact(int p, int q, double r, bool advance) const
+{
   Contact c;
   c.p = p;
   c.q = q;
-  const demc::Vec3 delta = demc_vec(x[c.q]) - demc_vec(x[c.p]);
   c.r = r;
-  c.overlap = radius[c.p] + radius[c.q] - r;
-  c.n = (1.0 / r) * delta;
-  const double step = advance ? dt : 0.0;
-  c.du_p = step * demc_vec(v[c.p]);
-  c.du_q = step * demc_vec(v[c.q]);
-  c.dth_p = step * demc_vec(omega[c.p]);
-  c.dth_q = step * demc_vec(omega[c.q]);
-  const demc::Vec3 delta_old = delta - (c.du_q - c.du_p);
-  c.n_old = (1.0 / demc::norm(delta_old)) * delta_old;
-  c.r_p = (radius[c.p] - 0.5 * c.overlap) * c.n;
-  c.r_q = -(radius[c.q] - 0.5 * c.overlap) * c.n;
+  c.overlap = fill_geometry(c, p, q, r, advance);
   c.du = c.du_q - c.du_p + demc::cross(c.dth_q, c.r_q) - demc::cross(c.dth_p, c.r_p);
   return c;
 }
@@ -130,12 +145,13 @@ inline double PairGranDemc::pair_weight(int j) const
 
 /* ---------------------------------------------------------------------- */
 
-inline void PairGranDemc::apply_force(const Contact &c, const demc::Vec3 &F, int i, int j, double energy)
+inline void PairGranDemc::apply_force(int p, int q, const demc::Vec3 &r_p, const demc::Vec3 &r_q,
+                                      const demc::Vec3 &F, int i, int j, double energy)
 {
   double **f = atom->f, **torque = atom->torque;
   const int nlocal = atom->nlocal;
   const int newton_pair = force->newton_pair;
-  const demc::Vec3 tor_p = demc::cross(c.r_p, F), tor_q = demc::cross(c.r_q, -F);
+  const demc::Vec3 tor_p = demc::cross(r_p, F), tor_q = demc::cross(r_q, -F);
   auto add = [&](int k, const demc::Vec3 &force_k, const demc::Vec3 &torque_k) {
     f[k][0] += force_k.x;
     f[k][1] += force_k.y;
@@ -146,10 +162,10 @@ inline void PairGranDemc::apply_force(const Contact &c, const demc::Vec3 &F, int
   };
   // i is always owned; j gets its share only if owned or newton on
   const bool update_j = newton_pair || j < nlocal;
-  if (c.p == i || update_j) add(c.p, F, tor_p);
-  if (c.q == i || update_j) add(c.q, -F, tor_q);
+  if (p == i || update_j) add(p, F, tor_p);
+  if (q == i || update_j) add(q, -F, tor_q);
   if (evflag) {
-    const demc::Vec3 fi = (c.p == i) ? F : -F;
+    const demc::Vec3 fi = (p == i) ? F : -F;
     const double *xi = atom->x[i], *xj = atom->x[j];
     ev_tally_xyz(i, j, nlocal, newton_pair, energy, 0.0, fi.x, fi.y, fi.z, xi[0] - xj[0],
                  xi[1] - xj[1], xi[2] - xj[2]);

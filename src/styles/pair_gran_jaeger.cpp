@@ -163,14 +163,17 @@ void PairGranJaeger::compute(int eflag, int vflag)
           const double overlap_old = c.overlap + demc::dot(c.du, c.n);
           ds = jaeger::fresh_contact_shift(overlap_old, c.overlap, ds);
         }
-        if (max_length == 0) hist = fix_history->reserve(i, jj, (int) hist[H::R_LENGTH] + 1);
+        if (max_length == 0)
+          hist = fix_history->reserve(i, jj, (int) hist[H::R_LENGTH] + 1);
+        else if (hist[H::R_LENGTH] > max_length)
+          trim(hist, mat);
         jaeger::Stack st = stack_of(hist, max_length);
         res = jaeger::step(mat, st, c.overlap, ds, beta);
         hist[H::R_LENGTH] = st.n;
         hist[H::R_WORK] += res.work;
         store_quat(hist, q);
         tangential_work += weight * res.work;
-        fix_history->merges += (max_length > 0) ? res.merges : 0;
+        fix_history->merges += res.merges;
       } else {
         res.P = jaeger::hertz_force(mat, c.overlap);
         res.T = {0.0, 0.0};
@@ -209,6 +212,25 @@ void PairGranJaeger::compute(int eflag, int vflag)
   // friction dissipation = all tangential work done minus what is stored now
   pvector[E_FRICTION] = tangential_work - stored_tangential;
   pvector[E_DAMPING] = dissipated_damping;
+}
+
+/* ----------------------------------------------------------------------
+   a history longer than history/max (set smaller after the contact formed,
+   e.g. after read_restart) is shortened by the kernel's own merges, which
+   keep the force; one merge per point too many
+------------------------------------------------------------------------- */
+
+void PairGranJaeger::trim(double *rec, const jaeger::Material &mat)
+{
+  jaeger::Stack st = stack_of(rec, 0);
+  while (st.n > max_length) {
+    const jaeger::Point top = st.pts[st.n - 1];
+    st.n--;
+    st.capacity = st.n;
+    fix_history->merges += jaeger::make_room(mat, st, top);
+    st.pts[st.n++] = top;
+  }
+  rec[H::R_LENGTH] = st.n;
 }
 
 /* ----------------------------------------------------------------------
@@ -390,13 +412,26 @@ void PairGranJaeger::write_data(FILE *fp)
             mu[i][i], damp_n[i][i], damp_t[i][i]);
 }
 
+/* ----------------------------------------------------------------------
+   every pair, mixed ones included (read_data needs them all): a mixed pair
+   is written as the one material (E, nu) on both bodies that has the same
+   E* and G*. With kappa = E* / G* = (2 - nu) / (2 (1 - nu)) for like bodies:
+   nu = (2 - 2 kappa)/(1 - 2 kappa), E = 2 (1 - nu^2) E*.
+------------------------------------------------------------------------- */
+
 void PairGranJaeger::write_data_all(FILE *fp)
 {
   for (int i = 1; i <= atom->ntypes; i++)
-    for (int j = i; j <= atom->ntypes; j++)
-      if (setflag[i][j])
-        fprintf(fp, "%d %d %.17g %.17g %.17g damping %.17g %.17g\n", i, j, youngs[i][j],
-                poisson[i][j], mu[i][j], damp_n[i][j], damp_t[i][j]);
+    for (int j = i; j <= atom->ntypes; j++) {
+      double e = youngs[i][j], nu = poisson[i][j];
+      if (!setflag[i][j]) {
+        const double kappa = estar[i][j] / gstar[i][j];
+        nu = (2.0 - 2.0 * kappa) / (1.0 - 2.0 * kappa);
+        e = 2.0 * (1.0 - nu * nu) * estar[i][j];
+      }
+      fprintf(fp, "%d %d %.17g %.17g %.17g damping %.17g %.17g\n", i, j, e, nu, mu[i][j],
+              damp_n[i][j], damp_t[i][j]);
+    }
 }
 
 /* ----------------------------------------------------------------------

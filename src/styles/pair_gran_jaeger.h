@@ -55,6 +55,7 @@ class PairGranJaeger : public PairGranDemc {
   class FixJaegerHistory *fix_history;
 
   void allocate();
+  void trim(double *rec, const demc::jaeger::Material &mat);
   double part(double *rec, const Contact &c, const demc::jaeger::Material &mat) const;
   static const int INITIAL_CAPACITY = 8;
 };

@@ -54,6 +54,9 @@ PairGranKuhn::PairGranKuhn(LAMMPS *lmp) :
   writedata = 1;
   single_extra = 8;
   svector = new double[single_extra];
+  // keep the history of pairs that parted exactly at a reneighboring, so that their stored
+  // tangential energy still reaches the dissipation sum
+  beyond_contact = 1;
   // the history holds a vector (odd under i<->j) and scalars (even): see transfer_history()
   nondefault_history_transfer = 1;
   choose_history_index();
@@ -105,12 +108,12 @@ void PairGranKuhn::compute(int eflag, int vflag)
       const int j = jlist[jj] & NEIGHMASK;
       const int itype = type[i], jtype = type[j];
       double *history = &firsthistory[i][H_SIZE * jj];
-      const double weight = pair_weight(j);
       const double dx = x[j][0] - x[i][0], dy = x[j][1] - x[i][1], dz = x[j][2] - x[i][2];
       const double rsq = dx * dx + dy * dy + dz * dz;
       const double radsum = radius[i] + radius[j];
       if (rsq >= radsum * radsum) {
         if (touch[jj] == 0) continue;    // history is zero already
+        const double weight = pair_weight(j);
         // separation releases the stored tangential energy through slip
         if (advance)
           dissipated_friction += weight * (history[H_FTX] * history[H_FTX] +
@@ -123,18 +126,10 @@ void PairGranKuhn::compute(int eflag, int vflag)
       }
 
       // p = i, q = j: the history is kept from i's side (transfer_history() flips it)
-      const Contact c = make_contact(i, j, std::sqrt(rsq), advance);
+      const double weight = pair_weight(j);
       kuhn::Motion m;
-      m.zeta_new = c.overlap;
+      m.zeta_new = fill_geometry(m, i, j, std::sqrt(rsq), advance);
       m.zeta_old = touch[jj] ? history[H_ZETA] : 0.0;
-      m.n = c.n;
-      m.n_old = c.n_old;
-      m.du_p = c.du_p;
-      m.du_q = c.du_q;
-      m.dth_p = c.dth_p;
-      m.dth_q = c.dth_q;
-      m.r_p = c.r_p;
-      m.r_q = c.r_q;
       m.dt = dt;
       params.kn = kn[itype][jtype];
       params.kt = kt[itype][jtype];
@@ -149,7 +144,7 @@ void PairGranKuhn::compute(int eflag, int vflag)
         history[H_FTX] = res.ft.x;
         history[H_FTY] = res.ft.y;
         history[H_FTZ] = res.ft.z;
-        history[H_ZETA] = c.overlap;
+        history[H_ZETA] = m.zeta_new;
         history[H_WFRIC] += res.dWt_irrev;
         history[H_WDAMP] += res.dW_damp;
         dissipated_friction += weight * res.dWt_irrev;
@@ -157,7 +152,7 @@ void PairGranKuhn::compute(int eflag, int vflag)
       }
 
       const double stored_t = demc::norm2(res.ft) / (2.0 * params.kt);
-      apply_force(c, res.force, i, j, res.Wn + stored_t);
+      apply_force(i, j, m.r_p, m.r_q, res.force, i, j, res.Wn + stored_t);
       pvector[E_NORMAL] += weight * res.Wn;
       pvector[E_TANGENTIAL] += weight * stored_t;
       pvector[E_CONTACTS] += weight;
@@ -207,6 +202,7 @@ void PairGranKuhn::settings(int narg, char **arg)
         refinements &= ~kw.bit;
       known = true;
       iarg += 2;
+      break;
     }
     if (!known) error->all(FLERR, "Unknown pair_style gran/kuhn keyword: {}", arg[iarg]);
   }

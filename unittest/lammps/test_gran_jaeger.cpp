@@ -232,6 +232,56 @@ TEST(GranJaeger, EnergyBalanceOfFrictionalPacking)
   }
 }
 
+// a capacity set below the lengths histories already have: they are shortened by
+// force-preserving merges (no overflow); the step after differs from the unbounded one
+// only by the approximation of the merged history
+TEST(GranJaeger, SmallerCapacityAfterARun)
+{
+  PerAtom bounded, exact;
+  for (bool shorten : {true, false}) {
+    LammpsSession s;
+    s.load_plugin();
+    s.commands(jaeger_packing("", true));
+    s.command("run 300");
+    ASSERT_GT(fix_stat(s, 2), 3.0);
+    if (shorten) s.command("pair_style gran/jaeger history/max 3");
+    s.command("run 1");
+    if (shorten) EXPECT_LE(fix_stat(s, 2), 3.0);
+    (shorten ? bounded : exact) = s.forces();
+  }
+  const double diff = max_relative_difference(exact, bounded);
+  std::printf("[ capacity ] force difference after shortening to 3 points: %.2e\n", diff);
+  EXPECT_GT(diff, 0.0);
+  EXPECT_LT(diff, 0.05);
+}
+
+// write_data ... pair ij writes every pair, a mixed one as the material with the same E*, G*
+TEST(GranJaeger, WriteDataRoundTripWithMixedPair)
+{
+  double estar12 = 0.0, gstar12 = 0.0;
+  {
+    LammpsSession s;
+    s.load_plugin();
+    s.commands(dense_packing_input({"pair_style gran/jaeger", "pair_coeff 1 1 1e7 0.3 0.5",
+                                    "pair_coeff 2 2 3e7 0.2 0.4"},
+                                   true));
+    s.commands({"run 0", "write_data jaeger_coeffs.data pair ij"});
+    int dim;
+    estar12 = ((double **) s.lmp->force->pair->extract("estar", dim))[1][2];
+    gstar12 = ((double **) s.lmp->force->pair->extract("gstar", dim))[1][2];
+  }
+  LammpsSession s;
+  s.load_plugin();
+  s.commands({"units si", "atom_style sphere", "comm_modify vel yes", "pair_style gran/jaeger",
+              "read_data jaeger_coeffs.data", "run 0"});
+  std::remove("jaeger_coeffs.data");
+  int dim;
+  EXPECT_NEAR(((double **) s.lmp->force->pair->extract("estar", dim))[1][2], estar12, 1e-9 * estar12);
+  EXPECT_NEAR(((double **) s.lmp->force->pair->extract("gstar", dim))[1][2], gstar12, 1e-9 * gstar12);
+  // independent check of the mixing rule: E* = [(1-nu1^2)/E1 + (1-nu2^2)/E2]^-1
+  EXPECT_NEAR(estar12, 1.0 / ((1 - 0.09) / 1e7 + (1 - 0.04) / 3e7), 1e-9 * estar12);
+}
+
 TEST(GranJaeger, BadInputGivesClearErrors)
 {
   const std::vector<std::string> sphere = {"units si", "atom_style sphere", "comm_modify vel yes",

@@ -273,6 +273,29 @@ TEST(GranKuhn, WriteDataKeepsCoefficients)
   EXPECT_DOUBLE_EQ(mu[1][2], std::sqrt(0.5 * 0.3));
 }
 
+// keywords in any order and position set exactly their refinement bits
+TEST(GranKuhn, RefinementKeywords)
+{
+  LammpsSession s;
+  s.load_plugin();
+  s.commands({"units si", "atom_style sphere", "region box block 0 1 0 1 0 1", "create_box 1 box"});
+  const std::vector<std::pair<std::string, unsigned>> cases = {
+      {"", demc::kuhn::ALL},
+      {"fresh no", demc::kuhn::ALL & ~demc::kuhn::FRESH},
+      {"elastic_slip no turn no", demc::kuhn::FRESH | demc::kuhn::PROJECT | demc::kuhn::TWIRL},
+      {"conventional", 0u},
+      {"conventional project yes", demc::kuhn::PROJECT},
+      {"twirl no project no", demc::kuhn::FRESH | demc::kuhn::ELASTIC_SLIP | demc::kuhn::TURN},
+  };
+  for (const auto &c : cases) {
+    s.command("pair_style gran/kuhn " + c.first);
+    int dim;
+    const auto *bits = (unsigned *) s.lmp->force->pair->extract("refinements", dim);
+    ASSERT_NE(bits, nullptr);
+    EXPECT_EQ(*bits, c.second) << c.first;
+  }
+}
+
 // every malformed command ends in a LAMMPS error whose text names the problem
 struct BadInput {
   std::vector<std::string> setup;    // commands after the plugin is loaded

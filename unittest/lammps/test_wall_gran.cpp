@@ -1,0 +1,675 @@
+/* Layer (b): fix wall/gran/kuhn and fix wall/gran/jaeger inside LAMMPS.
+   - a sphere pressed on a wall, sheared, rolled and lifted off under prescribed motion
+     reproduces the kernels called directly with geometry and wall motion computed here
+     (static plane, wiggling cylinder, plane translated by variables): forces, torques,
+     the force on the wall and every energy term of the fix's vector;
+   - the Hertz modulus mixes the wall's and the particle type's E, nu;
+   - a wall translating under a resting layer = the layer moving the other way;
+   - kinetic + stored + dissipated energy is constant with static walls;
+   - restart continuity (history records and the wall's clock and displacement);
+   - bad input gives clear errors. */
+#include "lammps_session.h"
+
+#include "contact_frame.h"
+#include "jaeger_contact.h"
+#include "kuhn_contact.h"
+
+#include "atom.h"
+#include "compute.h"
+#include "exceptions.h"
+#include "fix.h"
+#include "lammps.h"
+#include "modify.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+using namespace demc_test;
+using demc::Vec3;
+namespace jaeger = demc::jaeger;
+namespace kuhn = demc::kuhn;
+
+namespace {
+
+const double RADIUS = 0.5, DT = 1.0e-4, PI = 3.14159265358979323846;
+enum { V_FX, V_FY, V_FZ, V_NORMAL, V_TANGENTIAL, V_FRICTION, V_DAMPING, V_CONTACTS, V_SLIDING, V_SIZE };
+
+Vec3 get(const double *a)
+{
+  return {a[0], a[1], a[2]};
+}
+
+void put(double *a, const Vec3 &v)
+{
+  a[0] = v.x;
+  a[1] = v.y;
+  a[2] = v.z;
+}
+
+double comp(const Vec3 &v, int k)
+{
+  return k == 0 ? v.x : (k == 1 ? v.y : v.z);
+}
+
+std::vector<double> fix_vector(LammpsSession &s, const std::string &id)
+{
+  auto *fix = s.lmp->modify->get_fix_by_id(id);
+  std::vector<double> v;
+  for (int k = 0; k < V_SIZE; k++) v.push_back(fix ? fix->compute_vector(k) : NAN);
+  return v;
+}
+
+/* ---------------------------------------------------------------------- 
+   walls as the test sees them: geometry and motion written from their
+   definitions (planes at lo/hi + displacement, cylinder about the shifted
+   z axis; wiggle A (1 - cos(2 pi t / T)); translate v(t_end) dt)
+------------------------------------------------------------------------- */
+
+struct WallCase {
+  const char *name;
+  std::string args;    // wallstyle args and motion keywords of the fix
+  std::vector<std::string> variables;
+  Vec3 touch_point;    // sphere centre just touching the wall at rest
+  Vec3 e_n, t1, t2;    // towards the wall, and two tangents
+  double (*gap)(const Vec3 &x, const Vec3 &d, Vec3 &n);    // centre to wall, normal towards it
+  Vec3 (*move)(int k);    // wall movement over the k-th step
+};
+
+double gap_zlo(const Vec3 &x, const Vec3 &d, Vec3 &n)
+{
+  n = {0.0, 0.0, -1.0};
+  return x.z - d.z;
+}
+
+double gap_cylinder(const Vec3 &x, const Vec3 &d, Vec3 &n)
+{
+  const double ax = x.x - d.x, ay = x.y - d.y, rho = std::sqrt(ax * ax + ay * ay);
+  n = {ax / rho, ay / rho, 0.0};
+  return 3.0 - rho;
+}
+
+double gap_xhi(const Vec3 &x, const Vec3 &d, Vec3 &n)
+{
+  n = {1.0, 0.0, 0.0};
+  return 2.0 + d.x - x.x;
+}
+
+Vec3 still(int)
+{
+  return {0.0, 0.0, 0.0};
+}
+
+Vec3 wiggle_x(int k)
+{
+  const double w = 2.0 * PI / 0.004;
+  return {0.01 * (std::cos(w * k * DT) - std::cos(w * (k + 1) * DT)), 0.0, 0.0};
+}
+
+Vec3 translate_by_variables(int k)
+{
+  return {0.0, DT * 1.5 * std::sin(0.1 * (k + 1)), DT * 0.5 * std::cos(0.07 * (k + 1))};    // step k + 1 ends the k-th step
+}
+
+const WallCase WALLS[] = {
+    {"static zplane", "zplane 0.0 NULL", {}, {0.1, -0.2, 0.5}, {0, 0, -1}, {1, 0, 0}, {0, 1, 0},
+     gap_zlo, still},
+    {"wiggling zcylinder", "zcylinder 3.0 wiggle x 0.01 0.004", {}, {2.5, 0.1, 0.0}, {1, 0, 0},
+     {0, 1, 0}, {0, 0, 1}, gap_cylinder, wiggle_x},
+    {"xplane translated by variables", "xplane NULL 2.0 translate 0 v_vy v_vz",
+     {"variable vy equal 1.5*sin(0.1*step)", "variable vz equal 0.5*cos(0.07*step)"}, {1.5, 0.3, -0.1},
+     {1, 0, 0}, {0, 1, 0}, {0, 0, 1}, gap_xhi, translate_by_variables},
+};
+
+// the sphere's velocity in the wall's frame (towards the wall, along t1, t2) and its spin
+struct Drive {
+  double vn, v1, v2;
+  Vec3 w;
+};
+
+// approach (fresh contact inside a step), press, slide while rolling and twirling,
+// turn the sliding direction, lift off
+Drive kuhn_drive(int k)
+{
+  Drive d{0.0, 0.0, 0.0, {0.2 + 0.3 * std::cos(0.03 * k), -0.4 * std::sin(0.02 * k), 1.5}};
+  if (k < 40) {
+    d.vn = 60.0;
+  } else if (k < 120) {
+    d.vn = -20.0 * std::sin(0.1 * k);
+    d.v1 = 30.0 * std::cos(0.04 * k);
+    d.v2 = 20.0 * std::sin(0.07 * k);
+  } else {
+    d.vn = -60.0;
+    d.v1 = 1.0;
+  }
+  return d;
+}
+
+// approach, load, slide back and forth (reversals: long histories), lift off
+Drive jaeger_drive(int k)
+{
+  Drive d{0.0, 0.0, 0.0, {0.2 + 0.3 * std::cos(0.03 * k), -0.4 * std::sin(0.02 * k), 1.5}};
+  if (k < 30) {
+    d.vn = 30.0;
+  } else if (k < 200) {
+    d.vn = 3.0 * std::sin(0.13 * k);
+    d.v1 = 2.0 * std::sin(0.21 * k);
+    d.v2 = 1.0 * std::cos(0.09 * k);
+  } else {
+    d.vn = -40.0;
+  }
+  return d;
+}
+
+// one step of the contact as the kernels take it (particle p, wall q)
+struct Geometry {
+  double overlap;
+  Vec3 n, n_old, du_p, du_q, dth_p, r_p;
+  Vec3 du() const { return du_q - du_p - demc::cross(dth_p, r_p); }
+};
+
+// what the fix must report after the step
+struct Outcome {
+  Vec3 force;    // on the particle
+  double normal, tangential, friction, damping, contacts;
+};
+
+// gran/kuhn's law by hand: kernel per step; separation releases |ft|^2 / (2 kt)
+struct KuhnByHand {
+  kuhn::Params p;
+  Vec3 ft{0, 0, 0};
+  double zeta = 0.0, friction = 0.0, damping = 0.0;
+  bool touching = false;
+  int sliding_steps = 0;
+
+  Outcome step(const Geometry &g)
+  {
+    if (!(g.overlap > 0.0)) {
+      if (touching) friction += demc::norm2(ft) / (2.0 * p.kt);
+      ft = {0, 0, 0};
+      touching = false;
+      return {{0, 0, 0}, 0.0, 0.0, friction, damping, 0.0};
+    }
+    kuhn::Motion m;
+    m.zeta_new = g.overlap;
+    m.zeta_old = touching ? zeta : 0.0;
+    m.n = g.n;
+    m.n_old = g.n_old;
+    m.du_p = g.du_p;
+    m.du_q = g.du_q;
+    m.dth_p = g.dth_p;
+    m.dth_q = {0, 0, 0};
+    m.r_p = g.r_p;
+    m.r_q = {0, 0, 0};
+    m.dt = DT;
+    const auto res = kuhn::step(p, m, ft);
+    ft = res.ft;
+    zeta = g.overlap;
+    touching = true;
+    friction += res.dWt_irrev;
+    damping += res.dW_damp;
+    if (demc::norm(ft) > p.mu * res.fn * (1 - 1e-9)) sliding_steps++;
+    return {res.force, res.Wn, demc::norm2(ft) / (2.0 * p.kt), friction, damping, 1.0};
+  }
+};
+
+// gran/jaeger's law by hand: frame, fresh shift, kernel, dashpot; friction = work - stored
+struct JaegerByHand {
+  jaeger::Material mat;
+  double nu_n, nu_t;
+  std::vector<jaeger::Point> pts = std::vector<jaeger::Point>(1000);
+  jaeger::Stack st{pts.data(), 0, 1000};
+  demc::frame::Quat q{1, 0, 0, 0};
+  bool touching = false;
+  double work = 0.0, damping = 0.0;
+  int longest = 0;
+
+  Outcome step(const Geometry &g)
+  {
+    const Vec3 du = g.du();
+    if (touching) q = demc::frame::update(q, g.n, 0.5 * demc::dot(g.dth_p, g.n));
+    const auto l = demc::frame::to_local(q, du);
+    jaeger::Vec2 ds{l.x, l.y};
+    if (!(g.overlap > 0.0)) {
+      if (touching) work += jaeger::step(mat, st, g.overlap, ds, 0.0).work;
+      st.n = 0;
+      touching = false;
+      return {{0, 0, 0}, 0.0, 0.0, work, damping, 0.0};
+    }
+    if (!touching) {
+      q = demc::frame::init_frame(g.n);
+      const auto l0 = demc::frame::to_local(q, du);
+      ds = jaeger::fresh_contact_shift(g.overlap + demc::dot(du, g.n), g.overlap, {l0.x, l0.y});
+      st.n = 0;
+    }
+    const auto res = jaeger::step(mat, st, g.overlap, ds, 0.0);
+    work += res.work;
+    touching = true;
+    longest = std::max(longest, st.n);
+    const double un = demc::dot(du, g.n);
+    const Vec3 fdamp = (1.0 / DT) * ((nu_n * un) * g.n + nu_t * (du - un * g.n));
+    damping += demc::dot(fdamp, du);
+    const Vec3 force = -res.P * g.n + demc::frame::to_global(q, res.T.x, res.T.y) + fdamp;
+    const double stored = jaeger::stored_energy(mat, st);
+    return {force, jaeger::normal_energy(mat, g.overlap), stored, work - stored, damping, 1.0};
+  }
+};
+
+// one sphere (no pair style) driven step by step against the wall of fix `w`; the law by
+// hand gives what LAMMPS must report after each step
+template <class Law>
+void drive_against_wall(const std::string &law_fix, const WallCase &wc, double gap0,
+                        Drive (*drive)(int), int steps, Law &law)
+{
+  LammpsSession s;
+  s.load_plugin();
+  const Vec3 x0 = wc.touch_point - gap0 * wc.e_n;
+  s.commands({"units si", "atom_style sphere", "atom_modify map array", "boundary f f f",
+              "region box block -4 4 -4 4 -4 4 units box", "create_box 1 box",
+              fmt::format("create_atoms 1 single {} {} {} units box", x0.x, x0.y, x0.z),
+              "set group all diameter 1.0", "set group all density 1000",
+              "timestep " + std::to_string(DT)});
+  s.commands(wc.variables);
+  s.commands({"fix w all " + law_fix + " " + wc.args, "run 0 post no"});
+  auto *atom = s.lmp->atom;
+  Vec3 disp{0, 0, 0};
+  for (int k = 0; k < steps; k++) {
+    const Drive dr = drive(k);
+    const Vec3 v = dr.vn * wc.e_n + dr.v1 * wc.t1 + dr.v2 * wc.t2;
+    const int i = atom->map(1);
+    put(atom->x[i], get(atom->x[i]) + DT * v);
+    put(atom->v[i], v);
+    put(atom->omega[i], dr.w);
+    s.command("run 1 pre no post no");
+
+    const Vec3 x = get(atom->x[atom->map(1)]), move = wc.move(k);
+    disp = disp + move;
+    Geometry g;
+    g.overlap = RADIUS - wc.gap(x, disp, g.n);
+    wc.gap(x - DT * v, disp - move, g.n_old);
+    g.du_p = DT * v;
+    g.du_q = move;
+    g.dth_p = DT * dr.w;
+    g.r_p = (RADIUS - 0.5 * g.overlap) * g.n;
+    const Outcome e = law.step(g);
+    const Vec3 torque = demc::cross(g.r_p, e.force);
+
+    const auto f = s.forces(), t = s.torques();
+    const auto w = fix_vector(s, "w");
+    const double scale = std::max(1e-3, demc::norm(e.force));
+    for (int c = 0; c < 3; c++) {
+      EXPECT_NEAR(f[1][c], comp(e.force, c), 1e-9 * scale) << wc.name << " step " << k;
+      EXPECT_NEAR(t[1][c], comp(torque, c), 1e-9 * scale) << wc.name << " step " << k;
+      EXPECT_NEAR(w[V_FX + c], -comp(e.force, c), 1e-9 * scale) << wc.name << " step " << k;
+    }
+    double worst = 0.0;
+    for (int c = 0; c < 3; c++) {
+      worst = std::max(worst, std::fabs(f[1][c] - comp(e.force, c)) / scale);
+      worst = std::max(worst, std::fabs(t[1][c] - comp(torque, c)) / scale);
+    }
+    static double worst_all = 0.0;
+    if (worst > worst_all) { worst_all = worst; std::printf("WORST %s %d %g\n", wc.name, k, worst); }
+    const double energy_scale = std::max({1e-12, e.normal, e.friction, e.damping});
+    EXPECT_NEAR(w[V_NORMAL], e.normal, 1e-9 * energy_scale) << wc.name << " step " << k;
+    EXPECT_NEAR(w[V_TANGENTIAL], e.tangential, 1e-9 * energy_scale) << wc.name << " step " << k;
+    EXPECT_NEAR(w[V_FRICTION], e.friction, 1e-9 * energy_scale) << wc.name << " step " << k;
+    EXPECT_NEAR(w[V_DAMPING], e.damping, 1e-9 * energy_scale) << wc.name << " step " << k;
+    EXPECT_EQ(w[V_CONTACTS], e.contacts) << wc.name << " step " << k;
+  }
+}
+
+}    // namespace
+
+TEST(WallGranKuhn, PrescribedPressAndShearReproducesKernel)
+{
+  for (const auto &wc : WALLS) {
+    KuhnByHand law;
+    law.p = {1.0e5, 8.0e4, 0.4, 5.0, 3.0, kuhn::ALL, 1e-12};
+    drive_against_wall("wall/gran/kuhn 1e5 8e4 0.4 damping 5 3", wc, 0.2, kuhn_drive, 160, law);
+    // the path must have exercised contact, sliding, separation and the dashpots
+    EXPECT_GT(law.sliding_steps, 10) << wc.name;
+    EXPECT_GT(law.friction, 0.0) << wc.name;
+    EXPECT_GT(law.damping, 0.0) << wc.name;
+    EXPECT_FALSE(law.touching) << wc.name;
+  }
+}
+
+TEST(WallGranKuhn, ConventionalKeywordReachesTheKernel)
+{
+  KuhnByHand law;
+  law.p = {1.0e5, 8.0e4, 0.4, 0.0, 0.0, 0u, 1e-12};
+  drive_against_wall("wall/gran/kuhn 1e5 8e4 0.4 conventional", WALLS[0], 0.2,
+                     kuhn_drive, 160, law);
+  EXPECT_GT(law.sliding_steps, 10);
+}
+
+TEST(WallGranJaeger, PrescribedPressAndShearReproducesKernel)
+{
+  const double E = 1.0e7, NU = 0.3;
+  for (const auto &wc : WALLS) {
+    JaegerByHand law;
+    law.mat = {jaeger::effective_young(E, NU, E, NU), jaeger::effective_shear(E, NU, E, NU), RADIUS, 0.4};
+    law.nu_n = 2.0;
+    law.nu_t = 1.0;
+    drive_against_wall("wall/gran/jaeger 1e7 0.3 0.4 damping 2 1", wc, 0.08, jaeger_drive, 230, law);
+    std::printf("%s longest %d\n", wc.name, law.longest);
+    EXPECT_GT(law.longest, 5) << wc.name << ": the path should build a history of several points";
+    EXPECT_GT(law.work, 0.0) << wc.name;
+    EXPECT_GT(law.damping, 0.0) << wc.name;
+    EXPECT_FALSE(law.touching) << wc.name;
+  }
+}
+
+// effective moduli: the wall's E, nu with the particle type's (pair gran/jaeger), else the
+// wall's for both bodies; read off the Hertz force of a sphere resting on the wall
+TEST(WallGranJaeger, ModuliMixWallAndParticleType)
+{
+  const double overlap = 2.0e-3, Ew = 3.0e7, nuw = 0.25, Ep = 1.0e7, nup = 0.3;
+  auto normal_force = [&](const std::vector<std::string> &pair_lines) {
+    LammpsSession s;
+    s.load_plugin();
+    s.commands({"units si", "atom_style sphere", "atom_modify map array", "boundary f f f",
+                "comm_modify vel yes", "region box block -2 2 -2 2 -2 2 units box", "create_box 1 box",
+                fmt::format("create_atoms 1 single 0 0 {} units box", RADIUS - overlap),
+                "set group all diameter 1.0", "set group all density 1000"});
+    s.commands(pair_lines);
+    s.commands({"fix w all wall/gran/jaeger 3e7 0.25 0.5 zplane 0 NULL", "run 0"});
+    return s.forces()[1][2];
+  };
+  auto hertz = [&](double estar) {
+    return 4.0 / 3.0 * estar * std::sqrt(RADIUS) * std::pow(overlap, 1.5);
+  };
+  const double mixed = jaeger::effective_young(Ew, nuw, Ep, nup);
+  const double wall_only = jaeger::effective_young(Ew, nuw, Ew, nuw);
+  EXPECT_NEAR(normal_force({"pair_style gran/jaeger", "pair_coeff * * 1e7 0.3 0.5"}), hertz(mixed),
+              1e-12 * hertz(mixed));
+  EXPECT_NEAR(normal_force({}), hertz(wall_only), 1e-12 * hertz(wall_only));
+  EXPECT_NEAR(normal_force({"pair_style gran/kuhn", "pair_coeff * * 1e3 1e3 0.5"}),
+              hertz(wall_only), 1e-12 * hertz(wall_only));
+}
+
+/* ----------------------------------------------------------------------
+   frame equivalence: a layer resting under gravity on a zplane wall that
+   translates at +V equals the same layer moving at -V over the wall at rest
+------------------------------------------------------------------------- */
+
+namespace {
+
+std::vector<std::string> resting_layer(const std::vector<std::string> &law_lines)
+{
+  std::vector<std::string> in = {
+      "units si", "atom_style sphere", "atom_modify map array", "boundary p p f",
+      "comm_modify vel yes", "region box block 0 0.0084 0 0.0084 0 0.008 units box",
+      "create_box 1 box", "lattice sc 0.0021 origin 0.5 0.5 0.47",
+      "region slab block 0 0.0084 0 0.0084 0 0.0021 units box", "create_atoms 1 region slab",
+      "reset_atoms id sort yes",
+      // radii from IDs (some neighbors touch), velocities and spins independent of ranks
+      "variable d atom 0.00196+0.00012*((id*7919)%101)/101", "set group all diameter v_d",
+      // the bottom layer just touches the wall
+      "variable zz atom 0.5*v_d-5e-8", "set region slab z v_zz",
+      "set group all density 2650", "velocity all create 1e14 87287 loop geom",
+      "velocity all set NULL NULL 0 units box",    // resting: no bounce
+      "variable wx atom 20*sin(id)", "variable wy atom 20*cos(3*id)", "variable wz atom 20*sin(7*id)",
+      "set group all omega v_wx v_wy v_wz", "neighbor 0.0003 bin", "neigh_modify delay 0",
+      "fix grav all gravity 9.81 vector 0 0 -1"};
+  in.insert(in.end(), law_lines.begin(), law_lines.end());
+  return in;
+}
+
+struct Law {
+  const char *name;
+  std::vector<std::string> pair;
+  std::string wall;    // fix arguments before the wall style
+};
+
+const Law LAWS[] = {
+    {"kuhn", {"pair_style gran/kuhn", "pair_coeff * * 2e3 2e3 0.5 damping 0.002 0.001"},
+     "wall/gran/kuhn 2e3 2e3 0.4 damping 0.002 0.001"},
+    {"jaeger", {"pair_style gran/jaeger", "pair_coeff * * 1e7 0.3 0.5 damping 0.002 0.001"},
+     "wall/gran/jaeger 1e7 0.3 0.4 damping 0.002 0.001"},
+};
+
+}    // namespace
+
+TEST(WallGran, TranslatingWallEqualsLayerMovingTheOtherWay)
+{
+  const double V = 0.01;
+  const int steps = 300;
+  for (const auto &law : LAWS) {
+    PerAtom f[2], t[2], x[2];
+    std::vector<double> w[2];
+    for (int frame = 0; frame < 2; frame++) {
+      LammpsSession s;
+      s.load_plugin();
+      s.commands(resting_layer(law.pair));
+      if (frame == 0) {
+        s.command(fmt::format("fix w all {} zplane 0 NULL translate {} 0 0", law.wall, V));
+      } else {
+        s.commands({"fix w all " + law.wall + " zplane 0 NULL",
+                    fmt::format("velocity all set {} 0 0 sum yes units box", -V)});
+      }
+      s.commands({"fix integrate all nve/sphere", "timestep 1e-5", "run " + std::to_string(steps)});
+      f[frame] = s.forces();
+      t[frame] = s.torques();
+      x[frame] = s.positions();
+      w[frame] = fix_vector(s, "w");
+    }
+    std::printf("frames %s: %g %g\n", law.name, max_relative_difference(f[0], f[1]), max_relative_difference(t[0], t[1]));
+    for (double v : w[0]) std::printf(" %.17g", v);
+    std::printf("\n");
+    for (double v : w[1]) std::printf(" %.17g", v);
+    std::printf("\n");
+    EXPECT_LT(max_relative_difference(f[0], f[1]), 1e-9) << law.name;
+    EXPECT_LT(max_relative_difference(t[0], t[1]), 1e-9) << law.name;
+    double shift_error = 0.0;
+    for (size_t i = 1; i < x[0].size(); i++)
+      shift_error = std::max(shift_error, std::fabs(x[0][i][0] - V * steps * 1e-5 - x[1][i][0]));
+    EXPECT_LT(shift_error, 1e-12) << law.name;
+    for (int k = 0; k < V_SIZE; k++)
+      EXPECT_NEAR(w[0][k], w[1][k], 1e-9 * std::max(std::fabs(w[0][k]), 1e-12)) << law.name << " " << k;
+    // the wall must drag the layer: friction along x and dissipation
+    EXPECT_GT(std::fabs(w[0][V_FX]), 1e-3 * std::fabs(w[0][V_FZ])) << law.name;
+    EXPECT_GT(w[0][V_FRICTION], 0.0) << law.name;
+    EXPECT_GE(w[0][V_CONTACTS], 10.0) << law.name;
+  }
+}
+
+/* ----------------------------------------------------------------------
+   energy: with walls at rest, kinetic + stored + dissipated (pair and
+   walls) stays constant while particles hit the walls
+------------------------------------------------------------------------- */
+
+TEST(WallGran, EnergyBalanceWithStaticWalls)
+{
+  const std::vector<std::pair<Law, std::vector<std::string>>> cases = {
+      {LAWS[0],
+       {"fix wz all wall/gran/kuhn 2e3 1.5e3 0.4 damping 0.002 0.001 zplane 0 0.01",
+        "fix wc all wall/gran/kuhn 3e3 2e3 0.3 zcylinder 0.0058"}},
+      {LAWS[1],
+       {"fix wz all wall/gran/jaeger 2e7 0.25 0.4 damping 0.002 0.001 zplane 0 0.01",
+        "fix wc all wall/gran/jaeger 1e7 0.3 0.3 zcylinder 0.0058"}},
+  };
+  for (const auto &c : cases) {
+    LammpsSession s;
+    s.load_plugin();
+    s.commands({"units si", "atom_style sphere", "atom_modify map array", "boundary f f f",
+                "comm_modify vel yes", "region box block -0.006 0.006 -0.006 0.006 0 0.01 units box",
+                "create_box 1 box", "lattice sc 0.0021 origin 0.5 0.5 0.5",
+                "region cyl cylinder z 0 0 0.0048 0.0008 0.0092 units box", "create_atoms 1 region cyl",
+                "variable d atom 0.00196+0.00018*((id*7919)%101)/101", "set group all diameter v_d",
+                "set group all density 2650", "velocity all create 3e17 87287 loop geom",
+                "variable wx atom 200*sin(id)", "variable wy atom 200*cos(3*id)",
+                "set group all omega v_wx v_wy 0", "neighbor 0.0003 bin", "neigh_modify delay 0"});
+    s.commands(c.first.pair);
+    s.commands(c.second);
+    s.commands({"fix integrate all nve/sphere", "timestep 2e-7", "compute ke all ke",
+                "compute erot all erotate/sphere", "thermo_style custom step c_ke c_erot"});
+    auto total = [&]() {
+      s.command("run 0 post no");
+      double e = s.lmp->modify->get_compute_by_id("ke")->compute_scalar() +
+          s.lmp->modify->get_compute_by_id("erot")->compute_scalar();
+      const auto p = s.pair_extra();
+      for (int k = 0; k < 4; k++) e += p[k];
+      for (const char *id : {"wz", "wc"}) {
+        const auto w = fix_vector(s, id);
+        e += w[V_NORMAL] + w[V_TANGENTIAL] + w[V_FRICTION] + w[V_DAMPING];
+      }
+      return e;
+    };
+    const double e0 = total();
+    s.command("run 4000");
+    const auto wz = fix_vector(s, "wz"), wc = fix_vector(s, "wc");
+    const double e1 = total();
+    EXPECT_NEAR(e1, e0, 0.005 * e0) << c.first.name;
+    // the walls must have taken part: dissipated a fair share by friction and damping
+    EXPECT_GT(wz[V_FRICTION] + wc[V_FRICTION], 0.01 * e0) << c.first.name;
+    EXPECT_GT(wz[V_DAMPING], 0.001 * e0) << c.first.name;
+    EXPECT_EQ(wc[V_DAMPING], 0.0) << c.first.name;
+  }
+}
+
+/* ----------------------------------------------------------------------
+   N + M steps straight = N steps, write_restart, read_restart, M steps:
+   history records and the wall's clock and displacement come back (no
+   damping: it depends on half-step velocities a restart file does not hold)
+------------------------------------------------------------------------- */
+
+TEST(WallGran, RestartContinuity)
+{
+  const std::vector<std::pair<Law, std::string>> cases = {
+      {{"kuhn", {"pair_style gran/kuhn", "pair_coeff * * 2e3 2e3 0.5"}, ""},
+       "wall/gran/kuhn 2e3 1.5e3 0.4 zplane 0 0.0075 wiggle z 0.0000002 0.002"},
+      {{"jaeger", {"pair_style gran/jaeger", "pair_coeff * * 1e7 0.3 0.5"}, ""},
+       "wall/gran/jaeger 2e7 0.25 0.4 zplane 0 0.0075 translate v_vx 0 v_vz"},
+  };
+  const std::vector<std::string> variables = {"variable vx equal 0.05*sin(0.05*step)",
+                                              "variable vz equal 0.002*cos(0.03*step)"};
+  for (const auto &c : cases) {
+    const std::string file = std::string("wall_restart_") + c.first.name + ".bin";
+    const std::string fix = "fix w all " + c.second;
+    const std::vector<std::string> rest = {"fix integrate all nve/sphere", "timestep 1e-5"};
+    PerAtom straight, resumed;
+    std::vector<double> w_straight, w_resumed;
+    {
+      LammpsSession s;
+      s.load_plugin();
+      auto in = resting_layer(c.first.pair);
+      in.insert(in.begin() + 9, "create_atoms 1 region slab2");    // a second layer on top
+      in.insert(in.begin() + 9, "region slab2 block 0 0.0084 0 0.0084 0.0021 0.0042 units box");
+      s.commands(in);
+      s.commands(variables);
+      s.command(fix);
+      s.commands(rest);
+      s.commands({"run 150", "write_restart " + file, "run 50"});
+      straight = s.forces();
+      w_straight = fix_vector(s, "w");
+    }
+    {
+      LammpsSession s;
+      s.load_plugin();
+      s.commands({"read_restart " + file, "neighbor 0.0003 bin", "neigh_modify delay 0"});
+      s.commands(variables);
+      s.commands({"fix grav all gravity 9.81 vector 0 0 -1", fix});
+      s.commands(rest);
+      s.command("run 50");
+      resumed = s.forces();
+      w_resumed = fix_vector(s, "w");
+    }
+    std::remove(file.c_str());
+    std::printf("restart %s: %g\n", c.first.name, max_relative_difference(straight, resumed));
+    for (double v : w_straight) std::printf(" %.17g", v);
+    std::printf("\n");
+    for (double v : w_resumed) std::printf(" %.17g", v);
+    std::printf("\n");
+    EXPECT_LT(max_relative_difference(straight, resumed), 1e-12) << c.first.name;
+    for (int k = 0; k < V_SIZE; k++)
+      EXPECT_NEAR(w_straight[k], w_resumed[k], 1e-10 * std::max(std::fabs(w_straight[k]), 1e-12))
+          << c.first.name << " " << k;
+    EXPECT_GE(w_straight[V_CONTACTS], 10.0) << c.first.name;
+    EXPECT_GT(w_straight[V_FRICTION], 0.0) << c.first.name;
+  }
+}
+
+/* ----------------------------------------------------------------------
+   every malformed command ends in a LAMMPS error naming the problem
+------------------------------------------------------------------------- */
+
+TEST(WallGran, BadInputGivesClearErrors)
+{
+  const std::vector<std::string> sphere = {"units si", "atom_style sphere", "boundary p p f",
+                                           "region box block 0 1 0 1 0 1", "create_box 1 box",
+                                           "create_atoms 1 single 0.5 0.5 0.5",
+                                           "variable a atom x"};
+  const std::string k = "fix w all wall/gran/kuhn ", j = "fix w all wall/gran/jaeger ";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {k + "0 1 0.5 zplane 0 NULL", "kn must be > 0"},
+      {k + "1 -1 0.5 zplane 0 NULL", "kt must be > 0"},
+      {k + "1 1 -0.1 zplane 0 NULL", "mu must be >= 0"},
+      {k + "1 1 0.5 damping -1 0 zplane 0 NULL", "damping coefficients must be >= 0"},
+      {k + "1 1 0.5 zplane 0 NULL damping 0 -1", "damping coefficients must be >= 0"},
+      {k + "1 1 0.5", "expects: kn kt mu"},
+      {k + "abc 1 0.5 zplane 0 NULL", "Expected floating point"},
+      {k + "1 1 0.5 damping 1 1", "expects a wall style"},
+      {k + "1 1 0.5 damping 1", "missing argument"},
+      {k + "1 1 0.5 zplane 0 NULL spin yes", "Unknown fix wall/gran/kuhn keyword: spin"},
+      {k + "1 1 0.5 dumping 1 1 zplane 0 NULL", "Unknown fix wall/gran/kuhn keyword: dumping"},
+      {k + "1 1 0.5 fresh maybe zplane 0 NULL", "Expected boolean"},
+      {k + "1 1 0.5 zplane 0 NULL twirl", "missing argument"},
+      {k + "1 1 0.5 zplane 0", "missing argument"},
+      {k + "1 1 0.5 zplane NULL NULL", "lo and hi are both NULL"},
+      {k + "1 1 0.5 zplane 1 0", "lo must be below hi"},
+      {k + "1 1 0.5 xplane 0 1", "periodic dimension"},
+      {k + "1 1 0.5 zcylinder 0", "zcylinder radius must be > 0"},
+      {k + "1 1 0.5 zcylinder 2", "cannot use a zcylinder with periodic x or y"},
+      {k + "1 1 0.5 zplane 0 NULL wiggle q 1 1", "wiggle dim must be x, y or z"},
+      {k + "1 1 0.5 zplane 0 NULL wiggle z 1 0", "wiggle period must be > 0"},
+      {k + "1 1 0.5 zplane 0 NULL wiggle z 1 1 translate 1 0 0", "use one of wiggle and translate"},
+      {k + "1 1 0.5 zplane 0 NULL translate 1 0", "missing argument"},
+      {j + "0 0.3 0.5 zplane 0 NULL", "E must be > 0"},
+      {j + "1e7 0.5 0.5 zplane 0 NULL", "nu must be within (-1, 0.5)"},
+      {j + "1e7 -1 0.5 zplane 0 NULL", "nu must be within (-1, 0.5)"},
+      {j + "1e7 0.3 -0.5 zplane 0 NULL", "mu must be >= 0"},
+      {j + "1e7 0.3 0.5 damping -1 1 zplane 0 NULL", "damping coefficients must be >= 0"},
+      {j + "1e7 0.3 0.5 beta 2.5 zplane 0 NULL", "beta must be within [0, 2]"},
+      {j + "1e7 0.3 0.5 history/max 1 zplane 0 NULL", "history/max must be >= 2"},
+      {j + "1e7 0.3 0.5 history/max 3.5 zplane 0 NULL", "Expected integer"},
+      {j + "1e7 0.3", "expects: E nu mu"},
+      {j + "1e7 0.3 0.5 memory 3 zplane 0 NULL", "Unknown fix wall/gran/jaeger keyword: memory"},
+      {j + "1e7 0.3 0.5 zplane 0 NULL turn no", "Unknown fix wall/gran/jaeger keyword: turn"},
+  };
+  auto expect_error = [](LammpsSession &s, const std::string &bad, const std::string &expected) {
+    try {
+      s.command(bad);
+      ADD_FAILURE() << "no error for: " << bad;
+    } catch (LAMMPS_NS::LAMMPSException &e) {
+      EXPECT_NE(std::string(e.what()).find(expected), std::string::npos)
+          << "command: " << bad << "\n  error: " << e.what() << "\n  expected: " << expected;
+    }
+  };
+  for (const auto &c : cases) {
+    LammpsSession s;
+    s.load_plugin();
+    s.commands(sphere);
+    expect_error(s, c.first, c.second);
+  }
+  // errors found at run time: variables, atom style
+  const std::vector<std::pair<std::string, std::string>> at_run = {
+      {k + "1 1 0.5 zplane 0 NULL translate v_none 0 0", "variable none does not exist"},
+      {k + "1 1 0.5 zplane 0 NULL translate 0 v_a 0", "variable a must be an equal-style variable"},
+  };
+  for (const auto &c : at_run) {
+    LammpsSession s;
+    s.load_plugin();
+    s.commands(sphere);
+    s.command(c.first);
+    expect_error(s, "run 0", c.second);
+  }
+  LammpsSession s;
+  s.load_plugin();
+  s.commands({"units si", "atom_style atomic", "boundary p p f", "region box block 0 1 0 1 0 1",
+              "create_box 1 box"});
+  expect_error(s, j + "1e7 0.3 0.5 zplane 0 NULL", "requires atom attributes radius, rmass, omega");
+}
