@@ -9,9 +9,12 @@
 
 #include "fix_neigh_history_demc.h"
 #include "fix_jaeger_history.h"
+#include "fix_wall_gran_jaeger.h"
+#include "fix_wall_gran_kuhn.h"
 #include "pair_gran_jaeger.h"
 #include "pair_gran_kuhn.h"
 #ifdef DEMC_HAS_KOKKOS_STYLES
+#include "fix_neigh_history_demc_kokkos.h"
 #include "pair_gran_kuhn_kokkos.h"
 #endif
 
@@ -72,6 +75,12 @@ extern "C" void lammpsplugin_init(void *lmp, void *handle, void *regfunc)
   register_fix(reg, lmp, handle, "DEMC/NEIGH_HISTORY",
                "per-contact history for the dem-contact pair styles (internal)",
                (lammpsplugin_factory2 *) &make_fix<FixNeighHistoryDemc>);
+  register_fix(reg, lmp, handle, "wall/gran/kuhn",
+               "frictional walls with the Kuhn-Suzuki-Daouadji contact (dem-contact)",
+               (lammpsplugin_factory2 *) &make_fix<FixWallGranKuhn>);
+  register_fix(reg, lmp, handle, "wall/gran/jaeger",
+               "frictional walls with Jaeger's Hertz-Mindlin-Deresiewicz contact (dem-contact)",
+               (lammpsplugin_factory2 *) &make_fix<FixWallGranJaeger>);
 #ifdef DEMC_HAS_KOKKOS_STYLES
   // Kokkos variants: "-k on -sf kk" picks gran/kuhn/kk for "pair_style gran/kuhn"
   register_pair(reg, lmp, handle, "gran/kuhn/kk", "gran/kuhn on Kokkos (dem-contact)",
@@ -80,5 +89,11 @@ extern "C" void lammpsplugin_init(void *lmp, void *handle, void *regfunc)
                 (lammpsplugin_factory1 *) &make_pair<PairGranKuhnKokkos<LMPDeviceType>>);
   register_pair(reg, lmp, handle, "gran/kuhn/kk/host", "gran/kuhn on Kokkos, host (dem-contact)",
                 (lammpsplugin_factory1 *) &make_pair<PairGranKuhnKokkos<LMPHostType>>);
+  register_fix(reg, lmp, handle, "DEMC/NEIGH_HISTORY/KK/DEVICE",
+               "per-contact history for the dem-contact Kokkos pair styles (internal)",
+               (lammpsplugin_factory2 *) &make_fix<FixNeighHistoryDemcKokkos<LMPDeviceType>>);
+  register_fix(reg, lmp, handle, "DEMC/NEIGH_HISTORY/KK/HOST",
+               "per-contact history for the dem-contact Kokkos pair styles (internal)",
+               (lammpsplugin_factory2 *) &make_fix<FixNeighHistoryDemcKokkos<LMPHostType>>);
 #endif
 }

@@ -259,18 +259,6 @@ FixWallGranDemc::Contact FixWallGranDemc::make_contact(int i, int side, bool adv
 }
 
 /* ----------------------------------------------------------------------
-   contact dashpots (force on the particle), as in the pair styles
-------------------------------------------------------------------------- */
-
-Vec3 FixWallGranDemc::dashpot_force(const Contact &c, double nu_n, double nu_t, double dt)
-{
-  if (dt <= 0.0 || (nu_n == 0.0 && nu_t == 0.0)) return {0.0, 0.0, 0.0};
-  const double un = demc::dot(c.du, c.n);
-  const Vec3 ut = c.du - un * c.n;
-  return (1.0 / dt) * ((nu_n * un) * c.n + nu_t * ut);
-}
-
-/* ----------------------------------------------------------------------
    the wall's movement over this step: wiggle exactly from its position
    function, translate as v dt with v at the end of the step
 ------------------------------------------------------------------------- */

@@ -82,7 +82,6 @@ class FixWallGranDemc : public Fix {
   virtual double friction_dissipation(double stored_tangential) const;
 
   Contact make_contact(int i, int side, bool advance) const;
-  static demc::Vec3 dashpot_force(const Contact &c, double nu_n, double nu_t, double dt);
   std::string law_error(const std::string &what) const;    // "Fix <style>: <what>"
 
  private:

@@ -10,6 +10,8 @@
 
 #include "fix_wall_gran_kuhn.h"
 
+#include "kuhn_keywords.h"
+
 #include "kuhn_contact.h"
 
 #include "atom.h"
@@ -23,17 +25,6 @@ using demc::Vec3;
 namespace kuhn = demc::kuhn;
 
 namespace {
-// the refinement keywords of pair_style gran/kuhn, in the order of the Refinement bits
-struct RefinementKeyword {
-  const char *name;
-  unsigned bit;
-};
-const RefinementKeyword REFINEMENT_KEYWORDS[] = {{"fresh", kuhn::FRESH},
-                                                 {"elastic_slip", kuhn::ELASTIC_SLIP},
-                                                 {"turn", kuhn::TURN},
-                                                 {"project", kuhn::PROJECT},
-                                                 {"twirl", kuhn::TWIRL}};
-
 kuhn::Motion motion_of(const FixWallGranDemc::Contact &c, double zeta_old, double dt)
 {
   kuhn::Motion m;
@@ -104,20 +95,7 @@ int FixWallGranKuhn::law_keyword(int narg, char **arg, int iarg)
     damp_t = utils::numeric(FLERR, arg[iarg + 2], false, lmp);
     return 3;
   }
-  if (strcmp(arg[iarg], "conventional") == 0) {
-    refinements = 0u;
-    return 1;
-  }
-  for (const auto &kw : REFINEMENT_KEYWORDS) {
-    if (strcmp(arg[iarg], kw.name) != 0) continue;
-    if (iarg + 2 > narg) utils::missing_cmd_args(FLERR, fmt::format("fix {} {}", style, kw.name), error);
-    if (utils::logical(FLERR, arg[iarg + 1], false, lmp))
-      refinements |= kw.bit;
-    else
-      refinements &= ~kw.bit;
-    return 2;
-  }
-  return 0;
+  return parse_kuhn_refinement(lmp, "fix " + std::string(style), narg, arg, iarg, refinements);
 }
 
 /* ---------------------------------------------------------------------- */

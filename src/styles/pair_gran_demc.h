@@ -47,6 +47,9 @@ class PairGranDemc : public Pair {
     demc::Vec3 du;                  // Eq. 5
   };
 
+  // contact dashpots (force on p): nu_n, nu_t on the normal and tangential parts of du/dt
+  static demc::Vec3 damping_force(const Contact &c, double nu_n, double nu_t, double dt);
+
  protected:
   std::string style_name;
   double dt;
@@ -74,7 +77,6 @@ class PairGranDemc : public Pair {
   {
     apply_force(c.p, c.q, c.r_p, c.r_q, force_on_p, i, j, energy);
   }
-  demc::Vec3 damping_force(const Contact &c, double nu_n, double nu_t) const;
   double pair_weight(int j) const;    // 1, or 1/2 for a pair computed on two ranks (newton off)
 
   void write_double(FILE *fp, double value) const;
@@ -130,7 +132,7 @@ inline PairGranDemc::Contact PairGranDemc::make_contact(int p, int q, double r, 
    tangential part of the relative velocity du/dt
 ------------------------------------------------------------------------- */
 
-inline demc::Vec3 PairGranDemc::damping_force(const Contact &c, double nu_n, double nu_t) const
+inline demc::Vec3 PairGranDemc::damping_force(const Contact &c, double nu_n, double nu_t, double dt)
 {
   if (dt <= 0.0 || (nu_n == 0.0 && nu_t == 0.0)) return {0.0, 0.0, 0.0};
   const double un = demc::dot(c.du, c.n);

@@ -183,7 +183,7 @@ void PairGranJaeger::compute(int eflag, int vflag)
         }
       }
 
-      const Vec3 fdamp = advance ? damping_force(c, damp_n[itype][jtype], damp_t[itype][jtype])
+      const Vec3 fdamp = advance ? damping_force(c, damp_n[itype][jtype], damp_t[itype][jtype], dt)
                                  : Vec3{0.0, 0.0, 0.0};
       const Vec3 force = -res.P * c.n + frame::to_global(q, res.T.x, res.T.y) + fdamp;
       if (advance) {

@@ -12,6 +12,7 @@
 #include "pair_gran_kuhn.h"
 
 #include "kuhn_contact.h"
+#include "kuhn_keywords.h"
 
 #include "atom.h"
 #include "comm.h"
@@ -31,19 +32,6 @@
 using namespace LAMMPS_NS;
 using demc::Vec3;
 namespace kuhn = demc::kuhn;
-
-namespace {
-// keywords of pair_style, in the order of the demc::kuhn::Refinement bits
-struct RefinementKeyword {
-  const char *name;
-  unsigned bit;
-};
-const RefinementKeyword REFINEMENT_KEYWORDS[] = {{"fresh", kuhn::FRESH},
-                                                 {"elastic_slip", kuhn::ELASTIC_SLIP},
-                                                 {"turn", kuhn::TURN},
-                                                 {"project", kuhn::PROJECT},
-                                                 {"twirl", kuhn::TWIRL}};
-}    // namespace
 
 /* ---------------------------------------------------------------------- */
 
@@ -187,24 +175,9 @@ void PairGranKuhn::settings(int narg, char **arg)
   refinements = kuhn::ALL;
   int iarg = 0;
   while (iarg < narg) {
-    if (strcmp(arg[iarg], "conventional") == 0) {
-      refinements = 0u;
-      iarg++;
-      continue;
-    }
-    bool known = false;
-    for (const auto &kw : REFINEMENT_KEYWORDS) {
-      if (strcmp(arg[iarg], kw.name) != 0) continue;
-      if (iarg + 2 > narg) utils::missing_cmd_args(FLERR, "pair_style gran/kuhn " + std::string(kw.name), error);
-      if (utils::logical(FLERR, arg[iarg + 1], false, lmp))
-        refinements |= kw.bit;
-      else
-        refinements &= ~kw.bit;
-      known = true;
-      iarg += 2;
-      break;
-    }
-    if (!known) error->all(FLERR, "Unknown pair_style gran/kuhn keyword: {}", arg[iarg]);
+    const int used = parse_kuhn_refinement(lmp, "pair_style gran/kuhn", narg, arg, iarg, refinements);
+    if (used == 0) error->all(FLERR, "Unknown pair_style gran/kuhn keyword: {}", arg[iarg]);
+    iarg += used;
   }
 }
 
