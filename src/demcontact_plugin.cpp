@@ -7,6 +7,7 @@
 #include "lammpsplugin.h"
 #include "version.h"
 
+#include "fix_demc_atom_energy.h"
 #include "fix_neigh_history_demc.h"
 #include "fix_jaeger_history.h"
 #include "fix_wall_gran_jaeger.h"
@@ -72,6 +73,9 @@ extern "C" void lammpsplugin_init(void *lmp, void *handle, void *regfunc)
   register_fix(reg, lmp, handle, "DEMC/JAEGER_HISTORY",
                "variable-length contact histories for gran/jaeger (internal)",
                (lammpsplugin_factory2 *) &make_fix<FixJaegerHistory>);
+  register_fix(reg, lmp, handle, "DEMC/ATOM_ENERGY",
+               "per-atom energies of the dem-contact pair styles (internal)",
+               (lammpsplugin_factory2 *) &make_fix<FixDemcAtomEnergy>);
   register_fix(reg, lmp, handle, "DEMC/NEIGH_HISTORY",
                "per-contact history for the dem-contact pair styles (internal)",
                (lammpsplugin_factory2 *) &make_fix<FixNeighHistoryDemc>);

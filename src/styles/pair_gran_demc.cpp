@@ -4,6 +4,8 @@
 
 #include "pair_gran_demc.h"
 
+#include "fix_demc_atom_energy.h"
+
 #include "atom.h"
 #include "comm.h"
 #include "error.h"
@@ -25,7 +27,7 @@ using demc::Vec3;
 
 PairGranDemc::PairGranDemc(LAMMPS *lmp, const char *name) :
     Pair(lmp), style_name(name), dt(0.0), history_index(0), dissipated_damping(0.0),
-    onerad_dynamic(nullptr), maxrad_dynamic(nullptr), neighprev(0)
+    onerad_dynamic(nullptr), maxrad_dynamic(nullptr), neighprev(0), atom_energy(nullptr)
 {
   single_enable = 1;
   no_virial_fdotr_compute = 1;
@@ -35,10 +37,16 @@ PairGranDemc::PairGranDemc(LAMMPS *lmp, const char *name) :
   nextra = E_SIZE;
   pvector = new double[nextra];
   for (int k = 0; k < nextra; k++) pvector[k] = 0.0;
+  choose_history_index();
+  // placeholder: the per-atom energy fix is made at init (after a read_restart, so that it
+  // receives its per-atom restart data) and keeps the place of the pair_style command
+  modify->add_fix(atom_energy_fix_id() + "_DUMMY all DUMMY");
 }
 
 PairGranDemc::~PairGranDemc()
 {
+  if (!copymode)
+    modify->delete_fix(atom_energy ? atom_energy_fix_id() : atom_energy_fix_id() + "_DUMMY");
   delete[] pvector;
   delete[] onerad_dynamic;
   delete[] maxrad_dynamic;
@@ -93,6 +101,29 @@ void PairGranDemc::init_style()
   neighbor->add_request(this, NeighConst::REQ_SIZE | NeighConst::REQ_HISTORY);
   dt = update->dt;
   set_max_radii();
+  if (atom_energy == nullptr)
+    atom_energy = dynamic_cast<FixDemcAtomEnergy *>(modify->replace_fix(
+        atom_energy_fix_id() + "_DUMMY", atom_energy_fix_id() + " all DEMC/ATOM_ENERGY", 1));
+}
+
+/* ---------------------------------------------------------------------- */
+
+void PairGranDemc::begin_atom_energy(int eflag)
+{
+  atom_energy->begin_step(eflag != 0);
+}
+
+void PairGranDemc::end_atom_energy()
+{
+  atom_energy->end_step();
+}
+
+void PairGranDemc::tally_atoms(int p, int q, double stored_n, double stored_t, double work_t,
+                               double damp)
+{
+  const double h = 0.5;
+  atom_energy->add(p, h * stored_n, h * stored_t, h * work_t, h * damp);
+  atom_energy->add(q, h * stored_n, h * stored_t, h * work_t, h * damp);
 }
 
 void PairGranDemc::reset_dt()

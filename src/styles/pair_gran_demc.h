@@ -18,6 +18,7 @@
 #include "atom.h"
 #include "force.h"
 
+#include "contact_geometry.h"
 #include "kernel_common.h"
 
 #include <string>
@@ -62,7 +63,13 @@ class PairGranDemc : public Pair {
   void set_max_radii();
   double contact_cutoff(int i, int j) const;
   std::string history_fix_id() const;
+  std::string atom_energy_fix_id() const { return history_fix_id() + "_ATOM_ENERGY"; }
   void choose_history_index();
+  class FixDemcAtomEnergy *atom_energy;
+  // per-atom energies: begin and end each compute(); each contact gives half to p and q
+  void begin_atom_energy(int eflag);
+  void end_atom_energy();
+  void tally_atoms(int p, int q, double stored_n, double stored_t, double work_t, double damp);
   int find_neighbor_index(int i, int j);
 
   // the contact of atoms p and q at centre distance r
@@ -101,19 +108,9 @@ inline double PairGranDemc::fill_geometry(G &g, int p, int q, double r, bool adv
 {
   double **x = atom->x, **v = atom->v, **omega = atom->omega;
   const double *radius = atom->radius;
-  const demc::Vec3 delta = demc_vec(x[q]) - demc_vec(x[p]);
-  const double overlap = radius[p] + radius[q] - r;
-  g.n = (1.0 / r) * delta;
-  const double step = advance ? dt : 0.0;
-  g.du_p = step * demc_vec(v[p]);
-  g.du_q = step * demc_vec(v[q]);
-  g.dth_p = step * demc_vec(omega[p]);
-  g.dth_q = step * demc_vec(omega[q]);
-  const demc::Vec3 delta_old = delta - (g.du_q - g.du_p);
-  g.n_old = (1.0 / demc::norm(delta_old)) * delta_old;
-  g.r_p = (radius[p] - 0.5 * overlap) * g.n;
-  g.r_q = -(radius[q] - 0.5 * overlap) * g.n;
-  return overlap;
+  return demc::fill_contact_geometry(g, demc_vec(x[p]), demc_vec(x[q]), radius[p], radius[q], r,
+                                     demc_vec(v[p]), demc_vec(v[q]), demc_vec(omega[p]),
+                                     demc_vec(omega[q]), advance ? dt : 0.0);
 }
 
 inline PairGranDemc::Contact PairGranDemc::make_contact(int p, int q, double r, bool advance) const

@@ -70,7 +70,6 @@ PairGranJaeger::PairGranJaeger(LAMMPS *lmp) :
   writedata = 1;
   single_extra = 7;
   svector = new double[single_extra];
-  choose_history_index();
   // placeholder so that the history fix keeps its place in the fix list
   modify->add_fix(history_fix_id() + "_DUMMY all DUMMY");
 }
@@ -115,6 +114,7 @@ void PairGranJaeger::compute(int eflag, int vflag)
   const double *radius = atom->radius;
   for (int k = 0; k < E_SIZE; k++) pvector[k] = 0.0;
   double stored_tangential = 0.0;
+  begin_atom_energy(eflag);
 
   for (int ii = 0; ii < list->inum; ii++) {
     const int i = list->ilist[ii];
@@ -136,7 +136,9 @@ void PairGranJaeger::compute(int eflag, int vflag)
                                     radius[i] * radius[j] / radsum, mu[itype][jtype]};
       if (!touching) {
         // parting: the last step still does work as the springs leave (kernel clears the stack)
-        tangential_work += weight * part(rec, c, mat);
+        const double work = part(rec, c, mat);
+        tangential_work += weight * work;
+        tally_atoms(c.p, c.q, 0.0, 0.0, work, 0.0);
         fix_history->close(i, jj);
         continue;
       }
@@ -186,28 +188,24 @@ void PairGranJaeger::compute(int eflag, int vflag)
       const Vec3 fdamp = advance ? damping_force(c, damp_n[itype][jtype], damp_t[itype][jtype], dt)
                                  : Vec3{0.0, 0.0, 0.0};
       const Vec3 force = -res.P * c.n + frame::to_global(q, res.T.x, res.T.y) + fdamp;
+      const double dwd = advance ? demc::dot(fdamp, c.du) : 0.0;
       if (advance) {
-        const double dwd = demc::dot(fdamp, c.du);
         dissipated_damping += weight * dwd;
         hist[H::R_DAMPWORK] += dwd;
       }
 
-      double energy = 0.0;
       const double un = jaeger::normal_energy(mat, c.overlap);
-      if (eflag && hist) {
-        const double ut = jaeger::stored_energy(mat, stack_of(hist, max_length));
-        stored_tangential += weight * ut;
-        energy = un + ut;
-      } else {
-        energy = un;
-      }
-      apply_force(c, force, i, j, energy);
+      const double ut = (eflag && hist) ? jaeger::stored_energy(mat, stack_of(hist, max_length)) : 0.0;
+      stored_tangential += weight * ut;
+      apply_force(c, force, i, j, un + ut);
+      tally_atoms(c.p, c.q, un, ut, advance ? res.work : 0.0, dwd);
       pvector[E_NORMAL] += weight * un;
       pvector[E_CONTACTS] += weight;
       const double tmag = std::sqrt(res.T.x * res.T.x + res.T.y * res.T.y);
       if (mat.mu * res.P > 0.0 && tmag >= mat.mu * res.P * (1.0 - 1e-9)) pvector[E_SLIDING] += weight;
     }
   }
+  end_atom_energy();
   pvector[E_TANGENTIAL] = stored_tangential;
   // friction dissipation = all tangential work done minus what is stored now
   pvector[E_FRICTION] = tangential_work - stored_tangential;

@@ -47,7 +47,6 @@ PairGranKuhn::PairGranKuhn(LAMMPS *lmp) :
   beyond_contact = 1;
   // the history holds a vector (odd under i<->j) and scalars (even): see transfer_history()
   nondefault_history_transfer = 1;
-  choose_history_index();
   // placeholder so that the history fix keeps its place in the fix list
   modify->add_fix(history_fix_id() + "_DUMMY all DUMMY");
 }
@@ -87,6 +86,7 @@ void PairGranKuhn::compute(int eflag, int vflag)
   double **firsthistory = fix_history->firstvalue;
   kuhn::Params params;
   params.flags = refinements;
+  begin_atom_energy(eflag);
 
   for (int ii = 0; ii < list->inum; ii++) {
     const int i = list->ilist[ii];
@@ -141,6 +141,7 @@ void PairGranKuhn::compute(int eflag, int vflag)
 
       const double stored_t = demc::norm2(res.ft) / (2.0 * params.kt);
       apply_force(i, j, m.r_p, m.r_q, res.force, i, j, res.Wn + stored_t);
+      tally_atoms(i, j, res.Wn, stored_t, advance ? res.dWt : 0.0, advance ? res.dW_damp : 0.0);
       pvector[E_NORMAL] += weight * res.Wn;
       pvector[E_TANGENTIAL] += weight * stored_t;
       pvector[E_CONTACTS] += weight;
@@ -148,6 +149,7 @@ void PairGranKuhn::compute(int eflag, int vflag)
         pvector[E_SLIDING] += weight;
     }
   }
+  end_atom_energy();
   pvector[E_FRICTION] = dissipated_friction;
   pvector[E_DAMPING] = dissipated_damping;
 }

@@ -170,6 +170,25 @@ std::vector<std::string> energy_computes(const std::string &pair_style)
           "compute e all pair " + pair_style, "thermo_style custom step c_ke c_erot c_e[*]"};
 }
 
+double atom_energy_mismatch(LammpsSession &s, const std::string &history_id)
+{
+  s.commands({"compute demc_ae_sum all reduce sum f_" + history_id + "_ATOM_ENERGY[*]",
+              "thermo_style custom step c_demc_ae_sum[*] c_e[*]", "run 0 post no"});
+  auto *sum = s.lmp->modify->get_compute_by_id("demc_ae_sum");
+  sum->compute_vector();
+  const auto e = s.pair_extra();
+  // columns: stored normal, stored tangential, tangential work, damping; friction = work - stored
+  const double per_atom[4] = {sum->vector[0], sum->vector[1], sum->vector[2] - sum->vector[1],
+                              sum->vector[3]};
+  double scale = 0.0, diff = 0.0;
+  for (int k = 0; k < 4; k++) {
+    scale = std::max(scale, std::fabs(e[k]));
+    diff = std::max(diff, std::fabs(per_atom[k] - e[k]));
+  }
+  s.command("uncompute demc_ae_sum");
+  return diff / scale;
+}
+
 double total_energy(LammpsSession &s)
 {
   s.command("run 0 post no");

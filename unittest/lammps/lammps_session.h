@@ -57,6 +57,10 @@ std::vector<std::string> dense_packing_input(const std::vector<std::string> &pai
 
 // computes "ke", "erot" and "e" (compute pair STYLE) and a thermo line that tallies energy
 std::vector<std::string> energy_computes(const std::string &pair_style);
+// the sums over all atoms of the package's per-atom energy columns (fix DEMC/ATOM_ENERGY of the
+// pair style whose history fix is history_id), compared with the pair's global vector:
+// returns the largest difference relative to the largest global value
+double atom_energy_mismatch(LammpsSession &s, const std::string &history_id);
 // kinetic (translation + rotation) + stored elastic + dissipated (pair vector entries 1-4)
 double total_energy(LammpsSession &s);
 

@@ -282,6 +282,19 @@ TEST(GranJaeger, WriteDataRoundTripWithMixedPair)
   EXPECT_NEAR(estar12, 1.0 / ((1 - 0.09) / 1e7 + (1 - 0.04) / 3e7), 1e-9 * estar12);
 }
 
+TEST(GranJaeger, PerAtomEnergiesSumToGlobal)
+{
+  for (bool newton : {true, false}) {
+    LammpsSession s;
+    s.load_plugin();
+    s.commands(dense_packing_input({"pair_style gran/jaeger", "pair_coeff * * 1e7 0.3 0.5 damping 0.002 0.001"},
+                                   newton));
+    s.commands(energy_computes("gran/jaeger"));
+    s.command("run 300");
+    EXPECT_LT(atom_energy_mismatch(s, "DEMC_GRAN_JAEGER_HISTORY0"), 1e-10) << "newton " << newton;
+  }
+}
+
 TEST(GranJaeger, BadInputGivesClearErrors)
 {
   const std::vector<std::string> sphere = {"units si", "atom_style sphere", "comm_modify vel yes",

@@ -213,6 +213,22 @@ TEST(GranKuhn, EnergyBalanceOfFrictionalPacking)
   }
 }
 
+// the per-atom energies sum to the system's: stored normal and tangential energy, friction
+// (tangential work - stored) and damping dissipation, with newton on and off
+TEST(GranKuhn, PerAtomEnergiesSumToGlobal)
+{
+  for (bool newton : {true, false}) {
+    LammpsSession s;
+    s.load_plugin();
+    s.commands(packing(" damping 0.002 0.001", newton));
+    s.commands(energy_computes("gran/kuhn"));
+    s.command("run 300");
+    const auto e = s.pair_extra();
+    ASSERT_GT(e[2], 0.0);
+    EXPECT_LT(atom_energy_mismatch(s, "DEMC_GRAN_KUHN_HISTORY0"), 1e-10) << "newton " << newton;
+  }
+}
+
 // N + M steps straight = N steps, write_restart, read_restart, M steps (no damping:
 // damping forces depend on the half-step velocities, which a restart file does not hold).
 // The neighbor lists are built at other steps after a restart, so sums run in another order:

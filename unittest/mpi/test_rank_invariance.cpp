@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 
 using namespace demc_test;
@@ -97,4 +98,26 @@ TEST(RankInvariance, GranJaegerNewtonOff)
 TEST(RankInvariance, GranJaegerBoundedHistory)
 {
   expect_rank_invariant({"pair_style gran/jaeger beta 0.1 history/max 6", "pair_coeff * * 1e7 0.3 0.5"}, true);
+}
+
+// per-atom energies of contacts across rank boundaries (ghost shares sent to their owners
+// with newton on) still sum to the system's energies
+TEST(RankInvariance, PerAtomEnergiesAcrossRanks)
+{
+  for (bool newton : {true, false})
+    for (const std::string style : {"gran/kuhn", "gran/jaeger"}) {
+      const std::string coeff = style == "gran/kuhn" ? "pair_coeff * * 2.0e3 2.0e3 0.5 damping 0.002 0.001"
+                                                     : "pair_coeff * * 1e7 0.3 0.5 damping 0.002 0.001";
+      LammpsSession s;
+      s.load_plugin();
+      s.commands(dense_packing_input({"pair_style " + style, coeff}, newton));
+      s.commands(energy_computes(style));
+      s.command("run 200");
+      std::string id = "DEMC_" + style + "_HISTORY0";
+      for (char &ch : id) ch = (ch == '/') ? '_' : (char) toupper(ch);
+      const double mismatch = atom_energy_mismatch(s, id);
+      int me;
+      MPI_Comm_rank(MPI_COMM_WORLD, &me);
+      if (me == 0) EXPECT_LT(mismatch, 1e-10) << style << " newton " << newton;
+    }
 }

@@ -1,0 +1,46 @@
+/* -*- c++ -*- ----------------------------------------------------------
+   dem-contact: the geometry and movements of one contact over one step,
+   the input of every contact-law kernel, from the two particles' state.
+
+   p and q as in the papers: the normal n points from p to q. LAMMPS's
+   velocity-Verlet has moved every particle by v dt (v: the half-step
+   velocity it holds during the force computation) and turned it by
+   omega dt, so the positions at the start of the step are x - v dt; the
+   contact point is the middle of the overlap. At setup nothing has moved:
+   pass step = 0.
+
+   Host/device callable (DEMC_FN); shared by the CPU and Kokkos styles so
+   that both hand the kernels the same numbers.
+------------------------------------------------------------------------- */
+
+#ifndef DEMC_CONTACT_GEOMETRY_H
+#define DEMC_CONTACT_GEOMETRY_H
+
+#include "kernel_common.h"
+
+namespace demc {
+
+/* Fills n, n_old, r_p, r_q, du_p, du_q, dth_p, dth_q of any struct G that has them
+   (e.g. demc::kuhn::Motion) and returns the overlap at t+dt. r = |x_q - x_p|. */
+template <class G>
+DEMC_FN double fill_contact_geometry(G &g, const Vec3 &x_p, const Vec3 &x_q, double rad_p, double rad_q,
+                                     double r, const Vec3 &v_p, const Vec3 &v_q, const Vec3 &w_p,
+                                     const Vec3 &w_q, double step)
+{
+  const Vec3 delta = x_q - x_p;
+  const double overlap = rad_p + rad_q - r;
+  g.n = (1.0 / r) * delta;
+  g.du_p = step * v_p;
+  g.du_q = step * v_q;
+  g.dth_p = step * w_p;
+  g.dth_q = step * w_q;
+  const Vec3 delta_old = delta - (g.du_q - g.du_p);
+  g.n_old = (1.0 / norm(delta_old)) * delta_old;
+  g.r_p = (rad_p - 0.5 * overlap) * g.n;
+  g.r_q = -(rad_q - 0.5 * overlap) * g.n;
+  return overlap;
+}
+
+}    // namespace demc
+
+#endif

@@ -1,0 +1,157 @@
+/* ----------------------------------------------------------------------
+   dem-contact: fix neigh/history/kk with its restart problems solved
+   (see the header for the why).
+------------------------------------------------------------------------- */
+
+#include "fix_neigh_history_demc_kokkos.h"
+
+#include "atom.h"
+#include "comm.h"
+#include "neigh_list_kokkos.h"
+#include "pair.h"
+#include "update.h"
+
+using namespace LAMMPS_NS;
+
+template <class DeviceType>
+FixNeighHistoryDemcKokkos<DeviceType>::FixNeighHistoryDemcKokkos(LAMMPS *lmp, int narg, char **arg) :
+    FixNeighHistoryKokkos<DeviceType>(lmp, narg, arg), stored_by_post_run(false)
+{
+}
+
+/* ----------------------------------------------------------------------
+   the most partners any atom of this rank will have in pre_exchange(): the
+   count of pre_exchange_no_newton(), on the device
+------------------------------------------------------------------------- */
+
+template <class DeviceType> int FixNeighHistoryDemcKokkos<DeviceType>::count_partners()
+{
+  if (this->pair == nullptr || this->pair->list == nullptr) return 0;
+  auto *k_list = static_cast<NeighListKokkos<DeviceType> *>(this->pair->list);
+  const int inum = this->pair->list->inum;
+  const int nlocal_neigh = this->nlocal_neigh;
+  if (inum == 0 || nlocal_neigh == 0) return 0;
+  this->k_firstflag.template sync<DeviceType>();
+  const auto flag = this->k_firstflag.template view<DeviceType>();
+  const auto ilist = k_list->d_ilist;
+  const auto numneigh = k_list->d_numneigh;
+  const auto neighbors = k_list->d_neighbors;
+  Kokkos::View<int *, DeviceType> count("neighbor_history:count", nlocal_neigh);
+  Kokkos::parallel_for(
+      "FixNeighHistoryDemcKokkos::count", Kokkos::RangePolicy<DeviceType>(0, inum), KOKKOS_LAMBDA(const int ii) {
+        const int i = ilist(ii);
+        for (int jj = 0; jj < numneigh(i); jj++) {
+          if (!flag(i, jj)) continue;
+          Kokkos::atomic_inc(&count(i));
+          const int j = neighbors(i, jj) & NEIGHMASK;
+          if (j < nlocal_neigh) Kokkos::atomic_inc(&count(j));
+        }
+      });
+  int most = 0;
+  Kokkos::parallel_reduce(
+      "FixNeighHistoryDemcKokkos::max", Kokkos::RangePolicy<DeviceType>(0, nlocal_neigh),
+      KOKKOS_LAMBDA(const int i, int &m) { m = count(i) > m ? count(i) : m; }, Kokkos::Max<int>(most));
+  return most;
+}
+
+/* ----------------------------------------------------------------------
+   make maxpartner at least the largest need of any rank (collective), and
+   grow the Kokkos arrays through grow_arrays(), which also renews the
+   device views pre_exchange_no_newton() writes through
+------------------------------------------------------------------------- */
+
+template <class DeviceType> void FixNeighHistoryDemcKokkos<DeviceType>::ensure_partner_capacity(int needed_here)
+{
+  const int mine = MAX(needed_here, this->maxpartner);
+  int needed = mine;
+  MPI_Allreduce(&mine, &needed, 1, MPI_INT, MPI_MAX, this->world);
+  if (needed <= this->maxpartner) return;
+  this->maxpartner = 8 * ((needed + 7) / 8);
+  this->grow_arrays(this->atom->nmax);
+}
+
+template <class DeviceType> void FixNeighHistoryDemcKokkos<DeviceType>::pre_exchange()
+{
+  // newton on / onesided: the base class stops with its error message
+  if (!this->newton_pair && !this->onesided) ensure_partner_capacity(count_partners());
+  FixNeighHistoryKokkos<DeviceType>::pre_exchange();
+}
+
+// before the exchange of a run's setup: restart files may have raised maxpartner on some ranks
+template <class DeviceType> void FixNeighHistoryDemcKokkos<DeviceType>::setup_pre_exchange()
+{
+  ensure_partner_capacity(0);
+}
+
+template <class DeviceType> void FixNeighHistoryDemcKokkos<DeviceType>::setup_post_neighbor()
+{
+  stored_by_post_run = false;
+  FixNeighHistoryKokkos<DeviceType>::setup_post_neighbor();
+}
+
+template <class DeviceType> void FixNeighHistoryDemcKokkos<DeviceType>::post_run()
+{
+  FixNeighHistoryKokkos<DeviceType>::post_run();
+  stored_by_post_run = true;
+}
+
+template <class DeviceType> void FixNeighHistoryDemcKokkos<DeviceType>::write_restart(FILE *fp)
+{
+  // during a run (restart output) the neighbor list matches the atoms: refresh the copy
+  if (this->update->whichflag != 0 || !stored_by_post_run) {
+    FixNeighHistoryKokkos<DeviceType>::write_restart(fp);
+    return;
+  }
+  // between runs: keep post_run()'s copy; write what the base class writes after copying
+  if (this->comm->me == 0) {
+    int size = 0;
+    fwrite(&size, sizeof(int), 1, fp);
+  }
+}
+
+/* ----------------------------------------------------------------------
+   FixNeighHistory::pack_restart() reads the host side of the Kokkos arrays;
+   pack_exchange() is the public way to bring it up to date (it syncs first)
+------------------------------------------------------------------------- */
+
+template <class DeviceType> int FixNeighHistoryDemcKokkos<DeviceType>::pack_restart(int i, double *buf)
+{
+  scratch.resize((size_t) (this->dnum + 1) * this->maxpartner + 1);
+  FixNeighHistoryKokkos<DeviceType>::pack_exchange(i, scratch.data());
+  return FixNeighHistory::pack_restart(i, buf);
+}
+
+/* ----------------------------------------------------------------------
+   the histories of atom nlocal from the restart file (layout of
+   FixNeighHistory::pack_restart(): size, n, then per partner its ID and
+   dnum values) into the Kokkos arrays, through unpack_exchange() (layout:
+   n, the n IDs, then the n*dnum values), which syncs and marks the host side
+------------------------------------------------------------------------- */
+
+template <class DeviceType> void FixNeighHistoryDemcKokkos<DeviceType>::unpack_restart(int nlocal, int nth)
+{
+  double **extra = this->atom->extra;
+  int m = 0;
+  for (int i = 0; i < nth; i++) m += static_cast<int>(extra[nlocal][m]);
+  m++;
+  const int n = static_cast<int>(extra[nlocal][m++]);
+  const int dnum = this->dnum;
+  if (n > this->maxpartner) {    // grow the Kokkos arrays (contents kept) before writing
+    this->maxpartner = n;
+    this->grow_arrays(this->atom->nmax);
+  }
+  scratch.assign((size_t) (dnum + 1) * n + 1, 0.0);
+  scratch[0] = n;
+  for (int p = 0; p < n; p++) {
+    scratch[1 + p] = (double) (tagint) ubuf(extra[nlocal][m++]).i;
+    for (int k = 0; k < dnum; k++) scratch[1 + n + dnum * p + k] = extra[nlocal][m++];
+  }
+  FixNeighHistoryKokkos<DeviceType>::unpack_exchange(nlocal, scratch.data());
+}
+
+namespace LAMMPS_NS {
+template class FixNeighHistoryDemcKokkos<LMPDeviceType>;
+#ifdef LMP_KOKKOS_GPU
+template class FixNeighHistoryDemcKokkos<LMPHostType>;
+#endif
+}    // namespace LAMMPS_NS

@@ -1,0 +1,78 @@
+/* -*- c++ -*- ----------------------------------------------------------
+   dem-contact: LAMMPS's fix neigh/history/kk with two restart problems
+   solved, for the package's Kokkos pair styles. The Kokkos analogue of
+   FixNeighHistoryDemc (styles/fix_neigh_history_demc.h).
+
+   1. write_restart between runs (newton off). FixNeighHistory::write_restart()
+      calls pre_exchange(), which copies the per-contact history from the
+      neighbor list into per-atom arrays. The write_restart command calls it
+      after it has re-wrapped, exchanged and re-bordered the atoms, so the stale
+      list attaches the histories of pairs with ghost atoms to the wrong
+      partners, and the run that follows continues with them. FixNeighHistoryKokkos
+      inherits that write_restart() (measured with gran/kuhn/kk: "run 150,
+      write_restart, run 50" differs from "run 150, run 50" by O(1) in the
+      forces). Between runs this class keeps the copy that post_run() made at
+      the end of the last run, as FixNeighHistoryDemc does.
+
+   2. Reading a restart file. FixNeighHistoryKokkos does not override
+      FixNeighHistory::unpack_restart(), which stores the histories in host
+      memory pages that the Kokkos arrays never see: the restarted run starts
+      with no contact history. It also raises maxpartner without growing the
+      Kokkos arrays, so an atom with more than 8 partners can make a later
+      pre_exchange() write beyond them. This class unpacks into the Kokkos
+      arrays instead (through unpack_exchange(), whose buffer layout it
+      builds), growing them first; pack_restart() brings their host side up
+      to date first (it matters on a GPU only).
+
+   3. More than 8 partners per atom. pre_exchange_no_newton() sizes its
+      per-atom partner arrays by trial: when an atom has more partners than
+      maxpartner (initially 8) it grows k_partner and k_valuepartner but keeps
+      using its device views d_partner and d_valuepartner of the old size
+      (they are refreshed only by grow_arrays()), so the retry writes beyond
+      them: histories are scrambled (measured: the tangential energy drops from
+      4.7e-5 to 2e-7 J across one run boundary in a packing with 18 contacts
+      per atom) and memory is corrupted. gran/hooke/history/kk shares this. Also,
+      maxpartner is per rank while unpack_exchange_kokkos() writes an incoming
+      atom's partners without a size check. This class counts the partners
+      before pre_exchange() does, takes the maximum over all ranks, and grows
+      the arrays through grow_arrays() when needed, so the trial never fails;
+      setup_pre_exchange() does the same for histories read from a restart file
+      before the first exchange.
+
+   Only public and protected members of the LAMMPS classes are used: nothing
+   in LAMMPS is patched.
+------------------------------------------------------------------------- */
+
+#ifndef DEMC_FIX_NEIGH_HISTORY_DEMC_KOKKOS_H
+#define DEMC_FIX_NEIGH_HISTORY_DEMC_KOKKOS_H
+
+#include "fix_neigh_history_kokkos.h"
+
+#include <vector>
+
+namespace LAMMPS_NS {
+
+template <class DeviceType> class FixNeighHistoryDemcKokkos : public FixNeighHistoryKokkos<DeviceType> {
+ public:
+  FixNeighHistoryDemcKokkos(class LAMMPS *, int, char **);
+  void setup_pre_exchange() override;
+  void pre_exchange() override;
+  void setup_post_neighbor() override;
+  void post_run() override;
+  void write_restart(FILE *) override;
+  int pack_restart(int, double *) override;
+  void unpack_restart(int, int) override;
+
+  // public only because a CUDA extended lambda may not sit in a protected member function
+  int count_partners();
+
+ protected:
+  bool stored_by_post_run;    // per-atom copy is current and no run has started since
+  std::vector<double> scratch;
+
+  void ensure_partner_capacity(int needed_here);
+};
+
+}    // namespace LAMMPS_NS
+
+#endif

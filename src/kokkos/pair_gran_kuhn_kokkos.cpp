@@ -1,0 +1,507 @@
+/* ----------------------------------------------------------------------
+   dem-contact: faithful DEM contact laws for LAMMPS (plugin package)
+   pair_style gran/kuhn/kk: the Kokkos variant of pair_style gran/kuhn.
+
+   One physics: the functor below builds demc::kuhn::Motion as
+   PairGranKuhn::compute() does (demc::fill_contact_geometry(), the same
+   arithmetic as PairGranDemc::fill_geometry()) and calls the same kernel,
+   demc::kuhn::step(). What differs is only where the data live (Kokkos
+   views) and how sums are formed (a parallel reduction).
+
+   Per-contact history: LAMMPS's fix neigh/history/kk (through
+   FixNeighHistoryDemcKokkos, which works around its restart and
+   more-than-8-partners problems), 6 values per contact in the CPU style's
+   layout (PairGranKuhn::HistoryIndex).
+------------------------------------------------------------------------- */
+
+#include "pair_gran_kuhn_kokkos.h"
+
+#include "contact_geometry.h"
+#include "kuhn_contact.h"
+
+#include "atom_kokkos.h"
+#include "atom_masks.h"
+#include "error.h"
+#include "fix_neigh_history_demc_kokkos.h"
+#include "force.h"
+#include "kokkos.h"
+#include "memory_kokkos.h"
+#include "modify.h"
+#include "neigh_list_kokkos.h"
+#include "neigh_request.h"
+#include "neighbor.h"
+#include "update.h"
+
+#include <cmath>
+
+using namespace LAMMPS_NS;
+using demc::Vec3;
+namespace kuhn = demc::kuhn;
+
+namespace {
+
+/* ----------------------------------------------------------------------
+   The pair loop: one atom i of the half list and all its neighbors j.
+   The body of PairGranKuhn::compute() on views. Device code: only Kokkos
+   and kernel (DEMC_FN) calls, no host-only or std:: math, no virtual calls.
+   NEIGHFLAG: HALF or HALFTHREAD (several threads may add to the same j);
+   NEWTON_PAIR: only 0 is instantiated (see init_style()), the tallies are
+   written for both; EVFLAG: tally energy/virial; ADVANCE: 0 at setup
+   (forces from the stored history, nothing advanced), 1 during a run.
+------------------------------------------------------------------------- */
+
+template <class DeviceType, int NEIGHFLAG, int NEWTON_PAIR, int EVFLAG, int ADVANCE>
+struct KuhnPairLoop : PairGranKuhnKernelData<DeviceType> {
+  typedef DeviceType device_type;
+  typedef PairGranKuhnSums value_type;
+  typedef PairGranKuhnKernelData<DeviceType> Data;
+  enum { H_FTX = PairGranKuhn::H_FTX, H_FTY = PairGranKuhn::H_FTY, H_FTZ = PairGranKuhn::H_FTZ,
+         H_ZETA = PairGranKuhn::H_ZETA, H_WFRIC = PairGranKuhn::H_WFRIC, H_WDAMP = PairGranKuhn::H_WDAMP,
+         H_SIZE = PairGranKuhn::H_SIZE };
+
+  explicit KuhnPairLoop(const Data &d) : Data(d) {}
+
+  KOKKOS_INLINE_FUNCTION void operator()(const int ii, value_type &sums) const
+  {
+    const Data &d = *this;
+    // forces and torques of the partners j are atomic with HALFTHREAD lists
+    Kokkos::View<KK_ACC_FLOAT *[3], typename DAT::t_kkacc_1d_3::array_layout, typename KKDevice<DeviceType>::value,
+                 Kokkos::MemoryTraits<AtomicF<NEIGHFLAG>::value>>
+        a_f = d.f, a_torque = d.torque;
+
+    const double step_dt = ADVANCE ? d.dt : 0.0;
+    const int i = d.ilist[ii];
+    const int itype = d.type[i];
+    const Vec3 x_i = {d.x(i, 0), d.x(i, 1), d.x(i, 2)};
+    const double rad_i = d.radius[i];
+    const int jnum = d.numneigh[i];
+
+    kuhn::Params params;
+    params.flags = d.refinements;
+
+    Vec3 f_i = {0.0, 0.0, 0.0}, tor_i = {0.0, 0.0, 0.0};
+
+    for (int jj = 0; jj < jnum; jj++) {
+      // NEIGHMASK also clears the history bit that fix neigh/history/kk leaves in the list
+      const int j = d.neighbors(i, jj) & NEIGHMASK;
+      const int jtype = d.type[j];
+      const PairGranKuhnTypeParams &c = d.params(itype, jtype);
+      const int h = H_SIZE * jj;    // this contact's history: d.history(i, h + PairGranKuhn::H_*)
+      // with newton off a pair with a ghost is computed on two ranks: count half on each
+      const double weight = (NEWTON_PAIR || j < d.nlocal) ? 1.0 : 0.5;
+
+      const double rad_j = d.radius[j];
+      const Vec3 delta = Vec3{d.x(j, 0), d.x(j, 1), d.x(j, 2)} - x_i;    // from p = i towards q = j
+      const double rsq = delta.x * delta.x + delta.y * delta.y + delta.z * delta.z;
+      const double radsum = rad_i + rad_j;
+
+      if (rsq >= radsum * radsum) {
+        // separation releases the stored tangential energy through slip (a pair that was
+        // not touching holds a zero force: no touch flag is needed to decide)
+        if (ADVANCE)
+          sums.friction += weight *
+              (d.history(i, h + H_FTX) * d.history(i, h + H_FTX) + d.history(i, h + H_FTY) * d.history(i, h + H_FTY) +
+               d.history(i, h + H_FTZ) * d.history(i, h + H_FTZ)) /
+              (2.0 * c.kt);
+        d.touch(i, jj) = 0;
+        for (int k = 0; k < H_SIZE; k++) d.history(i, h + k) = 0.0;
+        continue;
+      }
+
+      /* fix neigh/history/kk ignores Pair::nondefault_history_transfer: when it hands the
+         history of pair (i,j) over to j (at re-neighboring and at the end of a run) it
+         negates ALL values. That is right for the tangential force (it then acts on the
+         other particle; PairGranKuhn::transfer_history() does the same), wrong for the
+         scalars. The stored overlap is > 0 for every touching pair, so its sign says
+         whether the values were handed over an odd number of times, and the scalars are
+         read back times that sign: for the overlap and the damping work (>= 0 by
+         construction) this is fabs(); the friction work can be < 0 (elastic_slip no), where
+         fabs() would be wrong. The sign bit is tested, so a stored overlap of 0 keeps it. */
+      const double zeta_stored = d.history(i, h + H_ZETA);
+      const double sign = Kokkos::signbit(zeta_stored) ? -1.0 : 1.0;
+
+      // geometry and movements as the CPU style (PairGranDemc::fill_geometry): n from i to
+      // j, positions at the start of the step x - v dt, contact point at the middle of the
+      // overlap, nothing moves at setup
+      kuhn::Motion m;
+      m.zeta_new = demc::fill_contact_geometry(
+          m, x_i, Vec3{d.x(j, 0), d.x(j, 1), d.x(j, 2)}, rad_i, rad_j, demc::math::sqrt(rsq),
+          Vec3{d.v(i, 0), d.v(i, 1), d.v(i, 2)}, Vec3{d.v(j, 0), d.v(j, 1), d.v(j, 2)},
+          Vec3{d.omega(i, 0), d.omega(i, 1), d.omega(i, 2)}, Vec3{d.omega(j, 0), d.omega(j, 1), d.omega(j, 2)},
+          step_dt);
+      m.zeta_old = sign * zeta_stored;    // 0 unless touching before (CPU: touch ? zeta : 0)
+      m.dt = d.dt;
+
+      params.kn = c.kn;
+      params.kt = c.kt;
+      params.mu = c.mu;
+      params.damp_n = ADVANCE ? c.damp_n : 0.0;
+      params.damp_t = ADVANCE ? c.damp_t : 0.0;
+
+      const Vec3 ft_old = {d.history(i, h + H_FTX), d.history(i, h + H_FTY), d.history(i, h + H_FTZ)};
+      const kuhn::Result res = kuhn::step(params, m, ft_old);
+
+      if (ADVANCE) {
+        d.touch(i, jj) = 1;
+        d.history(i, h + H_FTX) = res.ft.x;
+        d.history(i, h + H_FTY) = res.ft.y;
+        d.history(i, h + H_FTZ) = res.ft.z;
+        d.history(i, h + H_ZETA) = m.zeta_new;    // written back with sign +, and so:
+        d.history(i, h + H_WFRIC) = sign * d.history(i, h + H_WFRIC) + res.dWt_irrev;
+        d.history(i, h + H_WDAMP) = sign * d.history(i, h + H_WDAMP) + res.dW_damp;
+        sums.friction += weight * res.dWt_irrev;
+        sums.damping += weight * res.dW_damp;
+      } else {
+        // the CPU style's touch flag at setup: set iff a history is held (the flag that
+        // fix neigh/history/kk leaves after a neighbor list build is not always 0 or 1)
+        d.touch(i, jj) = (zeta_stored != 0.0) ? 1 : 0;
+      }
+
+      // force on i is res.force, j takes the reaction; torques from the contact vectors
+      const Vec3 &F = res.force;
+      f_i = f_i + F;
+      tor_i = tor_i + demc::cross(m.r_p, F);
+      if (NEWTON_PAIR || j < d.nlocal) {
+        const Vec3 tor_j = demc::cross(m.r_q, -F);
+        a_f(j, 0) -= F.x;
+        a_f(j, 1) -= F.y;
+        a_f(j, 2) -= F.z;
+        a_torque(j, 0) += tor_j.x;
+        a_torque(j, 1) += tor_j.y;
+        a_torque(j, 2) += tor_j.z;
+      }
+
+      const double stored_t = demc::norm2(res.ft) / (2.0 * params.kt);
+      sums.normal += weight * res.Wn;
+      sums.tangential += weight * stored_t;
+      sums.contacts += weight;
+      if (res.branch == kuhn::BRANCH_SLIP || res.branch == kuhn::BRANCH_FRESH_SLIP) sums.sliding += weight;
+      // energy and virial of this pair's force (not of the force accumulated on i so far)
+      if (EVFLAG) tally(sums, i, j, res.Wn + stored_t, F, -delta);
+    }
+
+    a_f(i, 0) += f_i.x;
+    a_f(i, 1) += f_i.y;
+    a_f(i, 2) += f_i.z;
+    a_torque(i, 0) += tor_i.x;
+    a_torque(i, 1) += tor_i.y;
+    a_torque(i, 2) += tor_i.z;
+  }
+
+  /* Pair::ev_tally_xyz() on views: pair force F on i, del = x_i - x_j */
+  KOKKOS_INLINE_FUNCTION void tally(value_type &sums, int i, int j, double energy, const Vec3 &F,
+                                    const Vec3 &del) const
+  {
+    const Data &d = *this;
+    Kokkos::View<KK_ACC_FLOAT *, typename DAT::t_kkacc_1d::array_layout, typename KKDevice<DeviceType>::value,
+                 Kokkos::MemoryTraits<AtomicF<NEIGHFLAG>::value>>
+        a_eatom = d.eatom;
+    Kokkos::View<KK_ACC_FLOAT *[6], typename DAT::t_kkacc_1d_6::array_layout, typename KKDevice<DeviceType>::value,
+                 Kokkos::MemoryTraits<AtomicF<NEIGHFLAG>::value>>
+        a_vatom = d.vatom;
+    const bool own_i = NEWTON_PAIR || i < d.nlocal;
+    const bool own_j = NEWTON_PAIR || j < d.nlocal;
+    const double wi = NEWTON_PAIR ? 1.0 : (i < d.nlocal ? 0.5 : 0.0) + (j < d.nlocal ? 0.5 : 0.0);
+
+    if (d.eflag_global) sums.evdwl += wi * energy;
+    if (d.eflag_atom) {
+      if (own_i) a_eatom(i) += 0.5 * energy;
+      if (own_j) a_eatom(j) += 0.5 * energy;
+    }
+    if (d.vflag_global || d.vflag_atom) {
+      const double w[6] = {del.x * F.x, del.y * F.y, del.z * F.z, del.x * F.y, del.x * F.z, del.y * F.z};
+      if (d.vflag_global)
+        for (int k = 0; k < 6; k++) sums.v[k] += wi * w[k];
+      if (d.vflag_atom) {
+        if (own_i)
+          for (int k = 0; k < 6; k++) a_vatom(i, k) += 0.5 * w[k];
+        if (own_j)
+          for (int k = 0; k < 6; k++) a_vatom(j, k) += 0.5 * w[k];
+      }
+    }
+  }
+};
+
+}    // namespace
+
+/* ---------------------------------------------------------------------- */
+
+template <class DeviceType>
+PairGranKuhnKokkos<DeviceType>::PairGranKuhnKokkos(LAMMPS *lmp) :
+    PairGranKuhn(lmp), neighflag(HALF), fix_historyKK(nullptr), h_list_built(-1)
+{
+  kokkosable = 1;
+  atomKK = (AtomKokkos *) atom;
+  execution_space = ExecutionSpaceFromDevice<DeviceType>::space;
+  datamask_read = X_MASK | V_MASK | OMEGA_MASK | F_MASK | TORQUE_MASK | TYPE_MASK | ENERGY_MASK | VIRIAL_MASK |
+      RADIUS_MASK;
+  datamask_modify = F_MASK | TORQUE_MASK | ENERGY_MASK | VIRIAL_MASK;
+}
+
+/* ---------------------------------------------------------------------- */
+
+template <class DeviceType> PairGranKuhnKokkos<DeviceType>::~PairGranKuhnKokkos()
+{
+  if (copymode) return;
+  memoryKK->destroy_kokkos(k_eatom, eatom);
+  memoryKK->destroy_kokkos(k_vatom, vatom);
+  eatom = nullptr;
+  vatom = nullptr;
+}
+
+/* ---------------------------------------------------------------------- */
+
+template <class DeviceType> void PairGranKuhnKokkos<DeviceType>::init_style()
+{
+  // What LAMMPS's fix neigh/history/kk supports, and so what this style supports: it
+  // hands histories over between atoms only with newton off (with newton on its
+  // pre_exchange() stops with an error at the first re-neighboring or at the end of the
+  // run), and the pair loop needs a half list.
+  neighflag = lmp->kokkos->neighflag;
+  if (neighflag != HALF && neighflag != HALFTHREAD)
+    error->all(FLERR, "Pair style gran/kuhn/kk requires a half neighbor list: use '-pk kokkos neigh half' "
+                      "(or 'package kokkos neigh half')");
+  if (force->newton_pair)
+    error->all(FLERR, "Pair style gran/kuhn/kk requires newton off: LAMMPS's fix neigh/history/kk cannot "
+                      "exchange contact histories with newton on (use 'newton off' in the input, after "
+                      "any package command, or '-pk kokkos newton off')");
+
+  // the Kokkos history fix replaces the placeholder made in PairGranKuhn's constructor
+  // (keeping its place in the fix list); PairGranKuhn::init_style() then keeps it
+  if (fix_history == nullptr) {
+    auto cmd = fmt::format("{} all {} {}", history_fix_id(),
+                           execution_space == Device ? "DEMC/NEIGH_HISTORY/KK/DEVICE" : "DEMC/NEIGH_HISTORY/KK/HOST",
+                           (int) H_SIZE);
+    fix_history = dynamic_cast<FixNeighHistory *>(modify->replace_fix(history_fix_id() + "_DUMMY", cmd, 1));
+    if (fix_history == nullptr) error->all(FLERR, "Pair gran/kuhn/kk could not create its history fix");
+    fix_history->pair = this;
+  }
+  fix_historyKK = dynamic_cast<FixNeighHistoryKokkos<DeviceType> *>(fix_history);
+  if (fix_historyKK == nullptr)
+    error->all(FLERR, "Pair gran/kuhn/kk: history fix {} is not a fix neigh/history/kk of this execution space",
+               history_fix_id());
+
+  PairGranKuhn::init_style();
+
+  auto request = neighbor->find_request(this);
+  request->set_kokkos_host(std::is_same_v<DeviceType, LMPHostType> && !std::is_same_v<DeviceType, LMPDeviceType>);
+  request->set_kokkos_device(std::is_same_v<DeviceType, LMPDeviceType>);
+
+  // coefficients per type pair for the device, filled by init_one()
+  const int n = atom->ntypes;
+  if ((int) k_params.extent(0) != n + 1)
+    k_params = Kokkos::DualView<PairGranKuhnTypeParams **, Kokkos::LayoutRight, DeviceType>("PairGranKuhn::params",
+                                                                                          n + 1, n + 1);
+  h_list_built = -1;
+}
+
+/* ---------------------------------------------------------------------- */
+
+template <class DeviceType> double PairGranKuhnKokkos<DeviceType>::init_one(int i, int j)
+{
+  const double cut = PairGranKuhn::init_one(i, j);
+  PairGranKuhnTypeParams c;
+  c.kn = kn[i][j];
+  c.kt = kt[i][j];
+  c.mu = mu[i][j];
+  c.damp_n = damp_n[i][j];
+  c.damp_t = damp_t[i][j];
+  k_params.view_host()(i, j) = c;
+  k_params.view_host()(j, i) = c;
+  k_params.modify_host();
+  return cut;
+}
+
+/* ---------------------------------------------------------------------- */
+
+template <class DeviceType> void PairGranKuhnKokkos<DeviceType>::compute(int eflag_in, int vflag_in)
+{
+  // at setup the particles have not moved since the last step: forces are
+  // evaluated from the stored history without advancing it (as the CPU style)
+  const bool advance = (update->setupflag == 0);
+
+  ev_init(eflag_in, vflag_in, 0);
+  if (force->newton_pair) error->all(FLERR, "Pair style gran/kuhn/kk requires newton off");
+
+  // per-atom energy and virial live in Kokkos views (zeroed when created)
+  if (eflag_atom) {
+    memoryKK->destroy_kokkos(k_eatom, eatom);
+    memoryKK->create_kokkos(k_eatom, eatom, maxeatom, "pair:eatom");
+    kdata.eatom = k_eatom.template view<DeviceType>();
+  }
+  if (vflag_atom) {
+    memoryKK->destroy_kokkos(k_vatom, vatom);
+    memoryKK->create_kokkos(k_vatom, vatom, maxvatom, "pair:vatom");
+    kdata.vatom = k_vatom.template view<DeviceType>();
+  }
+
+  atomKK->sync(execution_space, datamask_read);
+  if (eflag_in || vflag_in)
+    atomKK->modified(execution_space, datamask_modify);
+  else
+    atomKK->modified(execution_space, F_MASK | TORQUE_MASK);
+
+  kdata.x = atomKK->k_x.template view<DeviceType>();
+  kdata.v = atomKK->k_v.template view<DeviceType>();
+  kdata.omega = atomKK->k_omega.template view<DeviceType>();
+  kdata.f = atomKK->k_f.template view<DeviceType>();
+  kdata.torque = atomKK->k_torque.template view<DeviceType>();
+  kdata.type = atomKK->k_type.template view<DeviceType>();
+  kdata.radius = atomKK->k_radius.template view<DeviceType>();
+  kdata.nlocal = atom->nlocal;
+
+  auto *k_list = static_cast<NeighListKokkos<DeviceType> *>(list);
+  const int inum = list->inum;
+  kdata.numneigh = k_list->d_numneigh;
+  kdata.neighbors = k_list->d_neighbors;
+  kdata.ilist = k_list->d_ilist;
+
+  fix_historyKK->k_firstflag.template sync<DeviceType>();
+  fix_historyKK->k_firstvalue.template sync<DeviceType>();
+  kdata.touch = fix_historyKK->k_firstflag.template view<DeviceType>();
+  kdata.history = fix_historyKK->k_firstvalue.template view<DeviceType>();
+
+  k_params.template sync<DeviceType>();
+  kdata.params = k_params.template view<DeviceType>();
+  kdata.refinements = refinements;
+  kdata.dt = dt;
+  kdata.eflag_global = eflag_global;
+  kdata.eflag_atom = eflag_atom;
+  kdata.vflag_global = vflag_global;
+  kdata.vflag_atom = vflag_atom;
+
+  PairGranKuhnSums sums;
+  if (neighflag == HALF) {
+    if (evflag) {
+      if (advance) launch<HALF, 1, 1>(inum, sums);
+      else launch<HALF, 1, 0>(inum, sums);
+    } else {
+      if (advance) launch<HALF, 0, 1>(inum, sums);
+      else launch<HALF, 0, 0>(inum, sums);
+    }
+  } else {
+    if (evflag) {
+      if (advance) launch<HALFTHREAD, 1, 1>(inum, sums);
+      else launch<HALFTHREAD, 1, 0>(inum, sums);
+    } else {
+      if (advance) launch<HALFTHREAD, 0, 1>(inum, sums);
+      else launch<HALFTHREAD, 0, 0>(inum, sums);
+    }
+  }
+
+  fix_historyKK->k_firstflag.template modify<DeviceType>();
+  fix_historyKK->k_firstvalue.template modify<DeviceType>();
+
+  // pvector: the same layout and meaning as the CPU style's (this rank's share)
+  if (advance) {
+    dissipated_friction += sums.friction;
+    dissipated_damping += sums.damping;
+  }
+  pvector[E_NORMAL] = sums.normal;
+  pvector[E_TANGENTIAL] = sums.tangential;
+  pvector[E_FRICTION] = dissipated_friction;
+  pvector[E_DAMPING] = dissipated_damping;
+  pvector[E_CONTACTS] = sums.contacts;
+  pvector[E_SLIDING] = sums.sliding;
+
+  if (eflag_global) eng_vdwl += sums.evdwl;
+  if (vflag_global)
+    for (int k = 0; k < 6; k++) virial[k] += sums.v[k];
+  if (eflag_atom) {
+    k_eatom.template modify<DeviceType>();
+    k_eatom.sync_host();
+  }
+  if (vflag_atom) {
+    k_vatom.template modify<DeviceType>();
+    k_vatom.sync_host();
+  }
+}
+
+/* ---------------------------------------------------------------------- */
+
+template <class DeviceType>
+template <int NEIGHFLAG, int EVFLAG, int ADVANCE>
+void PairGranKuhnKokkos<DeviceType>::launch(int inum, PairGranKuhnSums &sums)
+{
+  const KuhnPairLoop<DeviceType, NEIGHFLAG, 0, EVFLAG, ADVANCE> loop(kdata);
+  Kokkos::parallel_reduce("PairGranKuhnKokkos::compute", Kokkos::RangePolicy<DeviceType>(0, inum), loop, sums);
+}
+
+/* ----------------------------------------------------------------------
+   the history of pair (i,j) in i's Kokkos neighbor list, read on the host
+   with the hand-over sign undone (see KuhnPairLoop); false if absent. As
+   PairGranKuhn::single(), only i's list is searched.
+------------------------------------------------------------------------- */
+
+template <class DeviceType> bool PairGranKuhnKokkos<DeviceType>::find_history_host(int i, int j, double *history)
+{
+  if (list == nullptr || fix_historyKK == nullptr) return false;
+  auto *k_list = static_cast<NeighListKokkos<DeviceType> *>(list);
+  if (h_list_built != neighbor->ncalls) {    // no copy when the list is in host memory
+    h_neighbors = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), k_list->d_neighbors);
+    h_numneigh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), k_list->d_numneigh);
+    h_list_built = neighbor->ncalls;
+  }
+  fix_historyKK->k_firstvalue.sync_host();
+  auto h_values = fix_historyKK->k_firstvalue.view_host();
+  if (i < 0 || i >= (int) h_numneigh.extent(0) || i >= (int) h_values.extent(0)) return false;
+
+  const int jnum = h_numneigh(i);
+  for (int k = 0; k < jnum; k++) {
+    neighprev = (neighprev + 1) % jnum;    // pairs are usually asked for in list order
+    if ((h_neighbors(i, neighprev) & NEIGHMASK) != j) continue;
+    const int h = H_SIZE * neighprev;
+    const double sign = std::signbit(h_values(i, h + H_ZETA)) ? -1.0 : 1.0;
+    history[H_FTX] = h_values(i, h + H_FTX);
+    history[H_FTY] = h_values(i, h + H_FTY);
+    history[H_FTZ] = h_values(i, h + H_FTZ);
+    history[H_ZETA] = sign * h_values(i, h + H_ZETA);
+    history[H_WFRIC] = sign * h_values(i, h + H_WFRIC);
+    history[H_WDAMP] = sign * h_values(i, h + H_WDAMP);
+    return true;
+  }
+  return false;
+}
+
+/* ----------------------------------------------------------------------
+   per-contact state for compute pair/local, as PairGranKuhn::single() (which
+   reads the CPU history arrays; fix neigh/history/kk does not fill them):
+   returns the stored elastic energy; svector = fn, ft (3), mobilised friction
+   |ft|/(mu fn), cumulative friction and damping dissipation of this contact,
+   stored tangential energy
+------------------------------------------------------------------------- */
+
+template <class DeviceType>
+double PairGranKuhnKokkos<DeviceType>::single(int i, int j, int itype, int jtype, double rsq, double, double,
+                                              double &fforce)
+{
+  for (int k = 0; k < single_extra; k++) svector[k] = 0.0;
+  fforce = 0.0;
+  atomKK->sync(Host, RADIUS_MASK);
+  const double radsum = atom->radius[i] + atom->radius[j];
+  double history[H_SIZE];
+  if (rsq >= radsum * radsum || !find_history_host(i, j, history)) return 0.0;
+
+  const double r = std::sqrt(rsq);
+  const double fn = kn[itype][jtype] * (radsum - r);
+  const Vec3 ft = {history[H_FTX], history[H_FTY], history[H_FTZ]};
+  const double stored_t = demc::norm2(ft) / (2.0 * kt[itype][jtype]);
+  const double limit = mu[itype][jtype] * fn;
+  fforce = fn / r;    // force on i = fforce * (x_i - x_j): the elastic normal part
+  svector[0] = fn;
+  svector[1] = ft.x;
+  svector[2] = ft.y;
+  svector[3] = ft.z;
+  svector[4] = (limit > 0.0) ? demc::norm(ft) / limit : 0.0;
+  svector[5] = history[H_WFRIC];
+  svector[6] = history[H_WDAMP];
+  svector[7] = stored_t;
+  return 0.5 * fn * fn / kn[itype][jtype] + stored_t;
+}
+
+namespace LAMMPS_NS {
+template class PairGranKuhnKokkos<LMPDeviceType>;
+#ifdef LMP_KOKKOS_GPU
+template class PairGranKuhnKokkos<LMPHostType>;
+#endif
+}    // namespace LAMMPS_NS

@@ -1,0 +1,127 @@
+/* -*- c++ -*- ----------------------------------------------------------
+   dem-contact: faithful DEM contact laws for LAMMPS (plugin package)
+   pair_style gran/kuhn/kk: the Kokkos variant of pair_style gran/kuhn.
+
+   The contact law is the same kernel as the CPU style's, demc::kuhn::step()
+   (kernels/kuhn_contact.h), called from a Kokkos functor; this class only
+   moves geometry, movements and per-contact history in and out of it, on
+   the device, through LAMMPS's fix neigh/history/kk (the subclass
+   FixNeighHistoryDemcKokkos). Modelled on LAMMPS's own pair_style
+   gran/hooke/history/kk, but the functor is a struct of views, not a copy
+   of the pair style.
+
+   Supported: Kokkos half neighbor lists (neigh half: HALF or HALFTHREAD)
+   with newton off, as for gran/hooke/history/kk: LAMMPS's
+   fix neigh/history/kk cannot move histories with newton on, and the pair
+   loop needs a half list (see init_style()).
+------------------------------------------------------------------------- */
+
+#ifdef PAIR_CLASS
+// clang-format off
+PairStyle(gran/kuhn/kk,PairGranKuhnKokkos<LMPDeviceType>);
+PairStyle(gran/kuhn/kk/device,PairGranKuhnKokkos<LMPDeviceType>);
+PairStyle(gran/kuhn/kk/host,PairGranKuhnKokkos<LMPHostType>);
+// clang-format on
+#else
+
+#ifndef DEMC_PAIR_GRAN_KUHN_KOKKOS_H
+#define DEMC_PAIR_GRAN_KUHN_KOKKOS_H
+
+#include "pair_gran_kuhn.h"
+
+#include "kokkos_type.h"
+#include "pair_kokkos.h"
+
+namespace LAMMPS_NS {
+
+template <class DeviceType> class FixNeighHistoryKokkos;
+
+/* What one compute() sums over the contacts of this rank: the LAMMPS energy and virial
+   and the pvector terms of this step (weight 1/2 for a pair with a ghost, newton off). */
+struct PairGranKuhnSums {
+  double evdwl;
+  double v[6];
+  double normal, tangential;    // stored energies (pvector E_NORMAL, E_TANGENTIAL)
+  double friction, damping;     // dissipation in this step (added to the cumulative sums)
+  double contacts, sliding;     // pvector E_CONTACTS, E_SLIDING
+  KOKKOS_INLINE_FUNCTION PairGranKuhnSums() :
+      evdwl(0.0), v{0.0, 0.0, 0.0, 0.0, 0.0, 0.0}, normal(0.0), tangential(0.0), friction(0.0), damping(0.0),
+      contacts(0.0), sliding(0.0)
+  {
+  }
+  KOKKOS_INLINE_FUNCTION void operator+=(const PairGranKuhnSums &o)
+  {
+    evdwl += o.evdwl;
+    for (int k = 0; k < 6; k++) v[k] += o.v[k];
+    normal += o.normal;
+    tangential += o.tangential;
+    friction += o.friction;
+    damping += o.damping;
+    contacts += o.contacts;
+    sliding += o.sliding;
+  }
+};
+
+// contact coefficients of one type pair, as the device sees them
+struct PairGranKuhnTypeParams {
+  double kn, kt, mu, damp_n, damp_t;
+  KOKKOS_INLINE_FUNCTION PairGranKuhnTypeParams() : kn(0.0), kt(0.0), mu(0.0), damp_n(0.0), damp_t(0.0) {}
+};
+
+/* Everything the pair loop reads and writes: views and plain values only, so that the
+   functor copied to the device holds no pointer into host objects (the pair style
+   itself is not copied, unlike LAMMPS's own Kokkos pair styles). */
+template <class DeviceType> struct PairGranKuhnKernelData {
+  typedef ArrayTypes<DeviceType> AT;
+  typename AT::t_kkfloat_1d_3_lr_randomread x;
+  typename AT::t_kkfloat_1d_3_randomread v, omega;
+  typename AT::t_kkacc_1d_3 f, torque;
+  typename AT::t_int_1d_randomread type;
+  typename AT::t_kkfloat_1d_randomread radius;
+  typename AT::t_kkacc_1d eatom;
+  typename AT::t_kkacc_1d_6 vatom;
+  typename AT::t_neighbors_2d neighbors;
+  typename AT::t_int_1d_randomread ilist, numneigh;
+  typename AT::t_int_2d touch;              // fix neigh/history/kk: firstflag
+  typename AT::t_kkfloat_2d history;        // fix neigh/history/kk: firstvalue
+  typename Kokkos::DualView<PairGranKuhnTypeParams **, Kokkos::LayoutRight, DeviceType>::t_dev_const_um params;
+  unsigned refinements;
+  double dt;
+  int nlocal;
+  int eflag_global, eflag_atom, vflag_global, vflag_atom;
+};
+
+template <class DeviceType> class PairGranKuhnKokkos : public PairGranKuhn {
+ public:
+  typedef DeviceType device_type;
+  typedef ArrayTypes<DeviceType> AT;
+
+  PairGranKuhnKokkos(class LAMMPS *);
+  ~PairGranKuhnKokkos() override;
+  void compute(int, int) override;
+  void init_style() override;
+  double init_one(int, int) override;
+  double single(int, int, int, int, double, double, double, double &) override;
+
+ protected:
+  int neighflag;
+  PairGranKuhnKernelData<DeviceType> kdata;
+  Kokkos::DualView<PairGranKuhnTypeParams **, Kokkos::LayoutRight, DeviceType> k_params;
+  DAT::ttransform_kkacc_1d k_eatom;
+  DAT::ttransform_kkacc_1d_6 k_vatom;
+  FixNeighHistoryKokkos<DeviceType> *fix_historyKK;
+
+  template <int NEIGHFLAG, int EVFLAG, int ADVANCE> void launch(int inum, PairGranKuhnSums &sums);
+
+  // single(): the history of pair (i,j) in i's Kokkos neighbor list, read on the host
+  // (host copies of the list, refreshed after each neighbor list build)
+  typename AT::t_neighbors_2d::host_mirror_type h_neighbors;
+  typename AT::t_int_1d::host_mirror_type h_numneigh;
+  bigint h_list_built;
+  bool find_history_host(int i, int j, double *history);
+};
+
+}    // namespace LAMMPS_NS
+
+#endif
+#endif

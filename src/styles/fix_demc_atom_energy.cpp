@@ -1,0 +1,131 @@
+/* ----------------------------------------------------------------------
+   dem-contact: per-atom energy bookkeeping (see the header).
+------------------------------------------------------------------------- */
+
+#include "fix_demc_atom_energy.h"
+
+#include "atom.h"
+#include "comm.h"
+#include "error.h"
+#include "force.h"
+#include "memory.h"
+
+using namespace LAMMPS_NS;
+
+FixDemcAtomEnergy::FixDemcAtomEnergy(LAMMPS *lmp, int narg, char **arg) :
+    Fix(lmp, narg, arg), values(nullptr), step_share(nullptr), nmax_share(0), tally_stored(false)
+{
+  if (narg != 3) error->all(FLERR, "Illegal fix DEMC/ATOM_ENERGY command (internal fix)");
+  peratom_flag = 1;
+  size_peratom_cols = NCOLS;
+  peratom_freq = 1;
+  restart_peratom = 1;
+  create_attribute = 1;
+  comm_reverse = NCOLS;
+  maxexchange = NCOLS;
+  FixDemcAtomEnergy::grow_arrays(atom->nmax);
+  atom->add_callback(Atom::GROW);
+  atom->add_callback(Atom::RESTART);
+  for (int i = 0; i < atom->nlocal; i++) set_arrays(i);
+}
+
+FixDemcAtomEnergy::~FixDemcAtomEnergy()
+{
+  atom->delete_callback(id, Atom::GROW);
+  atom->delete_callback(id, Atom::RESTART);
+  memory->destroy(values);
+  memory->destroy(step_share);
+}
+
+/* ---------------------------------------------------------------------- */
+
+void FixDemcAtomEnergy::begin_step(bool stored_is_tallied)
+{
+  tally_stored = stored_is_tallied;
+  const int nall = atom->nlocal + atom->nghost;
+  if (nall > nmax_share) {
+    memory->destroy(step_share);
+    nmax_share = atom->nmax;
+    memory->create(step_share, nmax_share, NCOLS, "demc/atom_energy:step_share");
+  }
+  for (int i = 0; i < nall; i++)
+    for (int k = 0; k < NCOLS; k++) step_share[i][k] = 0.0;
+}
+
+void FixDemcAtomEnergy::end_step()
+{
+  if (force->newton_pair) comm->reverse_comm(this);
+  for (int i = 0; i < atom->nlocal; i++) {
+    if (tally_stored) {
+      values[i][STORED_NORMAL] = step_share[i][STORED_NORMAL];
+      values[i][STORED_TANGENTIAL] = step_share[i][STORED_TANGENTIAL];
+    }
+    values[i][WORK_TANGENTIAL] += step_share[i][WORK_TANGENTIAL];
+    values[i][DISSIPATED_DAMPING] += step_share[i][DISSIPATED_DAMPING];
+  }
+}
+
+int FixDemcAtomEnergy::pack_reverse_comm(int n, int first, double *buf)
+{
+  int m = 0;
+  for (int i = first; i < first + n; i++)
+    for (int k = 0; k < NCOLS; k++) buf[m++] = step_share[i][k];
+  return m;
+}
+
+void FixDemcAtomEnergy::unpack_reverse_comm(int n, int *list, double *buf)
+{
+  int m = 0;
+  for (int i = 0; i < n; i++)
+    for (int k = 0; k < NCOLS; k++) step_share[list[i]][k] += buf[m++];
+}
+
+/* ---------------------------------------------------------------------- */
+
+void FixDemcAtomEnergy::grow_arrays(int nmax)
+{
+  memory->grow(values, nmax, NCOLS, "demc/atom_energy:values");
+  array_atom = values;
+}
+
+void FixDemcAtomEnergy::copy_arrays(int i, int j, int)
+{
+  for (int k = 0; k < NCOLS; k++) values[j][k] = values[i][k];
+}
+
+void FixDemcAtomEnergy::set_arrays(int i)
+{
+  for (int k = 0; k < NCOLS; k++) values[i][k] = 0.0;
+}
+
+int FixDemcAtomEnergy::pack_exchange(int i, double *buf)
+{
+  for (int k = 0; k < NCOLS; k++) buf[k] = values[i][k];
+  return NCOLS;
+}
+
+int FixDemcAtomEnergy::unpack_exchange(int nlocal, double *buf)
+{
+  for (int k = 0; k < NCOLS; k++) values[nlocal][k] = buf[k];
+  return NCOLS;
+}
+
+int FixDemcAtomEnergy::pack_restart(int i, double *buf)
+{
+  buf[0] = NCOLS + 1;    // count including itself, as the other fixes expect
+  for (int k = 0; k < NCOLS; k++) buf[k + 1] = values[i][k];
+  return NCOLS + 1;
+}
+
+void FixDemcAtomEnergy::unpack_restart(int nlocal, int nth)
+{
+  double **extra = atom->extra;
+  int m = 0;
+  for (int k = 0; k < nth; k++) m += static_cast<int>(extra[nlocal][m]);
+  for (int k = 0; k < NCOLS; k++) values[nlocal][k] = extra[nlocal][m + 1 + k];
+}
+
+double FixDemcAtomEnergy::memory_usage()
+{
+  return (double) (atom->nmax + nmax_share) * NCOLS * sizeof(double);
+}

@@ -1,0 +1,440 @@
+/* Layer (c), Kokkos: pair_style gran/kuhn/kk against the CPU style gran/kuhn.
+   The same dense, colliding packing (with damping) from the same initial state, run
+   for 100 steps through the CPU style and through the Kokkos style (-k on t N -sf kk)
+   in one process:
+     - per-atom forces and torques agree to 1e-10 of the largest value;
+     - the pvector energies (compute pair gran/kuhn) agree to 1e-10 relative, the
+       contact and sliding counts exactly, and so does the pair energy;
+     - per-atom virial (compute stress/atom) and per-atom energy (compute pe/atom)
+       agree with the CPU style's (it tallies the pair force, not the force
+       accumulated on an atom), and their sums are the global virial and energy;
+     - the per-contact values of compute pair/local (single()) agree;
+     - the Kokkos runs re-built the neighbor lists and re-sorted the atoms, so the
+       hand-over of histories by fix neigh/history/kk (which negates them) was exercised;
+     - the same with elastic_slip off (a contact's friction work can be negative);
+     - write_restart between runs does not change the run, and a run resumed from the
+       restart file continues it (both fail with LAMMPS's own fix neigh/history/kk);
+     - with 18 contacts per atom (more than fix neigh/history/kk's initial room for 8)
+       the Kokkos style still agrees with the CPU style across a run boundary;
+     - newton on and full neighbor lists give clear errors.
+   The thread count comes from DEMC_KOKKOS_THREADS (CTest runs 1 and 2). The 1-thread
+   run writes its forces and torques to a file in the build folder; the 2-thread run
+   (after it: CTest fixture) compares with them.
+   KokkosKuhnMpi.* runs under mpirun -np 2: the Kokkos style on 2 ranks agrees with the
+   CPU style and the Kokkos style on 1 rank (also with 18 contacts per atom). */
+#include "lammps_session.h"
+
+#include "atom.h"
+#include "compute.h"
+#include "exceptions.h"
+#include "force.h"
+#include "lammps.h"
+#include "modify.h"
+#include "neighbor.h"
+#include "pair.h"
+#include "update.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <functional>
+#include <iomanip>
+#include <string>
+
+using namespace demc_test;
+
+#ifndef DEMC_TEST_OUTPUT_DIR
+#define DEMC_TEST_OUTPUT_DIR "."
+#endif
+
+namespace {
+
+const int STEPS = 100;
+
+std::string threads()
+{
+  const char *t = std::getenv("DEMC_KOKKOS_THREADS");
+  return t ? t : "1";
+}
+
+std::vector<std::string> kokkos_args()
+{
+  return {"-k", "on", "t", threads(), "-sf", "kk", "-pk", "kokkos", "neigh", "half", "newton", "off"};
+}
+
+std::vector<std::string> pair_lines(const std::string &style_args = "")
+{
+  return {"pair_style gran/kuhn" + style_args, "pair_coeff * * 2.0e3 2.0e3 0.5 damping 0.002 0.001"};
+}
+
+// per-atom values of `ncols` columns, indexed by atom ID, gathered over the ranks of comm
+using PerAtomN = std::vector<std::vector<double>>;
+
+PerAtomN gather(LammpsSession &s, MPI_Comm comm, int ncols, const std::function<double(int, int)> &value)
+{
+  const auto *atom = s.lmp->atom;
+  std::vector<double> mine;
+  for (int i = 0; i < atom->nlocal; i++) {
+    mine.push_back((double) atom->tag[i]);
+    for (int k = 0; k < ncols; k++) mine.push_back(value(i, k));
+  }
+  int nprocs;
+  MPI_Comm_size(comm, &nprocs);
+  int count = (int) mine.size();
+  std::vector<int> counts(nprocs), displs(nprocs, 0);
+  MPI_Allgather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, comm);
+  for (int p = 1; p < nprocs; p++) displs[p] = displs[p - 1] + counts[p - 1];
+  std::vector<double> all(displs[nprocs - 1] + counts[nprocs - 1]);
+  MPI_Allgatherv(mine.data(), count, MPI_DOUBLE, all.data(), counts.data(), displs.data(), MPI_DOUBLE, comm);
+  PerAtomN out((size_t) atom->natoms + 1, std::vector<double>(ncols, 0.0));
+  for (size_t k = 0; k + ncols < all.size(); k += ncols + 1)
+    for (int c = 0; c < ncols; c++) out[(size_t) all[k]][c] = all[k + 1 + c];
+  return out;
+}
+
+double max_relative_difference_n(const PerAtomN &a, const PerAtomN &b)
+{
+  if (a.size() != b.size()) return INFINITY;
+  double scale = 0.0, diff = 0.0;
+  for (size_t i = 0; i < a.size(); i++)
+    for (size_t k = 0; k < a[i].size(); k++) {
+      scale = std::max(scale, std::fabs(a[i][k]));
+      diff = std::max(diff, std::fabs(a[i][k] - b[i][k]));
+    }
+  return scale > 0.0 ? diff / scale : diff;
+}
+
+double relative(double a, double b)
+{
+  const double scale = std::max(std::fabs(a), std::fabs(b));
+  return scale > 0.0 ? std::fabs(a - b) / scale : 0.0;
+}
+
+struct Outcome {
+  PerAtom forces, torques;
+  std::vector<double> pvector;
+  double pair_energy = 0.0;
+  double virial[6] = {0, 0, 0, 0, 0, 0};
+  PerAtomN stress, energy;    // compute stress/atom NULL pair, compute pe/atom pair
+  std::vector<double> contact_sums;    // compute pair/local p1..p8 and eng, summed
+  long neighbor_builds = 0;
+};
+
+// the packing, STEPS steps; per-atom virial/energy and pair/local at the last step
+Outcome run(MPI_Comm comm, const std::vector<std::string> &args, const std::string &style_args = "")
+{
+  LammpsSession s(comm, args);
+  s.load_plugin();
+  s.commands(dense_packing_input(pair_lines(style_args), false));
+  // sorting the atoms every 20 steps re-orders them: after it, fix neigh/history/kk hands
+  // the history of many pairs (i,j) over to j (and negates it)
+  s.command("atom_modify sort 20 0.0");
+  s.commands({"compute e all pair gran/kuhn", "compute sa all stress/atom NULL pair",
+              "compute pea all pe/atom pair", "compute pl all pair/local p1 p2 p3 p4 p5 p6 p7 p8 eng",
+              "compute pls all reduce sum c_pl[*] inputs local", "compute sas all reduce sum c_sa[*]",
+              "compute peas all reduce sum c_pea",
+              "thermo_style custom step pe c_e[*] c_sas[*] c_peas c_pls[*]",
+              "thermo " + std::to_string(STEPS), "run " + std::to_string(STEPS)});
+  Outcome o;
+  o.forces = s.forces();
+  o.torques = s.torques();
+  o.pvector = s.pair_extra();
+  o.pair_energy = s.pair_energy();
+  MPI_Allreduce(s.lmp->force->pair->virial, o.virial, 6, MPI_DOUBLE, MPI_SUM, comm);
+  auto *sa = s.lmp->modify->get_compute_by_id("sa");
+  auto *pea = s.lmp->modify->get_compute_by_id("pea");
+  auto *pls = s.lmp->modify->get_compute_by_id("pls");
+  EXPECT_EQ(sa->invoked_peratom, s.lmp->update->ntimestep);
+  EXPECT_EQ(pea->invoked_peratom, s.lmp->update->ntimestep);
+  EXPECT_EQ(pls->invoked_vector, s.lmp->update->ntimestep);
+  o.stress = gather(s, comm, 6, [&](int i, int k) { return sa->array_atom[i][k]; });
+  o.energy = gather(s, comm, 1, [&](int i, int) { return pea->vector_atom[i]; });
+  o.contact_sums.assign(pls->vector, pls->vector + pls->size_vector);
+  o.neighbor_builds = (long) s.lmp->neighbor->ncalls;
+  return o;
+}
+
+void expect_same_physics(const Outcome &cpu, const Outcome &kk)
+{
+  const double df = max_relative_difference(cpu.forces, kk.forces);
+  const double dt = max_relative_difference(cpu.torques, kk.torques);
+  EXPECT_LT(df, 1e-10);
+  EXPECT_LT(dt, 1e-10);
+  ASSERT_EQ(cpu.pvector.size(), kk.pvector.size());
+  double dp = 0.0;
+  for (size_t k = 0; k < 4; k++) {
+    EXPECT_GT(cpu.pvector[k], 0.0) << "pvector " << k;    // the run stored and dissipated energy
+    dp = std::max(dp, relative(cpu.pvector[k], kk.pvector[k]));
+    EXPECT_LT(relative(cpu.pvector[k], kk.pvector[k]), 1e-10) << "pvector " << k;
+  }
+  EXPECT_EQ(cpu.pvector[4], kk.pvector[4]) << "contacts";
+  // a contact exactly on the friction cone can be counted as sliding or not by round-off
+  EXPECT_LE(std::fabs(cpu.pvector[5] - kk.pvector[5]), 1.0) << "sliding contacts";
+  EXPECT_GT(cpu.pvector[4], 100.0);
+  EXPECT_LT(relative(cpu.pair_energy, kk.pair_energy), 1e-10);
+  double dv = 0.0, vscale = 0.0;
+  for (int k = 0; k < 6; k++) vscale = std::max(vscale, std::fabs(cpu.virial[k]));
+  for (int k = 0; k < 6; k++) dv = std::max(dv, std::fabs(cpu.virial[k] - kk.virial[k]) / vscale);
+  EXPECT_LT(dv, 1e-10) << "global virial";
+  const double ds = max_relative_difference_n(cpu.stress, kk.stress);
+  const double de = max_relative_difference_n(cpu.energy, kk.energy);
+  EXPECT_LT(ds, 1e-10) << "per-atom virial";
+  EXPECT_LT(de, 1e-10) << "per-atom energy";
+  ASSERT_EQ(cpu.contact_sums.size(), kk.contact_sums.size());
+  double dc = 0.0;
+  for (size_t k = 0; k < cpu.contact_sums.size(); k++) {
+    const double scale = std::max(std::fabs(cpu.contact_sums[k]), 1e-12 * std::fabs(cpu.contact_sums[0]));
+    dc = std::max(dc, std::fabs(cpu.contact_sums[k] - kk.contact_sums[k]) / scale);
+  }
+  EXPECT_LT(dc, 1e-10) << "compute pair/local sums";
+  EXPECT_GT(kk.neighbor_builds, 2) << "no re-neighboring: the history hand-over was not exercised";
+  int me;
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  if (me == 0)
+    printf("[ measured ] forces %.3g torques %.3g pvector %.3g virial %.3g per-atom virial %.3g "
+           "per-atom energy %.3g pair/local %.3g (max relative differences)\n",
+           df, dt, dp, dv, ds, de, dc);
+}
+
+// the per-atom virials add up to the global virial, per-atom energies to the pair energy
+void expect_consistent_tallies(const Outcome &o)
+{
+  double sum[6] = {0, 0, 0, 0, 0, 0}, esum = 0.0, vscale = 0.0;
+  for (size_t i = 1; i < o.stress.size(); i++) {
+    for (int k = 0; k < 6; k++) sum[k] += o.stress[i][k];
+    esum += o.energy[i][0];
+  }
+  for (int k = 0; k < 6; k++) vscale = std::max(vscale, std::fabs(o.virial[k]));
+  ASSERT_GT(vscale, 0.0);
+  for (int k = 0; k < 6; k++) EXPECT_NEAR(sum[k], -o.virial[k], 1e-10 * vscale) << k;    // stress/atom = -virial
+  EXPECT_NEAR(esum, o.pair_energy, 1e-10 * std::fabs(o.pair_energy));
+}
+
+std::string thread_file()
+{
+  return std::string(DEMC_TEST_OUTPUT_DIR) + "/kokkos_kuhn_t1_result.txt";
+}
+
+void write_result(const std::string &name, const PerAtom &forces, const PerAtom &torques)
+{
+  std::ofstream out(name);
+  out << std::setprecision(17);
+  for (size_t i = 0; i < forces.size(); i++)
+    out << forces[i][0] << ' ' << forces[i][1] << ' ' << forces[i][2] << ' ' << torques[i][0] << ' '
+        << torques[i][1] << ' ' << torques[i][2] << '\n';
+}
+
+bool read_result(const std::string &name, PerAtom &forces, PerAtom &torques)
+{
+  std::ifstream in(name);
+  if (!in) return false;
+  std::array<double, 3> f, t;
+  while (in >> f[0] >> f[1] >> f[2] >> t[0] >> t[1] >> t[2]) {
+    forces.push_back(f);
+    torques.push_back(t);
+  }
+  return !forces.empty();
+}
+
+}    // namespace
+
+TEST(KokkosKuhn, MatchesCpuStyle)
+{
+  const Outcome cpu = run(MPI_COMM_WORLD, {});
+  const Outcome kk = run(MPI_COMM_WORLD, kokkos_args());
+  expect_same_physics(cpu, kk);
+  expect_consistent_tallies(cpu);
+  expect_consistent_tallies(kk);
+}
+
+// elastic_slip off: a contact's cumulative friction work can be negative; the Kokkos style
+// must undo fix neigh/history/kk's negation of it (compute pair/local p6 sums it)
+TEST(KokkosKuhn, MatchesCpuStyleWithoutElasticSlip)
+{
+  const Outcome cpu = run(MPI_COMM_WORLD, {}, " elastic_slip no");
+  const Outcome kk = run(MPI_COMM_WORLD, kokkos_args(), " elastic_slip no");
+  expect_same_physics(cpu, kk);
+}
+
+TEST(KokkosKuhn, ThreadCountDoesNotMatter)
+{
+  const Outcome kk = run(MPI_COMM_WORLD, kokkos_args());
+  if (threads() == "1") {
+    std::remove(thread_file().c_str());
+    write_result(thread_file(), kk.forces, kk.torques);
+    return;
+  }
+  PerAtom forces, torques;
+  ASSERT_TRUE(read_result(thread_file(), forces, torques))
+      << "no result of the 1-thread run in " << thread_file() << " (run kokkos.test_kokkos_kuhn.t1 first)";
+  const double df = max_relative_difference(forces, kk.forces);
+  const double dt = max_relative_difference(torques, kk.torques);
+  printf("[ measured ] 1 vs %s threads: forces %.3g torques %.3g\n", threads().c_str(), df, dt);
+  EXPECT_LT(df, 1e-10);
+  EXPECT_LT(dt, 1e-10);
+}
+
+// N + M steps straight = N steps, write_restart, M steps = N steps, write_restart,
+// read_restart, M steps (no damping: a restart file does not hold the half-step velocities
+// it needs). Both need FixNeighHistoryDemcKokkos: with LAMMPS's fix neigh/history/kk the
+// write_restart command between runs attaches histories to the wrong partners (O(1)
+// differences) and read_restart restores no history at all.
+TEST(KokkosKuhn, RestartContinuity)
+{
+  const std::string file = std::string(DEMC_TEST_OUTPUT_DIR) + "/kokkos_kuhn_restart_t" + threads() + ".bin";
+  const auto input = dense_packing_input({"pair_style gran/kuhn", "pair_coeff * * 2.0e3 2.0e3 0.5"}, false);
+  auto forces_after = [&](const std::vector<std::string> &lines) {
+    LammpsSession s(MPI_COMM_WORLD, kokkos_args());
+    s.load_plugin();
+    s.commands(lines);
+    return s.forces();
+  };
+  auto with = [&](std::vector<std::string> extra) {
+    auto v = input;
+    v.insert(v.end(), extra.begin(), extra.end());
+    return v;
+  };
+  const PerAtom straight = forces_after(with({"run 150", "run 50"}));
+  const PerAtom written = forces_after(with({"run 150", "write_restart " + file, "run 50"}));
+  const PerAtom resumed = forces_after({"read_restart " + file, "neighbor 0.0003 bin", "neigh_modify delay 0",
+                                        "fix integrate all nve/sphere", "timestep 1e-5", "run 50"});
+  std::remove(file.c_str());
+  const double dw = max_relative_difference(straight, written);
+  const double dr = max_relative_difference(straight, resumed);
+  printf("[ measured ] restart: write_restart between runs %.3g, read_restart %.3g\n", dw, dr);
+  EXPECT_LT(dw, 1e-10) << "write_restart between runs changed the run";
+  EXPECT_LT(dr, 1e-10) << "the run resumed from the restart file differs";
+}
+
+namespace {
+// 18 contacts per atom (every face and edge neighbor of the lattice overlaps): more
+// partners per atom than fix neigh/history/kk's initial 8. Two runs (a hand-over of all
+// histories at the run boundary) and atom sorting every 5 steps (more hand-overs).
+Outcome dense_run(MPI_Comm comm, const std::vector<std::string> &args)
+{
+  LammpsSession s(comm, args);
+  s.load_plugin();
+  s.commands(dense_packing_input(pair_lines(), false));
+  s.commands({"set group all diameter 0.0028", "atom_modify sort 5 0.0", "compute e all pair gran/kuhn",
+              "thermo_style custom step pe c_e[*]", "run 15", "run 15"});
+  Outcome o;
+  o.forces = s.forces();
+  o.torques = s.torques();
+  o.pvector = s.pair_extra();
+  return o;
+}
+
+void expect_same_dense(const Outcome &cpu, const Outcome &kk, const char *what)
+{
+  const double df = max_relative_difference(cpu.forces, kk.forces);
+  const double dt = max_relative_difference(cpu.torques, kk.torques);
+  const double de = relative(cpu.pvector[1], kk.pvector[1]);
+  printf("[ measured ] 18 contacts per atom, %s: forces %.3g torques %.3g tangential energy %.3g\n", what, df, dt,
+         de);
+  EXPECT_GT(cpu.pvector[4], 4000.0);    // 9 contacts per atom
+  EXPECT_LT(df, 1e-10) << what;
+  EXPECT_LT(dt, 1e-10) << what;
+  EXPECT_LT(de, 1e-10) << what;
+}
+}    // namespace
+
+// LAMMPS's fix neigh/history/kk scrambles histories (and writes beyond its arrays) when an
+// atom has more than 8 partners; FixNeighHistoryDemcKokkos sizes the arrays beforehand
+TEST(KokkosKuhn, MoreThanEightContactsPerAtom)
+{
+  expect_same_dense(dense_run(MPI_COMM_WORLD, {}), dense_run(MPI_COMM_WORLD, kokkos_args()), "1 rank");
+}
+
+TEST(KokkosKuhn, UnsupportedSettingsGiveClearErrors)
+{
+  struct Case {
+    std::vector<std::string> args;
+    bool newton;
+    std::string expected;
+  };
+  const std::vector<Case> cases = {
+      {{"-k", "on", "t", threads(), "-sf", "kk", "-pk", "kokkos", "neigh", "half"}, true, "requires newton off"},
+      {{"-k", "on", "t", threads(), "-sf", "kk", "-pk", "kokkos", "neigh", "full", "newton", "off"}, false,
+       "requires a half neighbor list"},
+  };
+  for (const auto &c : cases) {
+    LammpsSession s(MPI_COMM_WORLD, c.args);
+    s.load_plugin();
+    s.commands(dense_packing_input(pair_lines(), c.newton));
+    try {
+      s.command("run 0");
+      ADD_FAILURE() << "no error for newton " << c.newton;
+    } catch (LAMMPS_NS::LAMMPSException &e) {
+      EXPECT_NE(std::string(e.what()).find(c.expected), std::string::npos) << e.what();
+    }
+  }
+}
+
+// under mpirun -np 2: the Kokkos style on 2 ranks against the CPU style and the Kokkos
+// style on 1 rank (sub-communicator of rank 0)
+TEST(KokkosKuhnMpi, TwoRanksMatchSerial)
+{
+  int world, me;
+  MPI_Comm_size(MPI_COMM_WORLD, &world);
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  if (world < 2) GTEST_SKIP() << "needs 2 MPI ranks";
+  MPI_Comm one;
+  MPI_Comm_split(MPI_COMM_WORLD, me == 0 ? 0 : MPI_UNDEFINED, me, &one);
+  Outcome cpu1, kk1;
+  if (one != MPI_COMM_NULL) {
+    cpu1 = run(one, {});
+    kk1 = run(one, kokkos_args());
+    MPI_Comm_free(&one);
+  }
+  MPI_Comm two;
+  MPI_Comm_split(MPI_COMM_WORLD, me < 2 ? 0 : MPI_UNDEFINED, me, &two);
+  Outcome kk2;
+  if (two != MPI_COMM_NULL) {
+    kk2 = run(two, kokkos_args());
+    MPI_Comm_free(&two);
+  }
+  if (me != 0) return;
+  for (const Outcome *serial : {&cpu1, &kk1}) {
+    const double df = max_relative_difference(serial->forces, kk2.forces);
+    const double dt = max_relative_difference(serial->torques, kk2.torques);
+    double dp = 0.0;
+    for (size_t k = 0; k < 4; k++) dp = std::max(dp, relative(serial->pvector[k], kk2.pvector[k]));
+    const double ds = max_relative_difference_n(serial->stress, kk2.stress);
+    printf("[ measured ] 2 ranks kk vs 1 rank %s: forces %.3g torques %.3g pvector %.3g per-atom virial %.3g\n",
+           serial == &cpu1 ? "cpu" : "kk", df, dt, dp, ds);
+    EXPECT_LT(df, 1e-9);
+    EXPECT_LT(dt, 1e-9);
+    EXPECT_LT(dp, 1e-9);
+    EXPECT_LT(ds, 1e-9);
+    EXPECT_EQ(serial->pvector[4], kk2.pvector[4]);
+  }
+}
+
+// histories of atoms with more than 8 partners migrate between the ranks
+TEST(KokkosKuhnMpi, TwoRanksMatchSerialWithManyContacts)
+{
+  int world, me;
+  MPI_Comm_size(MPI_COMM_WORLD, &world);
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  if (world < 2) GTEST_SKIP() << "needs 2 MPI ranks";
+  MPI_Comm one;
+  MPI_Comm_split(MPI_COMM_WORLD, me == 0 ? 0 : MPI_UNDEFINED, me, &one);
+  Outcome cpu1;
+  if (one != MPI_COMM_NULL) {
+    cpu1 = dense_run(one, {});
+    MPI_Comm_free(&one);
+  }
+  MPI_Comm two;
+  MPI_Comm_split(MPI_COMM_WORLD, me < 2 ? 0 : MPI_UNDEFINED, me, &two);
+  Outcome kk2;
+  if (two != MPI_COMM_NULL) {
+    kk2 = dense_run(two, kokkos_args());
+    MPI_Comm_free(&two);
+  }
+  if (me == 0) expect_same_dense(cpu1, kk2, "2 ranks kk vs 1 rank cpu");
+}
