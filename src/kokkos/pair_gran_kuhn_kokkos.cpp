@@ -394,12 +394,12 @@ template <class DeviceType> void PairGranKuhnKokkos<DeviceType>::compute(int efl
 
   // pvector: the same layout and meaning as the CPU style's (this rank's share)
   if (advance) {
-    dissipated_friction += sums.friction;
+    tangential_sum += sums.friction;
     dissipated_damping += sums.damping;
   }
   pvector[E_NORMAL] = sums.normal;
   pvector[E_TANGENTIAL] = sums.tangential;
-  pvector[E_FRICTION] = dissipated_friction;
+  pvector[E_FRICTION] = tangential_sum;
   pvector[E_DAMPING] = dissipated_damping;
   pvector[E_CONTACTS] = sums.contacts;
   pvector[E_SLIDING] = sums.sliding;

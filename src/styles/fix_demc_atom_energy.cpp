@@ -4,6 +4,8 @@
 
 #include "fix_demc_atom_energy.h"
 
+#include "pair_gran_demc.h"
+
 #include "atom.h"
 #include "comm.h"
 #include "error.h"
@@ -13,8 +15,10 @@
 using namespace LAMMPS_NS;
 
 FixDemcAtomEnergy::FixDemcAtomEnergy(LAMMPS *lmp, int narg, char **arg) :
-    Fix(lmp, narg, arg), values(nullptr), step_share(nullptr), nmax_share(0), tally_stored(false)
+    Fix(lmp, narg, arg), values(nullptr), step_share(nullptr), nmax_share(0), tally_stored(false),
+    pair(nullptr), restored_sums{0.0, 0.0}, have_restored_sums(false)
 {
+  restart_global = 1;
   if (narg != 3) error->all(FLERR, "Illegal fix DEMC/ATOM_ENERGY command (internal fix)");
   peratom_flag = 1;
   size_peratom_cols = NCOLS;
@@ -35,6 +39,44 @@ FixDemcAtomEnergy::~FixDemcAtomEnergy()
   atom->delete_callback(id, Atom::RESTART);
   memory->destroy(values);
   memory->destroy(step_share);
+}
+
+/* ----------------------------------------------------------------------
+   system-wide cumulative sums: rank 0 carries the totals after a restart
+   (restart() may run before the pair attaches, hence the hand-over)
+------------------------------------------------------------------------- */
+
+void FixDemcAtomEnergy::attach(PairGranDemc *owner)
+{
+  pair = owner;
+  if (!have_restored_sums) return;
+  pair->tangential_sum = (comm->me == 0) ? restored_sums[0] : 0.0;
+  pair->dissipated_damping = (comm->me == 0) ? restored_sums[1] : 0.0;
+  have_restored_sums = false;
+}
+
+void FixDemcAtomEnergy::write_restart(FILE *fp)
+{
+  double mine[2] = {0.0, 0.0}, total[2];
+  if (pair) {
+    mine[0] = pair->tangential_sum;
+    mine[1] = pair->dissipated_damping;
+  }
+  MPI_Reduce(mine, total, 2, MPI_DOUBLE, MPI_SUM, 0, world);
+  if (comm->me == 0) {
+    int size = 2 * sizeof(double);
+    fwrite(&size, sizeof(int), 1, fp);
+    fwrite(total, sizeof(double), 2, fp);
+  }
+}
+
+void FixDemcAtomEnergy::restart(char *buf)
+{
+  auto *sums = reinterpret_cast<double *>(buf);
+  restored_sums[0] = sums[0];
+  restored_sums[1] = sums[1];
+  have_restored_sums = true;
+  if (pair) attach(pair);
 }
 
 /* ---------------------------------------------------------------------- */

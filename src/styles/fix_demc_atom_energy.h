@@ -10,6 +10,9 @@
    columns migrate with the atoms and are kept in restart files. With newton on,
    the shares of ghost atoms are sent to their owners (reverse communication).
    Output: f_ID[1..4] in dump custom, compute reduce, atom-style variables.
+   It also carries the pair style's system-wide cumulative sums through restart
+   files: Pair::write_restart() runs on rank 0 alone and cannot sum over ranks,
+   Fix::write_restart() runs on all ranks.
 ------------------------------------------------------------------------- */
 
 #ifdef FIX_CLASS
@@ -56,12 +59,19 @@ class FixDemcAtomEnergy : public Fix {
     s[DISSIPATED_DAMPING] += damp;
   }
   void end_step();
+  // the pair style whose system-wide cumulative sums this fix keeps in restart files
+  void attach(class PairGranDemc *owner);
+  void write_restart(FILE *) override;
+  void restart(char *) override;
 
  private:
   double **values;        // per owned atom, the NCOLS columns (array_atom)
   double **step_share;    // this step's shares, owned and ghost atoms
   int nmax_share;
   bool tally_stored;
+  class PairGranDemc *pair;
+  double restored_sums[2];
+  bool have_restored_sums;
 };
 
 }    // namespace LAMMPS_NS

@@ -26,7 +26,7 @@ using demc::Vec3;
 /* ---------------------------------------------------------------------- */
 
 PairGranDemc::PairGranDemc(LAMMPS *lmp, const char *name) :
-    Pair(lmp), style_name(name), dt(0.0), history_index(0), dissipated_damping(0.0),
+    Pair(lmp), style_name(name), dt(0.0), history_index(0), tangential_sum(0.0), dissipated_damping(0.0),
     onerad_dynamic(nullptr), maxrad_dynamic(nullptr), neighprev(0), atom_energy(nullptr)
 {
   single_enable = 1;
@@ -101,9 +101,11 @@ void PairGranDemc::init_style()
   neighbor->add_request(this, NeighConst::REQ_SIZE | NeighConst::REQ_HISTORY);
   dt = update->dt;
   set_max_radii();
-  if (atom_energy == nullptr)
+  if (atom_energy == nullptr) {
     atom_energy = dynamic_cast<FixDemcAtomEnergy *>(modify->replace_fix(
         atom_energy_fix_id() + "_DUMMY", atom_energy_fix_id() + " all DEMC/ATOM_ENERGY", 1));
+    atom_energy->attach(this);
+  }
 }
 
 /* ---------------------------------------------------------------------- */

@@ -55,7 +55,10 @@ class PairGranDemc : public Pair {
   std::string style_name;
   double dt;
   int history_index;    // makes the history fix ID unique within this LAMMPS instance
-  double dissipated_damping;    // this rank's cumulative sum
+  // this rank's cumulative sums: tangential (gran/kuhn: friction dissipation; gran/jaeger:
+  // tangential work) and damping dissipation; kept in restart files by fix DEMC/ATOM_ENERGY
+  double tangential_sum, dissipated_damping;
+  friend class FixDemcAtomEnergy;
   double *onerad_dynamic, *maxrad_dynamic;
   int neighprev;
 

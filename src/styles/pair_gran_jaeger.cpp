@@ -65,7 +65,7 @@ jaeger::Stack stack_of(double *rec, int bounded_capacity)
 PairGranJaeger::PairGranJaeger(LAMMPS *lmp) :
     PairGranDemc(lmp, "gran/jaeger"), youngs(nullptr), poisson(nullptr), mu(nullptr),
     damp_n(nullptr), damp_t(nullptr), estar(nullptr), gstar(nullptr), beta(0.0), max_length(0),
-    tangential_work(0.0), fix_history(nullptr)
+    fix_history(nullptr)
 {
   writedata = 1;
   single_extra = 7;
@@ -137,7 +137,7 @@ void PairGranJaeger::compute(int eflag, int vflag)
       if (!touching) {
         // parting: the last step still does work as the springs leave (kernel clears the stack)
         const double work = part(rec, c, mat);
-        tangential_work += weight * work;
+        tangential_sum += weight * work;
         tally_atoms(c.p, c.q, 0.0, 0.0, work, 0.0);
         fix_history->close(i, jj);
         continue;
@@ -174,7 +174,7 @@ void PairGranJaeger::compute(int eflag, int vflag)
         hist[H::R_LENGTH] = st.n;
         hist[H::R_WORK] += res.work;
         store_quat(hist, q);
-        tangential_work += weight * res.work;
+        tangential_sum += weight * res.work;
         fix_history->merges += res.merges;
       } else {
         res.P = jaeger::hertz_force(mat, c.overlap);
@@ -208,7 +208,7 @@ void PairGranJaeger::compute(int eflag, int vflag)
   end_atom_energy();
   pvector[E_TANGENTIAL] = stored_tangential;
   // friction dissipation = all tangential work done minus what is stored now
-  pvector[E_FRICTION] = tangential_work - stored_tangential;
+  pvector[E_FRICTION] = tangential_sum - stored_tangential;
   pvector[E_DAMPING] = dissipated_damping;
 }
 
@@ -379,26 +379,19 @@ void PairGranJaeger::read_restart(FILE *fp)
 }
 
 /* ----------------------------------------------------------------------
-   settings and the cumulative sums (rank 0 carries the totals after a restart)
+   settings (rank 0 only; the cumulative sums travel with fix DEMC/ATOM_ENERGY)
 ------------------------------------------------------------------------- */
 
 void PairGranJaeger::write_restart_settings(FILE *fp)
 {
-  double sums[2] = {tangential_work, dissipated_damping}, total[2];
-  MPI_Reduce(sums, total, 2, MPI_DOUBLE, MPI_SUM, 0, world);
   write_double(fp, beta);
   write_double(fp, max_length);
-  write_double(fp, total[0]);
-  write_double(fp, total[1]);
 }
 
 void PairGranJaeger::read_restart_settings(FILE *fp)
 {
   beta = read_double(fp);
   max_length = (int) read_double(fp);
-  const double work = read_double(fp), damping = read_double(fp);
-  tangential_work = (comm->me == 0) ? work : 0.0;
-  dissipated_damping = (comm->me == 0) ? damping : 0.0;
 }
 
 /* ---------------------------------------------------------------------- */

@@ -50,7 +50,6 @@ class PairGranJaeger : public PairGranDemc {
   double **estar, **gstar;
   double beta;        // memory approximation, 0 = exact
   int max_length;     // history/max: points per contact, 0 = unbounded
-  double tangential_work;    // this rank's cumulative tangential work of all contacts
 
   class FixJaegerHistory *fix_history;
 

@@ -37,7 +37,7 @@ namespace kuhn = demc::kuhn;
 
 PairGranKuhn::PairGranKuhn(LAMMPS *lmp) :
     PairGranDemc(lmp, "gran/kuhn"), kn(nullptr), kt(nullptr), mu(nullptr), damp_n(nullptr),
-    damp_t(nullptr), refinements(kuhn::ALL), dissipated_friction(0.0), fix_history(nullptr)
+    damp_t(nullptr), refinements(kuhn::ALL), fix_history(nullptr)
 {
   writedata = 1;
   single_extra = 8;
@@ -104,7 +104,7 @@ void PairGranKuhn::compute(int eflag, int vflag)
         const double weight = pair_weight(j);
         // separation releases the stored tangential energy through slip
         if (advance)
-          dissipated_friction += weight * (history[H_FTX] * history[H_FTX] +
+          tangential_sum += weight * (history[H_FTX] * history[H_FTX] +
                                            history[H_FTY] * history[H_FTY] +
                                            history[H_FTZ] * history[H_FTZ]) /
               (2.0 * kt[itype][jtype]);
@@ -135,7 +135,7 @@ void PairGranKuhn::compute(int eflag, int vflag)
         history[H_ZETA] = m.zeta_new;
         history[H_WFRIC] += res.dWt_irrev;
         history[H_WDAMP] += res.dW_damp;
-        dissipated_friction += weight * res.dWt_irrev;
+        tangential_sum += weight * res.dWt_irrev;
         dissipated_damping += weight * res.dW_damp;
       }
 
@@ -150,7 +150,7 @@ void PairGranKuhn::compute(int eflag, int vflag)
     }
   }
   end_atom_energy();
-  pvector[E_FRICTION] = dissipated_friction;
+  pvector[E_FRICTION] = tangential_sum;
   pvector[E_DAMPING] = dissipated_damping;
 }
 
@@ -322,31 +322,22 @@ void PairGranKuhn::read_restart(FILE *fp)
 }
 
 /* ----------------------------------------------------------------------
-   settings and the system's cumulative dissipation (summed over ranks:
-   rank 0 carries the total after a restart)
+   settings (the cumulative sums go to the restart file through fix
+   DEMC/ATOM_ENERGY: this is called on rank 0 only, where no collective
+   communication is possible)
 ------------------------------------------------------------------------- */
 
 void PairGranKuhn::write_restart_settings(FILE *fp)
 {
-  double sums[2] = {dissipated_friction, dissipated_damping}, total[2];
-  MPI_Reduce(sums, total, 2, MPI_DOUBLE, MPI_SUM, 0, world);
   fwrite(&refinements, sizeof(unsigned), 1, fp);
-  write_double(fp, total[0]);
-  write_double(fp, total[1]);
 }
 
 /* ---------------------------------------------------------------------- */
 
 void PairGranKuhn::read_restart_settings(FILE *fp)
 {
-  double total[2] = {0.0, 0.0};
-  if (comm->me == 0) {
-    utils::sfread(FLERR, &refinements, sizeof(unsigned), 1, fp, nullptr, error);
-    utils::sfread(FLERR, total, sizeof(double), 2, fp, nullptr, error);
-  }
+  if (comm->me == 0) utils::sfread(FLERR, &refinements, sizeof(unsigned), 1, fp, nullptr, error);
   MPI_Bcast(&refinements, 1, MPI_UNSIGNED, 0, world);
-  dissipated_friction = (comm->me == 0) ? total[0] : 0.0;
-  dissipated_damping = (comm->me == 0) ? total[1] : 0.0;
 }
 
 /* ---------------------------------------------------------------------- */

@@ -45,7 +45,6 @@ class PairGranKuhn : public PairGranDemc {
   // per type pair (mixed in init_one)
   double **kn, **kt, **mu, **damp_n, **damp_t;
   unsigned refinements;    // demc::kuhn::Refinement bits
-  double dissipated_friction;    // this rank's cumulative sum
 
   class FixNeighHistory *fix_history;
 

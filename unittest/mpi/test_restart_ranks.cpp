@@ -1,0 +1,77 @@
+/* Layer (c): restart continuity under MPI. On the ranks of the launch (1, 2 or 4):
+   N + M steps straight = N steps, write_restart, read_restart, M steps, for both pair
+   styles, newton on and off: per-atom forces identical to 1e-12 of the largest (the
+   histories, Jaeger's whole stacks, come back on whichever rank holds the atoms). Also a
+   file written on all ranks and read back on one. No damping: a restart file keeps the
+   full-step velocities, not the half-step ones a dashpot saw. */
+#include "lammps_session.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+
+using namespace demc_test;
+
+namespace {
+
+struct Style {
+  const char *pair, *coeff;
+};
+const Style STYLES[] = {{"gran/kuhn", "pair_coeff * * 2.0e3 2.0e3 0.5"},
+                        {"gran/jaeger", "pair_coeff * * 1e7 0.3 0.5"}};
+
+struct Outcome {
+  PerAtom forces;
+  double friction;    // the system's cumulative friction dissipation (compute pair, entry 3)
+};
+
+Outcome resume(MPI_Comm comm, const Style &style, const std::string &file, bool newton, int steps)
+{
+  LammpsSession s(comm);
+  s.load_plugin();
+  s.commands({std::string("newton ") + (newton ? "on" : "off"), "read_restart " + file,
+              "neighbor 0.0003 bin", "neigh_modify delay 0", "fix integrate all nve/sphere",
+              "timestep 1e-5"});
+  s.commands(energy_computes(style.pair));
+  s.command("run " + std::to_string(steps));
+  return {s.forces(), s.pair_extra()[2]};
+}
+
+}    // namespace
+
+TEST(RestartRanks, ContinuityOnTheSameRanks)
+{
+  int me;
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  for (const auto &style : STYLES)
+    for (bool newton : {true, false}) {
+      const std::string file = std::string("restart_ranks_") + (newton ? "on" : "off") + ".bin";
+      Outcome straight;
+      {
+        LammpsSession s;
+        s.load_plugin();
+        s.commands(dense_packing_input({std::string("pair_style ") + style.pair, style.coeff}, newton));
+        s.commands(energy_computes(style.pair));
+        s.commands({"run 150", "write_restart " + file, "run 50"});
+        straight = {s.forces(), s.pair_extra()[2]};
+      }
+      const Outcome resumed = resume(MPI_COMM_WORLD, style, file, newton, 50);
+      EXPECT_LT(max_relative_difference(straight.forces, resumed.forces), 1e-12)
+          << style.pair << " newton " << newton;
+      // the cumulative dissipation continues from where it was (kept by fix DEMC/ATOM_ENERGY)
+      EXPECT_GT(straight.friction, 0.0);
+      EXPECT_NEAR(resumed.friction, straight.friction, 1e-9 * straight.friction) << style.pair;
+      // the same file read on one rank: the run then sums forces in another order, so the
+      // agreement is that of 1 against N ranks (round-off amplified over 50 steps)
+      MPI_Comm one;
+      MPI_Comm_split(MPI_COMM_WORLD, me == 0 ? 0 : MPI_UNDEFINED, me, &one);
+      if (one != MPI_COMM_NULL) {
+        const Outcome serial = resume(one, style, file, newton, 50);
+        EXPECT_LT(max_relative_difference(straight.forces, serial.forces), 1e-9)
+            << style.pair << " on 1 rank";
+        MPI_Comm_free(&one);
+        std::remove(file.c_str());
+      }
+      MPI_Barrier(MPI_COMM_WORLD);
+    }
+}
