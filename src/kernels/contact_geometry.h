@@ -41,6 +41,23 @@ DEMC_FN double fill_contact_geometry(G &g, const Vec3 &x_p, const Vec3 &x_q, dou
   return overlap;
 }
 
+/* The movement of q relative to p at the contact point over the step (Eq. 5 of the
+   Kuhn-Suzuki-Daouadji paper), from the fields fill_contact_geometry() filled. */
+template <class G> DEMC_FN Vec3 contact_movement(const G &g)
+{
+  return g.du_q - g.du_p + cross(g.dth_q, g.r_q) - cross(g.dth_p, g.r_p);
+}
+
+/* Contact dashpots, the force on p: nu_n on the normal and nu_t on the tangential part
+   of the relative velocity du/dt (du: contact_movement(), n: the normal from p to q). */
+DEMC_FN Vec3 contact_damping_force(const Vec3 &du, const Vec3 &n, double nu_n, double nu_t, double dt)
+{
+  if (dt <= 0.0 || (nu_n == 0.0 && nu_t == 0.0)) return {0.0, 0.0, 0.0};
+  const double un = dot(du, n);
+  const Vec3 ut = du - un * n;
+  return (1.0 / dt) * ((nu_n * un) * n + nu_t * ut);
+}
+
 }    // namespace demc
 
 #endif

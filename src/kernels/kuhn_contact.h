@@ -96,6 +96,14 @@ namespace kuhn {
       return m * math::sqrt(dot(w, w));
     }
 
+    /* |v| > R without a square root in the usual range (the stick test of every step). */
+    DEMC_FN bool longer_than(const Vec3 &v, double R)
+    {
+      const double d = dot(v, v);
+      if (d > 1e-290 && d < 1e290 && R < 1e145) return d > R * R;
+      return length(v) > R;
+    }
+
     DEMC_FN Vec3 unit_or_zero(const Vec3 &v)
     {
       const double m = max_abs_component(v);
@@ -300,7 +308,7 @@ namespace kuhn {
        slip_onset's -eps.) */
     DEMC_FN Vec3 admissible_start(const Vec3 &f0, double R_old, double eps)
     {
-      return length(f0) > R_old * (1.0 + 0.25 * eps) ? scaled_to(f0, R_old) : f0;
+      return longer_than(f0, R_old * (1.0 + 0.25 * eps)) ? scaled_to(f0, R_old) : f0;
     }
 
     /* Lines 19-45: touching at t and at t+dt. f0 is f^{t,t} already carried by the pair's
@@ -314,7 +322,7 @@ namespace kuhn {
       const double R_old = p.mu * fn_old, R_new = p.mu * fn_new;
       const Vec3 f_from = (p.flags & ELASTIC_SLIP) ? admissible_start(f0, R_old, p.eps) : f0;
       const Vec3 trial = f_from + p.kt * dxi;     // line 20
-      if (!(length(trial) > R_new)) {             // line 21: inside the cone
+      if (!longer_than(trial, R_new)) {           // line 21: inside the cone
         r.ft = trial;
         r.dWt = 0.5 * dot(dxi, f_from + r.ft);    // line 45 (exact for elastic movement)
         r.branch = BRANCH_STICK;
@@ -367,7 +375,7 @@ namespace kuhn {
     DEMC_FN void split_work(const Params &p, const Vec3 &f_start, Result &r)
     {
       r.Wn = stored_energy(r.fn * r.fn, p.kn);
-      r.dWt_rev = stored_energy(dot(r.ft, r.ft), p.kt) - stored_energy(dot(f_start, f_start), p.kt);
+      r.dWt_rev = stored_energy(dot(r.ft, r.ft) - dot(f_start, f_start), p.kt);    // one division
       r.dWt_irrev = r.dWt - r.dWt_rev;
     }
 

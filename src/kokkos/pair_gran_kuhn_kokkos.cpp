@@ -265,6 +265,9 @@ template <class DeviceType> void PairGranKuhnKokkos<DeviceType>::init_style()
     error->all(FLERR, "Pair style gran/kuhn/kk requires newton off: LAMMPS's fix neigh/history/kk cannot "
                       "exchange contact histories with newton on (use 'newton off' in the input, after "
                       "any package command, or '-pk kokkos newton off')");
+  if (energy_per_atom)
+    error->all(FLERR, "Pair style gran/kuhn/kk does not keep per-atom energies: drop 'energy/atom yes' "
+                      "or use gran/kuhn without the kk suffix");
 
   // the Kokkos history fix replaces the placeholder made in PairGranKuhn's constructor
   // (keeping its place in the fix list); PairGranKuhn::init_style() then keeps it

@@ -18,6 +18,7 @@
 #include "update.h"
 
 #include <cctype>
+#include <cstring>
 #include <cmath>
 
 using namespace LAMMPS_NS;
@@ -27,7 +28,8 @@ using demc::Vec3;
 
 PairGranDemc::PairGranDemc(LAMMPS *lmp, const char *name) :
     Pair(lmp), style_name(name), dt(0.0), history_index(0), tangential_sum(0.0), dissipated_damping(0.0),
-    onerad_dynamic(nullptr), maxrad_dynamic(nullptr), neighprev(0), atom_energy(nullptr)
+    onerad_dynamic(nullptr), maxrad_dynamic(nullptr), neighprev(0), atom_energy(nullptr),
+    energy_per_atom(false)
 {
   single_enable = 1;
   no_virial_fdotr_compute = 1;
@@ -110,18 +112,31 @@ void PairGranDemc::init_style()
 
 /* ---------------------------------------------------------------------- */
 
-void PairGranDemc::begin_atom_energy(int eflag)
+void PairGranDemc::begin_atom_energy_tally(int eflag)
 {
   atom_energy->begin_step(eflag != 0);
 }
 
-void PairGranDemc::end_atom_energy()
+void PairGranDemc::end_atom_energy_tally()
 {
   atom_energy->end_step();
 }
 
-void PairGranDemc::tally_atoms(int p, int q, double stored_n, double stored_t, double work_t,
-                               double damp)
+/* ----------------------------------------------------------------------
+   keywords every style of the package takes: energy/atom yes|no
+   returns the number of arguments used, 0 if arg[iarg] is not one
+------------------------------------------------------------------------- */
+
+int PairGranDemc::parse_common_keyword(int narg, char **arg, int iarg)
+{
+  if (strcmp(arg[iarg], "energy/atom") != 0) return 0;
+  if (iarg + 2 > narg) utils::missing_cmd_args(FLERR, "pair_style " + style_name + " energy/atom", error);
+  energy_per_atom = utils::logical(FLERR, arg[iarg + 1], false, lmp);
+  return 2;
+}
+
+void PairGranDemc::tally_atom_shares(int p, int q, double stored_n, double stored_t, double work_t,
+                                     double damp)
 {
   const double h = 0.5;
   atom_energy->add(p, h * stored_n, h * stored_t, h * work_t, h * damp);

@@ -69,10 +69,25 @@ class PairGranDemc : public Pair {
   std::string atom_energy_fix_id() const { return history_fix_id() + "_ATOM_ENERGY"; }
   void choose_history_index();
   class FixDemcAtomEnergy *atom_energy;
-  // per-atom energies: begin and end each compute(); each contact gives half to p and q
-  void begin_atom_energy(int eflag);
-  void end_atom_energy();
-  void tally_atoms(int p, int q, double stored_n, double stored_t, double work_t, double damp);
+  // per-atom energies (keyword energy/atom yes: they cost ~10 % of the pair time): begin and
+  // end each compute(); each contact gives half to p and q
+  bool energy_per_atom;
+  int parse_common_keyword(int narg, char **arg, int iarg);
+  void begin_atom_energy(int eflag)
+  {
+    if (energy_per_atom) begin_atom_energy_tally(eflag);
+  }
+  void end_atom_energy()
+  {
+    if (energy_per_atom) end_atom_energy_tally();
+  }
+  void tally_atoms(int p, int q, double stored_n, double stored_t, double work_t, double damp)
+  {
+    if (energy_per_atom) tally_atom_shares(p, q, stored_n, stored_t, work_t, damp);
+  }
+  void begin_atom_energy_tally(int eflag);
+  void end_atom_energy_tally();
+  void tally_atom_shares(int p, int q, double stored_n, double stored_t, double work_t, double damp);
   int find_neighbor_index(int i, int j);
 
   // the contact of atoms p and q at centre distance r
@@ -123,7 +138,7 @@ inline PairGranDemc::Contact PairGranDemc::make_contact(int p, int q, double r, 
   c.q = q;
   c.r = r;
   c.overlap = fill_geometry(c, p, q, r, advance);
-  c.du = c.du_q - c.du_p + demc::cross(c.dth_q, c.r_q) - demc::cross(c.dth_p, c.r_p);
+  c.du = demc::contact_movement(c);    // shared with the Kokkos styles (contact_geometry.h)
   return c;
 }
 
@@ -134,10 +149,7 @@ inline PairGranDemc::Contact PairGranDemc::make_contact(int p, int q, double r, 
 
 inline demc::Vec3 PairGranDemc::damping_force(const Contact &c, double nu_n, double nu_t, double dt)
 {
-  if (dt <= 0.0 || (nu_n == 0.0 && nu_t == 0.0)) return {0.0, 0.0, 0.0};
-  const double un = demc::dot(c.du, c.n);
-  const demc::Vec3 ut = c.du - un * c.n;
-  return (1.0 / dt) * ((nu_n * un) * c.n + nu_t * ut);
+  return demc::contact_damping_force(c.du, c.n, nu_n, nu_t, dt);    // contact_geometry.h
 }
 
 inline double PairGranDemc::pair_weight(int j) const

@@ -251,8 +251,14 @@ void PairGranJaeger::settings(int narg, char **arg)
 {
   beta = 0.0;
   max_length = 0;
+  energy_per_atom = false;
   int iarg = 0;
   while (iarg < narg) {
+    const int used = parse_common_keyword(narg, arg, iarg);
+    if (used) {
+      iarg += used;
+      continue;
+    }
     if (iarg + 2 > narg)
       utils::missing_cmd_args(FLERR, fmt::format("pair_style gran/jaeger {}", arg[iarg]), error);
     if (strcmp(arg[iarg], "beta") == 0) {
@@ -386,12 +392,14 @@ void PairGranJaeger::write_restart_settings(FILE *fp)
 {
   write_double(fp, beta);
   write_double(fp, max_length);
+  write_double(fp, energy_per_atom ? 1.0 : 0.0);
 }
 
 void PairGranJaeger::read_restart_settings(FILE *fp)
 {
   beta = read_double(fp);
   max_length = (int) read_double(fp);
+  energy_per_atom = read_double(fp) != 0.0;
 }
 
 /* ---------------------------------------------------------------------- */

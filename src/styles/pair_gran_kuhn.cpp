@@ -175,9 +175,11 @@ void PairGranKuhn::allocate()
 void PairGranKuhn::settings(int narg, char **arg)
 {
   refinements = kuhn::ALL;
+  energy_per_atom = false;
   int iarg = 0;
   while (iarg < narg) {
-    const int used = parse_kuhn_refinement(lmp, "pair_style gran/kuhn", narg, arg, iarg, refinements);
+    int used = parse_kuhn_refinement(lmp, "pair_style gran/kuhn", narg, arg, iarg, refinements);
+    if (used == 0) used = parse_common_keyword(narg, arg, iarg);
     if (used == 0) error->all(FLERR, "Unknown pair_style gran/kuhn keyword: {}", arg[iarg]);
     iarg += used;
   }
@@ -330,6 +332,7 @@ void PairGranKuhn::read_restart(FILE *fp)
 void PairGranKuhn::write_restart_settings(FILE *fp)
 {
   fwrite(&refinements, sizeof(unsigned), 1, fp);
+  write_double(fp, energy_per_atom ? 1.0 : 0.0);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -338,6 +341,7 @@ void PairGranKuhn::read_restart_settings(FILE *fp)
 {
   if (comm->me == 0) utils::sfread(FLERR, &refinements, sizeof(unsigned), 1, fp, nullptr, error);
   MPI_Bcast(&refinements, 1, MPI_UNSIGNED, 0, world);
+  energy_per_atom = read_double(fp) != 0.0;
 }
 
 /* ---------------------------------------------------------------------- */

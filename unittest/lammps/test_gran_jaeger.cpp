@@ -287,7 +287,8 @@ TEST(GranJaeger, PerAtomEnergiesSumToGlobal)
   for (bool newton : {true, false}) {
     LammpsSession s;
     s.load_plugin();
-    s.commands(dense_packing_input({"pair_style gran/jaeger", "pair_coeff * * 1e7 0.3 0.5 damping 0.002 0.001"},
+    s.commands(dense_packing_input({"pair_style gran/jaeger energy/atom yes",
+                                    "pair_coeff * * 1e7 0.3 0.5 damping 0.002 0.001"},
                                    newton));
     s.commands(energy_computes("gran/jaeger"));
     s.command("run 300");

@@ -221,6 +221,7 @@ TEST(GranKuhn, PerAtomEnergiesSumToGlobal)
     LammpsSession s;
     s.load_plugin();
     s.commands(packing(" damping 0.002 0.001", newton));
+    s.command("pair_style gran/kuhn energy/atom yes");    // same style: coefficients stay
     s.commands(energy_computes("gran/kuhn"));
     s.command("run 300");
     const auto e = s.pair_extra();

@@ -110,7 +110,7 @@ TEST(RankInvariance, PerAtomEnergiesAcrossRanks)
                                                      : "pair_coeff * * 1e7 0.3 0.5 damping 0.002 0.001";
       LammpsSession s;
       s.load_plugin();
-      s.commands(dense_packing_input({"pair_style " + style, coeff}, newton));
+      s.commands(dense_packing_input({"pair_style " + style + " energy/atom yes", coeff}, newton));
       s.commands(energy_computes(style));
       s.command("run 200");
       std::string id = "DEMC_" + style + "_HISTORY0";
