@@ -83,6 +83,17 @@ template <class DeviceType> void FixNeighHistoryDemcKokkos<DeviceType>::setup_pr
   ensure_partner_capacity(0);
 }
 
+/* Histories of pairs that parted exactly at a reneighboring are restored too
+   (Pair::beyond_contact only while rebuilding, as FixNeighHistoryDemc does), so that
+   the pair style books their stored energy as dissipated, like the CPU style. */
+template <class DeviceType> void FixNeighHistoryDemcKokkos<DeviceType>::post_neighbor()
+{
+  const int saved = this->pair->beyond_contact;
+  this->pair->beyond_contact = 1;
+  FixNeighHistoryKokkos<DeviceType>::post_neighbor();
+  this->pair->beyond_contact = saved;
+}
+
 template <class DeviceType> void FixNeighHistoryDemcKokkos<DeviceType>::setup_post_neighbor()
 {
   stored_by_post_run = false;

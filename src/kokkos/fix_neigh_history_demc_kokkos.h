@@ -58,6 +58,7 @@ template <class DeviceType> class FixNeighHistoryDemcKokkos : public FixNeighHis
   void setup_pre_exchange() override;
   void pre_exchange() override;
   void setup_post_neighbor() override;
+  void post_neighbor() override;
   void post_run() override;
   void write_restart(FILE *) override;
   int pack_restart(int, double *) override;

@@ -267,7 +267,7 @@ void FixJaegerHistory::min_post_neighbor()
 
 /* ----------------------------------------------------------------------
    memory statistics: contacts, mean and max stack length, arena bytes per
-   contact (slack and free records included), merges forced by capacity
+   contact (slack and free records included), merges (beta and capacity)
 ------------------------------------------------------------------------- */
 
 void FixJaegerHistory::update_stats()

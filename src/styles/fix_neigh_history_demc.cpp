@@ -6,6 +6,7 @@
 #include "fix_neigh_history_demc.h"
 
 #include "comm.h"
+#include "pair.h"
 #include "update.h"
 
 using namespace LAMMPS_NS;
@@ -19,6 +20,14 @@ void FixNeighHistoryDemc::setup_post_neighbor()
 {
   stored_by_post_run = false;
   FixNeighHistory::setup_post_neighbor();
+}
+
+void FixNeighHistoryDemc::post_neighbor()
+{
+  const int saved = pair->beyond_contact;
+  pair->beyond_contact = 1;
+  FixNeighHistory::post_neighbor();
+  pair->beyond_contact = saved;
 }
 
 void FixNeighHistoryDemc::post_run()

@@ -10,6 +10,11 @@
    gran/hooke/history shows it too). The copy made by post_run() at the end
    of the last run is still correct and has migrated with the atoms, so
    between runs this class writes that one instead.
+
+   It also restores the history of pairs that parted exactly at a reneighboring
+   (Pair::beyond_contact set only while it rebuilds, so that LAMMPS computes that
+   refuse pair styles with beyond_contact, e.g. compute fabric, still work): the
+   pair style then sees them part and books their stored energy as dissipated.
 ------------------------------------------------------------------------- */
 
 #ifdef FIX_CLASS
@@ -29,6 +34,7 @@ class FixNeighHistoryDemc : public FixNeighHistory {
  public:
   FixNeighHistoryDemc(class LAMMPS *, int, char **);
   void setup_post_neighbor() override;
+  void post_neighbor() override;
   void post_run() override;
   void write_restart(FILE *) override;
 

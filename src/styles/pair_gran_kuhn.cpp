@@ -42,9 +42,6 @@ PairGranKuhn::PairGranKuhn(LAMMPS *lmp) :
   writedata = 1;
   single_extra = 8;
   svector = new double[single_extra];
-  // keep the history of pairs that parted exactly at a reneighboring, so that their stored
-  // tangential energy still reaches the dissipation sum
-  beyond_contact = 1;
   // the history holds a vector (odd under i<->j) and scalars (even): see transfer_history()
   nondefault_history_transfer = 1;
   // placeholder so that the history fix keeps its place in the fix list
