@@ -17,6 +17,8 @@
 #ifdef DEMC_HAS_KOKKOS_STYLES
 #include "fix_neigh_history_demc_kokkos.h"
 #include "pair_gran_kuhn_kokkos.h"
+#include "fix_jaeger_history_kokkos.h"
+#include "pair_gran_jaeger_kokkos.h"
 #endif
 
 using namespace LAMMPS_NS;
@@ -99,5 +101,18 @@ extern "C" void lammpsplugin_init(void *lmp, void *handle, void *regfunc)
   register_fix(reg, lmp, handle, "DEMC/NEIGH_HISTORY/KK/HOST",
                "per-contact history for the dem-contact Kokkos pair styles (internal)",
                (lammpsplugin_factory2 *) &make_fix<FixNeighHistoryDemcKokkos<LMPHostType>>);
+  // "-k on -sf kk" picks gran/jaeger/kk for "pair_style gran/jaeger"
+  register_pair(reg, lmp, handle, "gran/jaeger/kk", "gran/jaeger on Kokkos (dem-contact)",
+                (lammpsplugin_factory1 *) &make_pair<PairGranJaegerKokkos<LMPDeviceType>>);
+  register_pair(reg, lmp, handle, "gran/jaeger/kk/device", "gran/jaeger on Kokkos, device (dem-contact)",
+                (lammpsplugin_factory1 *) &make_pair<PairGranJaegerKokkos<LMPDeviceType>>);
+  register_pair(reg, lmp, handle, "gran/jaeger/kk/host", "gran/jaeger on Kokkos, host (dem-contact)",
+                (lammpsplugin_factory1 *) &make_pair<PairGranJaegerKokkos<LMPHostType>>);
+  register_fix(reg, lmp, handle, "DEMC/JAEGER_HISTORY/KK/DEVICE",
+               "fixed-capacity contact histories for gran/jaeger/kk (internal)",
+               (lammpsplugin_factory2 *) &make_fix<FixJaegerHistoryKokkos<LMPDeviceType>>);
+  register_fix(reg, lmp, handle, "DEMC/JAEGER_HISTORY/KK/HOST",
+               "fixed-capacity contact histories for gran/jaeger/kk (internal)",
+               (lammpsplugin_factory2 *) &make_fix<FixJaegerHistoryKokkos<LMPHostType>>);
 #endif
 }

@@ -1,0 +1,686 @@
+/* ----------------------------------------------------------------------
+   dem-contact: faithful DEM contact laws for LAMMPS (plugin package)
+   pair_style gran/jaeger/kk: the Kokkos variant of pair_style gran/jaeger.
+
+   One physics: the functor below is the body of PairGranJaeger::compute()
+   on views, step for step: the same geometry and movements
+   (demc::fill_contact_geometry(), demc::contact_movement(): what
+   PairGranDemc::make_contact() calls), the same frame update
+   (demc::frame), the same kernel calls (demc::jaeger::step(),
+   fresh_contact_shift(), hertz_force(), normal_energy(), stored_energy()),
+   the same dashpots (demc::contact_damping_force()). What differs is where
+   the data live (Kokkos views, a fixed slot per contact) and how sums are
+   formed (a parallel reduction).
+
+   Per-contact history: LAMMPS's fix neigh/history/kk (FixJaegerHistoryKokkos),
+   one slot of R_POINTS + 4 capacity values per neighbor-list entry.
+
+   Orientation and the hand-over. As in the CPU style, a record describes the
+   contact with p = the atom of smaller ID (frame, stack, work): it is the same
+   record whichever atom lists the pair, so it needs no transfer rule. But
+   fix neigh/history/kk negates ALL values of a record when it hands it from
+   atom i to atom j (pre_exchange(): j's copy is -values; it ignores
+   Pair::nondefault_history_transfer). So every value of a record read back
+   has been negated an even or odd number of times, all of them alike, and the
+   negation is undone for every value. The parity is read from the sign bit of
+   the stack length (stored as +n, n >= 0): the sign bit also tells +0 from -0,
+   so an empty stack is no exception. A record read back negated is restored
+   in place before anything else. A check (the first point's overlap z* > 0
+   must carry the same sign, n within the capacity) catches a record that is
+   not a Jaeger record (counted; compute() stops with an error).
+
+   Which slots hold a record: one whose frame quaternion is not zero (a unit
+   quaternion, negated or not). Slots without one are zero (fix
+   neigh/history/kk zeroes the values of pairs without a saved record; a closed
+   record's header is zeroed here). The touch flag of fix neigh/history/kk
+   (which decides what its pre_exchange() saves) is set from that on every
+   compute() of a touching or flagged pair: after a neighbor list build it is
+   not always 0 or 1 (it is 1 for a restored record, otherwise the neighbor's
+   index), but a flag of 0 always means no record, so a pair apart with flag 0
+   needs no look at its slot.
+------------------------------------------------------------------------- */
+
+#include "pair_gran_jaeger_kokkos.h"
+
+#include "contact_frame.h"
+#include "contact_geometry.h"
+#include "jaeger_contact.h"
+
+#include "atom_kokkos.h"
+#include "atom_masks.h"
+#include "error.h"
+#include "fix.h"
+#include "fix_jaeger_history_kokkos.h"
+#include "force.h"
+#include "kokkos.h"
+#include "memory_kokkos.h"
+#include "modify.h"
+#include "neigh_list_kokkos.h"
+#include "neigh_request.h"
+#include "neighbor.h"
+#include "update.h"
+
+#include <algorithm>
+#include <cmath>
+#include <type_traits>
+#include <vector>
+
+using namespace LAMMPS_NS;
+using demc::Vec3;
+namespace jaeger = demc::jaeger;
+namespace frame = demc::frame;
+
+namespace {
+
+using Rec = FixJaegerHistoryKokkos<LMPDeviceType>;
+static_assert(std::is_same_v<KK_FLOAT, double>,
+              "gran/jaeger/kk stores history points (4 doubles) in fix neigh/history/kk's values: "
+              "it needs a LAMMPS built with double precision Kokkos floats (KOKKOS_PREC=DOUBLE)");
+static_assert(sizeof(jaeger::Point) == 4 * sizeof(double), "a history point is 4 doubles");
+
+// the geometry and movements of one contact: the fields fill_contact_geometry() fills
+struct JaegerGeometry {
+  Vec3 n, n_old, r_p, r_q, du_p, du_q, dth_p, dth_q;
+  Vec3 du;
+  double overlap;
+};
+
+/* ----------------------------------------------------------------------
+   The pair loop: one atom i of the half list and all its neighbors j.
+   Device code: only Kokkos and kernel (DEMC_FN) calls, no host-only or std::
+   math, no virtual calls. NEIGHFLAG: HALF or HALFTHREAD (several threads may
+   add to the same j); NEWTON_PAIR: only 0 is instantiated (see init_style());
+   EVFLAG: tally energy/virial; ADVANCE: 0 at setup (forces from the stored
+   history, nothing advanced), 1 during a run.
+------------------------------------------------------------------------- */
+
+template <class DeviceType, int NEIGHFLAG, int NEWTON_PAIR, int EVFLAG, int ADVANCE>
+struct JaegerPairLoop : PairGranJaegerKernelData<DeviceType> {
+  typedef DeviceType device_type;
+  typedef PairGranJaegerSums value_type;
+  typedef PairGranJaegerKernelData<DeviceType> Data;
+  enum { R_QW = Rec::R_QW, R_QX = Rec::R_QX, R_QY = Rec::R_QY, R_QZ = Rec::R_QZ, R_WORK = Rec::R_WORK,
+         R_DAMPWORK = Rec::R_DAMPWORK, R_LENGTH = Rec::R_LENGTH, R_POINTS = Rec::R_POINTS };
+
+  explicit JaegerPairLoop(const Data &d) : Data(d) {}
+
+  // a fixed slot of the view, contiguous (LayoutRight rows)
+  KOKKOS_INLINE_FUNCTION double *slot_of(int i, int jj) const { return &this->history(i, this->dnum * jj); }
+
+  KOKKOS_INLINE_FUNCTION static bool holds_record(const double *rec)
+  {
+    return rec[R_QW] != 0.0 || rec[R_QX] != 0.0 || rec[R_QY] != 0.0 || rec[R_QZ] != 0.0;
+  }
+
+  KOKKOS_INLINE_FUNCTION jaeger::Stack stack_of(double *rec) const
+  {
+    jaeger::Stack st;
+    st.pts = reinterpret_cast<jaeger::Point *>(rec + R_POINTS);
+    st.n = static_cast<int>(rec[R_LENGTH]);
+    st.capacity = this->capacity;
+    return st;
+  }
+
+  /* undo the hand-over's negation (see the file header): every value of the record, in
+     place; returns false for a slot that is not a Jaeger record */
+  KOKKOS_INLINE_FUNCTION bool restore_orientation(double *rec, value_type &sums) const
+  {
+    const bool negated = Kokkos::signbit(rec[R_LENGTH]);
+    const double length = negated ? -rec[R_LENGTH] : rec[R_LENGTH];
+    const int n = static_cast<int>(length);
+    if (!(length >= 0.0) || length != (double) n || n > this->capacity) return false;
+    if (n > 0 && Kokkos::signbit(rec[R_POINTS]) != negated) return false;    // z* of point 0 > 0
+    if (negated) {
+      for (int k = 0; k < R_POINTS + 4 * n; k++) rec[k] = -rec[k];
+      sums.handed_over += 1.0;
+    }
+    return true;
+  }
+
+  KOKKOS_INLINE_FUNCTION static void close_record(double *rec)
+  {
+    for (int k = 0; k < R_POINTS; k++) rec[k] = 0.0;
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const int ii, value_type &sums) const
+  {
+    const Data &d = *this;
+    // forces and torques of the partners j are atomic with HALFTHREAD lists
+    Kokkos::View<KK_ACC_FLOAT *[3], typename DAT::t_kkacc_1d_3::array_layout, typename KKDevice<DeviceType>::value,
+                 Kokkos::MemoryTraits<AtomicF<NEIGHFLAG>::value>>
+        a_f = d.f, a_torque = d.torque;
+
+    const double step_dt = ADVANCE ? d.dt : 0.0;
+    const int i = d.ilist[ii];
+    const int itype = d.type[i];
+    const tagint tag_i = d.tag[i];
+    const Vec3 x_i = {d.x(i, 0), d.x(i, 1), d.x(i, 2)};
+    const double rad_i = d.radius[i];
+    const int jnum = d.numneigh[i];
+
+    Vec3 f_i = {0.0, 0.0, 0.0}, tor_i = {0.0, 0.0, 0.0};
+
+    for (int jj = 0; jj < jnum; jj++) {
+      // NEIGHMASK also clears the history bit that fix neigh/history/kk leaves in the list
+      const int j = d.neighbors(i, jj) & NEIGHMASK;
+      const Vec3 x_j = {d.x(j, 0), d.x(j, 1), d.x(j, 2)};
+      const double dx = x_j.x - x_i.x, dy = x_j.y - x_i.y, dz = x_j.z - x_i.z;
+      const double rsq = dx * dx + dy * dy + dz * dz;
+      const double rad_j = d.radius[j];
+      const double radsum = rad_i + rad_j;
+      const bool touching = rsq < radsum * radsum;
+      // a zero touch flag means no record (see the file header): most pairs apart are done
+      // without reading their slot, which is far from the flags in memory
+      const bool flagged = d.touch(i, jj) != 0;
+      if (!touching && !flagged) continue;
+      double *rec = slot_of(i, jj);
+      bool has = flagged && holds_record(rec);
+      if (has && !restore_orientation(rec, sums)) {
+        sums.corrupt += 1.0;
+        close_record(rec);
+        has = false;
+      }
+      // CPU: a pair apart keeps its record at setup and parts on the next step
+      if (!touching && !(has && ADVANCE)) {
+        d.touch(i, jj) = has ? 1 : 0;
+        continue;
+      }
+      const int jtype = d.type[j];
+      const PairGranJaegerTypeParams &c = d.params(itype, jtype);
+      // with newton off a pair with a ghost is computed on two ranks: count half on each
+      const double weight = (NEWTON_PAIR || j < d.nlocal) ? 1.0 : 0.5;
+
+      // records are oriented by atom IDs (p = smaller ID): any list order, any rank, same record
+      const bool i_first = tag_i < d.tag[j];
+      const int p = i_first ? i : j, q = i_first ? j : i;
+      JaegerGeometry g;
+      g.overlap = demc::fill_contact_geometry(
+          g, i_first ? x_i : x_j, i_first ? x_j : x_i, d.radius[p], d.radius[q], demc::math::sqrt(rsq),
+          Vec3{d.v(p, 0), d.v(p, 1), d.v(p, 2)}, Vec3{d.v(q, 0), d.v(q, 1), d.v(q, 2)},
+          Vec3{d.omega(p, 0), d.omega(p, 1), d.omega(p, 2)}, Vec3{d.omega(q, 0), d.omega(q, 1), d.omega(q, 2)},
+          step_dt);
+      g.du = demc::contact_movement(g);
+      const jaeger::Material mat = {c.estar, c.gstar, rad_i * rad_j / radsum, c.mu};
+      const double twirl = 0.5 * demc::dot(g.dth_p + g.dth_q, g.n);
+
+      if (!touching) {
+        // parting (ADVANCE, has): the last step still does work as the springs leave (the
+        // kernel clears the stack), as PairGranJaeger::part()
+        const frame::Quat qf = frame::update(frame::Quat{rec[R_QW], rec[R_QX], rec[R_QY], rec[R_QZ]}, g.n, twirl);
+        const frame::Local dl = frame::to_local(qf, g.du);
+        jaeger::Stack st = stack_of(rec);
+        const double work = jaeger::step(mat, st, g.overlap, jaeger::Vec2{dl.x, dl.y}, d.beta).work;
+        sums.work += weight * work;
+        close_record(rec);
+        d.touch(i, jj) = 0;
+        continue;
+      }
+
+      frame::Quat qf;
+      if (has) {
+        qf = frame::Quat{rec[R_QW], rec[R_QX], rec[R_QY], rec[R_QZ]};
+        if (ADVANCE) qf = frame::update(qf, g.n, twirl);
+      } else {
+        qf = frame::init_frame(g.n);
+        if (ADVANCE) {    // a new record
+          rec[R_WORK] = rec[R_DAMPWORK] = 0.0;
+          rec[R_LENGTH] = 0.0;
+        }
+      }
+      const bool held = has || ADVANCE;    // the CPU style's `hist != nullptr`
+
+      jaeger::StepResult res;
+      if (ADVANCE) {
+        const frame::Local dl = frame::to_local(qf, g.du);
+        jaeger::Vec2 ds = {dl.x, dl.y};
+        if (rec[R_LENGTH] == 0.0) {
+          // touching since this step only: the part of the movement before touching is not felt
+          const double overlap_old = g.overlap + demc::dot(g.du, g.n);
+          ds = jaeger::fresh_contact_shift(overlap_old, g.overlap, ds);
+        }
+        jaeger::Stack st = stack_of(rec);
+        const int n_before = st.n;
+        res = jaeger::step(mat, st, g.overlap, ds, d.beta);
+        rec[R_LENGTH] = st.n;
+        rec[R_WORK] += res.work;
+        rec[R_QW] = qf.w;
+        rec[R_QX] = qf.x;
+        rec[R_QY] = qf.y;
+        rec[R_QZ] = qf.z;
+        sums.work += weight * res.work;
+        sums.merges += res.merges;
+        // merges forced by the capacity: only a push onto a full stack merges (make_room);
+        // besides, an elastic push may be followed by beta merges of the top segments
+        if (res.kind == jaeger::STEP_ELASTIC)
+          sums.forced += (n_before == d.capacity && res.merges > 0) ? 1.0 : 0.0;
+        else
+          sums.forced += res.merges;
+        d.touch(i, jj) = 1;
+      } else {
+        res.P = jaeger::hertz_force(mat, g.overlap);
+        res.T = {0.0, 0.0};
+        if (has && rec[R_LENGTH] > 0.0) {
+          const jaeger::Stack st = stack_of(rec);
+          const jaeger::Point &top = st.pts[st.n - 1];
+          res.T = {top.tx, top.ty};
+        }
+        d.touch(i, jj) = has ? 1 : 0;
+      }
+
+      const Vec3 fdamp = ADVANCE ? demc::contact_damping_force(g.du, g.n, c.damp_n, c.damp_t, d.dt)
+                                 : Vec3{0.0, 0.0, 0.0};
+      const Vec3 force = -res.P * g.n + frame::to_global(qf, res.T.x, res.T.y) + fdamp;
+      const double dwd = ADVANCE ? demc::dot(fdamp, g.du) : 0.0;
+      if (ADVANCE) {
+        sums.damping += weight * dwd;
+        rec[R_DAMPWORK] += dwd;
+      }
+
+      const double un = jaeger::normal_energy(mat, g.overlap);
+      const double ut = (d.eflag && held) ? jaeger::stored_energy(mat, stack_of(rec)) : 0.0;
+      sums.tangential += weight * ut;
+      sums.normal += weight * un;
+      sums.contacts += weight;
+      const double tmag = demc::math::sqrt(res.T.x * res.T.x + res.T.y * res.T.y);
+      if (mat.mu * res.P > 0.0 && tmag >= mat.mu * res.P * (1.0 - 1e-9)) sums.sliding += weight;
+
+      // force on p is `force`, q takes the reaction; torques from the contact vectors
+      const Vec3 tor_p = demc::cross(g.r_p, force), tor_q = demc::cross(g.r_q, -force);
+      const Vec3 fi = i_first ? force : -force;
+      f_i = f_i + fi;
+      tor_i = tor_i + (i_first ? tor_p : tor_q);
+      if (NEWTON_PAIR || j < d.nlocal) {
+        const Vec3 tor_j = i_first ? tor_q : tor_p;
+        a_f(j, 0) -= fi.x;
+        a_f(j, 1) -= fi.y;
+        a_f(j, 2) -= fi.z;
+        a_torque(j, 0) += tor_j.x;
+        a_torque(j, 1) += tor_j.y;
+        a_torque(j, 2) += tor_j.z;
+      }
+      // energy and virial of this pair's force on i, branch vector x_i - x_j
+      if (EVFLAG) tally(sums, i, j, un + ut, fi, Vec3{-dx, -dy, -dz});
+    }
+
+    a_f(i, 0) += f_i.x;
+    a_f(i, 1) += f_i.y;
+    a_f(i, 2) += f_i.z;
+    a_torque(i, 0) += tor_i.x;
+    a_torque(i, 1) += tor_i.y;
+    a_torque(i, 2) += tor_i.z;
+  }
+
+  /* Pair::ev_tally_xyz() on views: pair force F on i, del = x_i - x_j */
+  KOKKOS_INLINE_FUNCTION void tally(value_type &sums, int i, int j, double energy, const Vec3 &F,
+                                    const Vec3 &del) const
+  {
+    const Data &d = *this;
+    Kokkos::View<KK_ACC_FLOAT *, typename DAT::t_kkacc_1d::array_layout, typename KKDevice<DeviceType>::value,
+                 Kokkos::MemoryTraits<AtomicF<NEIGHFLAG>::value>>
+        a_eatom = d.eatom;
+    Kokkos::View<KK_ACC_FLOAT *[6], typename DAT::t_kkacc_1d_6::array_layout, typename KKDevice<DeviceType>::value,
+                 Kokkos::MemoryTraits<AtomicF<NEIGHFLAG>::value>>
+        a_vatom = d.vatom;
+    const bool own_i = NEWTON_PAIR || i < d.nlocal;
+    const bool own_j = NEWTON_PAIR || j < d.nlocal;
+    const double wi = NEWTON_PAIR ? 1.0 : (i < d.nlocal ? 0.5 : 0.0) + (j < d.nlocal ? 0.5 : 0.0);
+
+    if (d.eflag_global) sums.evdwl += wi * energy;
+    if (d.eflag_atom) {
+      if (own_i) a_eatom(i) += 0.5 * energy;
+      if (own_j) a_eatom(j) += 0.5 * energy;
+    }
+    if (d.vflag_global || d.vflag_atom) {
+      const double w[6] = {del.x * F.x, del.y * F.y, del.z * F.z, del.x * F.y, del.x * F.z, del.y * F.z};
+      if (d.vflag_global)
+        for (int k = 0; k < 6; k++) sums.v[k] += wi * w[k];
+      if (d.vflag_atom) {
+        if (own_i)
+          for (int k = 0; k < 6; k++) a_vatom(i, k) += 0.5 * w[k];
+        if (own_j)
+          for (int k = 0; k < 6; k++) a_vatom(j, k) += 0.5 * w[k];
+      }
+    }
+  }
+};
+
+}    // namespace
+
+/* ---------------------------------------------------------------------- */
+
+template <class DeviceType>
+PairGranJaegerKokkos<DeviceType>::PairGranJaegerKokkos(LAMMPS *lmp) :
+    PairGranJaeger(lmp), neighflag(HALF), fix_historyKK(nullptr), h_list_built(-1)
+{
+  kokkosable = 1;
+  atomKK = (AtomKokkos *) atom;
+  execution_space = ExecutionSpaceFromDevice<DeviceType>::space;
+  datamask_read = X_MASK | V_MASK | OMEGA_MASK | F_MASK | TORQUE_MASK | TYPE_MASK | TAG_MASK | ENERGY_MASK |
+      VIRIAL_MASK | RADIUS_MASK;
+  datamask_modify = F_MASK | TORQUE_MASK | ENERGY_MASK | VIRIAL_MASK;
+}
+
+/* ---------------------------------------------------------------------- */
+
+template <class DeviceType> PairGranJaegerKokkos<DeviceType>::~PairGranJaegerKokkos()
+{
+  if (copymode) return;
+  memoryKK->destroy_kokkos(k_eatom, eatom);
+  memoryKK->destroy_kokkos(k_vatom, vatom);
+  eatom = nullptr;
+  vatom = nullptr;
+  // ~PairGranJaeger() deletes the placeholder's ID when its own (CPU) history fix was never
+  // made: hand it the Kokkos history fix under that ID (also one whose creation stopped with
+  // an error in unpack_restart(): it is in the fix list, but fix_historyKK was not set)
+  if (modify->get_fix_by_id(history_fix_id() + "_DUMMY") == nullptr) {
+    Fix *made = modify->get_fix_by_id(history_fix_id());
+    if (made) {
+      delete[] made->id;
+      made->id = utils::strdup(history_fix_id() + "_DUMMY");
+    }
+  }
+}
+
+/* ---------------------------------------------------------------------- */
+
+template <class DeviceType> void PairGranJaegerKokkos<DeviceType>::init_style()
+{
+  // the settings LAMMPS's fix neigh/history/kk supports (as gran/kuhn/kk)
+  neighflag = lmp->kokkos->neighflag;
+  if (neighflag != HALF && neighflag != HALFTHREAD)
+    error->all(FLERR, "Pair style gran/jaeger/kk requires a half neighbor list: use '-pk kokkos neigh half' "
+                      "(or 'package kokkos neigh half')");
+  if (force->newton_pair)
+    error->all(FLERR, "Pair style gran/jaeger/kk requires newton off: LAMMPS's fix neigh/history/kk cannot "
+                      "exchange contact histories with newton on (use 'newton off' in the input, after "
+                      "any package command, or '-pk kokkos newton off')");
+  if (energy_per_atom)
+    error->all(FLERR, "Pair style gran/jaeger/kk does not keep per-atom energies: drop 'energy/atom yes' "
+                      "or use gran/jaeger without the kk suffix");
+
+  PairGranDemc::init_style();    // not PairGranJaeger::init_style(): it makes the CPU history fix
+
+  // the Kokkos history fix replaces the placeholder made in PairGranJaeger's constructor
+  // (keeping its place in the fix list), with a fixed slot of values per contact
+  const int dnum = FixJaegerHistoryKokkos<DeviceType>::values_per_contact(capacity());
+  if (fix_historyKK == nullptr && modify->get_fix_by_id(history_fix_id() + "_DUMMY") == nullptr) {
+    // made by an init_style() that stopped with an error after the fix was made
+    fix_historyKK = dynamic_cast<FixJaegerHistoryKokkos<DeviceType> *>(modify->get_fix_by_id(history_fix_id()));
+    if (fix_historyKK == nullptr) error->all(FLERR, "Pair gran/jaeger/kk: its history fix is missing");
+  }
+  if (fix_historyKK == nullptr) {
+    auto cmd = fmt::format("{} all {} {}", history_fix_id(),
+                           execution_space == Device ? "DEMC/JAEGER_HISTORY/KK/DEVICE" : "DEMC/JAEGER_HISTORY/KK/HOST",
+                           dnum);
+    fix_historyKK =
+        dynamic_cast<FixJaegerHistoryKokkos<DeviceType> *>(modify->replace_fix(history_fix_id() + "_DUMMY", cmd, 1));
+    if (fix_historyKK == nullptr) error->all(FLERR, "Pair gran/jaeger/kk could not create its history fix");
+  } else if (fix_historyKK->values() != dnum) {
+    error->all(FLERR,
+               "Pair gran/jaeger/kk: history/max cannot change once contact histories exist (they have room for "
+               "{} points, history/max asks for {}): use 'history/max {}' or a new pair_style",
+               fix_historyKK->capacity(), capacity(), fix_historyKK->capacity());
+  }
+  fix_historyKK->pair = this;
+
+  auto request = neighbor->find_request(this);
+  request->set_kokkos_host(std::is_same_v<DeviceType, LMPHostType> && !std::is_same_v<DeviceType, LMPDeviceType>);
+  request->set_kokkos_device(std::is_same_v<DeviceType, LMPDeviceType>);
+
+  // coefficients per type pair for the device, filled by init_one()
+  const int n = atom->ntypes;
+  if ((int) k_params.extent(0) != n + 1)
+    k_params = Kokkos::DualView<PairGranJaegerTypeParams **, Kokkos::LayoutRight, DeviceType>(
+        "PairGranJaeger::params", n + 1, n + 1);
+  h_list_built = -1;
+}
+
+/* ---------------------------------------------------------------------- */
+
+template <class DeviceType> double PairGranJaegerKokkos<DeviceType>::init_one(int i, int j)
+{
+  const double cut = PairGranJaeger::init_one(i, j);
+  PairGranJaegerTypeParams c;
+  c.estar = estar[i][j];
+  c.gstar = gstar[i][j];
+  c.mu = mu[i][j];
+  c.damp_n = damp_n[i][j];
+  c.damp_t = damp_t[i][j];
+  k_params.view_host()(i, j) = c;
+  k_params.view_host()(j, i) = c;
+  k_params.modify_host();
+  return cut;
+}
+
+/* ---------------------------------------------------------------------- */
+
+template <class DeviceType> void PairGranJaegerKokkos<DeviceType>::compute(int eflag_in, int vflag_in)
+{
+  // at setup the particles have not moved since the last step: forces are
+  // evaluated from the stored history without advancing it (as the CPU style)
+  const bool advance = (update->setupflag == 0);
+
+  ev_init(eflag_in, vflag_in, 0);
+  if (force->newton_pair) error->all(FLERR, "Pair style gran/jaeger/kk requires newton off");
+
+  // per-atom energy and virial live in Kokkos views (zeroed when created)
+  if (eflag_atom) {
+    memoryKK->destroy_kokkos(k_eatom, eatom);
+    memoryKK->create_kokkos(k_eatom, eatom, maxeatom, "pair:eatom");
+    kdata.eatom = k_eatom.template view<DeviceType>();
+  }
+  if (vflag_atom) {
+    memoryKK->destroy_kokkos(k_vatom, vatom);
+    memoryKK->create_kokkos(k_vatom, vatom, maxvatom, "pair:vatom");
+    kdata.vatom = k_vatom.template view<DeviceType>();
+  }
+
+  atomKK->sync(execution_space, datamask_read);
+  if (eflag_in || vflag_in)
+    atomKK->modified(execution_space, datamask_modify);
+  else
+    atomKK->modified(execution_space, F_MASK | TORQUE_MASK);
+
+  kdata.x = atomKK->k_x.template view<DeviceType>();
+  kdata.v = atomKK->k_v.template view<DeviceType>();
+  kdata.omega = atomKK->k_omega.template view<DeviceType>();
+  kdata.f = atomKK->k_f.template view<DeviceType>();
+  kdata.torque = atomKK->k_torque.template view<DeviceType>();
+  kdata.type = atomKK->k_type.template view<DeviceType>();
+  kdata.tag = atomKK->k_tag.template view<DeviceType>();
+  kdata.radius = atomKK->k_radius.template view<DeviceType>();
+  kdata.nlocal = atom->nlocal;
+
+  auto *k_list = static_cast<NeighListKokkos<DeviceType> *>(list);
+  const int inum = list->inum;
+  kdata.numneigh = k_list->d_numneigh;
+  kdata.neighbors = k_list->d_neighbors;
+  kdata.ilist = k_list->d_ilist;
+
+  fix_historyKK->k_firstflag.template sync<DeviceType>();
+  fix_historyKK->k_firstvalue.template sync<DeviceType>();
+  kdata.touch = fix_historyKK->k_firstflag.template view<DeviceType>();
+  kdata.history = fix_historyKK->k_firstvalue.template view<DeviceType>();
+  // a slot must be contiguous: the kernel works on the points in place
+  static_assert(std::is_same_v<typename decltype(kdata.history)::array_layout, Kokkos::LayoutRight>,
+                "gran/jaeger/kk needs fix neigh/history/kk's values in LayoutRight (LMP_KOKKOS_LAYOUT_LEGACY)");
+  kdata.dnum = fix_historyKK->values();
+  kdata.capacity = fix_historyKK->capacity();
+  if (inum > 0 && (int) kdata.history.extent(1) < kdata.dnum * k_list->maxneighs)
+    error->one(FLERR, "Pair gran/jaeger/kk: the history arrays do not match the neighbor list");
+
+  k_params.template sync<DeviceType>();
+  kdata.params = k_params.template view<DeviceType>();
+  kdata.beta = beta;
+  kdata.dt = dt;
+  kdata.eflag = eflag_in ? 1 : 0;
+  kdata.eflag_global = eflag_global;
+  kdata.eflag_atom = eflag_atom;
+  kdata.vflag_global = vflag_global;
+  kdata.vflag_atom = vflag_atom;
+
+  PairGranJaegerSums sums;
+  if (neighflag == HALF) {
+    if (evflag) {
+      if (advance) launch<HALF, 1, 1>(inum, sums);
+      else launch<HALF, 1, 0>(inum, sums);
+    } else {
+      if (advance) launch<HALF, 0, 1>(inum, sums);
+      else launch<HALF, 0, 0>(inum, sums);
+    }
+  } else {
+    if (evflag) {
+      if (advance) launch<HALFTHREAD, 1, 1>(inum, sums);
+      else launch<HALFTHREAD, 1, 0>(inum, sums);
+    } else {
+      if (advance) launch<HALFTHREAD, 0, 1>(inum, sums);
+      else launch<HALFTHREAD, 0, 0>(inum, sums);
+    }
+  }
+
+  fix_historyKK->k_firstflag.template modify<DeviceType>();
+  fix_historyKK->k_firstvalue.template modify<DeviceType>();
+  if (sums.corrupt > 0.0)
+    error->one(FLERR, "Pair gran/jaeger/kk: {} contact histories are not Jaeger records (stack length or sign)",
+               sums.corrupt);
+
+  // pvector: the same layout and meaning as the CPU style's (this rank's share)
+  if (advance) {
+    tangential_sum += sums.work;
+    dissipated_damping += sums.damping;
+  }
+  fix_historyKK->merges += sums.merges;
+  fix_historyKK->forced_merges += sums.forced;
+  fix_historyKK->handed_over += sums.handed_over;
+  pvector[E_NORMAL] = sums.normal;
+  pvector[E_TANGENTIAL] = sums.tangential;
+  pvector[E_FRICTION] = tangential_sum - sums.tangential;
+  pvector[E_DAMPING] = dissipated_damping;
+  pvector[E_CONTACTS] = sums.contacts;
+  pvector[E_SLIDING] = sums.sliding;
+
+  if (eflag_global) eng_vdwl += sums.evdwl;
+  if (vflag_global)
+    for (int k = 0; k < 6; k++) virial[k] += sums.v[k];
+  if (eflag_atom) {
+    k_eatom.template modify<DeviceType>();
+    k_eatom.sync_host();
+  }
+  if (vflag_atom) {
+    k_vatom.template modify<DeviceType>();
+    k_vatom.sync_host();
+  }
+}
+
+/* ---------------------------------------------------------------------- */
+
+template <class DeviceType>
+template <int NEIGHFLAG, int EVFLAG, int ADVANCE>
+void PairGranJaegerKokkos<DeviceType>::launch(int inum, PairGranJaegerSums &sums)
+{
+  const JaegerPairLoop<DeviceType, NEIGHFLAG, 0, EVFLAG, ADVANCE> loop(kdata);
+  Kokkos::parallel_reduce("PairGranJaegerKokkos::compute", Kokkos::RangePolicy<DeviceType>(0, inum), loop, sums);
+}
+
+/* ----------------------------------------------------------------------
+   the record of pair (i,j) in i's Kokkos neighbor list, read on the host
+   with the hand-over's negation undone: 1, or 0 if the pair holds no record,
+   -1 if it is not in i's list. As PairGranJaeger::single(), only i's list is
+   searched.
+------------------------------------------------------------------------- */
+
+template <class DeviceType>
+int PairGranJaegerKokkos<DeviceType>::find_record_host(int i, int j, std::vector<double> &record)
+{
+  if (list == nullptr || fix_historyKK == nullptr) return -1;
+  auto *k_list = static_cast<NeighListKokkos<DeviceType> *>(list);
+  if (h_list_built != neighbor->ncalls) {    // no copy when the list is in host memory
+    h_neighbors = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), k_list->d_neighbors);
+    h_numneigh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), k_list->d_numneigh);
+    h_list_built = neighbor->ncalls;
+  }
+  fix_historyKK->k_firstvalue.sync_host();
+  auto h_values = fix_historyKK->k_firstvalue.view_host();
+  if (i < 0 || i >= (int) h_numneigh.extent(0) || i >= (int) h_values.extent(0)) return -1;
+  const int dnum = fix_historyKK->values();
+  using R = FixJaegerHistoryKokkos<DeviceType>;
+
+  const int jnum = h_numneigh(i);
+  for (int k = 0; k < jnum; k++) {
+    neighprev = (neighprev + 1) % jnum;    // pairs are usually asked for in list order
+    if ((h_neighbors(i, neighprev) & NEIGHMASK) != j) continue;
+    const double *rec = &h_values(i, dnum * neighprev);
+    if (rec[R::R_QW] == 0.0 && rec[R::R_QX] == 0.0 && rec[R::R_QY] == 0.0 && rec[R::R_QZ] == 0.0) return 0;
+    const double sign = std::signbit(rec[R::R_LENGTH]) ? -1.0 : 1.0;
+    const int n = std::min(static_cast<int>(sign * rec[R::R_LENGTH]), fix_historyKK->capacity());
+    record.resize(R::R_POINTS + 4 * n);
+    for (size_t m = 0; m < record.size(); m++) record[m] = sign * rec[m];
+    record[R::R_LENGTH] = n;
+    return 1;
+  }
+  return -1;
+}
+
+/* ----------------------------------------------------------------------
+   per-contact state for compute pair/local, as PairGranJaeger::single()
+   (which reads the CPU history fix): returns the stored elastic energy;
+   svector = P, T (3, global, force on i), history length, stored tangential
+   energy, cumulative tangential work of this contact
+------------------------------------------------------------------------- */
+
+template <class DeviceType>
+double PairGranJaegerKokkos<DeviceType>::single(int i, int j, int itype, int jtype, double rsq, double, double,
+                                                double &fforce)
+{
+  using R = FixJaegerHistoryKokkos<DeviceType>;
+  for (int k = 0; k < single_extra; k++) svector[k] = 0.0;
+  fforce = 0.0;
+  atomKK->sync(Host, RADIUS_MASK | TAG_MASK);
+  const double *radius = atom->radius;
+  const double radsum = radius[i] + radius[j];
+  std::vector<double> rec;
+  if (rsq >= radsum * radsum) return 0.0;
+  const int found = find_record_host(i, j, rec);
+  if (found < 0) return 0.0;    // as the CPU style: a pair not in i's list gives zeros
+  const bool has = found > 0;
+  const double r = std::sqrt(rsq);
+  const jaeger::Material mat = {estar[itype][jtype], gstar[itype][jtype], radius[i] * radius[j] / radsum,
+                                mu[itype][jtype]};
+  const double P = jaeger::hertz_force(mat, radsum - r);
+  fforce = P / r;    // force on i = fforce * (x_i - x_j): the normal part
+  svector[0] = P;
+  double ut = 0.0;
+  if (has && rec[R::R_LENGTH] > 0.0) {
+    jaeger::Stack st;
+    st.pts = reinterpret_cast<jaeger::Point *>(rec.data() + R::R_POINTS);
+    st.n = static_cast<int>(rec[R::R_LENGTH]);
+    st.capacity = st.n;
+    const jaeger::Point &top = st.pts[st.n - 1];
+    // T acts on p (the smaller ID); report it as the force on i
+    const double sign = atom->tag[i] < atom->tag[j] ? 1.0 : -1.0;
+    const Vec3 T =
+        sign * frame::to_global(frame::Quat{rec[R::R_QW], rec[R::R_QX], rec[R::R_QY], rec[R::R_QZ]}, top.tx, top.ty);
+    svector[1] = T.x;
+    svector[2] = T.y;
+    svector[3] = T.z;
+    svector[4] = st.n;
+    ut = jaeger::stored_energy(mat, st);
+    svector[5] = ut;
+    svector[6] = rec[R::R_WORK];
+  }
+  return jaeger::normal_energy(mat, radsum - r) + ut;
+}
+
+/* ---------------------------------------------------------------------- */
+
+template <class DeviceType> double PairGranJaegerKokkos<DeviceType>::memory_usage()
+{
+  return PairGranJaeger::memory_usage() + (double) k_params.extent(0) * k_params.extent(1) * sizeof(PairGranJaegerTypeParams);
+}
+
+namespace LAMMPS_NS {
+template class PairGranJaegerKokkos<LMPDeviceType>;
+#ifdef LMP_KOKKOS_GPU
+template class PairGranJaegerKokkos<LMPHostType>;
+#endif
+}    // namespace LAMMPS_NS

@@ -1,0 +1,145 @@
+/* -*- c++ -*- ----------------------------------------------------------
+   dem-contact: faithful DEM contact laws for LAMMPS (plugin package)
+   pair_style gran/jaeger/kk: the Kokkos variant of pair_style gran/jaeger.
+
+   The contact law is the CPU style's kernel, demc::jaeger::step() with the
+   contact frame of demc::frame (kernels/jaeger_contact.h, contact_frame.h),
+   called from a Kokkos functor on the same geometry and movements
+   (demc::fill_contact_geometry(), demc::contact_movement(),
+   demc::contact_damping_force()). This class only moves data in and out.
+
+   Per-contact history: a FIXED slot per neighbor-list entry in LAMMPS's
+   fix neigh/history/kk (through FixJaegerHistoryKokkos), `capacity` points
+   (history/max, default DEFAULT_CAPACITY); when a push finds the stack full
+   the kernel merges the two most similar adjacent segments itself (the CPU
+   style's rule with history/max). Record layout: FixJaegerHistoryKokkos::Record.
+
+   Supported: Kokkos half neighbor lists (neigh half: HALF or HALFTHREAD)
+   with newton off, as gran/kuhn/kk (LAMMPS's fix neigh/history/kk cannot
+   move histories with newton on).
+------------------------------------------------------------------------- */
+
+#ifdef PAIR_CLASS
+// clang-format off
+PairStyle(gran/jaeger/kk,PairGranJaegerKokkos<LMPDeviceType>);
+PairStyle(gran/jaeger/kk/device,PairGranJaegerKokkos<LMPDeviceType>);
+PairStyle(gran/jaeger/kk/host,PairGranJaegerKokkos<LMPHostType>);
+// clang-format on
+#else
+
+#ifndef DEMC_PAIR_GRAN_JAEGER_KOKKOS_H
+#define DEMC_PAIR_GRAN_JAEGER_KOKKOS_H
+
+#include "pair_gran_jaeger.h"
+
+#include "kokkos_type.h"
+#include "pair_kokkos.h"
+
+#include <vector>
+
+namespace LAMMPS_NS {
+
+template <class DeviceType> class FixJaegerHistoryKokkos;
+
+/* What one compute() sums over the contacts of this rank: the LAMMPS energy and virial
+   and the pvector terms of this step (weight 1/2 for a pair with a ghost, newton off),
+   and the merge counters (per list entry, as the CPU style counts them). */
+struct PairGranJaegerSums {
+  double evdwl;
+  double v[6];
+  double normal, tangential;    // stored energies (pvector E_NORMAL, E_TANGENTIAL)
+  double work, damping;         // tangential work and damping dissipation in this step
+  double contacts, sliding;     // pvector E_CONTACTS, E_SLIDING
+  double merges, forced, handed_over, corrupt;
+  KOKKOS_INLINE_FUNCTION PairGranJaegerSums() :
+      evdwl(0.0), v{0.0, 0.0, 0.0, 0.0, 0.0, 0.0}, normal(0.0), tangential(0.0), work(0.0), damping(0.0),
+      contacts(0.0), sliding(0.0), merges(0.0), forced(0.0), handed_over(0.0), corrupt(0.0)
+  {
+  }
+  KOKKOS_INLINE_FUNCTION void operator+=(const PairGranJaegerSums &o)
+  {
+    evdwl += o.evdwl;
+    for (int k = 0; k < 6; k++) v[k] += o.v[k];
+    normal += o.normal;
+    tangential += o.tangential;
+    work += o.work;
+    damping += o.damping;
+    contacts += o.contacts;
+    sliding += o.sliding;
+    merges += o.merges;
+    forced += o.forced;
+    handed_over += o.handed_over;
+    corrupt += o.corrupt;
+  }
+};
+
+// contact coefficients of one type pair, as the device sees them
+struct PairGranJaegerTypeParams {
+  double estar, gstar, mu, damp_n, damp_t;
+  KOKKOS_INLINE_FUNCTION PairGranJaegerTypeParams() : estar(0.0), gstar(0.0), mu(0.0), damp_n(0.0), damp_t(0.0) {}
+};
+
+/* Everything the pair loop reads and writes: views and plain values only, so that the
+   functor copied to the device holds no pointer into host objects. */
+template <class DeviceType> struct PairGranJaegerKernelData {
+  typedef ArrayTypes<DeviceType> AT;
+  typename AT::t_kkfloat_1d_3_lr_randomread x;
+  typename AT::t_kkfloat_1d_3_randomread v, omega;
+  typename AT::t_kkacc_1d_3 f, torque;
+  typename AT::t_int_1d_randomread type;
+  typename AT::t_tagint_1d_randomread tag;
+  typename AT::t_kkfloat_1d_randomread radius;
+  typename AT::t_kkacc_1d eatom;
+  typename AT::t_kkacc_1d_6 vatom;
+  typename AT::t_neighbors_2d neighbors;
+  typename AT::t_int_1d_randomread ilist, numneigh;
+  typename AT::t_int_2d touch;              // fix neigh/history/kk: firstflag
+  typename AT::t_kkfloat_2d history;        // fix neigh/history/kk: firstvalue
+  typename Kokkos::DualView<PairGranJaegerTypeParams **, Kokkos::LayoutRight, DeviceType>::t_dev_const_um params;
+  int dnum, capacity;    // values per slot, points per stack
+  double beta, dt;
+  int nlocal;
+  int eflag, eflag_global, eflag_atom, vflag_global, vflag_atom;
+};
+
+template <class DeviceType> class PairGranJaegerKokkos : public PairGranJaeger {
+ public:
+  typedef DeviceType device_type;
+  typedef ArrayTypes<DeviceType> AT;
+
+  // points per contact without history/max: covers the stacks of >99.6 % of the contacts of
+  // the chute of LAMMPS's bench/in.chute at 20 degrees (doc/pair_gran_jaeger_kokkos_section.rst)
+  static constexpr int DEFAULT_CAPACITY = 32;
+
+  PairGranJaegerKokkos(class LAMMPS *);
+  ~PairGranJaegerKokkos() override;
+  void compute(int, int) override;
+  void init_style() override;
+  double init_one(int, int) override;
+  double single(int, int, int, int, double, double, double, double &) override;
+  double memory_usage() override;
+
+  int capacity() const { return max_length > 0 ? max_length : DEFAULT_CAPACITY; }
+
+ protected:
+  int neighflag;
+  PairGranJaegerKernelData<DeviceType> kdata;
+  Kokkos::DualView<PairGranJaegerTypeParams **, Kokkos::LayoutRight, DeviceType> k_params;
+  DAT::ttransform_kkacc_1d k_eatom;
+  DAT::ttransform_kkacc_1d_6 k_vatom;
+  FixJaegerHistoryKokkos<DeviceType> *fix_historyKK;
+
+  template <int NEIGHFLAG, int EVFLAG, int ADVANCE> void launch(int inum, PairGranJaegerSums &sums);
+
+  // single(): the record of pair (i,j) in i's Kokkos neighbor list, read on the host
+  // (host copies of the list, refreshed after each neighbor list build)
+  typename AT::t_neighbors_2d::host_mirror_type h_neighbors;
+  typename AT::t_int_1d::host_mirror_type h_numneigh;
+  bigint h_list_built;
+  int find_record_host(int i, int j, std::vector<double> &record);
+};
+
+}    // namespace LAMMPS_NS
+
+#endif
+#endif

@@ -1,0 +1,486 @@
+/* Layer (c), Kokkos: pair_style gran/jaeger/kk against the CPU style gran/jaeger.
+   The same dense, colliding packing (with damping) from the same initial state, run
+   for 100 steps through the CPU style and through the Kokkos style (-k on t N -sf kk)
+   in one process, atoms re-sorted every 20 steps (so fix neigh/history/kk hands many
+   records from one atom of a pair to the other, negating them):
+     - with a capacity (history/max) that no stack reaches (the Kokkos style's merge
+       counters stay 0, as the CPU style's without history/max): per-atom forces and
+       torques agree to 1e-10 of the largest value, so do the pvector energies, the pair
+       energy, global and per-atom virial, per-atom energy and the compute pair/local
+       sums; contact counts and the history statistics (records, mean and longest stack)
+       are equal;
+     - with a small capacity, both styles with the same history/max: the kernel merges
+       when a stack is full, the same merges in both (same kernel), forces agree;
+     - with 18 contacts per atom (more than fix neigh/history/kk's initial room for 8)
+       the styles agree across a run boundary;
+     - 1 and 2 threads give the same forces (the 1-thread run writes its result to the
+       build folder, the 2-thread run compares: CTest fixture);
+     - write_restart between runs and read_restart continue the run (default capacity);
+       a restart file of another capacity and a change of history/max between runs give
+       clear errors; so do newton on, full neighbor lists and energy/atom yes.
+   KokkosJaegerMpi.* runs under mpirun -np 2: the Kokkos style on 2 ranks agrees with the
+   CPU style and the Kokkos style on 1 rank. */
+#include "lammps_session.h"
+
+#include "atom.h"
+#include "compute.h"
+#include "exceptions.h"
+#include "fix.h"
+#include "force.h"
+#include "lammps.h"
+#include "modify.h"
+#include "neighbor.h"
+#include "pair.h"
+#include "update.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <functional>
+#include <iomanip>
+#include <string>
+
+using namespace demc_test;
+
+#ifndef DEMC_TEST_OUTPUT_DIR
+#define DEMC_TEST_OUTPUT_DIR "."
+#endif
+
+namespace {
+
+const int STEPS = 100;
+// no stack of the test packing reaches this in 100 steps (the longest has < 20 points)
+const std::string ROOMY = " history/max 24";
+const char *HISTORY_FIX = "DEMC_GRAN_JAEGER_HISTORY0";
+// history fix vector: records, mean length, longest, bytes per record, merges (all),
+// then for the Kokkos fix only: merges forced by the capacity, records handed over
+enum { S_CONTACTS, S_MEAN, S_LONGEST, S_BYTES, S_MERGES, S_FORCED, S_HANDED_OVER };
+
+std::string threads()
+{
+  const char *t = std::getenv("DEMC_KOKKOS_THREADS");
+  return t ? t : "1";
+}
+
+std::vector<std::string> kokkos_args()
+{
+  return {"-k", "on", "t", threads(), "-sf", "kk", "-pk", "kokkos", "neigh", "half", "newton", "off"};
+}
+
+std::vector<std::string> pair_lines(const std::string &style_args)
+{
+  return {"pair_style gran/jaeger" + style_args, "pair_coeff * * 1e7 0.3 0.5 damping 0.002 0.001"};
+}
+
+// per-atom values of `ncols` columns, indexed by atom ID, gathered over the ranks of comm
+using PerAtomN = std::vector<std::vector<double>>;
+
+PerAtomN gather(LammpsSession &s, MPI_Comm comm, int ncols, const std::function<double(int, int)> &value)
+{
+  const auto *atom = s.lmp->atom;
+  std::vector<double> mine;
+  for (int i = 0; i < atom->nlocal; i++) {
+    mine.push_back((double) atom->tag[i]);
+    for (int k = 0; k < ncols; k++) mine.push_back(value(i, k));
+  }
+  int nprocs;
+  MPI_Comm_size(comm, &nprocs);
+  int count = (int) mine.size();
+  std::vector<int> counts(nprocs), displs(nprocs, 0);
+  MPI_Allgather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, comm);
+  for (int p = 1; p < nprocs; p++) displs[p] = displs[p - 1] + counts[p - 1];
+  std::vector<double> all(displs[nprocs - 1] + counts[nprocs - 1]);
+  MPI_Allgatherv(mine.data(), count, MPI_DOUBLE, all.data(), counts.data(), displs.data(), MPI_DOUBLE, comm);
+  PerAtomN out((size_t) atom->natoms + 1, std::vector<double>(ncols, 0.0));
+  for (size_t k = 0; k + ncols < all.size(); k += ncols + 1)
+    for (int c = 0; c < ncols; c++) out[(size_t) all[k]][c] = all[k + 1 + c];
+  return out;
+}
+
+double max_relative_difference_n(const PerAtomN &a, const PerAtomN &b)
+{
+  if (a.size() != b.size()) return INFINITY;
+  double scale = 0.0, diff = 0.0;
+  for (size_t i = 0; i < a.size(); i++)
+    for (size_t k = 0; k < a[i].size(); k++) {
+      scale = std::max(scale, std::fabs(a[i][k]));
+      diff = std::max(diff, std::fabs(a[i][k] - b[i][k]));
+    }
+  return scale > 0.0 ? diff / scale : diff;
+}
+
+double relative(double a, double b)
+{
+  const double scale = std::max(std::fabs(a), std::fabs(b));
+  return scale > 0.0 ? std::fabs(a - b) / scale : 0.0;
+}
+
+// the history fix's global vector (collective over the ranks of the session)
+std::vector<double> history_stats(LammpsSession &s)
+{
+  auto *fix = s.lmp->modify->get_fix_by_id(HISTORY_FIX);
+  std::vector<double> v;
+  if (fix)
+    for (int k = 0; k < fix->size_vector; k++) v.push_back(fix->compute_vector(k));
+  return v;
+}
+
+struct Outcome {
+  PerAtom forces, torques;
+  std::vector<double> pvector, stats;
+  double pair_energy = 0.0;
+  double virial[6] = {0, 0, 0, 0, 0, 0};
+  PerAtomN stress, energy;             // compute stress/atom NULL pair, compute pe/atom pair
+  std::vector<double> contact_sums;    // compute pair/local p1..p7 and eng, summed
+  long neighbor_builds = 0;
+};
+
+// the packing, STEPS steps; per-atom virial/energy and pair/local at the last step
+Outcome run(MPI_Comm comm, const std::vector<std::string> &args, const std::string &style_args)
+{
+  LammpsSession s(comm, args);
+  s.load_plugin();
+  s.commands(dense_packing_input(pair_lines(style_args), false));
+  // sorting the atoms every 20 steps re-orders them: after it, fix neigh/history/kk hands
+  // the record of many pairs (i,j) over to j (and negates it)
+  s.command("atom_modify sort 20 0.0");
+  s.commands({"compute e all pair gran/jaeger", "compute sa all stress/atom NULL pair",
+              "compute pea all pe/atom pair", "compute pl all pair/local p1 p2 p3 p4 p5 p6 p7 eng",
+              "compute pls all reduce sum c_pl[*] inputs local", "compute sas all reduce sum c_sa[*]",
+              "compute peas all reduce sum c_pea",
+              "thermo_style custom step pe c_e[*] c_sas[*] c_peas c_pls[*]",
+              "thermo " + std::to_string(STEPS), "run " + std::to_string(STEPS)});
+  Outcome o;
+  o.forces = s.forces();
+  o.torques = s.torques();
+  o.pvector = s.pair_extra();
+  o.pair_energy = s.pair_energy();
+  MPI_Allreduce(s.lmp->force->pair->virial, o.virial, 6, MPI_DOUBLE, MPI_SUM, comm);
+  auto *sa = s.lmp->modify->get_compute_by_id("sa");
+  auto *pea = s.lmp->modify->get_compute_by_id("pea");
+  auto *pls = s.lmp->modify->get_compute_by_id("pls");
+  EXPECT_EQ(sa->invoked_peratom, s.lmp->update->ntimestep);
+  EXPECT_EQ(pea->invoked_peratom, s.lmp->update->ntimestep);
+  EXPECT_EQ(pls->invoked_vector, s.lmp->update->ntimestep);
+  o.stress = gather(s, comm, 6, [&](int i, int k) { return sa->array_atom[i][k]; });
+  o.energy = gather(s, comm, 1, [&](int i, int) { return pea->vector_atom[i]; });
+  o.contact_sums.assign(pls->vector, pls->vector + pls->size_vector);
+  o.neighbor_builds = (long) s.lmp->neighbor->ncalls;
+  o.stats = history_stats(s);
+  return o;
+}
+
+void expect_same_physics(const Outcome &cpu, const Outcome &kk, double tol = 1e-10)
+{
+  const double df = max_relative_difference(cpu.forces, kk.forces);
+  const double dt = max_relative_difference(cpu.torques, kk.torques);
+  EXPECT_LT(df, tol);
+  EXPECT_LT(dt, tol);
+  ASSERT_EQ(cpu.pvector.size(), kk.pvector.size());
+  double dp = 0.0;
+  for (size_t k = 0; k < 4; k++) {
+    EXPECT_GT(cpu.pvector[k], 0.0) << "pvector " << k;    // the run stored and dissipated energy
+    dp = std::max(dp, relative(cpu.pvector[k], kk.pvector[k]));
+    EXPECT_LT(relative(cpu.pvector[k], kk.pvector[k]), tol) << "pvector " << k;
+  }
+  EXPECT_EQ(cpu.pvector[4], kk.pvector[4]) << "contacts";
+  // a contact exactly on the friction cone can be counted as sliding or not by round-off
+  EXPECT_LE(std::fabs(cpu.pvector[5] - kk.pvector[5]), 1.0) << "sliding contacts";
+  EXPECT_GT(cpu.pvector[4], 100.0);
+  EXPECT_GT(cpu.pvector[5], 10.0) << "sliding contacts";
+  EXPECT_LT(relative(cpu.pair_energy, kk.pair_energy), tol);
+  double dv = 0.0, vscale = 0.0;
+  for (int k = 0; k < 6; k++) vscale = std::max(vscale, std::fabs(cpu.virial[k]));
+  for (int k = 0; k < 6; k++) dv = std::max(dv, std::fabs(cpu.virial[k] - kk.virial[k]) / vscale);
+  EXPECT_LT(dv, tol) << "global virial";
+  const double ds = max_relative_difference_n(cpu.stress, kk.stress);
+  const double de = max_relative_difference_n(cpu.energy, kk.energy);
+  EXPECT_LT(ds, tol) << "per-atom virial";
+  EXPECT_LT(de, tol) << "per-atom energy";
+  ASSERT_EQ(cpu.contact_sums.size(), kk.contact_sums.size());
+  double dc = 0.0;
+  for (size_t k = 0; k < cpu.contact_sums.size(); k++) {
+    const double scale = std::max(std::fabs(cpu.contact_sums[k]), 1e-12 * std::fabs(cpu.contact_sums[0]));
+    dc = std::max(dc, std::fabs(cpu.contact_sums[k] - kk.contact_sums[k]) / scale);
+  }
+  EXPECT_LT(dc, tol) << "compute pair/local sums";
+  EXPECT_GE(kk.neighbor_builds, 2) << "no re-neighboring during the run";
+  // history statistics: the same records and stacks
+  ASSERT_GE(cpu.stats.size(), 5u);
+  ASSERT_GE(kk.stats.size(), 7u);
+  EXPECT_EQ(cpu.stats[S_CONTACTS], kk.stats[S_CONTACTS]) << "records";
+  EXPECT_NEAR(cpu.stats[S_MEAN], kk.stats[S_MEAN], 1e-12 * cpu.stats[S_MEAN]) << "mean stack length";
+  EXPECT_EQ(cpu.stats[S_LONGEST], kk.stats[S_LONGEST]) << "longest stack";
+  EXPECT_GT(kk.stats[S_HANDED_OVER], 0.0) << "no record was handed over: the negation was not exercised";
+  int me;
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  if (me == 0)
+    printf("[ measured ] forces %.3g torques %.3g pvector %.3g virial %.3g per-atom virial %.3g "
+           "per-atom energy %.3g pair/local %.3g (max relative differences); records %g, longest stack %g, "
+           "merges cpu %g kk %g (forced by the capacity %g), records handed over %g\n",
+           df, dt, dp, dv, ds, de, dc, kk.stats[S_CONTACTS], kk.stats[S_LONGEST], cpu.stats[S_MERGES],
+           kk.stats[S_MERGES], kk.stats[S_FORCED], kk.stats[S_HANDED_OVER]);
+}
+
+// the per-atom virials add up to the global virial, per-atom energies to the pair energy
+void expect_consistent_tallies(const Outcome &o)
+{
+  double sum[6] = {0, 0, 0, 0, 0, 0}, esum = 0.0, vscale = 0.0;
+  for (size_t i = 1; i < o.stress.size(); i++) {
+    for (int k = 0; k < 6; k++) sum[k] += o.stress[i][k];
+    esum += o.energy[i][0];
+  }
+  for (int k = 0; k < 6; k++) vscale = std::max(vscale, std::fabs(o.virial[k]));
+  ASSERT_GT(vscale, 0.0);
+  for (int k = 0; k < 6; k++) EXPECT_NEAR(sum[k], -o.virial[k], 1e-10 * vscale) << k;    // stress/atom = -virial
+  EXPECT_NEAR(esum, o.pair_energy, 1e-10 * std::fabs(o.pair_energy));
+}
+
+std::string thread_file()
+{
+  return std::string(DEMC_TEST_OUTPUT_DIR) + "/kokkos_jaeger_t1_result.txt";
+}
+
+void write_result(const std::string &name, const PerAtom &forces, const PerAtom &torques)
+{
+  std::ofstream out(name);
+  out << std::setprecision(17);
+  for (size_t i = 0; i < forces.size(); i++)
+    out << forces[i][0] << ' ' << forces[i][1] << ' ' << forces[i][2] << ' ' << torques[i][0] << ' '
+        << torques[i][1] << ' ' << torques[i][2] << '\n';
+}
+
+bool read_result(const std::string &name, PerAtom &forces, PerAtom &torques)
+{
+  std::ifstream in(name);
+  if (!in) return false;
+  std::array<double, 3> f, t;
+  while (in >> f[0] >> f[1] >> f[2] >> t[0] >> t[1] >> t[2]) {
+    forces.push_back(f);
+    torques.push_back(t);
+  }
+  return !forces.empty();
+}
+
+// the message of the error a command raises, or "" if none
+std::string error_of(LammpsSession &s, const std::string &command)
+{
+  try {
+    s.command(command);
+  } catch (LAMMPS_NS::LAMMPSException &e) {
+    return e.what();
+  }
+  return "";
+}
+
+}    // namespace
+
+// the CPU style without history/max (stacks grow as needed) against the Kokkos style with
+// room to spare: no merges on either side, the same physics
+TEST(KokkosJaeger, MatchesCpuStyle)
+{
+  const Outcome cpu = run(MPI_COMM_WORLD, {}, "");
+  const Outcome kk = run(MPI_COMM_WORLD, kokkos_args(), ROOMY);
+  expect_same_physics(cpu, kk);
+  expect_consistent_tallies(cpu);
+  expect_consistent_tallies(kk);
+  EXPECT_EQ(cpu.stats[S_MERGES], 0.0);
+  EXPECT_EQ(kk.stats[S_MERGES], 0.0) << "a stack reached the capacity";
+  EXPECT_EQ(kk.stats[S_FORCED], 0.0) << "a stack reached the capacity";
+  EXPECT_GT(kk.stats[S_LONGEST], 8.0) << "the packing should build long stacks";
+  EXPECT_LT(kk.stats[S_LONGEST], 24.0);
+}
+
+// a capacity the stacks exceed, the same in both styles: the kernel merges when a stack is
+// full (force-preserving), the same merges in the CPU arena and in the Kokkos slot
+TEST(KokkosJaeger, SmallCapacityMatchesCpuStyle)
+{
+  const Outcome cpu = run(MPI_COMM_WORLD, {}, " history/max 4");
+  const Outcome kk = run(MPI_COMM_WORLD, kokkos_args(), " history/max 4");
+  expect_same_physics(cpu, kk);
+  EXPECT_EQ(kk.stats[S_LONGEST], 4.0);
+  EXPECT_GT(kk.stats[S_FORCED], 100.0) << "the capacity should force merges";
+  EXPECT_EQ(kk.stats[S_FORCED], kk.stats[S_MERGES]) << "beta = 0: all merges are forced by the capacity";
+  EXPECT_EQ(cpu.stats[S_MERGES], kk.stats[S_MERGES]) << "merges";
+}
+
+TEST(KokkosJaeger, ThreadCountDoesNotMatter)
+{
+  const Outcome kk = run(MPI_COMM_WORLD, kokkos_args(), ROOMY);
+  if (threads() == "1") {
+    std::remove(thread_file().c_str());
+    write_result(thread_file(), kk.forces, kk.torques);
+    return;
+  }
+  PerAtom forces, torques;
+  ASSERT_TRUE(read_result(thread_file(), forces, torques))
+      << "no result of the 1-thread run in " << thread_file() << " (run kokkos.test_kokkos_jaeger.t1 first)";
+  const double df = max_relative_difference(forces, kk.forces);
+  const double dt = max_relative_difference(torques, kk.torques);
+  printf("[ measured ] 1 vs %s threads: forces %.3g torques %.3g\n", threads().c_str(), df, dt);
+  EXPECT_LT(df, 1e-10);
+  EXPECT_LT(dt, 1e-10);
+}
+
+// N + M steps straight = N steps, write_restart, M steps = read_restart, M steps (no
+// damping: a restart file does not hold the half-step velocities it needs), with the
+// default capacity. A restart file of another capacity is refused with a clear error.
+TEST(KokkosJaeger, RestartContinuity)
+{
+  const std::string file = std::string(DEMC_TEST_OUTPUT_DIR) + "/kokkos_jaeger_restart_t" + threads() + ".bin";
+  const auto input = dense_packing_input({"pair_style gran/jaeger", "pair_coeff * * 1e7 0.3 0.5"}, false);
+  auto with = [&](std::vector<std::string> extra) {
+    auto v = input;
+    v.insert(v.end(), extra.begin(), extra.end());
+    return v;
+  };
+  const std::vector<std::string> resume = {"read_restart " + file, "neighbor 0.0003 bin", "neigh_modify delay 0",
+                                           "fix integrate all nve/sphere", "timestep 1e-5"};
+  PerAtom straight, written, resumed;
+  double longest = 0.0;
+  {
+    LammpsSession s(MPI_COMM_WORLD, kokkos_args());
+    s.load_plugin();
+    s.commands(with({"run 150", "run 50"}));
+    straight = s.forces();
+    longest = history_stats(s)[S_LONGEST];
+  }
+  {
+    LammpsSession s(MPI_COMM_WORLD, kokkos_args());
+    s.load_plugin();
+    s.commands(with({"run 150", "write_restart " + file, "run 50"}));
+    written = s.forces();
+  }
+  {
+    LammpsSession s(MPI_COMM_WORLD, kokkos_args());
+    s.load_plugin();
+    s.commands(resume);
+    s.command("run 50");
+    resumed = s.forces();
+  }
+  {
+    LammpsSession s(MPI_COMM_WORLD, kokkos_args());
+    s.load_plugin();
+    s.commands(resume);
+    s.command("pair_style gran/jaeger history/max 16");
+    const std::string msg = error_of(s, "run 0");
+    EXPECT_NE(msg.find("restart file holds contact histories with capacity 32"), std::string::npos) << msg;
+  }
+  std::remove(file.c_str());
+  const double dw = max_relative_difference(straight, written);
+  const double dr = max_relative_difference(straight, resumed);
+  printf("[ measured ] restart: write_restart between runs %.3g, read_restart %.3g (longest stack %g)\n", dw, dr,
+         longest);
+  EXPECT_GT(longest, 8.0);
+  EXPECT_LT(dw, 1e-10) << "write_restart between runs changed the run";
+  EXPECT_LT(dr, 1e-10) << "the run resumed from the restart file differs";
+}
+
+// 18 contacts per atom (every face and edge neighbor of the lattice overlaps): more
+// partners per atom than fix neigh/history/kk's initial room for 8 (FixNeighHistoryDemcKokkos
+// makes room). Two runs (all records handed over at the run boundary) and atom sorting every
+// 5 steps; a small capacity keeps the slots small.
+TEST(KokkosJaeger, MoreThanEightContactsPerAtom)
+{
+  auto dense = [](const std::vector<std::string> &args) {
+    LammpsSession s(MPI_COMM_WORLD, args);
+    s.load_plugin();
+    s.commands(dense_packing_input(pair_lines(" history/max 6"), false));
+    s.commands({"set group all diameter 0.0028", "atom_modify sort 5 0.0", "compute e all pair gran/jaeger",
+                "thermo_style custom step pe c_e[*]", "run 15", "run 15"});
+    Outcome o;
+    o.forces = s.forces();
+    o.torques = s.torques();
+    o.pvector = s.pair_extra();
+    o.stats = history_stats(s);
+    return o;
+  };
+  const Outcome cpu = dense({}), kk = dense(kokkos_args());
+  const double df = max_relative_difference(cpu.forces, kk.forces);
+  const double dt = max_relative_difference(cpu.torques, kk.torques);
+  const double de = relative(cpu.pvector[1], kk.pvector[1]);
+  printf("[ measured ] 18 contacts per atom: forces %.3g torques %.3g tangential energy %.3g, records handed "
+         "over %g\n",
+         df, dt, de, kk.stats[S_HANDED_OVER]);
+  EXPECT_GT(cpu.pvector[4], 4000.0);    // 9 contacts per atom
+  EXPECT_LT(df, 1e-10);
+  EXPECT_LT(dt, 1e-10);
+  EXPECT_LT(de, 1e-10);
+  EXPECT_EQ(cpu.stats[S_MERGES], kk.stats[S_MERGES]);
+  EXPECT_GT(kk.stats[S_HANDED_OVER], 0.0);
+}
+
+TEST(KokkosJaeger, UnsupportedSettingsGiveClearErrors)
+{
+  struct Case {
+    std::vector<std::string> args;
+    bool newton;
+    std::string style_args, expected;
+  };
+  const std::vector<Case> cases = {
+      {{"-k", "on", "t", threads(), "-sf", "kk", "-pk", "kokkos", "neigh", "half"}, true, "", "requires newton off"},
+      {{"-k", "on", "t", threads(), "-sf", "kk", "-pk", "kokkos", "neigh", "full", "newton", "off"}, false, "",
+       "requires a half neighbor list"},
+      {kokkos_args(), false, " energy/atom yes", "does not keep per-atom energies"},
+  };
+  for (const auto &c : cases) {
+    LammpsSession s(MPI_COMM_WORLD, c.args);
+    s.load_plugin();
+    s.commands(dense_packing_input(pair_lines(c.style_args + " history/max 4"), c.newton));
+    const std::string msg = error_of(s, "run 0");
+    EXPECT_NE(msg.find(c.expected), std::string::npos) << "newton " << c.newton << ": " << msg;
+  }
+  // the capacity is the size of a slot of fix neigh/history/kk: fixed once histories exist
+  LammpsSession s(MPI_COMM_WORLD, kokkos_args());
+  s.load_plugin();
+  s.commands(dense_packing_input(pair_lines(" history/max 4"), false));
+  s.commands({"run 10", "pair_style gran/jaeger history/max 8"});
+  const std::string msg = error_of(s, "run 10");
+  EXPECT_NE(msg.find("history/max cannot change"), std::string::npos) << msg;
+}
+
+// under mpirun -np 2: the Kokkos style on 2 ranks against the CPU style and the Kokkos
+// style on 1 rank (sub-communicator of rank 0)
+TEST(KokkosJaegerMpi, TwoRanksMatchSerial)
+{
+  int world, me;
+  MPI_Comm_size(MPI_COMM_WORLD, &world);
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  if (world < 2) GTEST_SKIP() << "needs 2 MPI ranks";
+  MPI_Comm one;
+  MPI_Comm_split(MPI_COMM_WORLD, me == 0 ? 0 : MPI_UNDEFINED, me, &one);
+  Outcome cpu1, kk1;
+  if (one != MPI_COMM_NULL) {
+    cpu1 = run(one, {}, "");
+    kk1 = run(one, kokkos_args(), ROOMY);
+    MPI_Comm_free(&one);
+  }
+  MPI_Comm two;
+  MPI_Comm_split(MPI_COMM_WORLD, me < 2 ? 0 : MPI_UNDEFINED, me, &two);
+  Outcome kk2;
+  if (two != MPI_COMM_NULL) {
+    kk2 = run(two, kokkos_args(), ROOMY);
+    MPI_Comm_free(&two);
+  }
+  if (me != 0) return;
+  EXPECT_EQ(kk2.stats[S_FORCED], 0.0);
+  for (const Outcome *serial : {&cpu1, &kk1}) {
+    const double df = max_relative_difference(serial->forces, kk2.forces);
+    const double dt = max_relative_difference(serial->torques, kk2.torques);
+    double dp = 0.0;
+    for (size_t k = 0; k < 4; k++) dp = std::max(dp, relative(serial->pvector[k], kk2.pvector[k]));
+    const double ds = max_relative_difference_n(serial->stress, kk2.stress);
+    printf("[ measured ] 2 ranks kk vs 1 rank %s: forces %.3g torques %.3g pvector %.3g per-atom virial %.3g\n",
+           serial == &cpu1 ? "cpu" : "kk", df, dt, dp, ds);
+    EXPECT_LT(df, 1e-9);
+    EXPECT_LT(dt, 1e-9);
+    EXPECT_LT(dp, 1e-9);
+    EXPECT_LT(ds, 1e-9);
+    EXPECT_EQ(serial->pvector[4], kk2.pvector[4]);
+  }
+}
