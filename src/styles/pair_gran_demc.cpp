@@ -205,6 +205,32 @@ double PairGranDemc::read_double(FILE *fp)
   return value;
 }
 
+/* ----------------------------------------------------------------------
+   the coefficients of the type pairs for restart files (rank 0 writes,
+   rank 0 reads and broadcasts)
+------------------------------------------------------------------------- */
+
+void PairGranDemc::write_coefficients(FILE *fp, std::initializer_list<double **> arrays) const
+{
+  for (int i = 1; i <= atom->ntypes; i++)
+    for (int j = i; j <= atom->ntypes; j++) {
+      fwrite(&setflag[i][j], sizeof(int), 1, fp);
+      if (!setflag[i][j]) continue;
+      for (double **a : arrays) write_double(fp, a[i][j]);
+    }
+}
+
+void PairGranDemc::read_coefficients(FILE *fp, std::initializer_list<double **> arrays)
+{
+  for (int i = 1; i <= atom->ntypes; i++)
+    for (int j = i; j <= atom->ntypes; j++) {
+      if (comm->me == 0) utils::sfread(FLERR, &setflag[i][j], sizeof(int), 1, fp, nullptr, error);
+      MPI_Bcast(&setflag[i][j], 1, MPI_INT, 0, world);
+      if (!setflag[i][j]) continue;
+      for (double **a : arrays) a[i][j] = read_double(fp);
+    }
+}
+
 /* ---------------------------------------------------------------------- */
 
 double PairGranDemc::memory_usage()

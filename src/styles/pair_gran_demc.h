@@ -21,6 +21,7 @@
 #include "contact_geometry.h"
 #include "kernel_common.h"
 
+#include <initializer_list>
 #include <string>
 
 namespace LAMMPS_NS {
@@ -106,6 +107,9 @@ class PairGranDemc : public Pair {
 
   void write_double(FILE *fp, double value) const;
   double read_double(FILE *fp);
+  // per type pair i <= j: setflag, then (if set) one value of each coefficient array
+  void write_coefficients(FILE *fp, std::initializer_list<double **> arrays) const;
+  void read_coefficients(FILE *fp, std::initializer_list<double **> arrays);
 };
 
 // ---- inline: called once per contact and step ----

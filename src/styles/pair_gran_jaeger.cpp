@@ -363,25 +363,14 @@ double PairGranJaeger::init_one(int i, int j)
 void PairGranJaeger::write_restart(FILE *fp)
 {
   write_restart_settings(fp);
-  for (int i = 1; i <= atom->ntypes; i++)
-    for (int j = i; j <= atom->ntypes; j++) {
-      fwrite(&setflag[i][j], sizeof(int), 1, fp);
-      if (!setflag[i][j]) continue;
-      for (double **a : {youngs, poisson, mu, damp_n, damp_t}) write_double(fp, a[i][j]);
-    }
+  write_coefficients(fp, {youngs, poisson, mu, damp_n, damp_t});
 }
 
 void PairGranJaeger::read_restart(FILE *fp)
 {
   read_restart_settings(fp);
   allocate();
-  for (int i = 1; i <= atom->ntypes; i++)
-    for (int j = i; j <= atom->ntypes; j++) {
-      if (comm->me == 0) utils::sfread(FLERR, &setflag[i][j], sizeof(int), 1, fp, nullptr, error);
-      MPI_Bcast(&setflag[i][j], 1, MPI_INT, 0, world);
-      if (!setflag[i][j]) continue;
-      for (double **a : {youngs, poisson, mu, damp_n, damp_t}) a[i][j] = read_double(fp);
-    }
+  read_coefficients(fp, {youngs, poisson, mu, damp_n, damp_t});
 }
 
 /* ----------------------------------------------------------------------

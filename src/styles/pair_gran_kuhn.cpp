@@ -284,17 +284,7 @@ void PairGranKuhn::transfer_history(double *source, double *target, int, int)
 void PairGranKuhn::write_restart(FILE *fp)
 {
   write_restart_settings(fp);
-  for (int i = 1; i <= atom->ntypes; i++)
-    for (int j = i; j <= atom->ntypes; j++) {
-      fwrite(&setflag[i][j], sizeof(int), 1, fp);
-      if (setflag[i][j]) {
-        fwrite(&kn[i][j], sizeof(double), 1, fp);
-        fwrite(&kt[i][j], sizeof(double), 1, fp);
-        fwrite(&mu[i][j], sizeof(double), 1, fp);
-        fwrite(&damp_n[i][j], sizeof(double), 1, fp);
-        fwrite(&damp_t[i][j], sizeof(double), 1, fp);
-      }
-    }
+  write_coefficients(fp, {kn, kt, mu, damp_n, damp_t});
 }
 
 /* ---------------------------------------------------------------------- */
@@ -303,21 +293,7 @@ void PairGranKuhn::read_restart(FILE *fp)
 {
   read_restart_settings(fp);
   allocate();
-  const int me = comm->me;
-  for (int i = 1; i <= atom->ntypes; i++)
-    for (int j = i; j <= atom->ntypes; j++) {
-      if (me == 0) utils::sfread(FLERR, &setflag[i][j], sizeof(int), 1, fp, nullptr, error);
-      MPI_Bcast(&setflag[i][j], 1, MPI_INT, 0, world);
-      if (!setflag[i][j]) continue;
-      double c[5];
-      if (me == 0) utils::sfread(FLERR, c, sizeof(double), 5, fp, nullptr, error);
-      MPI_Bcast(c, 5, MPI_DOUBLE, 0, world);
-      kn[i][j] = c[0];
-      kt[i][j] = c[1];
-      mu[i][j] = c[2];
-      damp_n[i][j] = c[3];
-      damp_t[i][j] = c[4];
-    }
+  read_coefficients(fp, {kn, kt, mu, damp_n, damp_t});
 }
 
 /* ----------------------------------------------------------------------
