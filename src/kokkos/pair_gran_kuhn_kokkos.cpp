@@ -484,22 +484,7 @@ double PairGranKuhnKokkos<DeviceType>::single(int i, int j, int itype, int jtype
   const double radsum = atom->radius[i] + atom->radius[j];
   double history[H_SIZE];
   if (rsq >= radsum * radsum || !find_history_host(i, j, history)) return 0.0;
-
-  const double r = std::sqrt(rsq);
-  const double fn = kn[itype][jtype] * (radsum - r);
-  const Vec3 ft = {history[H_FTX], history[H_FTY], history[H_FTZ]};
-  const double stored_t = demc::norm2(ft) / (2.0 * kt[itype][jtype]);
-  const double limit = mu[itype][jtype] * fn;
-  fforce = fn / r;    // force on i = fforce * (x_i - x_j): the elastic normal part
-  svector[0] = fn;
-  svector[1] = ft.x;
-  svector[2] = ft.y;
-  svector[3] = ft.z;
-  svector[4] = (limit > 0.0) ? demc::norm(ft) / limit : 0.0;
-  svector[5] = history[H_WFRIC];
-  svector[6] = history[H_WDAMP];
-  svector[7] = stored_t;
-  return 0.5 * fn * fn / kn[itype][jtype] + stored_t;
+  return single_from_history(itype, jtype, rsq, radsum, history, fforce);
 }
 
 namespace LAMMPS_NS {

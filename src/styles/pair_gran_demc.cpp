@@ -205,6 +205,24 @@ double PairGranDemc::read_double(FILE *fp)
   return value;
 }
 
+/* ---------------------------------------------------------------------- */
+
+void PairGranDemc::set_coefficients(const char *types_i, const char *types_j,
+                                    std::initializer_list<std::pair<double **, double>> values)
+{
+  int ilo, ihi, jlo, jhi;
+  utils::bounds(FLERR, types_i, 1, atom->ntypes, ilo, ihi, error);
+  utils::bounds(FLERR, types_j, 1, atom->ntypes, jlo, jhi, error);
+  int count = 0;
+  for (int i = ilo; i <= ihi; i++)
+    for (int j = MAX(jlo, i); j <= jhi; j++) {
+      for (const auto &v : values) v.first[i][j] = v.second;
+      setflag[i][j] = 1;
+      count++;
+    }
+  if (count == 0) error->all(FLERR, "Incorrect args for pair coefficients" + utils::errorurl(21));
+}
+
 /* ----------------------------------------------------------------------
    the coefficients of the type pairs for restart files (rank 0 writes,
    rank 0 reads and broadcasts)

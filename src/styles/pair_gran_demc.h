@@ -22,6 +22,7 @@
 #include "kernel_common.h"
 
 #include <initializer_list>
+#include <utility>
 #include <string>
 
 namespace LAMMPS_NS {
@@ -107,6 +108,9 @@ class PairGranDemc : public Pair {
 
   void write_double(FILE *fp, double value) const;
   double read_double(FILE *fp);
+  // pair_coeff's type ranges: set each array to its value for every i <= j in them
+  void set_coefficients(const char *types_i, const char *types_j,
+                        std::initializer_list<std::pair<double **, double>> values);
   // per type pair i <= j: setflag, then (if set) one value of each coefficient array
   void write_coefficients(FILE *fp, std::initializer_list<double **> arrays) const;
   void read_coefficients(FILE *fp, std::initializer_list<double **> arrays);

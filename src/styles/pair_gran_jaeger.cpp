@@ -286,9 +286,6 @@ void PairGranJaeger::coeff(int narg, char **arg)
     error->all(FLERR, "Pair_coeff gran/jaeger expects: I J E nu mu [damping nu_n nu_t], got {} "
                       "arguments", narg);
   if (!allocated) allocate();
-  int ilo, ihi, jlo, jhi;
-  utils::bounds(FLERR, arg[0], 1, atom->ntypes, ilo, ihi, error);
-  utils::bounds(FLERR, arg[1], 1, atom->ntypes, jlo, jhi, error);
   const double e_one = utils::numeric(FLERR, arg[2], false, lmp);
   const double nu_one = utils::numeric(FLERR, arg[3], false, lmp);
   const double mu_one = utils::numeric(FLERR, arg[4], false, lmp);
@@ -306,18 +303,9 @@ void PairGranJaeger::coeff(int narg, char **arg)
   if (dn_one < 0.0 || dt_one < 0.0)
     error->all(FLERR, "Pair_coeff gran/jaeger: damping coefficients must be >= 0, got {} {}",
                dn_one, dt_one);
-  int count = 0;
-  for (int i = ilo; i <= ihi; i++)
-    for (int j = MAX(jlo, i); j <= jhi; j++) {
-      youngs[i][j] = e_one;
-      poisson[i][j] = nu_one;
-      mu[i][j] = mu_one;
-      damp_n[i][j] = dn_one;
-      damp_t[i][j] = dt_one;
-      setflag[i][j] = 1;
-      count++;
-    }
-  if (count == 0) error->all(FLERR, "Incorrect args for pair coefficients" + utils::errorurl(21));
+  set_coefficients(arg[0], arg[1],
+                   {{youngs, e_one}, {poisson, nu_one}, {mu, mu_one}, {damp_n, dn_one},
+                    {damp_t, dt_one}});
 }
 
 /* ---------------------------------------------------------------------- */

@@ -193,9 +193,6 @@ void PairGranKuhn::coeff(int narg, char **arg)
                narg);
   if (!allocated) allocate();
 
-  int ilo, ihi, jlo, jhi;
-  utils::bounds(FLERR, arg[0], 1, atom->ntypes, ilo, ihi, error);
-  utils::bounds(FLERR, arg[1], 1, atom->ntypes, jlo, jhi, error);
 
   const double kn_one = utils::numeric(FLERR, arg[2], false, lmp);
   const double kt_one = utils::numeric(FLERR, arg[3], false, lmp);
@@ -214,19 +211,8 @@ void PairGranKuhn::coeff(int narg, char **arg)
     error->all(FLERR, "Pair_coeff gran/kuhn: damping coefficients must be >= 0, got {} {}",
                dn_one, dt_one);
 
-  int count = 0;
-  for (int i = ilo; i <= ihi; i++) {
-    for (int j = MAX(jlo, i); j <= jhi; j++) {
-      kn[i][j] = kn_one;
-      kt[i][j] = kt_one;
-      mu[i][j] = mu_one;
-      damp_n[i][j] = dn_one;
-      damp_t[i][j] = dt_one;
-      setflag[i][j] = 1;
-      count++;
-    }
-  }
-  if (count == 0) error->all(FLERR, "Incorrect args for pair coefficients" + utils::errorurl(21));
+  set_coefficients(arg[0], arg[1],
+                   {{kn, kn_one}, {kt, kt_one}, {mu, mu_one}, {damp_n, dn_one}, {damp_t, dt_one}});
 }
 
 /* ---------------------------------------------------------------------- */
@@ -355,8 +341,17 @@ double PairGranKuhn::single(int i, int j, int itype, int jtype, double rsq, doub
   const double radsum = atom->radius[i] + atom->radius[j];
   const int jj = find_neighbor_index(i, j);
   if (rsq >= radsum * radsum || jj < 0) return 0.0;
-  const double *history = &fix_history->firstvalue[i][H_SIZE * jj];
+  return single_from_history(itype, jtype, rsq, radsum, &fix_history->firstvalue[i][H_SIZE * jj],
+                             fforce);
+}
 
+/* ----------------------------------------------------------------------
+   single()'s quantities from one contact's history (shared with gran/kuhn/kk)
+------------------------------------------------------------------------- */
+
+double PairGranKuhn::single_from_history(int itype, int jtype, double rsq, double radsum,
+                                         const double *history, double &fforce)
+{
   const double r = std::sqrt(rsq);
   const double fn = kn[itype][jtype] * (radsum - r);
   const Vec3 ft = {history[H_FTX], history[H_FTY], history[H_FTZ]};

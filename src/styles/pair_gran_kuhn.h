@@ -49,6 +49,8 @@ class PairGranKuhn : public PairGranDemc {
   class FixNeighHistory *fix_history;
 
   void allocate();
+  double single_from_history(int itype, int jtype, double rsq, double radsum,
+                             const double *history, double &fforce);
 };
 
 }    // namespace LAMMPS_NS
