@@ -67,6 +67,11 @@ timestep 1e-5
 thermo 100
 run {steps}
 """
+# `shear` regime: the same packing sheared slowly and steadily (fix deform, box strain rate
+# 0.3/s, remapped velocities), so contacts persist and slide slowly: where Jaeger stacks grow
+SHEAR = "change_box all triclinic\nfix shear all deform 1 xy erate 0.3 remap v\n"
+JAEGER_PACK = "pair_style gran/jaeger{}\npair_coeff * * 5e6 0.3 0.5 damping 0.002 0.0"
+MINDLIN_PACK = MINDLIN
 KUHN_PACK = "pair_style gran/kuhn\npair_coeff * * 2000.0 2000.0 0.5 damping 0.002 0.001"
 HOOKE_PACK = "pair_style gran/hooke/history 2000.0 NULL 50.0 NULL 0.5 1\npair_coeff * *"
 
@@ -99,6 +104,14 @@ CASES = {
     "hooke/history pack 4k": case(HOOKE_PACK, lattice=16),
     "hooke/history pack 32k": case(HOOKE_PACK, lattice=32),
     "hooke/history pack 125k": case(HOOKE_PACK, lattice=50),
+    "granular/mindlin shear 32k": case(MINDLIN_PACK, lattice=32, regime="shear"),
+    "jaeger shear 32k": case(JAEGER_PACK.format(""), lattice=32, regime="shear", stats=True),
+    "jaeger/beta0.1 shear 32k": case(JAEGER_PACK.format(" beta 0.1"), lattice=32, regime="shear",
+                                     stats=True),
+    "jaeger/beta0.2 shear 32k": case(JAEGER_PACK.format(" beta 0.2"), lattice=32, regime="shear",
+                                     stats=True),
+    "jaeger/max8 shear 32k": case(JAEGER_PACK.format(" history/max 8"), lattice=32, regime="shear",
+                                  stats=True),
 }
 # group -> list of (case, reference case): ratio = time(case) / time(reference)
 GROUPS = {
@@ -108,7 +121,11 @@ GROUPS = {
                ("jaeger@creep", "granular/mindlin@creep"),
                ("jaeger/beta0.1@creep", "granular/mindlin@creep"),
                ("jaeger/beta0.2@creep", "granular/mindlin@creep"),
-               ("jaeger/max8@creep", "granular/mindlin@creep")],
+               ("jaeger/max8@creep", "granular/mindlin@creep"),
+               ("jaeger shear 32k", "granular/mindlin shear 32k"),
+               ("jaeger/beta0.1 shear 32k", "granular/mindlin shear 32k"),
+               ("jaeger/beta0.2 shear 32k", "granular/mindlin shear 32k"),
+               ("jaeger/max8 shear 32k", "granular/mindlin shear 32k")],
     "kokkos": [("kuhn/kk", "hooke/history/kk"), ("kuhn/kk", "kuhn"),
                ("kuhn/kk", "kuhn/kk t2"), ("hooke/history/kk", "hooke/history/kk t2")],
     "mpi": [("kuhn", "kuhn np2"), ("hooke/history", "hooke/history np2")],
@@ -134,8 +151,20 @@ def lammps_paths():
 
 def case_input(c, steps):
     if c["lattice"]:
-        return PACKING.format(n=c["lattice"], pair=c["pair"], steps=steps)
+        src = PACKING.format(n=c["lattice"], pair=c["pair"], steps=steps)
+        if c["regime"] == "shear":
+            src = src.replace("fix integrate", SHEAR + "fix integrate")
+        return src.replace("run %d" % steps, run_lines(c, steps))
     return chute_input(c, steps)
+
+
+def run_lines(c, steps):
+    """The run command; for gran/jaeger, the history fix's vector printed at the end."""
+    if not c["stats"]:
+        return "run %d" % steps
+    # the history fix exists from the first run on
+    return ("run 0\nthermo_style custom step f_DEMC_GRAN_JAEGER_HISTORY0[*]\n"
+            "thermo %d\nrun %d" % (steps, steps))
 
 
 def chute_input(c, steps):
@@ -146,12 +175,7 @@ def chute_input(c, steps):
                       "read_data       data.chute\nreplicate %s %s 1" % (nx, ny))
     if c["regime"] == "creep":
         src = src.replace("chute 26.0", "chute 20.0")
-    run = "run %d" % steps
-    if c["stats"]:
-        # the history fix exists from the first run on: report its vector at the end
-        run = ("run 0\nthermo_style custom step f_DEMC_GRAN_JAEGER_HISTORY0[*]\n"
-               "thermo %d\nrun %d" % (steps, steps))
-    return re.sub(r"run\s+100", run, src)
+    return re.sub(r"run\s+100", run_lines(c, steps), src)
 
 
 def run_case(name, steps, workdir):

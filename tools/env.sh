@@ -46,20 +46,23 @@ env_run() {
   shift 2
   unshare --mount --propagation private -- /bin/bash -c '
     set -e
-    root=$1 repo=$2 workdir=$3; shift 3
+    root=$1 repo=$2 workdir=$3 build=$4; shift 4
     mount -t proc proc "$root/proc"
     mount --rbind /dev "$root/dev"
     mount --rbind /sys "$root/sys"
     mkdir -p "$root$repo" "$root/tmp"
     mount --bind "$repo" "$root$repo"
-    # a working folder outside the repository is visible at the same path too
-    case "$workdir" in "$repo"|"$repo"/*|/) ;; *)
-      mkdir -p "$root$workdir"; mount --bind "$workdir" "$root$workdir";; esac
+    # a working folder and a build folder (DEMC_BUILD_DIR) outside the repository are
+    # visible at the same paths too, so the host and the environment see the same files
+    for dir in "$workdir" "$build"; do
+      case "$dir" in "$repo"|"$repo"/*|/|"") ;; *)
+        mkdir -p "$dir" "$root$dir"; mount --bind "$dir" "$root$dir";; esac
+    done
     exec chroot "$root" /usr/bin/env -u LD_LIBRARY_PATH -u PYTHONPATH \
       PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
       HOME=/root CCACHE_DIR=/var/cache/ccache \
       OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,sm \
       OMPI_MCA_rmaps_base_oversubscribe=1 PRTE_MCA_rmaps_default_mapping_policy=:oversubscribe \
       /bin/bash -c "cd \"\$0\" && exec \"\$@\"" "$workdir" "$@"
-  ' env_run "$root" "$REPO_TOP" "$workdir" "$@"
+  ' env_run "$root" "$REPO_TOP" "$workdir" "${BUILD_DIR:-}" "$@"
 }

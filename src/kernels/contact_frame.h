@@ -86,7 +86,8 @@ namespace frame {
   // Rotation by angle phi about the unit axis k.
   DEMC_FN Quat rotation_about(const Vec3 &k, double phi)
   {
-    const double c = math::cos(0.5 * phi), s = math::sin(0.5 * phi);
+    double s, c;
+    sin_cos(0.5 * phi, s, c);    // per-step twirls are tiny: the series, not the library
     return {c, s * k.x, s * k.y, s * k.z};
   }
 

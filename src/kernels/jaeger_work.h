@@ -49,6 +49,7 @@ namespace jaeger {
       Vec2 ds;              // tangential movement
       Vec2 e;               // slip direction of the new annulus (B and C)
       double rho;           // e.ds - K dz: the rate of plastic slip along e
+      double inv_rho;       // 1 / rho when rho > 0, else 0
       double K;             // mu kappa
     };
 
@@ -73,7 +74,7 @@ namespace jaeger {
       const double w1 = s.z1 - g;    // final capacity / K
       double dp = dot(s.e, u0 + s.ds) - s.K * w1;
       dp = max2(dp, 0.0);
-      const double slip_time = (s.rho > dp) ? dp / s.rho : 1.0;
+      const double slip_time = (s.rho > dp) ? dp * s.inv_rho : 1.0;    // rho > dp >= 0
       return stuck_work(u0, s.ds, 1.0 - slip_time) +
           s.K * dot(s.e, s.ds) * slip_time * (w1 - 0.5 * slip_time * s.dz);
     }
@@ -105,9 +106,10 @@ namespace jaeger {
       const double node = 0.7745966692414834 * half;    // sqrt(3/5)
       const double xs[3] = {mid - node, mid, mid + node};
       const double ws[3] = {5.0 / 9.0, 8.0 / 9.0, 5.0 / 9.0};
+      const double inv_R = 1.0 / mat.R;    // one division, not one per node
       double sum = 0.0;
       for (int i = 0; i < 3; ++i) {
-        const double g = xs[i] * xs[i] / mat.R;
+        const double g = xs[i] * xs[i] * inv_R;
         sum += ws[i] * (leaving ? work_region_d(s, f, g) : work_region_b(s, f, g));
       }
       return half * sum;
@@ -138,12 +140,13 @@ namespace jaeger {
                                   const Plan &p)
     {
       const double K = cone_slope(mat);
-      StepGeometry s = {z0, z1, z1 - z0, ds, {0.0, 0.0}, 0.0, K};
+      StepGeometry s = {z0, z1, z1 - z0, ds, {0.0, 0.0}, 0.0, 0.0, K};
       const double lv = length(p.v);
       const bool slipping = lv > 0.0 && z1 > p.apex.z;
       if (slipping) {
         s.e = (1.0 / lv) * p.v;
         s.rho = dot(s.e, ds) - K * s.dz;
+        s.inv_rho = s.rho > 0.0 ? 1.0 / s.rho : 0.0;
       }
       // A: inside the apex, closed form.
       const double a_apex = contact_radius(mat, p.apex.z);

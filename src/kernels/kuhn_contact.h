@@ -67,6 +67,7 @@ namespace kuhn {
     Vec3 force;      // total force ON PARTICLE p: -fn n + ft + f_damp (Eq. 3 plus damping);
                      // q gets -force
     double Wn;       // stored normal elastic energy fn^2/(2 kn) at t+dt
+    double Wt;       // stored tangential elastic energy |ft|^2/(2 kt) at t+dt
     double dWt, dWt_rev, dWt_irrev;    // tangential work increment, reversible, dissipated
     double dW_damp;  // work done on the damping dashpots this step (>= 0)
     double alpha_o, alpha_s;    // fraction before touching, elastic fraction before slip (0 if n/a)
@@ -106,6 +107,8 @@ namespace kuhn {
 
     DEMC_FN Vec3 unit_or_zero(const Vec3 &v)
     {
+      const double d = dot(v, v);
+      if (d > 1e-290 && d < 1e290) return (1.0 / math::sqrt(d)) * v;    // the usual case
       const double m = max_abs_component(v);
       if (!(m > 0.0)) return {0.0, 0.0, 0.0};
       const Vec3 w = (1.0 / m) * v;
@@ -118,8 +121,6 @@ namespace kuhn {
       const double len = length(v);
       return len > 0.0 ? (R / len) * v : Vec3{0.0, 0.0, 0.0};
     }
-
-    DEMC_FN double stored_energy(double f2, double k) { return k > 0.0 ? f2 / (2.0 * k) : 0.0; }
 
     /* Logarithmic mean (b - a) / ln(b / a) of two positive forces, = a when a = b.
        The paper's (1/(c1 c2)) ln(1 + c2) of Eq. 18 is kt |dxi| / (mu logmean(fn_s, fn_end)):
@@ -190,10 +191,11 @@ namespace kuhn {
        max(0, -2B/A) agrees except when B < 0 < A (strong normal unloading): then -2B/A
        is the spurious root where |f^t| meets -mu f^n, and slip starts at 0.
        C < 0 beyond round-off: the force starts outside the cone, it slips at once
-       (continuing_contact returns such a force onto the cone before asking). */
-    DEMC_FN double slip_onset_root(double A, double B, double C, double eps)
+       (continuing_contact returns such a force onto the cone before asking). tol is the
+       round-off allowance on C, in C's units. */
+    DEMC_FN double slip_onset_root(double A, double B, double C, double tol)
     {
-      if (C < -eps) return 0.0;
+      if (C < -tol) return 0.0;
       if (C <= 0.0) {    // on the cone (C slightly negative is round-off)
         if (B <= 0.0) return 0.0;
         return A < 0.0 ? clamp01(-2.0 * B / A) : 1.0;
@@ -209,10 +211,18 @@ namespace kuhn {
     }
 
     /* Lines 22-27. Inputs: R0 = mu f^{n,t}, dR = mu kn dzeta, f0 = f^{t,t}, df = kt dxi.
-       A, B, C are formed in units of the largest force involved: the same roots, no
-       overflow or underflow for any movement, and C's tolerance is relative. */
+       C's tolerance is relative to the square of the largest force involved. The roots do
+       not depend on the units of A, B, C, so they are formed directly when their squares
+       (B^2, A C) can neither overflow nor underflow, and in units of the largest force
+       otherwise. */
     DEMC_FN double slip_onset(double R0, double dR, const Vec3 &f0, const Vec3 &df, double eps)
     {
+      const double f0f0 = dot(f0, f0), dfdf = dot(df, df);
+      const double scale2 = max2(max2(R0 * R0, dR * dR), max2(f0f0, dfdf));
+      if (scale2 > 1e-140 && scale2 < 1e140) {    // the usual case: no rescaling needed
+        const double A = dR * dR - dfdf, B = R0 * dR - dot(f0, df), C = R0 * R0 - f0f0;
+        return slip_onset_root(A, B, C, eps * scale2);
+      }
       const double scale = max2(max2(math::fabs(R0), math::fabs(dR)), max2(length(f0), length(df)));
       if (!(scale > 0.0)) return 0.0;
       const double r0 = R0 / scale, a = dR / scale;
@@ -239,6 +249,39 @@ namespace kuhn {
       }
     }
 
+    /* (c, s): the unit direction of the force f within the tangent plane spanned by the
+       unit vectors m_dxi and m_perp (a normal component, possible when PROJECT is off, is
+       ignored). No force to turn (f^n reached 0): it builds along the movement (1, 0). */
+    DEMC_FN void in_plane_direction(const Vec3 &f, const Vec3 &m_dxi, const Vec3 &m_perp, double &c,
+                                    double &s)
+    {
+      c = dot(f, m_dxi);
+      s = dot(f, m_perp);
+      double r2 = c * c + s * s;
+      if (!(r2 > 1e-290 && r2 < 1e290)) {    // extreme force: from its unit vector instead
+        const Vec3 m_f = unit_or_zero(f);
+        c = dot(m_f, m_dxi);
+        s = dot(m_f, m_perp);
+        r2 = c * c + s * s;
+      }
+      if (!(r2 > 0.0)) {
+        c = 1.0;
+        s = 0.0;
+        return;
+      }
+      const double inv_r = 1.0 / math::sqrt(r2);
+      c *= inv_r;
+      s *= inv_r;
+    }
+
+    /* Eq. 18's exponent E = kt |dxi_r| / (mu logmean(fn_s, fn_end)); -1 flags an infinite E
+       (the normal force reaches zero on the path, or mu = 0). */
+    DEMC_FN double slide_exponent(double fn_s, double fn_end, double kt_len, double mu)
+    {
+      const double lm = log_mean(fn_s, fn_end);
+      return (lm > 0.0 && mu > 0.0) ? kt_len / (mu * lm) : -1.0;
+    }
+
     /* Lines 31-43: the force slides along the remaining movement dxi_r while the cone
        radius follows mu f^n(alpha), f^n linear from fn_s to fn_path_end (Eq. 17).
        Eq. 16, d theta / d alpha = -kt |dxi| sin(theta) / (mu f^n(alpha)), integrates in
@@ -253,30 +296,21 @@ namespace kuhn {
                                    const Vec3 &dxi_r, const Vec3 &n, double kt, double mu)
     {
       if (!(R_end > 0.0)) return {0.0, 0.0, 0.0};    // mu = 0 or no normal force: no friction
+      const double len_dxi = length(dxi_r);
+      if (!(len_dxi > 0.0)) return scaled_to(f_s, R_end);    // no sliding left: cone only
       const Vec3 m_dxi = unit_or_zero(dxi_r);
-      if (!(dot(m_dxi, m_dxi) > 0.0)) return scaled_to(f_s, R_end);    // no sliding left: cone only
       const Vec3 m_perp = cross(n, m_dxi);
-      const Vec3 m_f = unit_or_zero(f_s);
-      double c = dot(m_f, m_dxi), s = dot(m_f, m_perp);
-      const double r = math::sqrt(c * c + s * s);
-      if (r > 0.0) {
-        c /= r;
-        s /= r;
-      } else {    // no force to turn (f^n reached 0): it builds along the movement (theta1 = 0)
-        c = 1.0;
-        s = 0.0;
-      }
+      double c, s;
+      in_plane_direction(f_s, m_dxi, m_perp, c, s);
       double x, y;
       half_angle(c, s, x, y);
-      const double lm = log_mean(fn_s, fn_path_end);
-      const double E = (lm > 0.0 && mu > 0.0) ? (kt * length(dxi_r)) / (mu * lm) : -1.0;
-      const double decay = E >= 0.0 ? math::exp(-E) : 0.0;    // E < 0 flags an infinite E
-      y *= decay;    // tan(theta1/2) = tan(theta0/2) exp(-E)
+      const double E = slide_exponent(fn_s, fn_path_end, kt * len_dxi, mu);
+      y *= E >= 0.0 ? math::exp(-E) : 0.0;    // tan(theta1/2) = tan(theta0/2) exp(-E); E < 0: infinite
       const double h = x * x + y * y;
       // h = 0 only for theta0 = pi with E infinite: it stays at pi
-      const double cos1 = h > 0.0 ? (x * x - y * y) / h : -1.0;
-      const double sin1 = h > 0.0 ? 2.0 * x * y / h : 0.0;
-      return R_end * (sin1 * m_perp + cos1 * m_dxi);
+      if (!(h > 0.0)) return (-R_end) * m_dxi;
+      const double Rh = R_end / h;    // cos theta1 = (x^2 - y^2)/h, sin theta1 = 2 x y / h
+      return ((2.0 * x * y) * Rh) * m_perp + ((x * x - y * y) * Rh) * m_dxi;
     }
 
     /* Lines 10-18: the surfaces first touch during this step. There was no force at t
@@ -372,10 +406,12 @@ namespace kuhn {
 
     /* Lines 51-53. Line 51 prints f^{n,t}; the text says the stored energy comes from the
        final force, so f^{n,t+dt} is used. Line 52 uses the start-of-step force f_start. */
-    DEMC_FN void split_work(const Params &p, const Vec3 &f_start, Result &r)
+    DEMC_FN void split_work(const Params &p, double zeta_new, const Vec3 &f_start, Result &r)
     {
-      r.Wn = stored_energy(r.fn * r.fn, p.kn);
-      r.dWt_rev = stored_energy(dot(r.ft, r.ft) - dot(f_start, f_start), p.kt);    // one division
+      r.Wn = 0.5 * r.fn * zeta_new;    // fn^2 / (2 kn) with fn = kn zeta_new: no division
+      const double half_compliance = p.kt > 0.0 ? 0.5 / p.kt : 0.0;
+      r.Wt = dot(r.ft, r.ft) * half_compliance;
+      r.dWt_rev = r.Wt - dot(f_start, f_start) * half_compliance;
       r.dWt_irrev = r.dWt - r.dWt_rev;
     }
 
@@ -399,7 +435,7 @@ namespace kuhn {
     {
       Result r{};
       r.branch = BRANCH_SEPARATED;
-      split_work(p, ft_old, r);
+      split_work(p, 0.0, ft_old, r);
       return r;
     }
 
@@ -416,8 +452,13 @@ namespace kuhn {
     const double dzeta = -dot(du, m.n);           // Eq. 6 (line 9)
     const Vec3 dxi = du + dzeta * m.n;
 
-    Result r{};
+    // every field is set below: zero-initialising the whole struct costs more than this step's
+    // elastic arithmetic (it compiles to a block store on x86)
+    Result r;
     r.fn = p.kn * m.zeta_new;                     // Eq. 1 (lines 14, 20)
+    r.alpha_o = r.alpha_s = 0.0;
+    r.dW_damp = 0.0;
+    r.f_damp = {0.0, 0.0, 0.0};
     Vec3 f_start = {0.0, 0.0, 0.0};
     if (!(m.zeta_old > 0.0)) {                    // line 10: f^{n,t} <= 0, not touching at t
       fresh_contact(p, m, dzeta, dxi, r.fn, r);
@@ -425,8 +466,8 @@ namespace kuhn {
       f_start = carried_by_pair_rotation(p, m, ft_old);
       continuing_contact(p, m, dzeta, dxi, f_start, r.fn, r);
     }
-    split_work(p, f_start, r);
-    add_damping(p, m, dzeta, dxi, r);
+    split_work(p, m.zeta_new, f_start, r);
+    if (p.damp_n != 0.0 || p.damp_t != 0.0) add_damping(p, m, dzeta, dxi, r);
     r.force = -r.fn * m.n + r.ft + r.f_damp;      // Eq. 3 plus damping (line 50)
     return r;
   }

@@ -171,7 +171,7 @@ struct KuhnPairLoop : PairGranKuhnKernelData<DeviceType> {
         a_torque(j, 2) += tor_j.z;
       }
 
-      const double stored_t = demc::norm2(res.ft) / (2.0 * params.kt);
+      const double stored_t = res.Wt;
       sums.normal += weight * res.Wn;
       sums.tangential += weight * stored_t;
       sums.contacts += weight;

@@ -115,12 +115,6 @@ void FixJaegerHistory::release(long h)
 
 /* ---------------------------------------------------------------------- */
 
-double *FixJaegerHistory::record(int i, int jj)
-{
-  const long h = handles[first[i] + jj];
-  return h < 0 ? nullptr : &pool[h];
-}
-
 double *FixJaegerHistory::open(int i, int jj, int capacity)
 {
   long &h = handles[first[i] + jj];

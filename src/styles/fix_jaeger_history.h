@@ -68,7 +68,11 @@ class FixJaegerHistory : public Fix {
   int maxsize_restart() override;
 
   // access for the pair style, by neighbor-list position (i, jj)
-  double *record(int i, int jj);
+  double *record(int i, int jj)    // nullptr: no contact (asked for every neighbor: inline)
+  {
+    const long h = handles[first[i] + jj];
+    return h < 0 ? nullptr : &pool[h];
+  }
   double *open(int i, int jj, int capacity);    // a new, empty record
   double *reserve(int i, int jj, int length);    // room for `length` points
   void close(int i, int jj);

@@ -136,7 +136,7 @@ FixWallGranDemc::Touch FixWallGranKuhn::touch(const Contact &c, int side, bool a
   }
   const double limit = mu * res.fn;
   const bool sliding = limit > 0.0 && demc::norm(res.ft) >= limit * (1.0 - 1e-9);
-  return {res.force, res.Wn, demc::norm2(res.ft) / (2.0 * kt), sliding};
+  return {res.force, res.Wn, res.Wt, sliding};
 }
 
 /* ----------------------------------------------------------------------
