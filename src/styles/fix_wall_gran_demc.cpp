@@ -4,6 +4,8 @@
 
 #include "fix_wall_gran_demc.h"
 
+#include "demc_restart_entries.h"
+
 #include "atom.h"
 #include "comm.h"
 #include "domain.h"
@@ -83,6 +85,16 @@ FixWallGranDemc::FixWallGranDemc(LAMMPS *lmp, int narg, char **arg) :
   }
   for (double &c : cumulative) c = 0.0;
   for (int k = 0; k < V_SIZE; k++) local[k] = global[k] = 0.0;
+  // a restart file's wall contact histories under this ID but of another wall style would be
+  // dropped without notice by LAMMPS (records go only to a fix of the same ID and style)
+  for (const auto &e : demc_restart::unclaimed_peratom_entries(modify))
+    if (e.id == id && demc_restart::is_wall_history_style(e.style) &&
+        e.style != utils::strip_style_suffix(style, lmp))
+      error->all(FLERR,
+                 "Fix {} {}: the restart file holds wall contact histories of fix {} written by fix "
+                 "style {}, which fix {} cannot read: the run would go on with every wall contact "
+                 "fresh. Use fix {} again, or another fix ID to start the wall afresh on purpose",
+                 id, style, id, e.style, style, e.style);
 }
 
 FixWallGranDemc::~FixWallGranDemc() = default;

@@ -4,6 +4,7 @@
 
 #include "pair_gran_demc.h"
 
+#include "demc_restart_entries.h"
 #include "fix_demc_atom_energy.h"
 
 #include "atom.h"
@@ -28,8 +29,8 @@ using demc::Vec3;
 
 PairGranDemc::PairGranDemc(LAMMPS *lmp, const char *name) :
     Pair(lmp), style_name(name), dt(0.0), history_index(0), tangential_sum(0.0), dissipated_damping(0.0),
-    onerad_dynamic(nullptr), maxrad_dynamic(nullptr), neighprev(0), atom_energy(nullptr),
-    energy_per_atom(false)
+    restart_histories_checked(true), onerad_dynamic(nullptr), maxrad_dynamic(nullptr), neighprev(0),
+    atom_energy(nullptr), energy_per_atom(false)
 {
   single_enable = 1;
   no_virial_fdotr_compute = 1;
@@ -100,7 +101,9 @@ void PairGranDemc::init_style()
   if (comm->ghost_velocity == 0)
     error->all(FLERR, "Pair {} requires ghost atoms store velocity: use comm_modify vel yes",
                style_name);
+  check_overlapping_contact_laws();
   neighbor->add_request(this, NeighConst::REQ_SIZE | NeighConst::REQ_HISTORY);
+  restart_histories_checked = false;
   dt = update->dt;
   set_max_radii();
   if (atom_energy == nullptr) {
@@ -108,6 +111,67 @@ void PairGranDemc::init_style()
         atom_energy_fix_id() + "_DUMMY", atom_energy_fix_id() + " all DEMC/ATOM_ENERGY", 1));
     atom_energy->attach(this);
   }
+}
+
+/* ----------------------------------------------------------------------
+   A restart file's contact histories reach a pair style only through a
+   history fix of the same ID and style: the one that wrote them. With
+   another pair style (gran/kuhn <-> gran/jaeger, LAMMPS's gran/hooke/history,
+   gran/hertz/history or granular, or the CPU <-> Kokkos variant), LAMMPS
+   drops them at the first run with a line in the log, and every contact
+   starts afresh: its tangential force, load history and work are lost.
+   Stop instead. Called from init_one(): by then every pair (sub-)style has
+   made its history fix in init_style() and taken its records, and LAMMPS
+   frees the records only afterwards (Modify::init()).
+------------------------------------------------------------------------- */
+
+void PairGranDemc::check_restart_histories()
+{
+  if (restart_histories_checked) return;
+  restart_histories_checked = true;
+  const std::string me = style_name + (kokkosable ? "/kk" : "");
+  for (const auto &e : demc_restart::unclaimed_peratom_entries(modify)) {
+    if (!demc_restart::is_contact_history_style(e.style)) continue;
+    error->all(FLERR,
+               "Pair {}: the restart file holds contact histories written by another pair style "
+               "or variant (fix ID {}, fix style {}), which pair {} cannot read: the run would go "
+               "on with every contact fresh. Use the pair style that wrote the restart file, or "
+               "drop the histories on purpose: write_data FILE nocoeff right after read_restart, "
+               "then read_data FILE before the new pair style",
+               me, e.id, e.style, me);
+  }
+}
+
+/* ----------------------------------------------------------------------
+   pair hybrid/overlay (or hybrid/scaled) with two contact laws on one type
+   pair: each computes the whole contact force and keeps its own history, so
+   the contact is counted twice (stiffness, friction limit, dissipation).
+   A contact law overlaid with a style that is not one (e.g. lj/cut for
+   cohesion, or tracker) is fine.
+------------------------------------------------------------------------- */
+
+void PairGranDemc::check_overlapping_contact_laws()
+{
+  auto *hybrid = dynamic_cast<PairHybrid *>(force->pair);
+  if (hybrid == nullptr || force->pair == this) return;
+  for (int i = 1; i <= atom->ntypes; i++)
+    for (int j = i; j <= atom->ntypes; j++) {
+      const auto sub = demc_restart::hybrid_substyles(hybrid, i, j);
+      bool mine = false;
+      for (auto *p : sub.pairs) mine = mine || p == this;
+      if (!mine) continue;
+      for (size_t k = 0; k < sub.pairs.size(); k++) {
+        if (sub.pairs[k] == this) continue;
+        const bool law = dynamic_cast<PairGranDemc *>(sub.pairs[k]) != nullptr ||
+            demc_restart::is_contact_law_keyword(sub.keywords[k]);
+        if (law)
+          error->all(FLERR,
+                     "Pair {}: atom types {} {} have two contact laws in pair_style {} ({} and {}): "
+                     "each adds its own contact force and keeps its own history, so every contact "
+                     "would count twice. Give each type pair one granular pair style",
+                     style_name, i, j, force->pair_style, style_name, sub.keywords[k]);
+      }
+    }
 }
 
 /* ---------------------------------------------------------------------- */

@@ -70,11 +70,28 @@ class PairGranDemc : public Pair {
   std::string history_fix_id() const;
   std::string atom_energy_fix_id() const { return history_fix_id() + "_ATOM_ENERGY"; }
   void choose_history_index();
+  // init: stop with an error instead of losing contact histories without notice
+  bool restart_histories_checked;    // reset by init_style(), set by the first init_one()
+  void check_restart_histories();    // call at the top of init_one(): every style's history fix exists then
+  void check_overlapping_contact_laws();    // pair hybrid/overlay: one contact law per type pair
   class FixDemcAtomEnergy *atom_energy;
   // per-atom energies (keyword energy/atom yes: they cost ~10 % of the pair time): begin and
   // end each compute(); each contact gives half to p and q
   bool energy_per_atom;
   int parse_common_keyword(int narg, char **arg, int iarg);
+  // LAMMPS state the inner loops read, copied once per compute() by begin_compute(): the
+  // compiler cannot keep atom->f etc. in registers across the force stores by itself
+  struct LoopState {
+    double **x, **f, **torque;
+    int nlocal;
+    bool newton;
+  } loop;
+  void begin_compute(int eflag, int vflag)
+  {
+    ev_init(eflag, vflag);
+    loop = {atom->x, atom->f, atom->torque, atom->nlocal, force->newton_pair != 0};
+    begin_atom_energy(eflag);
+  }
   void begin_atom_energy(int eflag)
   {
     if (energy_per_atom) begin_atom_energy_tally(eflag);
@@ -162,7 +179,7 @@ inline demc::Vec3 PairGranDemc::damping_force(const Contact &c, double nu_n, dou
 
 inline double PairGranDemc::pair_weight(int j) const
 {
-  return (force->newton_pair || j < atom->nlocal) ? 1.0 : 0.5;
+  return (loop.newton || j < loop.nlocal) ? 1.0 : 0.5;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -170,9 +187,9 @@ inline double PairGranDemc::pair_weight(int j) const
 inline void PairGranDemc::apply_force(int p, int q, const demc::Vec3 &r_p, const demc::Vec3 &r_q,
                                       const demc::Vec3 &F, int i, int j, double energy)
 {
-  double **f = atom->f, **torque = atom->torque;
-  const int nlocal = atom->nlocal;
-  const int newton_pair = force->newton_pair;
+  double **f = loop.f, **torque = loop.torque;
+  const int nlocal = loop.nlocal;
+  const int newton_pair = loop.newton ? 1 : 0;
   const demc::Vec3 tor_p = demc::cross(r_p, F), tor_q = demc::cross(r_q, -F);
   auto add = [&](int k, const demc::Vec3 &force_k, const demc::Vec3 &torque_k) {
     f[k][0] += force_k.x;
@@ -188,7 +205,7 @@ inline void PairGranDemc::apply_force(int p, int q, const demc::Vec3 &r_p, const
   if (q == i || update_j) add(q, -F, tor_q);
   if (evflag) {
     const demc::Vec3 fi = (p == i) ? F : -F;
-    const double *xi = atom->x[i], *xj = atom->x[j];
+    const double *xi = loop.x[i], *xj = loop.x[j];
     ev_tally_xyz(i, j, nlocal, newton_pair, energy, 0.0, fi.x, fi.y, fi.z, xi[0] - xj[0],
                  xi[1] - xj[1], xi[2] - xj[2]);
   }

@@ -105,25 +105,26 @@ void PairGranJaeger::allocate()
 
 void PairGranJaeger::compute(int eflag, int vflag)
 {
-  ev_init(eflag, vflag);
+  begin_compute(eflag, vflag);
   // at setup nothing has moved since the last step: read the force off the history
   const bool advance = (update->setupflag == 0);
-  double **x = atom->x;
+  const double *const *x = atom->x;
   const tagint *tag = atom->tag;
   const int *type = atom->type;
   const double *radius = atom->radius;
   for (int k = 0; k < E_SIZE; k++) pvector[k] = 0.0;
   double stored_tangential = 0.0;
-  begin_atom_energy(eflag);
 
   for (int ii = 0; ii < list->inum; ii++) {
     const int i = list->ilist[ii];
+    const double xi = x[i][0], yi = x[i][1], zi = x[i][2], radi = radius[i];
     const int *jlist = list->firstneigh[i];
-    for (int jj = 0; jj < list->numneigh[i]; jj++) {
+    const int jnum = list->numneigh[i];
+    for (int jj = 0; jj < jnum; jj++) {
       const int j = jlist[jj] & NEIGHMASK;
-      const double dx = x[j][0] - x[i][0], dy = x[j][1] - x[i][1], dz = x[j][2] - x[i][2];
+      const double dx = x[j][0] - xi, dy = x[j][1] - yi, dz = x[j][2] - zi;
       const double rsq = dx * dx + dy * dy + dz * dz;
-      const double radsum = radius[i] + radius[j];
+      const double radsum = radi + radius[j];
       const bool touching = rsq < radsum * radsum;
       double *rec = fix_history->record(i, jj);
       if (!touching && !(rec && advance)) continue;
@@ -330,6 +331,7 @@ void PairGranJaeger::init_style()
 
 double PairGranJaeger::init_one(int i, int j)
 {
+  check_restart_histories();    // once per init, after every history fix is made
   double e1 = youngs[i][j], nu1 = poisson[i][j], e2 = e1, nu2 = nu1;
   if (setflag[i][j] == 0) {
     e1 = youngs[i][i];

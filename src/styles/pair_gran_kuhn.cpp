@@ -70,47 +70,51 @@ PairGranKuhn::~PairGranKuhn()
 
 void PairGranKuhn::compute(int eflag, int vflag)
 {
-  ev_init(eflag, vflag);
+  begin_compute(eflag, vflag);
   // at setup the particles have not moved since the last step: forces are
   // evaluated from the stored history without advancing it
   const bool advance = (update->setupflag == 0);
-  double **x = atom->x;
+  const double *const *x = atom->x;
   const int *type = atom->type;
   const double *radius = atom->radius;
-
-  for (int k = 0; k < E_SIZE; k++) pvector[k] = 0.0;
   int **firsttouch = fix_history->firstflag;
   double **firsthistory = fix_history->firstvalue;
   kuhn::Params params;
   params.flags = refinements;
-  begin_atom_energy(eflag);
+  // sums kept in locals: stores to the force arrays would make the compiler reload members
+  double sum[E_SIZE] = {0.0};
+  double friction = tangential_sum, damping = dissipated_damping;
 
   for (int ii = 0; ii < list->inum; ii++) {
     const int i = list->ilist[ii];
+    const double xi = x[i][0], yi = x[i][1], zi = x[i][2], radi = radius[i];
+    const int itype = type[i];
     int *touch = firsttouch[i];
+    double *allhistory = firsthistory[i];
     const int *jlist = list->firstneigh[i];
-    for (int jj = 0; jj < list->numneigh[i]; jj++) {
+    const int jnum = list->numneigh[i];
+    for (int jj = 0; jj < jnum; jj++) {
       const int j = jlist[jj] & NEIGHMASK;
-      const int itype = type[i], jtype = type[j];
-      double *history = &firsthistory[i][H_SIZE * jj];
-      const double dx = x[j][0] - x[i][0], dy = x[j][1] - x[i][1], dz = x[j][2] - x[i][2];
+      const double dx = x[j][0] - xi, dy = x[j][1] - yi, dz = x[j][2] - zi;
       const double rsq = dx * dx + dy * dy + dz * dz;
-      const double radsum = radius[i] + radius[j];
+      const double radsum = radi + radius[j];
       if (rsq >= radsum * radsum) {
         if (touch[jj] == 0) continue;    // history is zero already
-        const double weight = pair_weight(j);
+        double *history = &allhistory[H_SIZE * jj];
         // separation releases the stored tangential energy through slip
         if (advance)
-          tangential_sum += weight * (history[H_FTX] * history[H_FTX] +
-                                           history[H_FTY] * history[H_FTY] +
-                                           history[H_FTZ] * history[H_FTZ]) /
-              (2.0 * kt[itype][jtype]);
+          friction += pair_weight(j) *
+              (history[H_FTX] * history[H_FTX] + history[H_FTY] * history[H_FTY] +
+               history[H_FTZ] * history[H_FTZ]) /
+              (2.0 * kt[itype][type[j]]);
         touch[jj] = 0;
         for (int k = 0; k < H_SIZE; k++) history[k] = 0.0;
         continue;
       }
 
       // p = i, q = j: the history is kept from i's side (transfer_history() flips it)
+      double *history = &allhistory[H_SIZE * jj];
+      const int jtype = type[j];
       const double weight = pair_weight(j);
       kuhn::Motion m;
       m.zeta_new = fill_geometry(m, i, j, std::sqrt(rsq), advance);
@@ -132,21 +136,23 @@ void PairGranKuhn::compute(int eflag, int vflag)
         history[H_ZETA] = m.zeta_new;
         history[H_WFRIC] += res.dWt_irrev;
         history[H_WDAMP] += res.dW_damp;
-        tangential_sum += weight * res.dWt_irrev;
-        dissipated_damping += weight * res.dW_damp;
+        friction += weight * res.dWt_irrev;
+        damping += weight * res.dW_damp;
       }
 
-      const double stored_t = demc::norm2(res.ft) / (2.0 * params.kt);
-      apply_force(i, j, m.r_p, m.r_q, res.force, i, j, res.Wn + stored_t);
-      tally_atoms(i, j, res.Wn, stored_t, advance ? res.dWt : 0.0, advance ? res.dW_damp : 0.0);
-      pvector[E_NORMAL] += weight * res.Wn;
-      pvector[E_TANGENTIAL] += weight * stored_t;
-      pvector[E_CONTACTS] += weight;
+      apply_force(i, j, m.r_p, m.r_q, res.force, i, j, res.Wn + res.Wt);
+      tally_atoms(i, j, res.Wn, res.Wt, advance ? res.dWt : 0.0, advance ? res.dW_damp : 0.0);
+      sum[E_NORMAL] += weight * res.Wn;
+      sum[E_TANGENTIAL] += weight * res.Wt;
+      sum[E_CONTACTS] += weight;
       if (res.branch == kuhn::BRANCH_SLIP || res.branch == kuhn::BRANCH_FRESH_SLIP)
-        pvector[E_SLIDING] += weight;
+        sum[E_SLIDING] += weight;
     }
   }
   end_atom_energy();
+  tangential_sum = friction;
+  dissipated_damping = damping;
+  for (int k = 0; k < E_SIZE; k++) pvector[k] = sum[k];
   pvector[E_FRICTION] = tangential_sum;
   pvector[E_DAMPING] = dissipated_damping;
 }
@@ -236,6 +242,7 @@ void PairGranKuhn::init_style()
 
 double PairGranKuhn::init_one(int i, int j)
 {
+  check_restart_histories();    // once per init, after every history fix is made
   if (setflag[i][j] == 0) {    // Pair::init() has checked that i,i and j,j are set
     auto series = [](double a, double b) { return 2.0 * a * b / (a + b); };
     kn[i][j] = series(kn[i][i], kn[j][j]);

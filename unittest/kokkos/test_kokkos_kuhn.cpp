@@ -16,7 +16,8 @@
        restart file continues it (both fail with LAMMPS's own fix neigh/history/kk);
      - with 18 contacts per atom (more than fix neigh/history/kk's initial room for 8)
        the Kokkos style still agrees with the CPU style across a run boundary;
-     - newton on and full neighbor lists give clear errors.
+     - newton on and full neighbor lists give clear errors, and so does a restart file of
+       the CPU style read by the Kokkos style and the other way round.
    The thread count comes from DEMC_KOKKOS_THREADS (CTest runs 1 and 2). The 1-thread
    run writes its forces and torques to a file in the build folder; the 2-thread run
    (after it: CTest fixture) compares with them.
@@ -373,6 +374,39 @@ TEST(KokkosKuhn, UnsupportedSettingsGiveClearErrors)
       EXPECT_NE(std::string(e.what()).find(c.expected), std::string::npos) << e.what();
     }
   }
+}
+
+// the history fixes of gran/kuhn and gran/kuhn/kk have different styles, so neither reads
+// the other's restart records (LAMMPS would drop them and start every contact afresh): the
+// first run after read_restart stops with an error that names the history fix and its style
+TEST(KokkosKuhn, RestartOfTheOtherVariantIsRefused)
+{
+  const std::string file = std::string(DEMC_TEST_OUTPUT_DIR) + "/kokkos_kuhn_other_t" + threads() + ".bin";
+  const std::vector<std::string> resume = {"newton off", "read_restart " + file, "neighbor 0.0003 bin",
+                                           "fix integrate all nve/sphere", "timestep 1e-5"};
+  for (bool written_by_kk : {false, true}) {
+    {
+      LammpsSession s(MPI_COMM_WORLD, written_by_kk ? kokkos_args() : std::vector<std::string>{});
+      s.load_plugin();
+      s.commands(dense_packing_input(pair_lines(), false));
+      s.commands({"run 50", "write_restart " + file});
+    }
+    LammpsSession s(MPI_COMM_WORLD, written_by_kk ? std::vector<std::string>{} : kokkos_args());
+    s.load_plugin();
+    s.commands(resume);
+    try {
+      s.command("run 0");
+      ADD_FAILURE() << "no error for a restart file written by " << (written_by_kk ? "gran/kuhn/kk" : "gran/kuhn");
+    } catch (LAMMPS_NS::LAMMPSException &e) {
+      const std::string msg = e.what();
+      EXPECT_NE(msg.find("restart file holds contact histories written by another pair style or variant"),
+                std::string::npos) << msg;
+      EXPECT_NE(msg.find(written_by_kk ? "fix style DEMC/NEIGH_HISTORY/KK/" : "fix style DEMC/NEIGH_HISTORY)"),
+                std::string::npos) << msg;
+      EXPECT_NE(msg.find(written_by_kk ? "Pair gran/kuhn:" : "Pair gran/kuhn/kk:"), std::string::npos) << msg;
+    }
+  }
+  std::remove(file.c_str());
 }
 
 // under mpirun -np 2: the Kokkos style on 2 ranks against the CPU style and the Kokkos
