@@ -67,6 +67,52 @@ timestep 1e-5
 thermo 100
 run {steps}
 """
+# `rest` regime: a jammed packing at rest. Made once per invocation (not timed): the packing
+# above, squeezed by 7 % in each direction (solid fraction about 0.53 -> 0.66) under viscous
+# damping with gran/hooke/history, then left to settle; every rest case starts from its data file
+REST_PREPARE = """units si
+atom_style sphere
+atom_modify map array
+boundary p p p
+newton off
+comm_modify vel yes
+lattice sc 0.0019
+region box block 0 {n} 0 {n} 0 {n}
+create_box 1 box
+create_atoms 1 box
+variable d atom 0.00175+0.0003*((id*7919)%101)/101
+set group all diameter v_d
+set group all density 2650
+neighbor 0.0003 bin
+neigh_modify delay 0
+pair_style gran/hooke/history 2000.0 NULL 50.0 NULL 0.5 1
+pair_coeff * *
+fix integrate all nve/sphere
+fix calm all viscous 0.002
+fix squeeze all deform 1 x scale 0.93 y scale 0.93 z scale 0.93 remap x
+timestep 1e-5
+thermo 1000
+run 2000
+unfix squeeze
+run 3000
+write_data {data} nocoeff
+"""
+REST = """units si
+atom_style sphere
+atom_modify map array
+boundary p p p
+newton off
+comm_modify vel yes
+read_data {data}
+neighbor 0.0003 bin
+neigh_modify delay 0
+{pair}
+fix integrate all nve/sphere
+timestep 1e-5
+thermo 100
+run {steps}
+"""
+
 # `shear` regime: the same packing sheared slowly and steadily (fix deform, box strain rate
 # 0.3/s, remapped velocities), so contacts persist and slide slowly: where Jaeger stacks grow
 SHEAR = "change_box all triclinic\nfix shear all deform 1 xy erate 0.3 remap v\n"
@@ -104,6 +150,10 @@ CASES = {
     "hooke/history pack 4k": case(HOOKE_PACK, lattice=16),
     "hooke/history pack 32k": case(HOOKE_PACK, lattice=32),
     "hooke/history pack 125k": case(HOOKE_PACK, lattice=50),
+    "hooke/history rest 32k": case(HOOKE_PACK, lattice=32, regime="rest"),
+    "kuhn rest 32k": case(KUHN_PACK, lattice=32, regime="rest"),
+    "granular/mindlin rest 32k": case(MINDLIN_PACK, lattice=32, regime="rest"),
+    "jaeger rest 32k": case(JAEGER_PACK.format(""), lattice=32, regime="rest", stats=True),
     "granular/mindlin shear 32k": case(MINDLIN_PACK, lattice=32, regime="shear"),
     "jaeger shear 32k": case(JAEGER_PACK.format(""), lattice=32, regime="shear", stats=True),
     "jaeger/beta0.1 shear 32k": case(JAEGER_PACK.format(" beta 0.1"), lattice=32, regime="shear",
@@ -115,13 +165,15 @@ CASES = {
 }
 # group -> list of (case, reference case): ratio = time(case) / time(reference)
 GROUPS = {
-    "kuhn": [("kuhn", "hooke/history"), ("kuhn/conventional", "hooke/history")],
+    "kuhn": [("kuhn", "hooke/history"), ("kuhn/conventional", "hooke/history"),
+             ("kuhn rest 32k", "hooke/history rest 32k")],
     "jaeger": [("jaeger", "granular/mindlin"), ("jaeger/beta0.1", "granular/mindlin"),
                ("jaeger/beta0.2", "granular/mindlin"), ("jaeger/max8", "granular/mindlin"),
                ("jaeger@creep", "granular/mindlin@creep"),
                ("jaeger/beta0.1@creep", "granular/mindlin@creep"),
                ("jaeger/beta0.2@creep", "granular/mindlin@creep"),
                ("jaeger/max8@creep", "granular/mindlin@creep"),
+               ("jaeger rest 32k", "granular/mindlin rest 32k"),
                ("jaeger shear 32k", "granular/mindlin shear 32k"),
                ("jaeger/beta0.1 shear 32k", "granular/mindlin shear 32k"),
                ("jaeger/beta0.2 shear 32k", "granular/mindlin shear 32k"),
@@ -150,12 +202,35 @@ def lammps_paths():
 
 
 def case_input(c, steps):
+    if c["regime"] == "rest":
+        src = REST.format(data=rest_data_file(c["lattice"]), pair=c["pair"], steps=steps)
+        return src.replace("run %d" % steps, run_lines(c, steps))
     if c["lattice"]:
         src = PACKING.format(n=c["lattice"], pair=c["pair"], steps=steps)
         if c["regime"] == "shear":
             src = src.replace("fix integrate", SHEAR + "fix integrate")
         return src.replace("run %d" % steps, run_lines(c, steps))
     return chute_input(c, steps)
+
+
+REST_DATA = {}    # lattice size -> data file of the packing at rest, made by prepare_rest()
+
+
+def rest_data_file(n):
+    return REST_DATA[n]
+
+
+def prepare_rest(n, workdir):
+    """Make the jammed packing at rest once (gran/hooke/history; not timed)."""
+    data = os.path.join(workdir, "rest%d.data" % n)
+    path = os.path.join(workdir, "in.rest_prepare%d" % n)
+    with open(path, "w") as f:
+        f.write(REST_PREPARE.format(n=n, data=data))
+    out = subprocess.run([os.path.join(BUILD, "lmp"), "-in", path, "-log", "none", "-nocite"],
+                         cwd=workdir, capture_output=True, text=True)
+    if out.returncode != 0:
+        sys.exit("preparing the packing at rest failed:\n%s%s" % (out.stdout[-3000:], out.stderr[-3000:]))
+    REST_DATA[n] = data
 
 
 def run_lines(c, steps):
@@ -217,6 +292,9 @@ def main():
     load_start = os.getloadavg()[0]
     work = tempfile.mkdtemp(prefix="demc-bench-")
     shutil.copy(os.path.join(SRC, "bench", "data.chute"), work)
+    for n in sorted({CASES[n]["lattice"] for n in names if CASES[n]["regime"] == "rest"}):
+        print("preparing the packing at rest (%d^3 spheres)" % n, flush=True)
+        prepare_rest(n, work)
     times = {n: [] for n in names}
     stats = {}
     for r in range(args.repeat):
@@ -233,9 +311,13 @@ def main():
              " (above about 0.5 other processes share the cores: trust ratios of medians"
              " less)." % (platform.processor() or platform.machine(), os.cpu_count(),
                           platform.platform(), load_start, os.getloadavg()[0]),
-             "System: LAMMPS bench/in.chute (32,000 spheres; 128k: replicated 2x2), %d steps,"
-             " %d runs per case, interleaved. flow: chute at 26 degrees; creep: at 20 degrees"
-             " (comes to rest, contacts persist)." % (args.steps, args.repeat), "",
+             "Systems: LAMMPS bench/in.chute (32,000 spheres; 128k: replicated 2x2): flow, chute"
+             " at 26 degrees; creep (@creep), at 20 degrees (slowing down, contacts persist)."
+             " Dense periodic packings of polydisperse spheres (pack: N^3 on a cubic lattice,"
+             " overlapping, released with random velocities; rest: the same squeezed to a"
+             " solid fraction of about 0.66 and settled, at rest; shear: pack sheared slowly,"
+             " box strain rate 0.3/s). %d steps, %d runs per case, interleaved."
+             % (args.steps, args.repeat), "",
              "| case | min loop time (s) | median (s) | us per particle-step (min) |",
              "|---|---|---|---|"]
     for n in names:

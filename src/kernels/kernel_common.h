@@ -13,6 +13,7 @@
 #if defined(DEMC_KOKKOS)
 #include <Kokkos_Core.hpp>
 #define DEMC_FN KOKKOS_INLINE_FUNCTION
+#define DEMC_FN_FLAT KOKKOS_FORCEINLINE_FUNCTION
 namespace demc {
 namespace math {
   using Kokkos::atan;
@@ -30,6 +31,11 @@ namespace math {
 #else
 #include <cmath>
 #define DEMC_FN inline
+#if defined(__GNUC__)
+#define DEMC_FN_FLAT inline __attribute__((always_inline))
+#else
+#define DEMC_FN_FLAT inline
+#endif
 namespace demc {
 namespace math {
   using std::atan;
@@ -47,6 +53,10 @@ namespace math {
 #endif
 
 namespace demc {
+
+/* DEMC_FN_FLAT: a kernel's entry point, inlined into the caller's contact loop even where the
+   compiler judges it too big, so that its input and result structs need not pass through
+   memory. */
 
 /* Three-vector with the few operations the kernels need. A plain aggregate,
    so it can live in Kokkos views and be copied to devices. */

@@ -443,7 +443,7 @@ namespace kuhn {
 
   /* One time step of one contact (Fig. 1). ft_old is the stored f^{t,t} (in the tangent
      plane of n_old); the returned ft is the history for the next step. */
-  DEMC_FN Result step(const Params &p, const Motion &m, const Vec3 &ft_old)
+  DEMC_FN_FLAT Result step(const Params &p, const Motion &m, const Vec3 &ft_old)
   {
     using namespace detail;
     if (!(m.zeta_new > 0.0)) return separated(p, ft_old);
