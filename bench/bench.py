@@ -45,47 +45,35 @@ def case(pair, kk=False, threads=1, ranks=1, regime="flow", replicate="1x1", sta
 
 # cost per particle-step against size: a dense periodic packing of lattice^3 polydisperse
 # spheres released with random velocities (same density of contacts at every size)
-PACKING = """units si
+HEADER = """units si
 atom_style sphere
 atom_modify map array
 boundary p p p
 newton off
 comm_modify vel yes
-lattice sc 0.0019
+"""
+LATTICE = """lattice sc 0.0019
 region box block 0 {n} 0 {n} 0 {n}
 create_box 1 box
 create_atoms 1 box
 variable d atom 0.00175+0.0003*((id*7919)%101)/101
 set group all diameter v_d
 set group all density 2650
-velocity all create 1e16 87287 loop geom
-neighbor 0.0003 bin
-neigh_modify delay 0
-{pair}
+"""
+NEIGHBOR = "neighbor 0.0003 bin\nneigh_modify delay 0\n"
+RUN = """{pair}
 fix integrate all nve/sphere
 timestep 1e-5
 thermo 100
 run {steps}
 """
+PACKING = HEADER + LATTICE + "velocity all create 1e16 87287 loop geom\n" + NEIGHBOR + RUN
 # `rest` regime: a jammed packing at rest. Made once per invocation (not timed): the packing
 # above, squeezed by 7 % in each direction (solid fraction about 0.53 -> 0.66) under viscous
-# damping with gran/hooke/history, then left to settle; every rest case starts from its data file
-REST_PREPARE = """units si
-atom_style sphere
-atom_modify map array
-boundary p p p
-newton off
-comm_modify vel yes
-lattice sc 0.0019
-region box block 0 {n} 0 {n} 0 {n}
-create_box 1 box
-create_atoms 1 box
-variable d atom 0.00175+0.0003*((id*7919)%101)/101
-set group all diameter v_d
-set group all density 2650
-neighbor 0.0003 bin
-neigh_modify delay 0
-pair_style gran/hooke/history 2000.0 NULL 50.0 NULL 0.5 1
+# damping with a frictionless gran/hooke/history, then left to settle: in equilibrium with
+# normal forces alone, it stays at rest under any contact law, whose tangential forces start
+# at zero (a data file holds no contact history). Every rest case starts from the data file
+REST_PREPARE = HEADER + LATTICE + NEIGHBOR + """pair_style gran/hooke/history 2000.0 NULL 50.0 NULL 0.0 1
 pair_coeff * *
 fix integrate all nve/sphere
 fix calm all viscous 0.002
@@ -97,21 +85,7 @@ unfix squeeze
 run 3000
 write_data {data} nocoeff
 """
-REST = """units si
-atom_style sphere
-atom_modify map array
-boundary p p p
-newton off
-comm_modify vel yes
-read_data {data}
-neighbor 0.0003 bin
-neigh_modify delay 0
-{pair}
-fix integrate all nve/sphere
-timestep 1e-5
-thermo 100
-run {steps}
-"""
+REST = HEADER + "read_data {data}\n" + NEIGHBOR + RUN
 
 # `shear` regime: the same packing sheared slowly and steadily (fix deform, box strain rate
 # 0.3/s, remapped velocities), so contacts persist and slide slowly: where Jaeger stacks grow
