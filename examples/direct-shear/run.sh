@@ -33,15 +33,8 @@ while [ $# -gt 0 ]; do
     *) echo "unknown option $1 (see the head of $0)" >&2; exit 2;;
   esac
 done
-if [ -n "${DEMC_LMP:-}" ]; then
-  # already inside the build environment (CTest): the LAMMPS executable is $DEMC_LMP and
-  # LAMMPS_PLUGIN_PATH must name the plugin's folder; no tools/ wrappers
-  lmp=("$DEMC_LMP"); py=(python3)
-  [ "$np" -gt 1 ] && lmp=(mpirun -np "$np" "$DEMC_LMP")
-else
-  lmp=("$repo/tools/lmp"); py=("$repo/tools/in-env" python3)
-  [ "$np" -gt 1 ] && lmp+=(--np "$np")
-fi
+source "$repo/examples/run_env.sh"
+demc_example_commands "$np"    # lmp (on $np ranks), py
 mkdir -p "$out"
 cd "$out"
 start=$(date +%s)

@@ -20,14 +20,8 @@ while [ $# -gt 0 ]; do
     *) echo "unknown option $1 (see the head of $0)" >&2; exit 2;;
   esac
 done
-if [ -n "${DEMC_LMP:-}" ]; then
-  # already inside the build environment (CTest): the LAMMPS executable is $DEMC_LMP and
-  # LAMMPS_PLUGIN_PATH must name the plugin's folder; no tools/ wrappers
-  lmp=("$DEMC_LMP"); py=(python3)
-else
-  lmp=("$repo/tools/lmp"); py=("$repo/tools/in-env" python3)
-  "$repo/tools/build"     # build once here, not inside the timed runs
-fi
+source "$repo/examples/run_env.sh"
+demc_example_commands 1 build    # lmp, py; the plugin is built here, not inside the timed runs
 mkdir -p "$out"
 cd "$out"
 rm -f ek_*.dat times.txt
