@@ -299,7 +299,7 @@ struct JaegerPairLoop : PairGranJaegerKernelData<DeviceType> {
         a_torque(j, 2) += tor_j.z;
       }
       // energy and virial of this pair's force on i, branch vector x_i - x_j
-      if (EVFLAG) tally(sums, i, j, un + ut, fi, Vec3{-dx, -dy, -dz});
+      if (EVFLAG) demc_tally<NEIGHFLAG, NEWTON_PAIR>(d, sums, i, j, un + ut, fi, Vec3{-dx, -dy, -dz});
     }
 
     a_f(i, 0) += f_i.x;
@@ -309,39 +309,6 @@ struct JaegerPairLoop : PairGranJaegerKernelData<DeviceType> {
     a_torque(i, 1) += tor_i.y;
     a_torque(i, 2) += tor_i.z;
   }
-
-  /* Pair::ev_tally_xyz() on views: pair force F on i, del = x_i - x_j */
-  KOKKOS_INLINE_FUNCTION void tally(value_type &sums, int i, int j, double energy, const Vec3 &F,
-                                    const Vec3 &del) const
-  {
-    const Data &d = *this;
-    Kokkos::View<KK_ACC_FLOAT *, typename DAT::t_kkacc_1d::array_layout, typename KKDevice<DeviceType>::value,
-                 Kokkos::MemoryTraits<AtomicF<NEIGHFLAG>::value>>
-        a_eatom = d.eatom;
-    Kokkos::View<KK_ACC_FLOAT *[6], typename DAT::t_kkacc_1d_6::array_layout, typename KKDevice<DeviceType>::value,
-                 Kokkos::MemoryTraits<AtomicF<NEIGHFLAG>::value>>
-        a_vatom = d.vatom;
-    const bool own_i = NEWTON_PAIR || i < d.nlocal;
-    const bool own_j = NEWTON_PAIR || j < d.nlocal;
-    const double wi = NEWTON_PAIR ? 1.0 : (i < d.nlocal ? 0.5 : 0.0) + (j < d.nlocal ? 0.5 : 0.0);
-
-    if (d.eflag_global) sums.evdwl += wi * energy;
-    if (d.eflag_atom) {
-      if (own_i) a_eatom(i) += 0.5 * energy;
-      if (own_j) a_eatom(j) += 0.5 * energy;
-    }
-    if (d.vflag_global || d.vflag_atom) {
-      const double w[6] = {del.x * F.x, del.y * F.y, del.z * F.z, del.x * F.y, del.x * F.z, del.y * F.z};
-      if (d.vflag_global)
-        for (int k = 0; k < 6; k++) sums.v[k] += wi * w[k];
-      if (d.vflag_atom) {
-        if (own_i)
-          for (int k = 0; k < 6; k++) a_vatom(i, k) += 0.5 * w[k];
-        if (own_j)
-          for (int k = 0; k < 6; k++) a_vatom(j, k) += 0.5 * w[k];
-      }
-    }
-  }
 };
 
 }    // namespace
@@ -350,14 +317,9 @@ struct JaegerPairLoop : PairGranJaegerKernelData<DeviceType> {
 
 template <class DeviceType>
 PairGranJaegerKokkos<DeviceType>::PairGranJaegerKokkos(LAMMPS *lmp) :
-    PairGranJaeger(lmp), neighflag(HALF), fix_historyKK(nullptr), h_list_built(-1)
+    PairGranJaeger(lmp), fix_historyKK(nullptr), h_list_built(-1)
 {
-  kokkosable = 1;
-  atomKK = (AtomKokkos *) atom;
-  execution_space = ExecutionSpaceFromDevice<DeviceType>::space;
-  datamask_read = X_MASK | V_MASK | OMEGA_MASK | F_MASK | TORQUE_MASK | TYPE_MASK | TAG_MASK | ENERGY_MASK |
-      VIRIAL_MASK | RADIUS_MASK;
-  datamask_modify = F_MASK | TORQUE_MASK | ENERGY_MASK | VIRIAL_MASK;
+  shared.setup(*this);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -365,10 +327,7 @@ PairGranJaegerKokkos<DeviceType>::PairGranJaegerKokkos(LAMMPS *lmp) :
 template <class DeviceType> PairGranJaegerKokkos<DeviceType>::~PairGranJaegerKokkos()
 {
   if (copymode) return;
-  memoryKK->destroy_kokkos(k_eatom, eatom);
-  memoryKK->destroy_kokkos(k_vatom, vatom);
-  eatom = nullptr;
-  vatom = nullptr;
+  shared.destroy(*this);
   // ~PairGranJaeger() deletes the placeholder's ID when its own (CPU) history fix was never
   // made: hand it the Kokkos history fix under that ID (also one whose creation stopped with
   // an error in unpack_restart(): it is in the fix list, but fix_historyKK was not set)
@@ -385,18 +344,7 @@ template <class DeviceType> PairGranJaegerKokkos<DeviceType>::~PairGranJaegerKok
 
 template <class DeviceType> void PairGranJaegerKokkos<DeviceType>::init_style()
 {
-  // the settings LAMMPS's fix neigh/history/kk supports (as gran/kuhn/kk)
-  neighflag = lmp->kokkos->neighflag;
-  if (neighflag != HALF && neighflag != HALFTHREAD)
-    error->all(FLERR, "Pair style gran/jaeger/kk requires a half neighbor list: use '-pk kokkos neigh half' "
-                      "(or 'package kokkos neigh half')");
-  if (force->newton_pair)
-    error->all(FLERR, "Pair style gran/jaeger/kk requires newton off: LAMMPS's fix neigh/history/kk cannot "
-                      "exchange contact histories with newton on (use 'newton off' in the input, after "
-                      "any package command, or '-pk kokkos newton off')");
-  if (energy_per_atom)
-    error->all(FLERR, "Pair style gran/jaeger/kk does not keep per-atom energies: drop 'energy/atom yes' "
-                      "or use gran/jaeger without the kk suffix");
+  shared.check_settings(*this);    // the settings LAMMPS's fix neigh/history/kk supports
 
   PairGranDemc::init_style();    // not PairGranJaeger::init_style(): it makes the CPU history fix
 
@@ -423,9 +371,7 @@ template <class DeviceType> void PairGranJaegerKokkos<DeviceType>::init_style()
   }
   fix_historyKK->pair = this;
 
-  auto request = neighbor->find_request(this);
-  request->set_kokkos_host(std::is_same_v<DeviceType, LMPHostType> && !std::is_same_v<DeviceType, LMPDeviceType>);
-  request->set_kokkos_device(std::is_same_v<DeviceType, LMPDeviceType>);
+  shared.request_list(*this);
 
   // coefficients per type pair for the device, filled by init_one()
   const int n = atom->ntypes;
@@ -460,47 +406,8 @@ template <class DeviceType> void PairGranJaegerKokkos<DeviceType>::compute(int e
   // evaluated from the stored history without advancing it (as the CPU style)
   const bool advance = (update->setupflag == 0);
 
-  ev_init(eflag_in, vflag_in, 0);
-  if (force->newton_pair) error->all(FLERR, "Pair style gran/jaeger/kk requires newton off");
-
-  // per-atom energy and virial live in Kokkos views (zeroed when created)
-  if (eflag_atom) {
-    memoryKK->destroy_kokkos(k_eatom, eatom);
-    memoryKK->create_kokkos(k_eatom, eatom, maxeatom, "pair:eatom");
-    kdata.eatom = k_eatom.template view<DeviceType>();
-  }
-  if (vflag_atom) {
-    memoryKK->destroy_kokkos(k_vatom, vatom);
-    memoryKK->create_kokkos(k_vatom, vatom, maxvatom, "pair:vatom");
-    kdata.vatom = k_vatom.template view<DeviceType>();
-  }
-
-  atomKK->sync(execution_space, datamask_read);
-  if (eflag_in || vflag_in)
-    atomKK->modified(execution_space, datamask_modify);
-  else
-    atomKK->modified(execution_space, F_MASK | TORQUE_MASK);
-
-  kdata.x = atomKK->k_x.template view<DeviceType>();
-  kdata.v = atomKK->k_v.template view<DeviceType>();
-  kdata.omega = atomKK->k_omega.template view<DeviceType>();
-  kdata.f = atomKK->k_f.template view<DeviceType>();
-  kdata.torque = atomKK->k_torque.template view<DeviceType>();
-  kdata.type = atomKK->k_type.template view<DeviceType>();
-  kdata.tag = atomKK->k_tag.template view<DeviceType>();
-  kdata.radius = atomKK->k_radius.template view<DeviceType>();
-  kdata.nlocal = atom->nlocal;
-
+  const int inum = shared.load_views(*this, kdata, fix_historyKK, eflag_in, vflag_in);
   auto *k_list = static_cast<NeighListKokkos<DeviceType> *>(list);
-  const int inum = list->inum;
-  kdata.numneigh = k_list->d_numneigh;
-  kdata.neighbors = k_list->d_neighbors;
-  kdata.ilist = k_list->d_ilist;
-
-  fix_historyKK->k_firstflag.template sync<DeviceType>();
-  fix_historyKK->k_firstvalue.template sync<DeviceType>();
-  kdata.touch = fix_historyKK->k_firstflag.template view<DeviceType>();
-  kdata.history = fix_historyKK->k_firstvalue.template view<DeviceType>();
   // a slot must be contiguous: the kernel works on the points in place
   static_assert(std::is_same_v<typename decltype(kdata.history)::array_layout, Kokkos::LayoutRight>,
                 "gran/jaeger/kk needs fix neigh/history/kk's values in LayoutRight (LMP_KOKKOS_LAYOUT_LEGACY)");
@@ -512,15 +419,10 @@ template <class DeviceType> void PairGranJaegerKokkos<DeviceType>::compute(int e
   k_params.template sync<DeviceType>();
   kdata.params = k_params.template view<DeviceType>();
   kdata.beta = beta;
-  kdata.dt = dt;
   kdata.eflag = eflag_in ? 1 : 0;
-  kdata.eflag_global = eflag_global;
-  kdata.eflag_atom = eflag_atom;
-  kdata.vflag_global = vflag_global;
-  kdata.vflag_atom = vflag_atom;
 
   PairGranJaegerSums sums;
-  if (neighflag == HALF) {
+  if (shared.neighflag == HALF) {
     if (evflag) {
       if (advance) launch<HALF, 1, 1>(inum, sums);
       else launch<HALF, 1, 0>(inum, sums);
@@ -538,8 +440,6 @@ template <class DeviceType> void PairGranJaegerKokkos<DeviceType>::compute(int e
     }
   }
 
-  fix_historyKK->k_firstflag.template modify<DeviceType>();
-  fix_historyKK->k_firstvalue.template modify<DeviceType>();
   if (sums.corrupt > 0.0)
     error->one(FLERR, "Pair gran/jaeger/kk: {} contact histories are not Jaeger records (stack length or sign)",
                sums.corrupt);
@@ -558,18 +458,7 @@ template <class DeviceType> void PairGranJaegerKokkos<DeviceType>::compute(int e
   pvector[E_DAMPING] = dissipated_damping;
   pvector[E_CONTACTS] = sums.contacts;
   pvector[E_SLIDING] = sums.sliding;
-
-  if (eflag_global) eng_vdwl += sums.evdwl;
-  if (vflag_global)
-    for (int k = 0; k < 6; k++) virial[k] += sums.v[k];
-  if (eflag_atom) {
-    k_eatom.template modify<DeviceType>();
-    k_eatom.sync_host();
-  }
-  if (vflag_atom) {
-    k_vatom.template modify<DeviceType>();
-    k_vatom.sync_host();
-  }
+  shared.store_results(*this, fix_historyKK, sums.evdwl, sums.v);
 }
 
 /* ---------------------------------------------------------------------- */

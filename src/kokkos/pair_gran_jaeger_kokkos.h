@@ -32,8 +32,7 @@ PairStyle(gran/jaeger/kk/host,PairGranJaegerKokkos<LMPHostType>);
 
 #include "pair_gran_jaeger.h"
 
-#include "kokkos_type.h"
-#include "pair_kokkos.h"
+#include "pair_gran_demc_kokkos.h"
 
 #include <vector>
 
@@ -81,25 +80,11 @@ struct PairGranJaegerTypeParams {
 
 /* Everything the pair loop reads and writes: views and plain values only, so that the
    functor copied to the device holds no pointer into host objects. */
-template <class DeviceType> struct PairGranJaegerKernelData {
-  typedef ArrayTypes<DeviceType> AT;
-  typename AT::t_kkfloat_1d_3_lr_randomread x;
-  typename AT::t_kkfloat_1d_3_randomread v, omega;
-  typename AT::t_kkacc_1d_3 f, torque;
-  typename AT::t_int_1d_randomread type;
-  typename AT::t_tagint_1d_randomread tag;
-  typename AT::t_kkfloat_1d_randomread radius;
-  typename AT::t_kkacc_1d eatom;
-  typename AT::t_kkacc_1d_6 vatom;
-  typename AT::t_neighbors_2d neighbors;
-  typename AT::t_int_1d_randomread ilist, numneigh;
-  typename AT::t_int_2d touch;              // fix neigh/history/kk: firstflag
-  typename AT::t_kkfloat_2d history;        // fix neigh/history/kk: firstvalue
+template <class DeviceType> struct PairGranJaegerKernelData : DemcLoopViews<DeviceType> {
   typename Kokkos::DualView<PairGranJaegerTypeParams **, Kokkos::LayoutRight, DeviceType>::t_dev_const_um params;
   int dnum, capacity;    // values per slot, points per stack
-  double beta, dt;
-  int nlocal;
-  int eflag, eflag_global, eflag_atom, vflag_global, vflag_atom;
+  double beta;
+  int eflag;
 };
 
 template <class DeviceType> class PairGranJaegerKokkos : public PairGranJaeger {
@@ -122,11 +107,9 @@ template <class DeviceType> class PairGranJaegerKokkos : public PairGranJaeger {
   int capacity() const { return max_length > 0 ? max_length : DEFAULT_CAPACITY; }
 
  protected:
-  int neighflag;
   PairGranJaegerKernelData<DeviceType> kdata;
   Kokkos::DualView<PairGranJaegerTypeParams **, Kokkos::LayoutRight, DeviceType> k_params;
-  DAT::ttransform_kkacc_1d k_eatom;
-  DAT::ttransform_kkacc_1d_6 k_vatom;
+  PairGranDemcKokkosShared<DeviceType> shared;    // set-up and bookkeeping around the functor
   FixJaegerHistoryKokkos<DeviceType> *fix_historyKK;
 
   template <int NEIGHFLAG, int EVFLAG, int ADVANCE> void launch(int inum, PairGranJaegerSums &sums);

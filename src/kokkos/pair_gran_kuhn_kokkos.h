@@ -29,8 +29,7 @@ PairStyle(gran/kuhn/kk/host,PairGranKuhnKokkos<LMPHostType>);
 
 #include "pair_gran_kuhn.h"
 
-#include "kokkos_type.h"
-#include "pair_kokkos.h"
+#include "pair_gran_demc_kokkos.h"
 
 namespace LAMMPS_NS {
 
@@ -71,24 +70,9 @@ struct PairGranKuhnTypeParams {
 /* Everything the pair loop reads and writes: views and plain values only, so that the
    functor copied to the device holds no pointer into host objects (the pair style
    itself is not copied, unlike LAMMPS's own Kokkos pair styles). */
-template <class DeviceType> struct PairGranKuhnKernelData {
-  typedef ArrayTypes<DeviceType> AT;
-  typename AT::t_kkfloat_1d_3_lr_randomread x;
-  typename AT::t_kkfloat_1d_3_randomread v, omega;
-  typename AT::t_kkacc_1d_3 f, torque;
-  typename AT::t_int_1d_randomread type;
-  typename AT::t_kkfloat_1d_randomread radius;
-  typename AT::t_kkacc_1d eatom;
-  typename AT::t_kkacc_1d_6 vatom;
-  typename AT::t_neighbors_2d neighbors;
-  typename AT::t_int_1d_randomread ilist, numneigh;
-  typename AT::t_int_2d touch;              // fix neigh/history/kk: firstflag
-  typename AT::t_kkfloat_2d history;        // fix neigh/history/kk: firstvalue
+template <class DeviceType> struct PairGranKuhnKernelData : DemcLoopViews<DeviceType> {
   typename Kokkos::DualView<PairGranKuhnTypeParams **, Kokkos::LayoutRight, DeviceType>::t_dev_const_um params;
   unsigned refinements;
-  double dt;
-  int nlocal;
-  int eflag_global, eflag_atom, vflag_global, vflag_atom;
 };
 
 template <class DeviceType> class PairGranKuhnKokkos : public PairGranKuhn {
@@ -104,11 +88,9 @@ template <class DeviceType> class PairGranKuhnKokkos : public PairGranKuhn {
   double single(int, int, int, int, double, double, double, double &) override;
 
  protected:
-  int neighflag;
   PairGranKuhnKernelData<DeviceType> kdata;
   Kokkos::DualView<PairGranKuhnTypeParams **, Kokkos::LayoutRight, DeviceType> k_params;
-  DAT::ttransform_kkacc_1d k_eatom;
-  DAT::ttransform_kkacc_1d_6 k_vatom;
+  PairGranDemcKokkosShared<DeviceType> shared;    // set-up and bookkeeping around the functor
   FixNeighHistoryKokkos<DeviceType> *fix_historyKK;
 
   template <int NEIGHFLAG, int EVFLAG, int ADVANCE> void launch(int inum, PairGranKuhnSums &sums);

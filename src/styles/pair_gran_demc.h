@@ -54,6 +54,7 @@ class PairGranDemc : public Pair {
   static demc::Vec3 damping_force(const Contact &c, double nu_n, double nu_t, double dt);
 
  protected:
+  template <class DeviceType> friend struct PairGranDemcKokkosShared;    // the Kokkos styles' helper
   std::string style_name;
   double dt;
   int history_index;    // makes the history fix ID unique within this LAMMPS instance

@@ -1,0 +1,223 @@
+/* -*- c++ -*- ----------------------------------------------------------
+   dem-contact: what the package's Kokkos pair styles (gran/kuhn/kk,
+   gran/jaeger/kk) share: DemcLoopViews, the part of each style's kernel
+   data that is the same, and PairGranDemcKokkosShared, the set-up and
+   bookkeeping around each style's functor.
+------------------------------------------------------------------------- */
+
+#ifndef DEMC_PAIR_GRAN_DEMC_KOKKOS_H
+#define DEMC_PAIR_GRAN_DEMC_KOKKOS_H
+
+#include "atom_kokkos.h"
+#include "atom_masks.h"
+#include "error.h"
+#include "fix_neigh_history_kokkos.h"
+#include "force.h"
+#include "kernel_common.h"
+#include "kokkos.h"
+#include "kokkos_type.h"
+#include "memory_kokkos.h"
+#include "neigh_list_kokkos.h"
+#include "neigh_request.h"
+#include "neighbor.h"
+#include "pair_gran_demc.h"
+#include "pair_kokkos.h"
+
+#include <string>
+#include <type_traits>
+
+namespace LAMMPS_NS {
+
+/* Views and values every contact loop of the package reads and writes: views and plain
+   values only, so that a functor copied to the device holds no pointer into host objects. */
+template <class DeviceType> struct DemcLoopViews {
+  typedef ArrayTypes<DeviceType> AT;
+  typename AT::t_kkfloat_1d_3_lr_randomread x;
+  typename AT::t_kkfloat_1d_3_randomread v, omega;
+  typename AT::t_kkacc_1d_3 f, torque;
+  typename AT::t_int_1d_randomread type;
+  typename AT::t_tagint_1d_randomread tag;
+  typename AT::t_kkfloat_1d_randomread radius;
+  typename AT::t_kkacc_1d eatom;
+  typename AT::t_kkacc_1d_6 vatom;
+  typename AT::t_neighbors_2d neighbors;
+  typename AT::t_int_1d_randomread ilist, numneigh;
+  typename AT::t_int_2d touch;          // fix neigh/history/kk: firstflag
+  typename AT::t_kkfloat_2d history;    // fix neigh/history/kk: firstvalue
+  double dt;
+  int nlocal;
+  int eflag_global, eflag_atom, vflag_global, vflag_atom;
+};
+
+/* Pair::ev_tally_xyz() on the loop's views, for the pair force F on i, del = x_i - x_j:
+   global sums into `sums` (any struct with evdwl and v[6]), per-atom ones atomically when
+   several threads may add to one atom (NEIGHFLAG HALFTHREAD). */
+template <int NEIGHFLAG, int NEWTON_PAIR, class DeviceType, class Sums>
+KOKKOS_INLINE_FUNCTION void demc_tally(const DemcLoopViews<DeviceType> &d, Sums &sums, int i, int j, double energy,
+                                       const demc::Vec3 &F, const demc::Vec3 &del)
+{
+  Kokkos::View<KK_ACC_FLOAT *, typename DAT::t_kkacc_1d::array_layout, typename KKDevice<DeviceType>::value,
+               Kokkos::MemoryTraits<AtomicF<NEIGHFLAG>::value>>
+      a_eatom = d.eatom;
+  Kokkos::View<KK_ACC_FLOAT *[6], typename DAT::t_kkacc_1d_6::array_layout, typename KKDevice<DeviceType>::value,
+               Kokkos::MemoryTraits<AtomicF<NEIGHFLAG>::value>>
+      a_vatom = d.vatom;
+  const bool own_i = NEWTON_PAIR || i < d.nlocal;
+  const bool own_j = NEWTON_PAIR || j < d.nlocal;
+  const double wi = NEWTON_PAIR ? 1.0 : (i < d.nlocal ? 0.5 : 0.0) + (j < d.nlocal ? 0.5 : 0.0);
+
+  if (d.eflag_global) sums.evdwl += wi * energy;
+  if (d.eflag_atom) {
+    if (own_i) a_eatom(i) += 0.5 * energy;
+    if (own_j) a_eatom(j) += 0.5 * energy;
+  }
+  if (d.vflag_global || d.vflag_atom) {
+    const double w[6] = {del.x * F.x, del.y * F.y, del.z * F.z, del.x * F.y, del.x * F.z, del.y * F.z};
+    if (d.vflag_global)
+      for (int k = 0; k < 6; k++) sums.v[k] += wi * w[k];
+    if (d.vflag_atom) {
+      if (own_i)
+        for (int k = 0; k < 6; k++) a_vatom(i, k) += 0.5 * w[k];
+      if (own_j)
+        for (int k = 0; k < 6; k++) a_vatom(j, k) += 0.5 * w[k];
+    }
+  }
+}
+
+/* What the package's Kokkos pair styles share, held by each as a member: the settings
+   LAMMPS's fix neigh/history/kk supports, the neighbor request, the per-atom energy and
+   virial views, and filling DemcLoopViews at the start of compute() and handing the
+   results back at its end. A friend of PairGranDemc (it uses LAMMPS's protected Pair
+   members); not a base class, so that the styles keep their CPU style as their base. */
+template <class DeviceType> struct PairGranDemcKokkosShared {
+  int neighflag = HALF;
+  DAT::ttransform_kkacc_1d k_eatom;
+  DAT::ttransform_kkacc_1d_6 k_vatom;
+
+  void setup(PairGranDemc &p)    // constructor
+  {
+    p.kokkosable = 1;
+    p.atomKK = (AtomKokkos *) p.atom;
+    p.execution_space = ExecutionSpaceFromDevice<DeviceType>::space;
+    p.datamask_read = X_MASK | V_MASK | OMEGA_MASK | F_MASK | TORQUE_MASK | TYPE_MASK | TAG_MASK | ENERGY_MASK |
+        VIRIAL_MASK | RADIUS_MASK;
+    p.datamask_modify = F_MASK | TORQUE_MASK | ENERGY_MASK | VIRIAL_MASK;
+  }
+
+  void destroy(PairGranDemc &p)    // destructor
+  {
+    p.memoryKK->destroy_kokkos(k_eatom, p.eatom);
+    p.memoryKK->destroy_kokkos(k_vatom, p.vatom);
+    p.eatom = nullptr;
+    p.vatom = nullptr;
+  }
+
+  /* init_style(): what LAMMPS's fix neigh/history/kk supports, and so what these styles
+     support: it hands histories over between atoms only with newton off (with newton on its
+     pre_exchange() stops with an error at the first re-neighboring or at the end of the
+     run), and the pair loop needs a half list. */
+  void check_settings(PairGranDemc &p)
+  {
+    const std::string me = p.style_name + "/kk";
+    neighflag = p.lmp->kokkos->neighflag;
+    if (neighflag != HALF && neighflag != HALFTHREAD)
+      p.error->all(FLERR,
+                   "Pair style {} requires a half neighbor list: use '-pk kokkos neigh half' "
+                   "(or 'package kokkos neigh half')",
+                   me);
+    if (p.force->newton_pair)
+      p.error->all(FLERR,
+                   "Pair style {} requires newton off: LAMMPS's fix neigh/history/kk cannot "
+                   "exchange contact histories with newton on (use 'newton off' in the input, after "
+                   "any package command, or '-pk kokkos newton off')",
+                   me);
+    if (p.energy_per_atom)
+      p.error->all(FLERR,
+                   "Pair style {} does not keep per-atom energies: drop 'energy/atom yes' "
+                   "or use {} without the kk suffix",
+                   me, p.style_name);
+  }
+
+  // init_style(), after the CPU style's: a Kokkos neighbor list in this memory space
+  void request_list(PairGranDemc &p)
+  {
+    auto request = p.neighbor->find_request(&p);
+    request->set_kokkos_host(std::is_same_v<DeviceType, LMPHostType> &&
+                             !std::is_same_v<DeviceType, LMPDeviceType>);
+    request->set_kokkos_device(std::is_same_v<DeviceType, LMPDeviceType>);
+  }
+
+  /* compute(), first: LAMMPS's energy/virial set-up, atom data on this memory space, and
+     the loop's views of atoms, neighbor list and the history fix's arrays. Returns inum. */
+  int load_views(PairGranDemc &p, DemcLoopViews<DeviceType> &d, FixNeighHistoryKokkos<DeviceType> *history,
+                 int eflag_in, int vflag_in)
+  {
+    p.ev_init(eflag_in, vflag_in, 0);
+    if (p.force->newton_pair) p.error->all(FLERR, "Pair style {}/kk requires newton off", p.style_name);
+
+    // per-atom energy and virial live in Kokkos views (zeroed when created)
+    if (p.eflag_atom) {
+      p.memoryKK->destroy_kokkos(k_eatom, p.eatom);
+      p.memoryKK->create_kokkos(k_eatom, p.eatom, p.maxeatom, "pair:eatom");
+      d.eatom = k_eatom.template view<DeviceType>();
+    }
+    if (p.vflag_atom) {
+      p.memoryKK->destroy_kokkos(k_vatom, p.vatom);
+      p.memoryKK->create_kokkos(k_vatom, p.vatom, p.maxvatom, "pair:vatom");
+      d.vatom = k_vatom.template view<DeviceType>();
+    }
+
+    AtomKokkos *atomKK = p.atomKK;
+    atomKK->sync(p.execution_space, p.datamask_read);
+    atomKK->modified(p.execution_space, (eflag_in || vflag_in) ? p.datamask_modify : F_MASK | TORQUE_MASK);
+    d.x = atomKK->k_x.template view<DeviceType>();
+    d.v = atomKK->k_v.template view<DeviceType>();
+    d.omega = atomKK->k_omega.template view<DeviceType>();
+    d.f = atomKK->k_f.template view<DeviceType>();
+    d.torque = atomKK->k_torque.template view<DeviceType>();
+    d.type = atomKK->k_type.template view<DeviceType>();
+    d.tag = atomKK->k_tag.template view<DeviceType>();
+    d.radius = atomKK->k_radius.template view<DeviceType>();
+    d.nlocal = p.atom->nlocal;
+
+    auto *k_list = static_cast<NeighListKokkos<DeviceType> *>(p.list);
+    d.numneigh = k_list->d_numneigh;
+    d.neighbors = k_list->d_neighbors;
+    d.ilist = k_list->d_ilist;
+
+    history->k_firstflag.template sync<DeviceType>();
+    history->k_firstvalue.template sync<DeviceType>();
+    d.touch = history->k_firstflag.template view<DeviceType>();
+    d.history = history->k_firstvalue.template view<DeviceType>();
+
+    d.dt = p.dt;
+    d.eflag_global = p.eflag_global;
+    d.eflag_atom = p.eflag_atom;
+    d.vflag_global = p.vflag_global;
+    d.vflag_atom = p.vflag_atom;
+    return p.list->inum;
+  }
+
+  /* compute(), last: the history arrays were written in this memory space; the global
+     energy and virial sums go to LAMMPS, the per-atom ones to the host */
+  void store_results(PairGranDemc &p, FixNeighHistoryKokkos<DeviceType> *history, double evdwl, const double *v)
+  {
+    history->k_firstflag.template modify<DeviceType>();
+    history->k_firstvalue.template modify<DeviceType>();
+    if (p.eflag_global) p.eng_vdwl += evdwl;
+    if (p.vflag_global)
+      for (int k = 0; k < 6; k++) p.virial[k] += v[k];
+    if (p.eflag_atom) {
+      k_eatom.template modify<DeviceType>();
+      k_eatom.sync_host();
+    }
+    if (p.vflag_atom) {
+      k_vatom.template modify<DeviceType>();
+      k_vatom.sync_host();
+    }
+  }
+};
+
+}    // namespace LAMMPS_NS
+
+#endif
