@@ -49,6 +49,33 @@ template <class DeviceType> struct DemcLoopViews {
   int eflag_global, eflag_atom, vflag_global, vflag_atom;
 };
 
+/* Where a contact loop adds forces and torques, as LAMMPS's own Kokkos pair styles do:
+   with several OpenMP threads on a half list (HALFTHREAD) each thread adds into its own
+   copy, summed by contribute() after the loop, instead of atomic adds to shared arrays;
+   on GPUs (and with one thread) the arrays themselves, atomically where needed. A base of
+   each style's functor, made from the loop's views for one launch. */
+template <class DeviceType, int NEIGHFLAG> struct DemcForceScatter {
+  using Dup = NeedDup_v<NEIGHFLAG, DeviceType>;
+  using Access = AtomicDup_v<NEIGHFLAG, DeviceType>;
+  using View3 = KKScatterView<KK_ACC_FLOAT *[3], typename DAT::t_kkacc_1d_3::array_layout,
+                              typename KKDevice<DeviceType>::value, KKScatterSum, Dup>;
+  View3 scatter_f, scatter_torque;
+
+  explicit DemcForceScatter(const DemcLoopViews<DeviceType> &d) :
+      scatter_f(Kokkos::Experimental::create_scatter_view<KKScatterSum, Dup>(d.f)),
+      scatter_torque(Kokkos::Experimental::create_scatter_view<KKScatterSum, Dup>(d.torque))
+  {
+  }
+
+  void contribute(const DemcLoopViews<DeviceType> &d)
+  {
+    if constexpr (std::is_same_v<Dup, Kokkos::Experimental::ScatterDuplicated>) {
+      Kokkos::Experimental::contribute(d.f, scatter_f);
+      Kokkos::Experimental::contribute(d.torque, scatter_torque);
+    }
+  }
+};
+
 /* Pair::ev_tally_xyz() on the loop's views, for the pair force F on i, del = x_i - x_j:
    global sums into `sums` (any struct with evdwl and v[6]), per-atom ones atomically when
    several threads may add to one atom (NEIGHFLAG HALFTHREAD). */

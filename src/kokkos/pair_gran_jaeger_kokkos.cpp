@@ -95,14 +95,15 @@ struct JaegerGeometry {
 ------------------------------------------------------------------------- */
 
 template <class DeviceType, int NEIGHFLAG, int NEWTON_PAIR, int EVFLAG, int ADVANCE>
-struct JaegerPairLoop : PairGranJaegerKernelData<DeviceType> {
+struct JaegerPairLoop : PairGranJaegerKernelData<DeviceType>, DemcForceScatter<DeviceType, NEIGHFLAG> {
   typedef DeviceType device_type;
   typedef PairGranJaegerSums value_type;
   typedef PairGranJaegerKernelData<DeviceType> Data;
   enum { R_QW = Rec::R_QW, R_QX = Rec::R_QX, R_QY = Rec::R_QY, R_QZ = Rec::R_QZ, R_WORK = Rec::R_WORK,
          R_DAMPWORK = Rec::R_DAMPWORK, R_LENGTH = Rec::R_LENGTH, R_POINTS = Rec::R_POINTS };
 
-  explicit JaegerPairLoop(const Data &d) : Data(d) {}
+  typedef DemcForceScatter<DeviceType, NEIGHFLAG> Scatter;
+  explicit JaegerPairLoop(const Data &d) : Data(d), Scatter(d) {}
 
   // a fixed slot of the view, contiguous (LayoutRight rows)
   KOKKOS_INLINE_FUNCTION double *slot_of(int i, int jj) const { return &this->history(i, this->dnum * jj); }
@@ -145,10 +146,9 @@ struct JaegerPairLoop : PairGranJaegerKernelData<DeviceType> {
   KOKKOS_INLINE_FUNCTION void operator()(const int ii, value_type &sums) const
   {
     const Data &d = *this;
-    // forces and torques of the partners j are atomic with HALFTHREAD lists
-    Kokkos::View<KK_ACC_FLOAT *[3], typename DAT::t_kkacc_1d_3::array_layout, typename KKDevice<DeviceType>::value,
-                 Kokkos::MemoryTraits<AtomicF<NEIGHFLAG>::value>>
-        a_f = d.f, a_torque = d.torque;
+    // forces and torques: per-thread copies or the arrays themselves (DemcForceScatter)
+    auto a_f = this->scatter_f.template access<typename Scatter::Access>();
+    auto a_torque = this->scatter_torque.template access<typename Scatter::Access>();
 
     const double step_dt = ADVANCE ? d.dt : 0.0;
     const int i = d.ilist[ii];
@@ -467,8 +467,9 @@ template <class DeviceType>
 template <int NEIGHFLAG, int EVFLAG, int ADVANCE>
 void PairGranJaegerKokkos<DeviceType>::launch(int inum, PairGranJaegerSums &sums)
 {
-  const JaegerPairLoop<DeviceType, NEIGHFLAG, 0, EVFLAG, ADVANCE> loop(kdata);
+  JaegerPairLoop<DeviceType, NEIGHFLAG, 0, EVFLAG, ADVANCE> loop(kdata);
   Kokkos::parallel_reduce("PairGranJaegerKokkos::compute", Kokkos::RangePolicy<DeviceType>(0, inum), loop, sums);
+  loop.contribute(kdata);
 }
 
 /* ----------------------------------------------------------------------

@@ -51,7 +51,7 @@ namespace {
 ------------------------------------------------------------------------- */
 
 template <class DeviceType, int NEIGHFLAG, int NEWTON_PAIR, int EVFLAG, int ADVANCE>
-struct KuhnPairLoop : PairGranKuhnKernelData<DeviceType> {
+struct KuhnPairLoop : PairGranKuhnKernelData<DeviceType>, DemcForceScatter<DeviceType, NEIGHFLAG> {
   typedef DeviceType device_type;
   typedef PairGranKuhnSums value_type;
   typedef PairGranKuhnKernelData<DeviceType> Data;
@@ -59,15 +59,15 @@ struct KuhnPairLoop : PairGranKuhnKernelData<DeviceType> {
          H_ZETA = PairGranKuhn::H_ZETA, H_WFRIC = PairGranKuhn::H_WFRIC, H_WDAMP = PairGranKuhn::H_WDAMP,
          H_SIZE = PairGranKuhn::H_SIZE };
 
-  explicit KuhnPairLoop(const Data &d) : Data(d) {}
+  typedef DemcForceScatter<DeviceType, NEIGHFLAG> Scatter;
+  explicit KuhnPairLoop(const Data &d) : Data(d), Scatter(d) {}
 
   KOKKOS_INLINE_FUNCTION void operator()(const int ii, value_type &sums) const
   {
     const Data &d = *this;
-    // forces and torques of the partners j are atomic with HALFTHREAD lists
-    Kokkos::View<KK_ACC_FLOAT *[3], typename DAT::t_kkacc_1d_3::array_layout, typename KKDevice<DeviceType>::value,
-                 Kokkos::MemoryTraits<AtomicF<NEIGHFLAG>::value>>
-        a_f = d.f, a_torque = d.torque;
+    // forces and torques: per-thread copies or the arrays themselves (DemcForceScatter)
+    auto a_f = this->scatter_f.template access<typename Scatter::Access>();
+    auto a_torque = this->scatter_torque.template access<typename Scatter::Access>();
 
     const double step_dt = ADVANCE ? d.dt : 0.0;
     const int i = d.ilist[ii];
@@ -311,8 +311,9 @@ template <class DeviceType>
 template <int NEIGHFLAG, int EVFLAG, int ADVANCE>
 void PairGranKuhnKokkos<DeviceType>::launch(int inum, PairGranKuhnSums &sums)
 {
-  const KuhnPairLoop<DeviceType, NEIGHFLAG, 0, EVFLAG, ADVANCE> loop(kdata);
+  KuhnPairLoop<DeviceType, NEIGHFLAG, 0, EVFLAG, ADVANCE> loop(kdata);
   Kokkos::parallel_reduce("PairGranKuhnKokkos::compute", Kokkos::RangePolicy<DeviceType>(0, inum), loop, sums);
+  loop.contribute(kdata);
 }
 
 /* ----------------------------------------------------------------------
