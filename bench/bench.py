@@ -179,7 +179,7 @@ def lammps_paths():
 
 def case_input(c, steps):
     if c["regime"] == "rest":
-        src = REST.format(data=rest_data_file(c["lattice"]), pair=c["pair"], steps=steps)
+        src = REST.format(data=REST_DATA[c["lattice"]], pair=c["pair"], steps=steps)
         return src.replace("run %d" % steps, run_lines(c, steps))
     if c["lattice"]:
         src = PACKING.format(n=c["lattice"], pair=c["pair"], steps=steps)
@@ -190,10 +190,6 @@ def case_input(c, steps):
 
 
 REST_DATA = {}    # lattice size -> data file of the packing at rest, made by prepare_rest()
-
-
-def rest_data_file(n):
-    return REST_DATA[n]
 
 
 def prepare_rest(n, workdir):

@@ -10,12 +10,9 @@
 # lmp executable and LAMMPS_PLUGIN_PATH to the folder of demcontactplugin.so.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-tools="$here/../../tools"
-if [ -n "${DEMC_LMP:-}" ]; then
-  lmp=("$DEMC_LMP"); py=(python3)
-else
-  lmp=("$tools/lmp"); py=("$tools/in-env" python3)
-fi
+repo="$(cd "$here/../.." && pwd)"
+source "$repo/examples/run_env.sh"
+demc_example_commands 1    # lmp, py
 full=0
 out="$here"
 for a in "$@"; do

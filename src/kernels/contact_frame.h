@@ -91,6 +91,16 @@ namespace frame {
     return {c, s * k.x, s * k.y, s * k.z};
   }
 
+  // A frame kept in a contact's history record: four consecutive values w, x, y, z.
+  DEMC_FN Quat load(const double *wxyz) { return {wxyz[0], wxyz[1], wxyz[2], wxyz[3]}; }
+  DEMC_FN void store(double *wxyz, const Quat &q)
+  {
+    wxyz[0] = q.w;
+    wxyz[1] = q.x;
+    wxyz[2] = q.y;
+    wxyz[3] = q.z;
+  }
+
   // The frame's normal: its local z in global coordinates.
   DEMC_FN Vec3 normal(const Quat &q)
   {

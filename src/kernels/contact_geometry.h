@@ -48,6 +48,11 @@ template <class G> DEMC_FN Vec3 contact_movement(const G &g)
   return g.du_q - g.du_p + cross(g.dth_q, g.r_q) - cross(g.dth_p, g.r_p);
 }
 
+/* The pair's rotation about the contact normal over the step, the mean spin
+   1/2 (dth_p + dth_q).n: the twirl that carries the tangential force (Kuhn et al.,
+   Eq. 23) and turns the contact frame (Jaeger). */
+template <class G> DEMC_FN double contact_twirl(const G &g) { return 0.5 * dot(g.dth_p + g.dth_q, g.n); }
+
 /* Contact dashpots, the force on p: nu_n on the normal and nu_t on the tangential part
    of the relative velocity du/dt (du: contact_movement(), n: the normal from p to q). */
 DEMC_FN Vec3 contact_damping_force(const Vec3 &du, const Vec3 &n, double nu_n, double nu_t, double dt)

@@ -28,7 +28,7 @@
 #ifndef DEMC_KUHN_CONTACT_H
 #define DEMC_KUHN_CONTACT_H
 
-#include "kernel_common.h"
+#include "contact_geometry.h"
 
 namespace demc {
 namespace kuhn {
@@ -161,7 +161,7 @@ namespace kuhn {
         // removes round-off, and the whole normal part if n_old and n are antiparallel
         f = f - dot(f, m.n) * m.n;
       }
-      if (p.flags & TWIRL) f = rotate_about(f, m.n, 0.5 * dot(m.dth_p + m.dth_q, m.n));
+      if (p.flags & TWIRL) f = rotate_about(f, m.n, contact_twirl(m));
       return f;
     }
 
@@ -211,26 +211,25 @@ namespace kuhn {
     }
 
     /* Lines 22-27. Inputs: R0 = mu f^{n,t}, dR = mu kn dzeta, f0 = f^{t,t}, df = kt dxi.
-       C's tolerance is relative to the square of the largest force involved. The roots do
-       not depend on the units of A, B, C, so they are formed directly when their squares
-       (B^2, A C) can neither overflow nor underflow, and in units of the largest force
-       otherwise. */
+       The roots do not depend on the units of A, B, C: they are formed directly where B^2
+       and A C can neither overflow nor underflow, in units of the largest force otherwise.
+       C's tolerance is relative to the square of the largest force. */
     DEMC_FN double slip_onset(double R0, double dR, const Vec3 &f0, const Vec3 &df, double eps)
     {
-      const double f0f0 = dot(f0, f0), dfdf = dot(df, df);
-      const double scale2 = max2(max2(R0 * R0, dR * dR), max2(f0f0, dfdf));
-      if (scale2 > 1e-140 && scale2 < 1e140) {    // the usual case: no rescaling needed
-        const double A = dR * dR - dfdf, B = R0 * dR - dot(f0, df), C = R0 * R0 - f0f0;
-        return slip_onset_root(A, B, C, eps * scale2);
+      const double scale2 = max2(max2(R0 * R0, dR * dR), max2(dot(f0, f0), dot(df, df)));
+      double u = 1.0, tol = eps * scale2;    // u: 1 / the unit of force
+      if (!(scale2 > 1e-140 && scale2 < 1e140)) {
+        const double scale = max2(max2(math::fabs(R0), math::fabs(dR)), max2(length(f0), length(df)));
+        if (!(scale > 0.0)) return 0.0;
+        u = 1.0 / scale;
+        tol = eps;
       }
-      const double scale = max2(max2(math::fabs(R0), math::fabs(dR)), max2(length(f0), length(df)));
-      if (!(scale > 0.0)) return 0.0;
-      const double r0 = R0 / scale, a = dR / scale;
-      const Vec3 g0 = (1.0 / scale) * f0, b = (1.0 / scale) * df;
+      const double r0 = u * R0, a = u * dR;
+      const Vec3 g0 = u * f0, b = u * df;
       const double A = a * a - dot(b, b);        // Eq. 11
       const double B = r0 * a - dot(g0, b);      // Eq. 12
       const double C = r0 * r0 - dot(g0, g0);    // Eq. 13
-      return slip_onset_root(A, B, C, eps);
+      return slip_onset_root(A, B, C, tol);
     }
 
     /* Half-angle of the force direction, as (x, y) proportional to (cos theta/2, sin theta/2),

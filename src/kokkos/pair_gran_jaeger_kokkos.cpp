@@ -201,12 +201,12 @@ struct JaegerPairLoop : PairGranJaegerKernelData<DeviceType>, DemcForceScatter<D
           step_dt);
       g.du = demc::contact_movement(g);
       const jaeger::Material mat = {c.estar, c.gstar, rad_i * rad_j / radsum, c.mu};
-      const double twirl = 0.5 * demc::dot(g.dth_p + g.dth_q, g.n);
+      const double twirl = demc::contact_twirl(g);
 
       if (!touching) {
         // parting (ADVANCE, has): the last step still does work as the springs leave (the
         // kernel clears the stack), as PairGranJaeger::part()
-        const frame::Quat qf = frame::update(frame::Quat{rec[R_QW], rec[R_QX], rec[R_QY], rec[R_QZ]}, g.n, twirl);
+        const frame::Quat qf = frame::update(frame::load(rec + R_QW), g.n, twirl);
         const frame::Local dl = frame::to_local(qf, g.du);
         jaeger::Stack st = stack_of(rec);
         const double work = jaeger::step(mat, st, g.overlap, jaeger::Vec2{dl.x, dl.y}, d.beta).work;
@@ -218,7 +218,7 @@ struct JaegerPairLoop : PairGranJaegerKernelData<DeviceType>, DemcForceScatter<D
 
       frame::Quat qf;
       if (has) {
-        qf = frame::Quat{rec[R_QW], rec[R_QX], rec[R_QY], rec[R_QZ]};
+        qf = frame::load(rec + R_QW);
         if (ADVANCE) qf = frame::update(qf, g.n, twirl);
       } else {
         qf = frame::init_frame(g.n);
@@ -243,10 +243,7 @@ struct JaegerPairLoop : PairGranJaegerKernelData<DeviceType>, DemcForceScatter<D
         res = jaeger::step(mat, st, g.overlap, ds, d.beta);
         rec[R_LENGTH] = st.n;
         rec[R_WORK] += res.work;
-        rec[R_QW] = qf.w;
-        rec[R_QX] = qf.x;
-        rec[R_QY] = qf.y;
-        rec[R_QZ] = qf.z;
+        frame::store(rec + R_QW, qf);
         sums.work += weight * res.work;
         sums.merges += res.merges;
         // merges forced by the capacity: only a push onto a full stack merges (make_room);
@@ -549,7 +546,7 @@ double PairGranJaegerKokkos<DeviceType>::single(int i, int j, int itype, int jty
     // T acts on p (the smaller ID); report it as the force on i
     const double sign = atom->tag[i] < atom->tag[j] ? 1.0 : -1.0;
     const Vec3 T =
-        sign * frame::to_global(frame::Quat{rec[R::R_QW], rec[R::R_QX], rec[R::R_QY], rec[R::R_QZ]}, top.tx, top.ty);
+        sign * frame::to_global(frame::load(&rec[R::R_QW]), top.tx, top.ty);
     svector[1] = T.x;
     svector[2] = T.y;
     svector[3] = T.z;

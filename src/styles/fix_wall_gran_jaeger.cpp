@@ -34,19 +34,6 @@ using W = FixWallGranJaeger;
 constexpr int POINT = 4;    // doubles per history point
 static_assert(sizeof(jaeger::Point) == POINT * sizeof(double), "a history point is 4 doubles");
 
-frame::Quat quat_of(const std::vector<double> &rec)
-{
-  return {rec[W::W_QW], rec[W::W_QX], rec[W::W_QY], rec[W::W_QZ]};
-}
-
-void store_quat(std::vector<double> &rec, const frame::Quat &q)
-{
-  rec[W::W_QW] = q.w;
-  rec[W::W_QX] = q.x;
-  rec[W::W_QY] = q.y;
-  rec[W::W_QZ] = q.z;
-}
-
 int stack_length(const std::vector<double> &rec)
 {
   return rec.empty() ? 0 : static_cast<int>(rec[W::W_LENGTH]);
@@ -74,10 +61,6 @@ jaeger::Vec2 shift_in_frame(const frame::Quat &q, const Vec3 &du)
   return {l.x, l.y};
 }
 
-double twirl_of(const FixWallGranDemc::Contact &c)
-{
-  return 0.5 * demc::dot(c.dth_p + c.dth_q, c.n);
-}
 }    // namespace
 
 /* ----------------------------------------------------------------------
@@ -198,8 +181,8 @@ FixWallGranDemc::Touch FixWallGranJaeger::touch(const Contact &c, int side, bool
   const jaeger::Material mat = material(c.p);
   frame::Quat q;
   if (!rec.empty()) {
-    q = quat_of(rec);
-    if (advance) q = frame::update(q, c.n, twirl_of(c));
+    q = frame::load(&rec[W::W_QW]);
+    if (advance) q = frame::update(q, c.n, demc::contact_twirl(c));
   } else {
     q = frame::init_frame(c.n);
     if (advance) open(rec, side);
@@ -245,7 +228,7 @@ jaeger::StepResult FixWallGranJaeger::advance_record(std::vector<double> &rec, c
   const jaeger::StepResult res = jaeger::step(mat, st, c.overlap, ds, beta);
   rec[W_LENGTH] = st.n;
   rec[W_WORK] += res.work;
-  store_quat(rec, q);
+  frame::store(&rec[W::W_QW], q);
   cumulative[C_WORK] += res.work;
   return res;
 }
@@ -259,7 +242,7 @@ void FixWallGranJaeger::part(const Contact &c, bool advance)
 {
   std::vector<double> &rec = records[c.p];
   if (advance && stack_length(rec) > 0) {
-    const frame::Quat q = frame::update(quat_of(rec), c.n, twirl_of(c));
+    const frame::Quat q = frame::update(frame::load(&rec[W::W_QW]), c.n, demc::contact_twirl(c));
     jaeger::Stack st = stack_of(rec);
     const double apart = std::min(c.overlap, 0.0);
     cumulative[C_WORK] += jaeger::step(material(c.p), st, apart, shift_in_frame(q, c.du), beta).work;

@@ -37,19 +37,6 @@ namespace {
 using H = FixJaegerHistory;
 static_assert(sizeof(jaeger::Point) == 4 * sizeof(double), "a history point is 4 doubles");
 
-frame::Quat quat_of(const double *rec)
-{
-  return {rec[H::R_QW], rec[H::R_QX], rec[H::R_QY], rec[H::R_QZ]};
-}
-
-void store_quat(double *rec, const frame::Quat &q)
-{
-  rec[H::R_QW] = q.w;
-  rec[H::R_QX] = q.x;
-  rec[H::R_QY] = q.y;
-  rec[H::R_QZ] = q.z;
-}
-
 jaeger::Stack stack_of(double *rec, int bounded_capacity)
 {
   jaeger::Stack st;
@@ -108,7 +95,7 @@ void PairGranJaeger::compute(int eflag, int vflag)
   begin_compute(eflag, vflag);
   // at setup nothing has moved since the last step: read the force off the history
   const bool advance = (update->setupflag == 0);
-  const double *const *x = atom->x;
+  const double *const *x = loop.x;
   const tagint *tag = atom->tag;
   const int *type = atom->type;
   const double *radius = atom->radius;
@@ -146,8 +133,8 @@ void PairGranJaeger::compute(int eflag, int vflag)
 
       frame::Quat q;
       if (rec) {
-        q = quat_of(rec);
-        if (advance) q = frame::update(q, c.n, 0.5 * demc::dot(c.dth_p + c.dth_q, c.n));
+        q = frame::load(rec + H::R_QW);
+        if (advance) q = frame::update(q, c.n, demc::contact_twirl(c));
       } else {
         q = frame::init_frame(c.n);
         if (advance) {
@@ -174,7 +161,7 @@ void PairGranJaeger::compute(int eflag, int vflag)
         res = jaeger::step(mat, st, c.overlap, ds, beta);
         hist[H::R_LENGTH] = st.n;
         hist[H::R_WORK] += res.work;
-        store_quat(hist, q);
+        frame::store(hist + H::R_QW, q);
         tangential_sum += weight * res.work;
         fix_history->merges += res.merges;
       } else {
@@ -238,7 +225,7 @@ void PairGranJaeger::trim(double *rec, const jaeger::Material &mat)
 
 double PairGranJaeger::part(double *rec, const Contact &c, const jaeger::Material &mat) const
 {
-  const frame::Quat q = frame::update(quat_of(rec), c.n, 0.5 * demc::dot(c.dth_p + c.dth_q, c.n));
+  const frame::Quat q = frame::update(frame::load(rec + H::R_QW), c.n, demc::contact_twirl(c));
   const frame::Local dl = frame::to_local(q, c.du);
   jaeger::Stack st = stack_of(rec, max_length);
   return jaeger::step(mat, st, c.overlap, {dl.x, dl.y}, beta).work;
@@ -440,7 +427,7 @@ double PairGranJaeger::single(int i, int j, int itype, int jtype, double rsq, do
     const jaeger::Point &top = st.pts[st.n - 1];
     // T acts on p (the smaller ID); report it as the force on i
     const double sign = atom->tag[i] < atom->tag[j] ? 1.0 : -1.0;
-    const Vec3 T = sign * frame::to_global(quat_of(rec), top.tx, top.ty);
+    const Vec3 T = sign * frame::to_global(frame::load(rec + H::R_QW), top.tx, top.ty);
     svector[1] = T.x;
     svector[2] = T.y;
     svector[3] = T.z;

@@ -74,7 +74,7 @@ void PairGranKuhn::compute(int eflag, int vflag)
   // at setup the particles have not moved since the last step: forces are
   // evaluated from the stored history without advancing it
   const bool advance = (update->setupflag == 0);
-  const double *const *x = atom->x;
+  const double *const *x = loop.x;
   const int *type = atom->type;
   const double *radius = atom->radius;
   int **firsttouch = fix_history->firstflag;
