@@ -23,6 +23,7 @@
    (after it: CTest fixture) compares with them.
    KokkosKuhnMpi.* runs under mpirun -np 2: the Kokkos style on 2 ranks agrees with the
    CPU style and the Kokkos style on 1 rank (also with 18 contacts per atom). */
+#include "kokkos_test_support.h"
 #include "lammps_session.h"
 
 #include "atom.h"
@@ -57,63 +58,9 @@ namespace {
 
 const int STEPS = 100;
 
-std::string threads()
-{
-  const char *t = std::getenv("DEMC_KOKKOS_THREADS");
-  return t ? t : "1";
-}
-
-std::vector<std::string> kokkos_args()
-{
-  return {"-k", "on", "t", threads(), "-sf", "kk", "-pk", "kokkos", "neigh", "half", "newton", "off"};
-}
-
 std::vector<std::string> pair_lines(const std::string &style_args = "")
 {
   return {"pair_style gran/kuhn" + style_args, "pair_coeff * * 2.0e3 2.0e3 0.5 damping 0.002 0.001"};
-}
-
-// per-atom values of `ncols` columns, indexed by atom ID, gathered over the ranks of comm
-using PerAtomN = std::vector<std::vector<double>>;
-
-PerAtomN gather(LammpsSession &s, MPI_Comm comm, int ncols, const std::function<double(int, int)> &value)
-{
-  const auto *atom = s.lmp->atom;
-  std::vector<double> mine;
-  for (int i = 0; i < atom->nlocal; i++) {
-    mine.push_back((double) atom->tag[i]);
-    for (int k = 0; k < ncols; k++) mine.push_back(value(i, k));
-  }
-  int nprocs;
-  MPI_Comm_size(comm, &nprocs);
-  int count = (int) mine.size();
-  std::vector<int> counts(nprocs), displs(nprocs, 0);
-  MPI_Allgather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, comm);
-  for (int p = 1; p < nprocs; p++) displs[p] = displs[p - 1] + counts[p - 1];
-  std::vector<double> all(displs[nprocs - 1] + counts[nprocs - 1]);
-  MPI_Allgatherv(mine.data(), count, MPI_DOUBLE, all.data(), counts.data(), displs.data(), MPI_DOUBLE, comm);
-  PerAtomN out((size_t) atom->natoms + 1, std::vector<double>(ncols, 0.0));
-  for (size_t k = 0; k + ncols < all.size(); k += ncols + 1)
-    for (int c = 0; c < ncols; c++) out[(size_t) all[k]][c] = all[k + 1 + c];
-  return out;
-}
-
-double max_relative_difference_n(const PerAtomN &a, const PerAtomN &b)
-{
-  if (a.size() != b.size()) return INFINITY;
-  double scale = 0.0, diff = 0.0;
-  for (size_t i = 0; i < a.size(); i++)
-    for (size_t k = 0; k < a[i].size(); k++) {
-      scale = std::max(scale, std::fabs(a[i][k]));
-      diff = std::max(diff, std::fabs(a[i][k] - b[i][k]));
-    }
-  return scale > 0.0 ? diff / scale : diff;
-}
-
-double relative(double a, double b)
-{
-  const double scale = std::max(std::fabs(a), std::fabs(b));
-  return scale > 0.0 ? std::fabs(a - b) / scale : 0.0;
 }
 
 struct Outcome {
@@ -202,44 +149,9 @@ void expect_same_physics(const Outcome &cpu, const Outcome &kk)
            df, dt, dp, dv, ds, de, dc);
 }
 
-// the per-atom virials add up to the global virial, per-atom energies to the pair energy
-void expect_consistent_tallies(const Outcome &o)
-{
-  double sum[6] = {0, 0, 0, 0, 0, 0}, esum = 0.0, vscale = 0.0;
-  for (size_t i = 1; i < o.stress.size(); i++) {
-    for (int k = 0; k < 6; k++) sum[k] += o.stress[i][k];
-    esum += o.energy[i][0];
-  }
-  for (int k = 0; k < 6; k++) vscale = std::max(vscale, std::fabs(o.virial[k]));
-  ASSERT_GT(vscale, 0.0);
-  for (int k = 0; k < 6; k++) EXPECT_NEAR(sum[k], -o.virial[k], 1e-10 * vscale) << k;    // stress/atom = -virial
-  EXPECT_NEAR(esum, o.pair_energy, 1e-10 * std::fabs(o.pair_energy));
-}
-
 std::string thread_file()
 {
   return std::string(DEMC_TEST_OUTPUT_DIR) + "/kokkos_kuhn_t1_result.txt";
-}
-
-void write_result(const std::string &name, const PerAtom &forces, const PerAtom &torques)
-{
-  std::ofstream out(name);
-  out << std::setprecision(17);
-  for (size_t i = 0; i < forces.size(); i++)
-    out << forces[i][0] << ' ' << forces[i][1] << ' ' << forces[i][2] << ' ' << torques[i][0] << ' '
-        << torques[i][1] << ' ' << torques[i][2] << '\n';
-}
-
-bool read_result(const std::string &name, PerAtom &forces, PerAtom &torques)
-{
-  std::ifstream in(name);
-  if (!in) return false;
-  std::array<double, 3> f, t;
-  while (in >> f[0] >> f[1] >> f[2] >> t[0] >> t[1] >> t[2]) {
-    forces.push_back(f);
-    torques.push_back(t);
-  }
-  return !forces.empty();
 }
 
 }    // namespace

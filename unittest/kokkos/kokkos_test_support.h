@@ -1,0 +1,126 @@
+/* -*- c++ -*- ----------------------------------------------------------
+   dem-contact tests: what the tests of both Kokkos styles share: the
+   thread count and command-line arguments, per-atom values gathered over
+   the ranks, relative differences, the consistency of the per-atom
+   tallies, and the file through which the 2-thread run compares with the
+   1-thread run.
+------------------------------------------------------------------------- */
+
+#ifndef DEMC_KOKKOS_TEST_SUPPORT_H
+#define DEMC_KOKKOS_TEST_SUPPORT_H
+
+#include "lammps_session.h"
+
+#include "atom.h"
+#include "lammps.h"
+
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <functional>
+#include <iomanip>
+#include <string>
+#include <vector>
+
+namespace demc_test {
+
+// OpenMP threads of this run (CTest runs every Kokkos test with 1 and with 2)
+inline std::string threads()
+{
+  const char *t = std::getenv("DEMC_KOKKOS_THREADS");
+  return t ? t : "1";
+}
+
+inline std::vector<std::string> kokkos_args()
+{
+  return {"-k", "on", "t", threads(), "-sf", "kk", "-pk", "kokkos", "neigh", "half", "newton", "off"};
+}
+
+// per-atom values of `ncols` columns, indexed by atom ID, gathered over the ranks of comm
+using PerAtomN = std::vector<std::vector<double>>;
+
+inline PerAtomN gather(LammpsSession &s, MPI_Comm comm, int ncols, const std::function<double(int, int)> &value)
+{
+  const auto *atom = s.lmp->atom;
+  std::vector<double> mine;
+  for (int i = 0; i < atom->nlocal; i++) {
+    mine.push_back((double) atom->tag[i]);
+    for (int k = 0; k < ncols; k++) mine.push_back(value(i, k));
+  }
+  int nprocs;
+  MPI_Comm_size(comm, &nprocs);
+  int count = (int) mine.size();
+  std::vector<int> counts(nprocs), displs(nprocs, 0);
+  MPI_Allgather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, comm);
+  for (int p = 1; p < nprocs; p++) displs[p] = displs[p - 1] + counts[p - 1];
+  std::vector<double> all(displs[nprocs - 1] + counts[nprocs - 1]);
+  MPI_Allgatherv(mine.data(), count, MPI_DOUBLE, all.data(), counts.data(), displs.data(), MPI_DOUBLE, comm);
+  PerAtomN out((size_t) atom->natoms + 1, std::vector<double>(ncols, 0.0));
+  for (size_t k = 0; k + ncols < all.size(); k += ncols + 1)
+    for (int c = 0; c < ncols; c++) out[(size_t) all[k]][c] = all[k + 1 + c];
+  return out;
+}
+
+inline double max_relative_difference_n(const PerAtomN &a, const PerAtomN &b)
+{
+  if (a.size() != b.size()) return INFINITY;
+  double scale = 0.0, diff = 0.0;
+  for (size_t i = 0; i < a.size(); i++)
+    for (size_t k = 0; k < a[i].size(); k++) {
+      scale = std::max(scale, std::fabs(a[i][k]));
+      diff = std::max(diff, std::fabs(a[i][k] - b[i][k]));
+    }
+  return scale > 0.0 ? diff / scale : diff;
+}
+
+inline double relative(double a, double b)
+{
+  const double scale = std::max(std::fabs(a), std::fabs(b));
+  return scale > 0.0 ? std::fabs(a - b) / scale : 0.0;
+}
+
+/* The per-atom virials add up to the global virial, per-atom energies to the pair energy.
+   Outcome: a test's run result with stress and energy (per atom), virial and pair_energy. */
+template <class Outcome> void expect_consistent_tallies(const Outcome &o)
+{
+  double sum[6] = {0, 0, 0, 0, 0, 0}, esum = 0.0, vscale = 0.0;
+  for (size_t i = 1; i < o.stress.size(); i++) {
+    for (int k = 0; k < 6; k++) sum[k] += o.stress[i][k];
+    esum += o.energy[i][0];
+  }
+  for (int k = 0; k < 6; k++) vscale = std::max(vscale, std::fabs(o.virial[k]));
+  ASSERT_GT(vscale, 0.0);
+  for (int k = 0; k < 6; k++) EXPECT_NEAR(sum[k], -o.virial[k], 1e-10 * vscale) << k;    // stress/atom = -virial
+  EXPECT_NEAR(esum, o.pair_energy, 1e-10 * std::fabs(o.pair_energy));
+}
+
+// the 1-thread run's forces and torques, for the 2-thread run (a CTest fixture orders them)
+inline void write_result(const std::string &name, const PerAtom &forces, const PerAtom &torques)
+{
+  std::ofstream out(name);
+  out << std::setprecision(17);
+  for (size_t i = 0; i < forces.size(); i++)
+    out << forces[i][0] << ' ' << forces[i][1] << ' ' << forces[i][2] << ' ' << torques[i][0] << ' '
+        << torques[i][1] << ' ' << torques[i][2] << '\n';
+}
+
+inline bool read_result(const std::string &name, PerAtom &forces, PerAtom &torques)
+{
+  std::ifstream in(name);
+  if (!in) return false;
+  std::array<double, 3> f, t;
+  while (in >> f[0] >> f[1] >> f[2] >> t[0] >> t[1] >> t[2]) {
+    forces.push_back(f);
+    torques.push_back(t);
+  }
+  return !forces.empty();
+}
+
+}    // namespace demc_test
+
+#endif
