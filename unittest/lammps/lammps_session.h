@@ -64,6 +64,23 @@ double atom_energy_mismatch(LammpsSession &s, const std::string &history_id);
 // kinetic (translation + rotation) + stored elastic + dissipated (pair vector entries 1-4)
 double total_energy(LammpsSession &s);
 
+/* Call body(session) with a LAMMPS instance (plugin loaded) on the first nranks ranks of
+   MPI_COMM_WORLD; the other ranks skip it. For comparing rank counts within one job. */
+template <class Body> void on_first_ranks(int nranks, Body &&body)
+{
+  int me;
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  MPI_Comm sub;
+  MPI_Comm_split(MPI_COMM_WORLD, me < nranks ? 0 : MPI_UNDEFINED, me, &sub);
+  if (sub == MPI_COMM_NULL) return;
+  {
+    LammpsSession s(sub);
+    s.load_plugin();
+    body(s);
+  }
+  MPI_Comm_free(&sub);
+}
+
 }    // namespace demc_test
 
 #endif

@@ -21,22 +21,13 @@ struct Outcome {
 // run the input on the first `nranks` ranks of the world; results valid on world rank 0
 Outcome run_on(int nranks, const std::vector<std::string> &input, int steps)
 {
-  int me;
-  MPI_Comm_rank(MPI_COMM_WORLD, &me);
-  MPI_Comm sub;
-  MPI_Comm_split(MPI_COMM_WORLD, me < nranks ? 0 : MPI_UNDEFINED, me, &sub);
   Outcome out;
-  if (sub != MPI_COMM_NULL) {
-    {
-      LammpsSession s(sub);
-      s.load_plugin();
-      s.commands(input);
-      s.command("run " + std::to_string(steps));
-      out.forces = s.forces();
-      out.torques = s.torques();
-    }
-    MPI_Comm_free(&sub);
-  }
+  on_first_ranks(nranks, [&](LammpsSession &s) {
+    s.commands(input);
+    s.command("run " + std::to_string(steps));
+    out.forces = s.forces();
+    out.torques = s.torques();
+  });
   return out;
 }
 

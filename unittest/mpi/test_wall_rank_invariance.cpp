@@ -55,29 +55,20 @@ std::vector<std::string> squeezed_layer(const std::vector<std::string> &pair_lin
 // run the input on the first `nranks` ranks of the world; results valid on world rank 0
 Outcome run_on(int nranks, const std::vector<std::string> &input)
 {
-  int me;
-  MPI_Comm_rank(MPI_COMM_WORLD, &me);
-  MPI_Comm sub;
-  MPI_Comm_split(MPI_COMM_WORLD, me < nranks ? 0 : MPI_UNDEFINED, me, &sub);
   Outcome out;
-  if (sub != MPI_COMM_NULL) {
-    {
-      LammpsSession s(sub);
-      s.load_plugin();
-      s.commands(input);
-      s.command("run 0 post no");
-      out.start = s.positions();
-      s.command("run " + std::to_string(STEPS));
-      out.forces = s.forces();
-      out.torques = s.torques();
-      out.end = s.positions();
-      for (const char *id : {"w", "w2"}) {
-        auto *fix = s.lmp->modify->get_fix_by_id(id);
-        for (int k = 0; k < VECTOR_SIZE; k++) out.wall.push_back(fix->compute_vector(k));
-      }
+  on_first_ranks(nranks, [&](LammpsSession &s) {
+    s.commands(input);
+    s.command("run 0 post no");
+    out.start = s.positions();
+    s.command("run " + std::to_string(STEPS));
+    out.forces = s.forces();
+    out.torques = s.torques();
+    out.end = s.positions();
+    for (const char *id : {"w", "w2"}) {
+      auto *fix = s.lmp->modify->get_fix_by_id(id);
+      for (int k = 0; k < VECTOR_SIZE; k++) out.wall.push_back(fix->compute_vector(k));
     }
-    MPI_Comm_free(&sub);
-  }
+  });
   return out;
 }
 
