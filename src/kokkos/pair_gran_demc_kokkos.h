@@ -179,8 +179,7 @@ template <class DeviceType> struct PairGranDemcKokkosShared {
   int load_views(PairGranDemc &p, DemcLoopViews<DeviceType> &d, FixNeighHistoryKokkos<DeviceType> *history,
                  int eflag_in, int vflag_in)
   {
-    p.ev_init(eflag_in, vflag_in, 0);
-    if (p.force->newton_pair) p.error->all(FLERR, "Pair style {}/kk requires newton off", p.style_name);
+    p.ev_init(eflag_in, vflag_in, 0);    // newton off: checked by check_settings() at every init
 
     // per-atom energy and virial live in Kokkos views (zeroed when created)
     if (p.eflag_atom) {
