@@ -20,6 +20,19 @@
 
 namespace demc {
 
+/* 1 / |delta - dd| for |delta| = 1 / inv_r. A pair moves by a small fraction of its distance in
+   one step: then, with e = (|dd|^2 - 2 delta.dd) / |delta|^2 (no cancellation), the series
+   1/|delta| (1 + e)^(-1/2) = (1 - e/2 + 3e^2/8 - 5e^3/16 + 35e^4/128) / |delta| is exact to
+   round-off (the first omitted term, 63 e^5 / 256, is below 8e-18 for |e| < 5e-4) and saves
+   the square root and the division, the slowest operations of a contact's geometry. */
+DEMC_FN double inverse_length_after_move(const Vec3 &delta, const Vec3 &dd, double inv_r)
+{
+  const double e = (dot(dd, dd) - 2.0 * dot(delta, dd)) * (inv_r * inv_r);
+  if (math::fabs(e) < 5e-4)
+    return inv_r * (1.0 - e * (0.5 - e * (0.375 - e * (0.3125 - e * 0.2734375))));
+  return 1.0 / norm(delta - dd);
+}
+
 /* Fills n, n_old, r_p, r_q, du_p, du_q, dth_p, dth_q of any struct G that has them
    (e.g. demc::kuhn::Motion) and returns the overlap at t+dt. r = |x_q - x_p|. */
 template <class G>
@@ -29,13 +42,14 @@ DEMC_FN double fill_contact_geometry(G &g, const Vec3 &x_p, const Vec3 &x_q, dou
 {
   const Vec3 delta = x_q - x_p;
   const double overlap = rad_p + rad_q - r;
-  g.n = (1.0 / r) * delta;
+  const double inv_r = 1.0 / r;
+  g.n = inv_r * delta;
   g.du_p = step * v_p;
   g.du_q = step * v_q;
   g.dth_p = step * w_p;
   g.dth_q = step * w_q;
-  const Vec3 delta_old = delta - (g.du_q - g.du_p);
-  g.n_old = (1.0 / norm(delta_old)) * delta_old;
+  const Vec3 dd = g.du_q - g.du_p;
+  g.n_old = inverse_length_after_move(delta, dd, inv_r) * (delta - dd);
   g.r_p = (rad_p - 0.5 * overlap) * g.n;
   g.r_q = -(rad_q - 0.5 * overlap) * g.n;
   return overlap;

@@ -83,9 +83,13 @@ DEMC_FN double norm(const Vec3 &a) { return math::sqrt(dot(a, a)); }
 DEMC_FN void sin_cos(double phi, double &s, double &c)
 {
   if (math::fabs(phi) < 1e-2) {
+    // multiplications by the reciprocals: a division by a constant is a real division
+    // (the slowest arithmetic there is) unless the compiler may use reciprocal math
+    constexpr double r6 = 1.0 / 6.0, r20 = 1.0 / 20.0, r42 = 1.0 / 42.0;
+    constexpr double r12 = 1.0 / 12.0, r30 = 1.0 / 30.0, r56 = 1.0 / 56.0;
     const double p2 = phi * phi;
-    s = phi * (1.0 - p2 / 6.0 * (1.0 - p2 / 20.0 * (1.0 - p2 / 42.0)));
-    c = 1.0 - p2 / 2.0 * (1.0 - p2 / 12.0 * (1.0 - p2 / 30.0 * (1.0 - p2 / 56.0)));
+    s = phi * (1.0 - p2 * r6 * (1.0 - p2 * r20 * (1.0 - p2 * r42)));
+    c = 1.0 - 0.5 * p2 * (1.0 - p2 * r12 * (1.0 - p2 * r30 * (1.0 - p2 * r56)));
     return;
   }
   s = math::sin(phi);
@@ -101,17 +105,30 @@ DEMC_FN Vec3 rotate_about(const Vec3 &v, const Vec3 &k, double phi)
   return c * v + s * cross(k, v) + ((1.0 - c) * dot(k, v)) * k;
 }
 
-/* The smallest rotation that takes unit vector a to unit vector b, applied to v.
-   Written without angles (no acos): R v = v + (a x b) x v / ... in the
-   half-angle form below, exact for any a, b that are not antiparallel. */
-DEMC_FN Vec3 rotate_a_to_b(const Vec3 &v, const Vec3 &a, const Vec3 &b)
+/* Rotate v, perpendicular to the unit axis k, about k by angle phi: Rodrigues without the
+   term along k (zero for such v). */
+DEMC_FN Vec3 rotate_perpendicular_about(const Vec3 &v, const Vec3 &k, double phi)
 {
-  const Vec3 w = cross(a, b);    // sin(angle) * axis
-  const double c = dot(a, b);    // cos(angle)
-  if (c <= -1.0 + 1e-14) return v;    // antiparallel: no unique rotation; caller projects
-  // R = I + [w]x + [w]x^2 / (1 + c)
-  const Vec3 wv = cross(w, v);
-  return v + wv + (1.0 / (1.0 + c)) * cross(w, wv);
+  if (phi == 0.0) return v;
+  double s, c;
+  sin_cos(phi, s, c);
+  return c * v + s * cross(k, v);
+}
+
+/* The smallest rotation that takes unit vector a to unit vector b, applied to the part of v
+   perpendicular to a (the part along a is dropped): the tilt that carries a tangential
+   vector from the plane normal to a into the plane normal to b. Exact and without angles:
+     R = I - (a + b)(a + b)^T / (1 + c) + 2 b a^T,   c = a.b,
+   applied to v_t = v - (a.v) a gives v_t - (b.v_t) / (1 + c) (a + b), which is normal to b
+   and has the length of v_t. Antiparallel a, b (no unique rotation): v_t unrotated. */
+DEMC_FN Vec3 tilt_tangential(const Vec3 &v, const Vec3 &a, const Vec3 &b)
+{
+  const double c = dot(a, b);
+  const double av = dot(a, v);
+  const Vec3 v_t = v - av * a;
+  if (c <= -1.0 + 1e-14) return v_t;
+  const double bv_t = dot(b, v) - c * av;
+  return v_t - (bv_t / (1.0 + c)) * (a + b);
 }
 
 }    // namespace demc

@@ -122,19 +122,6 @@ namespace kuhn {
       return len > 0.0 ? (R / len) * v : Vec3{0.0, 0.0, 0.0};
     }
 
-    /* Logarithmic mean (b - a) / ln(b / a) of two positive forces, = a when a = b.
-       The paper's (1/(c1 c2)) ln(1 + c2) of Eq. 18 is kt |dxi| / (mu logmean(fn_s, fn_end)):
-       written this way the c2 -> 0 limit (line 38) needs no special case and no
-       cancellation. A force that reaches zero gives 0 (the integral of 1/f^n diverges). */
-    DEMC_FN double log_mean(double a, double b)
-    {
-      if (!(a > 0.0) || !(b > 0.0)) return 0.0;
-      const double x = (b - a) / a;
-      // series of x / ln(1 + x); the first omitted term, 19 x^4 / 720, is below 3e-18
-      if (math::fabs(x) < 1e-4) return a * (1.0 + x * (0.5 - x * (1.0 / 12.0 - x / 24.0)));
-      return a * x / math::log1p(x);
-    }
-
     /* The movement of q relative to p at the contact (Eq. 5, line 8). */
     DEMC_FN Vec3 relative_movement(const Motion &m)
     {
@@ -157,11 +144,11 @@ namespace kuhn {
       Vec3 f = ft_old;
       if (f.x == 0.0 && f.y == 0.0 && f.z == 0.0) return f;    // nothing to carry
       if (p.flags & PROJECT) {
-        f = rotate_a_to_b(f, m.n_old, m.n);
-        // removes round-off, and the whole normal part if n_old and n are antiparallel
-        f = f - dot(f, m.n) * m.n;
+        f = tilt_tangential(f, m.n_old, m.n);    // also drops a normal part (round-off)
+        if (p.flags & TWIRL) f = rotate_perpendicular_about(f, m.n, contact_twirl(m));
+      } else if (p.flags & TWIRL) {
+        f = rotate_about(f, m.n, contact_twirl(m));    // f need not be tangential to n
       }
-      if (p.flags & TWIRL) f = rotate_about(f, m.n, contact_twirl(m));
       return f;
     }
 
@@ -232,53 +219,25 @@ namespace kuhn {
       return slip_onset_root(A, B, C, tol);
     }
 
-    /* Half-angle of the force direction, as (x, y) proportional to (cos theta/2, sin theta/2),
-       where theta = atan2(s, c) in (-pi, pi] is the FULL angle from m^{dxi} to the force
-       (line 32 uses arcsine, which folds angles beyond 90 degrees; with normal unloading
-       a sliding force can lie more than 90 degrees from the movement). (c, s) must be unit.
-       Two forms avoid cancellation; theta = pi exactly (s = 0, c = -1) gives (0, 2). */
-    DEMC_FN void half_angle(double c, double s, double &x, double &y)
-    {
-      if (c >= 0.0) {
-        x = 1.0 + c;
-        y = s;
-      } else {
-        x = math::fabs(s);
-        y = (s < 0.0 ? -1.0 : 1.0) * (1.0 - c);
-      }
-    }
+    /* |v|^2 inside [1e-100, 1e100]: squares and products of two such lengths neither
+       overflow nor underflow, so a direction can be found without normalising first. */
+    DEMC_FN bool moderate(double len2) { return len2 > 1e-100 && len2 < 1e100; }
 
-    /* (c, s): the unit direction of the force f within the tangent plane spanned by the
-       unit vectors m_dxi and m_perp (a normal component, possible when PROJECT is off, is
-       ignored). No force to turn (f^n reached 0): it builds along the movement (1, 0). */
-    DEMC_FN void in_plane_direction(const Vec3 &f, const Vec3 &m_dxi, const Vec3 &m_perp, double &c,
-                                    double &s)
-    {
-      c = dot(f, m_dxi);
-      s = dot(f, m_perp);
-      double r2 = c * c + s * s;
-      if (!(r2 > 1e-290 && r2 < 1e290)) {    // extreme force: from its unit vector instead
-        const Vec3 m_f = unit_or_zero(f);
-        c = dot(m_f, m_dxi);
-        s = dot(m_f, m_perp);
-        r2 = c * c + s * s;
-      }
-      if (!(r2 > 0.0)) {
-        c = 1.0;
-        s = 0.0;
-        return;
-      }
-      const double inv_r = 1.0 / math::sqrt(r2);
-      c *= inv_r;
-      s *= inv_r;
-    }
-
-    /* Eq. 18's exponent E = kt |dxi_r| / (mu logmean(fn_s, fn_end)); -1 flags an infinite E
-       (the normal force reaches zero on the path, or mu = 0). */
+    /* Eq. 18's exponent E = kt |dxi_r| / (mu logmean(fn_s, fn_end)), with the logarithmic
+       mean (b - a) / ln(b / a) (= a when a = b): the paper's (1/(c1 c2)) ln(1 + c2) written
+       so that the c2 -> 0 limit (line 38) needs no special case and no cancellation.
+       With x = fn_end / fn_s - 1, 1 / logmean = ln(1 + x) / (x fn_s), whose series for
+       small x (the first omitted term, x^4 / 5, is below 2e-17) needs no logarithm.
+       -1 flags an infinite E: the normal force reaches zero on the path (the integral of
+       1/f^n diverges), or mu = 0. */
     DEMC_FN double slide_exponent(double fn_s, double fn_end, double kt_len, double mu)
     {
-      const double lm = log_mean(fn_s, fn_end);
-      return (lm > 0.0 && mu > 0.0) ? kt_len / (mu * lm) : -1.0;
+      if (!(fn_s > 0.0) || !(fn_end > 0.0) || !(mu > 0.0)) return -1.0;
+      const double inv_mu_fn = 1.0 / (mu * fn_s);
+      const double x = (fn_end - fn_s) * (mu * inv_mu_fn);
+      if (math::fabs(x) < 1e-4)
+        return kt_len * inv_mu_fn * (1.0 - x * (0.5 - x * (1.0 / 3.0 - 0.25 * x)));
+      return kt_len * inv_mu_fn * (math::log1p(x) / x);
     }
 
     /* Lines 31-43: the force slides along the remaining movement dxi_r while the cone
@@ -289,27 +248,43 @@ namespace kuhn {
          E = kt |dxi_r| / (mu logmean(fn_s, fn_path_end)),
        which keeps the sign of theta0 (Eq. 19 is automatic) and needs no look-up table.
        theta0 = 0 and theta0 = pi are fixed points (pi is unstable but exact).
-       The final force is mu f^{n,t+dt} along theta1 (Eqs. 20-21), built from m^{dxi} and
-       m^{perp dxi} = n x m^{dxi}, so it lies in the new tangent plane. */
+       theta is the FULL angle from the movement to the force, atan2(S, C) with
+       C = f.d and S = f.(n x d) (line 32 uses arcsine, which folds angles beyond 90 degrees;
+       with normal unloading a sliding force can lie more than 90 degrees from the movement).
+       Only ratios are needed: with rho = sqrt(C^2 + S^2), (X, Y) = (rho + C, S) (or, for
+       C < 0 where that cancels, (|S|, sign(S) (rho - C))) is proportional to
+       (cos theta/2, sin theta/2), and the final force, mu f^{n,t+dt} along theta1
+       (Eqs. 20-21) in the new tangent plane, is
+         R_end / (|d| h) ((2 X Y) (n x d) + (X^2 - Y^2) d),  h = X^2 + Y^2,
+       after Y *= exp(-E): two square roots and two or three divisions in all. Extreme
+       lengths are normalised first (moderate()). No in-plane force (f^n reached 0): it
+       builds along the movement. */
     DEMC_FN Vec3 turned_slip_force(const Vec3 &f_s, double fn_s, double fn_path_end, double R_end,
                                    const Vec3 &dxi_r, const Vec3 &n, double kt, double mu)
     {
       if (!(R_end > 0.0)) return {0.0, 0.0, 0.0};    // mu = 0 or no normal force: no friction
       const double len_dxi = length(dxi_r);
       if (!(len_dxi > 0.0)) return scaled_to(f_s, R_end);    // no sliding left: cone only
-      const Vec3 m_dxi = unit_or_zero(dxi_r);
-      const Vec3 m_perp = cross(n, m_dxi);
-      double c, s;
-      in_plane_direction(f_s, m_dxi, m_perp, c, s);
-      double x, y;
-      half_angle(c, s, x, y);
+      const bool d_moderate = moderate(dot(dxi_r, dxi_r));
+      const Vec3 d = d_moderate ? dxi_r : (1.0 / len_dxi) * dxi_r;
+      const double len_d = d_moderate ? len_dxi : 1.0;
+      const Vec3 f = moderate(dot(f_s, f_s)) ? f_s : unit_or_zero(f_s);
+      const Vec3 n_x_d = cross(n, d);
+      double C = dot(f, d), S = dot(f, n_x_d);
+      double rho = math::sqrt(C * C + S * S);
+      if (!(rho > 1e-150)) {    // (for moderate f and d: an in-plane part below 1e-50 |f|)
+        C = rho = 1.0;
+        S = 0.0;
+      }
+      double X = C >= 0.0 ? rho + C : math::fabs(S);
+      double Y = C >= 0.0 ? S : (S < 0.0 ? -1.0 : 1.0) * (rho - C);
       const double E = slide_exponent(fn_s, fn_path_end, kt * len_dxi, mu);
-      y *= E >= 0.0 ? math::exp(-E) : 0.0;    // tan(theta1/2) = tan(theta0/2) exp(-E); E < 0: infinite
-      const double h = x * x + y * y;
+      Y *= E >= 0.0 ? math::exp(-E) : 0.0;    // tan(theta1/2) = tan(theta0/2) exp(-E); E < 0: infinite
+      const double h = X * X + Y * Y;
       // h = 0 only for theta0 = pi with E infinite: it stays at pi
-      if (!(h > 0.0)) return (-R_end) * m_dxi;
-      const double Rh = R_end / h;    // cos theta1 = (x^2 - y^2)/h, sin theta1 = 2 x y / h
-      return ((2.0 * x * y) * Rh) * m_perp + ((x * x - y * y) * Rh) * m_dxi;
+      const double scale = R_end / ((h > 0.0 ? h : 1.0) * len_d);
+      if (!(h > 0.0)) return (-scale) * d;
+      return ((2.0 * X * Y) * scale) * n_x_d + ((X * X - Y * Y) * scale) * d;
     }
 
     /* Lines 10-18: the surfaces first touch during this step. There was no force at t

@@ -1,0 +1,136 @@
+/* dem-contact: unit tests of the contact geometry shared by every style
+   (src/kernels/contact_geometry.h) and of the tilt and twirl rotations of
+   kernel_common.h that carry a tangential force from one step to the next.
+
+   Oracles: long double arithmetic for lengths and normals, and Rodrigues' formula
+   (rotate_about, itself checked against the rotation matrix of the axis-angle
+   form here) about the axis a x b by the angle between a and b. */
+
+#include "contact_geometry.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <random>
+
+using demc::Vec3;
+
+namespace {
+
+const double kUlp = 2.220446049250313e-16;
+
+Vec3 unit(const Vec3 &v) { return (1.0 / demc::norm(v)) * v; }
+double dist3(const Vec3 &a, const Vec3 &b) { return demc::norm(a - b); }
+
+Vec3 random_vec(std::mt19937_64 &rng, double scale)
+{
+  std::normal_distribution<double> N(0.0, 1.0);
+  return {scale * N(rng), scale * N(rng), scale * N(rng)};
+}
+
+long double exact_inverse_length(const Vec3 &v)
+{
+  const long double x = v.x, y = v.y, z = v.z;
+  return 1.0L / std::sqrt(x * x + y * y + z * z);
+}
+
+// the rotation by phi about unit k as a matrix (axis-angle form), applied to v
+Vec3 rotate_matrix(const Vec3 &v, const Vec3 &k, double phi)
+{
+  const double c = std::cos(phi), s = std::sin(phi), t = 1.0 - c;
+  const double R[3][3] = {{t * k.x * k.x + c, t * k.x * k.y - s * k.z, t * k.x * k.z + s * k.y},
+                          {t * k.x * k.y + s * k.z, t * k.y * k.y + c, t * k.y * k.z - s * k.x},
+                          {t * k.x * k.z - s * k.y, t * k.y * k.z + s * k.x, t * k.z * k.z + c}};
+  return {R[0][0] * v.x + R[0][1] * v.y + R[0][2] * v.z, R[1][0] * v.x + R[1][1] * v.y + R[1][2] * v.z,
+          R[2][0] * v.x + R[2][1] * v.y + R[2][2] * v.z};
+}
+
+}    // namespace
+
+/* The old normal's inverse length, from the series while the step's movement is small and
+   directly beyond: within a few ulp of the long double value on both sides of the switch
+   (|e| = 5e-4), for movements from 1e-12 to 0.3 of the distance. */
+TEST(ContactGeometry, InverseLengthAfterMoveMatchesDirect)
+{
+  std::mt19937_64 rng(11);
+  double worst = 0.0;
+  for (double rel = 1e-12; rel < 0.3; rel *= 1.5) {
+    for (int k = 0; k < 200; k++) {
+      const Vec3 delta = random_vec(rng, 1.0);
+      const Vec3 dd = random_vec(rng, rel * demc::norm(delta));
+      const double inv_r = 1.0 / demc::norm(delta);
+      const double got = demc::inverse_length_after_move(delta, dd, inv_r);
+      const long double want = exact_inverse_length(delta - dd);
+      worst = std::fmax(worst, (double) std::fabs((got - want) / want));
+    }
+  }
+  std::printf("[ measured ] 1/|delta - dd|: worst relative error %.3g\n", worst);
+  EXPECT_LE(worst, 4.0 * kUlp);
+}
+
+// fill_contact_geometry: unit normals now and at the start of the step, contact vectors
+TEST(ContactGeometry, NormalsAndContactVectors)
+{
+  struct G {
+    Vec3 n, n_old, r_p, r_q, du_p, du_q, dth_p, dth_q;
+  } g;
+  const Vec3 xp = {0.1, -0.2, 0.3}, vp = {1.0, 2.0, -0.5}, vq = {-3.0, 0.5, 1.0};
+  const Vec3 xq = xp + Vec3{0.7, 0.9, -0.4};
+  const double rp = 0.6, rq = 0.55, dt = 1e-3;
+  const double r = demc::norm(xq - xp);
+  const double overlap =
+      demc::fill_contact_geometry(g, xp, xq, rp, rq, r, vp, vq, Vec3{0, 0, 1}, Vec3{1, 0, 0}, dt);
+  EXPECT_NEAR(overlap, rp + rq - r, 4 * kUlp);
+  EXPECT_LE(dist3(g.n, unit(xq - xp)), 4 * kUlp);
+  const Vec3 old = (xq - dt * vq) - (xp - dt * vp);
+  EXPECT_LE(dist3(g.n_old, unit(old)), 4 * kUlp);
+  EXPECT_LE(dist3(g.r_p, (rp - 0.5 * overlap) * g.n), 4 * kUlp);
+  EXPECT_LE(dist3(g.r_q, -(rq - 0.5 * overlap) * g.n), 4 * kUlp);
+  EXPECT_LE(dist3(g.du_q, dt * vq), kUlp);
+}
+
+// Rodrigues against the axis-angle matrix; the perpendicular form against Rodrigues
+TEST(ContactGeometry, RotationsAgreeWithAxisAngleMatrix)
+{
+  std::mt19937_64 rng(5);
+  for (int k = 0; k < 1000; k++) {
+    const Vec3 axis = unit(random_vec(rng, 1.0));
+    const Vec3 v = random_vec(rng, 3.0);
+    const double phi = (k % 2 ? 1e-3 : 2.0) * std::uniform_real_distribution<double>(-1, 1)(rng);
+    EXPECT_LE(dist3(demc::rotate_about(v, axis, phi), rotate_matrix(v, axis, phi)), 32 * kUlp);
+    const Vec3 v_t = v - demc::dot(v, axis) * axis;
+    EXPECT_LE(dist3(demc::rotate_perpendicular_about(v_t, axis, phi), demc::rotate_about(v_t, axis, phi)),
+              32 * kUlp);
+  }
+}
+
+/* The tilt: the smallest rotation from a to b applied to the part of v normal to a, i.e.
+   the rotation about a x b by the angle between a and b. Lengths kept, result normal to
+   b, for tilts from 1e-8 rad to nearly pi; antiparallel: the normal part only is dropped. */
+TEST(ContactGeometry, TiltIsTheSmallestRotation)
+{
+  std::mt19937_64 rng(7);
+  double worst = 0.0;
+  for (double angle = 1e-8; angle < 3.1; angle *= 1.3) {
+    for (int k = 0; k < 50; k++) {
+      const Vec3 a = unit(random_vec(rng, 1.0));
+      const Vec3 axis = unit(demc::cross(a, random_vec(rng, 1.0)));
+      const Vec3 b = demc::rotate_about(a, axis, angle);
+      const Vec3 v = random_vec(rng, 2.0);
+      const Vec3 v_t = v - demc::dot(v, a) * a;
+      const Vec3 got = demc::tilt_tangential(v, a, b);
+      const Vec3 want = rotate_matrix(v_t, axis, angle);
+      const double err = dist3(got, want) / demc::norm(v);
+      worst = std::fmax(worst, err);
+      EXPECT_LE(std::fabs(demc::dot(got, b)), 16 * kUlp * demc::norm(v) / (1.0 + std::cos(angle)));
+    }
+  }
+  std::printf("[ measured ] tilt: worst error against the axis-angle rotation %.3g (relative)\n", worst);
+  EXPECT_LE(worst, 1e-13);
+  const Vec3 a = {0, 0, 1}, v = {1, 2, 3};
+  const Vec3 anti = demc::tilt_tangential(v, a, -1.0 * a);
+  EXPECT_EQ(anti.x, 1.0);
+  EXPECT_EQ(anti.y, 2.0);
+  EXPECT_EQ(anti.z, 0.0);
+}
