@@ -23,7 +23,7 @@
                                                         (jaeger_hertz.h)
      Point{z, P, tx, ty}; Stack{pts, n, capacity}; check_invariants(mat, st)
                                                         (jaeger_stack.h)
-     StepResult step(mat, st, z_new, ds, beta)          (this file)
+     StepResult step(mat, st, z_new, ds, beta[, work])  (this file)
      double stored_energy(mat, st)                      (this file)
      Vec2 fresh_contact_shift(z_old, z_new, ds)         (this file)
 
@@ -57,6 +57,8 @@
        of the path within the step (slides along the step's slip direction).
        Cost O(segments popped or dropped), like the step.
        Friction dissipation = (accumulated work) - stored_energy(mat, st).
+       work = false skips it (the work returned is 0; the stack and force are the
+       same): the integral is about a quarter of a step's cost where contacts slip.
      - Fresh contact: if the contact was open at the start of the step (n = 0),
        pass ds = fresh_contact_shift(z_old, z_new, ds_step), the part of the
        movement after first touch. A step to z_new <= 0 clears the history and
@@ -154,10 +156,11 @@ namespace jaeger {
 
     // Step 2: elastic push of (z1, slope ds/dz), then the beta merge.
     DEMC_FN StepResult elastic_push(const Material &mat, Stack &st, double z1, double P1, const Vec2 &ds,
-                                    double beta)
+                                    double beta, bool work)
     {
       const Point top = top_point(st);
-      StepResult res = {force_of(top), P1, elastic_work(mat, force_of(top), ds, top.z, z1), 0, STEP_ELASTIC};
+      const double W = work ? elastic_work(mat, force_of(top), ds, top.z, z1) : 0.0;
+      StepResult res = {force_of(top), P1, W, 0, STEP_ELASTIC};
       if (st.n > 0 && !(P1 > top.P)) {
         // dz so small that P does not change in double precision: a new point would
         // have no force increment to read its slope from. Extend the top instead.
@@ -246,19 +249,20 @@ namespace jaeger {
 
   }    // namespace detail
 
-  DEMC_FN StepResult step(const Material &mat, Stack &st, double z_new, const Vec2 &ds, double beta)
+  DEMC_FN StepResult step(const Material &mat, Stack &st, double z_new, const Vec2 &ds, double beta,
+                          bool work = true)
   {
     const Point top = top_point(st);
     if (!(z_new > 0.0)) {    // 1. separated: every spring leaves
       const detail::Plan p = {-1, origin_point(), -1, origin_point(), {0.0, 0.0}};
-      const double W = detail::slip_step_work(mat, st, top.z, z_new, ds, p);
+      const double W = work ? detail::slip_step_work(mat, st, top.z, z_new, ds, p) : 0.0;
       st.n = 0;
       return {{0.0, 0.0}, 0.0, W, 0, STEP_SEPARATED};
     }
     const double dz = z_new - top.z, P1 = hertz_force(mat, z_new);
     if (dz >= 0.0 && length(ds) <= cone_slope(mat) * dz) {    // 2. elastic
       if (dz == 0.0) return {force_of(top), top.P, 0.0, 0, STEP_NONE};
-      return detail::elastic_push(mat, st, z_new, P1, ds, beta);
+      return detail::elastic_push(mat, st, z_new, P1, ds, beta, work);
     }
     detail::Plan p;
     if (dz < 0.0) {    // 3a. unloading: springs leave the contact
@@ -273,7 +277,8 @@ namespace jaeger {
     } else {
       p = detail::find_apex(mat, st, st.n - 1, top, ds, dz);
     }
-    StepResult res = {force_of(top), P1, detail::slip_step_work(mat, st, top.z, z_new, ds, p), 0, STEP_SLIP};
+    const double W = work ? detail::slip_step_work(mat, st, top.z, z_new, ds, p) : 0.0;
+    StepResult res = {force_of(top), P1, W, 0, STEP_SLIP};
     detail::apply_plan(mat, st, p, z_new, P1, res);
     return res;
   }

@@ -209,7 +209,7 @@ struct JaegerPairLoop : PairGranJaegerKernelData<DeviceType>, DemcForceScatter<D
         const frame::Quat qf = frame::update(frame::load(rec + R_QW), g.n, twirl);
         const frame::Local dl = frame::to_local(qf, g.du);
         jaeger::Stack st = stack_of(rec);
-        const double work = jaeger::step(mat, st, g.overlap, jaeger::Vec2{dl.x, dl.y}, d.beta).work;
+        const double work = jaeger::step(mat, st, g.overlap, jaeger::Vec2{dl.x, dl.y}, d.beta, d.work).work;
         sums.work += weight * work;
         close_record(rec);
         d.touch(i, jj) = 0;
@@ -240,7 +240,7 @@ struct JaegerPairLoop : PairGranJaegerKernelData<DeviceType>, DemcForceScatter<D
         }
         jaeger::Stack st = stack_of(rec);
         const int n_before = st.n;
-        res = jaeger::step(mat, st, g.overlap, ds, d.beta);
+        res = jaeger::step(mat, st, g.overlap, ds, d.beta, d.work);
         rec[R_LENGTH] = st.n;
         rec[R_WORK] += res.work;
         frame::store(rec + R_QW, qf);
@@ -416,6 +416,7 @@ template <class DeviceType> void PairGranJaegerKokkos<DeviceType>::compute(int e
   k_params.template sync<DeviceType>();
   kdata.params = k_params.template view<DeviceType>();
   kdata.beta = beta;
+  kdata.work = work;
   kdata.eflag = eflag_in ? 1 : 0;
 
   PairGranJaegerSums sums;
@@ -451,7 +452,7 @@ template <class DeviceType> void PairGranJaegerKokkos<DeviceType>::compute(int e
   fix_historyKK->handed_over += sums.handed_over;
   pvector[E_NORMAL] = sums.normal;
   pvector[E_TANGENTIAL] = sums.tangential;
-  pvector[E_FRICTION] = tangential_sum - sums.tangential;
+  pvector[E_FRICTION] = work ? tangential_sum - sums.tangential : 0.0;    // work no: not known
   pvector[E_DAMPING] = dissipated_damping;
   pvector[E_CONTACTS] = sums.contacts;
   pvector[E_SLIDING] = sums.sliding;

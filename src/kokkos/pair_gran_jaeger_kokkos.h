@@ -84,6 +84,7 @@ template <class DeviceType> struct PairGranJaegerKernelData : DemcLoopViews<Devi
   typename Kokkos::DualView<PairGranJaegerTypeParams **, Kokkos::LayoutRight, DeviceType>::t_dev_const_um params;
   int dnum, capacity;    // values per slot, points per stack
   double beta;
+  bool work;    // integrate the tangential work (pair_style keyword work)
   int eflag;
 };
 

@@ -51,7 +51,7 @@ jaeger::Stack stack_of(double *rec, int bounded_capacity)
 
 PairGranJaeger::PairGranJaeger(LAMMPS *lmp) :
     PairGranDemc(lmp, "gran/jaeger"), youngs(nullptr), poisson(nullptr), mu(nullptr),
-    damp_n(nullptr), damp_t(nullptr), estar(nullptr), gstar(nullptr), beta(0.0), max_length(0),
+    damp_n(nullptr), damp_t(nullptr), estar(nullptr), gstar(nullptr), beta(0.0), max_length(0), work(true),
     fix_history(nullptr)
 {
   writedata = 1;
@@ -158,7 +158,7 @@ void PairGranJaeger::compute(int eflag, int vflag)
         else if (hist[H::R_LENGTH] > max_length)
           trim(hist, mat);
         jaeger::Stack st = stack_of(hist, max_length);
-        res = jaeger::step(mat, st, c.overlap, ds, beta);
+        res = jaeger::step(mat, st, c.overlap, ds, beta, work);
         hist[H::R_LENGTH] = st.n;
         hist[H::R_WORK] += res.work;
         frame::store(hist + H::R_QW, q);
@@ -195,8 +195,8 @@ void PairGranJaeger::compute(int eflag, int vflag)
   }
   end_atom_energy();
   pvector[E_TANGENTIAL] = stored_tangential;
-  // friction dissipation = all tangential work done minus what is stored now
-  pvector[E_FRICTION] = tangential_sum - stored_tangential;
+  // friction dissipation = all tangential work done minus what is stored now (work no: not known)
+  pvector[E_FRICTION] = work ? tangential_sum - stored_tangential : 0.0;
   pvector[E_DAMPING] = dissipated_damping;
 }
 
@@ -228,17 +228,18 @@ double PairGranJaeger::part(double *rec, const Contact &c, const jaeger::Materia
   const frame::Quat q = frame::update(frame::load(rec + H::R_QW), c.n, demc::contact_twirl(c));
   const frame::Local dl = frame::to_local(q, c.du);
   jaeger::Stack st = stack_of(rec, max_length);
-  return jaeger::step(mat, st, c.overlap, {dl.x, dl.y}, beta).work;
+  return jaeger::step(mat, st, c.overlap, {dl.x, dl.y}, beta, work).work;
 }
 
 /* ----------------------------------------------------------------------
-   pair_style gran/jaeger [beta value] [history/max N]
+   pair_style gran/jaeger [beta value] [history/max N] [work yes/no]
 ------------------------------------------------------------------------- */
 
 void PairGranJaeger::settings(int narg, char **arg)
 {
   beta = 0.0;
   max_length = 0;
+  work = true;
   energy_per_atom = false;
   int iarg = 0;
   while (iarg < narg) {
@@ -258,10 +259,15 @@ void PairGranJaeger::settings(int narg, char **arg)
       if (max_length < 2)
         error->all(FLERR, "Pair_style gran/jaeger: history/max must be >= 2 points, got {}",
                    max_length);
+    } else if (strcmp(arg[iarg], "work") == 0) {
+      work = utils::logical(FLERR, arg[iarg + 1], false, lmp);
     } else
       error->all(FLERR, "Unknown pair_style gran/jaeger keyword: {}", arg[iarg]);
     iarg += 2;
   }
+  if (energy_per_atom && !work)
+    error->all(FLERR, "Pair_style gran/jaeger: energy/atom yes needs work yes (the per-atom "
+                      "friction dissipation is the tangential work minus the stored energy)");
 }
 
 /* ----------------------------------------------------------------------
@@ -359,6 +365,7 @@ void PairGranJaeger::write_restart_settings(FILE *fp)
   write_double(fp, beta);
   write_double(fp, max_length);
   write_double(fp, energy_per_atom ? 1.0 : 0.0);
+  write_double(fp, work ? 1.0 : 0.0);
 }
 
 void PairGranJaeger::read_restart_settings(FILE *fp)
@@ -366,6 +373,7 @@ void PairGranJaeger::read_restart_settings(FILE *fp)
   beta = read_double(fp);
   max_length = (int) read_double(fp);
   energy_per_atom = read_double(fp) != 0.0;
+  work = read_double(fp) != 0.0;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -452,6 +460,7 @@ void *PairGranJaeger::extract(const char *str, int &dim)
   dim = 0;
   if (strcmp(str, "beta") == 0) return (void *) &beta;
   if (strcmp(str, "history/max") == 0) return (void *) &max_length;
+  if (strcmp(str, "work") == 0) return (void *) &work;
   return nullptr;
 }
 

@@ -50,6 +50,7 @@ class PairGranJaeger : public PairGranDemc {
   double **estar, **gstar;
   double beta;        // memory approximation, 0 = exact
   int max_length;     // history/max: points per contact, 0 = unbounded
+  bool work;          // integrate the tangential work (friction dissipation); "work no": skip
 
   class FixJaegerHistory *fix_history;
 

@@ -885,6 +885,39 @@ TEST(JaegerStack, InvariantsHoldAfterEveryStep)
   }
 }
 
+// work = false skips the work integral and nothing else: the same stack, points and force
+// after every step of a fuzz path (exact, beta and capacity merges alike), work 0
+TEST(JaegerStack, WithoutWorkTheSameHistory)
+{
+  const Material m = glass();
+  const std::vector<Move> path = fuzz_path(7u, 5000, m);
+  for (const double beta : {0.0, 0.2}) {
+    for (const int capacity : {5002, 4}) {
+      std::vector<Point> a(capacity), b(capacity);
+      Stack sa{a.data(), 0, capacity}, sb{b.data(), 0, capacity};
+      double with_work = 0.0;
+      for (std::size_t i = 0; i < path.size(); ++i) {
+        const Vec2 ds = {path[i].dx, path[i].dy};
+        const StepResult ra = step(m, sa, path[i].z, ds, beta, true);
+        const StepResult rb = step(m, sb, path[i].z, ds, beta, false);
+        with_work += std::fabs(ra.work);
+        ASSERT_EQ(rb.work, 0.0);
+        ASSERT_EQ(sa.n, sb.n) << "step " << i;
+        ASSERT_EQ(ra.T.x, rb.T.x);
+        ASSERT_EQ(ra.T.y, rb.T.y);
+        ASSERT_EQ(ra.kind, rb.kind);
+        ASSERT_EQ(ra.merges, rb.merges);
+        for (int k = 0; k < sa.n; ++k) {
+          ASSERT_EQ(a[k].z, b[k].z);
+          ASSERT_EQ(a[k].tx, b[k].tx);
+          ASSERT_EQ(a[k].ty, b[k].ty);
+        }
+      }
+      EXPECT_GT(with_work, 0.0);
+    }
+  }
+}
+
 TEST(JaegerStack, InvariantsCatchBrokenStacks)
 {
   const Material m = glass();

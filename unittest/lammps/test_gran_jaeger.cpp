@@ -232,6 +232,40 @@ TEST(GranJaeger, EnergyBalanceOfFrictionalPacking)
   }
 }
 
+/* work no skips the tangential work integral only: forces, torques and stacks are bitwise
+   those of work yes (the integral reads the stack, never writes it); the friction
+   dissipation is then not known and reported as 0; the setting survives a restart */
+TEST(GranJaeger, WorkNoChangesNoForce)
+{
+  PerAtom with_work, without;
+  const std::vector<std::string> run = {"compute e all pair gran/jaeger",
+                                        "thermo_style custom step c_e[3]", "run 200"};
+  {
+    LammpsSession s;
+    s.load_plugin();
+    s.commands(jaeger_packing("", true));
+    s.commands(run);
+    with_work = s.forces();
+    EXPECT_GT(s.pair_extra()[2], 0.0) << "friction dissipation with work yes";
+  }
+  LammpsSession s;
+  s.load_plugin();
+  s.commands(jaeger_packing(" work no", true));
+  s.commands(run);
+  without = s.forces();
+  EXPECT_EQ(s.pair_extra()[2], 0.0);
+  EXPECT_EQ(max_relative_difference(with_work, without), 0.0);
+  s.command("write_restart jaeger_work_no.bin");
+  LammpsSession r;
+  r.load_plugin();
+  r.command("read_restart jaeger_work_no.bin");
+  std::remove("jaeger_work_no.bin");
+  int dim = 0;
+  auto *pair = r.lmp->force->pair;
+  ASSERT_NE(pair->extract("work", dim), nullptr);
+  EXPECT_FALSE(*static_cast<bool *>(pair->extract("work", dim))) << "work no after read_restart";
+}
+
 // a capacity set below the lengths histories already have: they are shortened by
 // force-preserving merges (no overflow); the step after differs from the unbounded one
 // only by the approximation of the merged history
@@ -316,6 +350,8 @@ TEST(GranJaeger, BadInputGivesClearErrors)
       {"pair_style gran/jaeger history/max 3.5", "Expected integer"},
       {"pair_style gran/jaeger beta", "missing argument"},
       {"pair_style gran/jaeger memory 3", "Unknown pair_style gran/jaeger keyword: memory"},
+      {"pair_style gran/jaeger work maybe", "Expected boolean"},
+      {"pair_style gran/jaeger work no energy/atom yes", "energy/atom yes needs work yes"},
   };
   for (const auto &c : cases) {
     LammpsSession s;
