@@ -20,8 +20,14 @@ namespace {
 
 const double kUlp = 2.220446049250313e-16;
 
-Vec3 unit(const Vec3 &v) { return (1.0 / demc::norm(v)) * v; }
-double dist3(const Vec3 &a, const Vec3 &b) { return demc::norm(a - b); }
+Vec3 unit(const Vec3 &v)
+{
+  return (1.0 / demc::norm(v)) * v;
+}
+double dist3(const Vec3 &a, const Vec3 &b)
+{
+  return demc::norm(a - b);
+}
 
 Vec3 random_vec(std::mt19937_64 &rng, double scale)
 {
@@ -42,7 +48,8 @@ Vec3 rotate_matrix(const Vec3 &v, const Vec3 &k, double phi)
   const double R[3][3] = {{t * k.x * k.x + c, t * k.x * k.y - s * k.z, t * k.x * k.z + s * k.y},
                           {t * k.x * k.y + s * k.z, t * k.y * k.y + c, t * k.y * k.z - s * k.x},
                           {t * k.x * k.z - s * k.y, t * k.y * k.z + s * k.x, t * k.z * k.z + c}};
-  return {R[0][0] * v.x + R[0][1] * v.y + R[0][2] * v.z, R[1][0] * v.x + R[1][1] * v.y + R[1][2] * v.z,
+  return {R[0][0] * v.x + R[0][1] * v.y + R[0][2] * v.z,
+          R[1][0] * v.x + R[1][1] * v.y + R[1][2] * v.z,
           R[2][0] * v.x + R[2][1] * v.y + R[2][2] * v.z};
 }
 
@@ -100,8 +107,9 @@ TEST(ContactGeometry, RotationsAgreeWithAxisAngleMatrix)
     const double phi = (k % 2 ? 1e-3 : 2.0) * std::uniform_real_distribution<double>(-1, 1)(rng);
     EXPECT_LE(dist3(demc::rotate_about(v, axis, phi), rotate_matrix(v, axis, phi)), 32 * kUlp);
     const Vec3 v_t = v - demc::dot(v, axis) * axis;
-    EXPECT_LE(dist3(demc::rotate_perpendicular_about(v_t, axis, phi), demc::rotate_about(v_t, axis, phi)),
-              32 * kUlp);
+    EXPECT_LE(
+        dist3(demc::rotate_perpendicular_about(v_t, axis, phi), demc::rotate_about(v_t, axis, phi)),
+        32 * kUlp);
   }
 }
 
@@ -126,7 +134,8 @@ TEST(ContactGeometry, TiltIsTheSmallestRotation)
       EXPECT_LE(std::fabs(demc::dot(got, b)), 16 * kUlp * demc::norm(v) / (1.0 + std::cos(angle)));
     }
   }
-  std::printf("[ measured ] tilt: worst error against the axis-angle rotation %.3g (relative)\n", worst);
+  std::printf("[ measured ] tilt: worst error against the axis-angle rotation %.3g (relative)\n",
+              worst);
   EXPECT_LE(worst, 1e-13);
   const Vec3 a = {0, 0, 1}, v = {1, 2, 3};
   const Vec3 anti = demc::tilt_tangential(v, a, -1.0 * a);

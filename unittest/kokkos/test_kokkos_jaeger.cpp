@@ -122,7 +122,8 @@ Outcome run(MPI_Comm comm, const std::vector<std::string> &args, const std::stri
   return o;
 }
 
-void expect_same_physics(const Outcome &cpu, const Outcome &kk, double tol = 1e-10)
+// with_work: the friction dissipation (pvector 2) is known and > 0 (pair_style keyword work)
+void expect_same_physics(const Outcome &cpu, const Outcome &kk, double tol = 1e-10, bool with_work = true)
 {
   const double df = max_relative_difference(cpu.forces, kk.forces);
   const double dt = max_relative_difference(cpu.torques, kk.torques);
@@ -131,7 +132,7 @@ void expect_same_physics(const Outcome &cpu, const Outcome &kk, double tol = 1e-
   ASSERT_EQ(cpu.pvector.size(), kk.pvector.size());
   double dp = 0.0;
   for (size_t k = 0; k < 4; k++) {
-    EXPECT_GT(cpu.pvector[k], 0.0) << "pvector " << k;    // the run stored and dissipated energy
+    if (k != 2 || with_work) EXPECT_GT(cpu.pvector[k], 0.0) << "pvector " << k;    // stored, dissipated
     dp = std::max(dp, relative(cpu.pvector[k], kk.pvector[k]));
     EXPECT_LT(relative(cpu.pvector[k], kk.pvector[k]), tol) << "pvector " << k;
   }
@@ -219,6 +220,17 @@ TEST(KokkosJaeger, SmallCapacityMatchesCpuStyle)
   EXPECT_GT(kk.stats[S_FORCED], 100.0) << "the capacity should force merges";
   EXPECT_EQ(kk.stats[S_FORCED], kk.stats[S_MERGES]) << "beta = 0: all merges are forced by the capacity";
   EXPECT_EQ(cpu.stats[S_MERGES], kk.stats[S_MERGES]) << "merges";
+}
+
+// work no in both styles: the same physics, and no friction dissipation reported
+TEST(KokkosJaeger, WorkNoMatchesCpuStyle)
+{
+  const Outcome cpu = run(MPI_COMM_WORLD, {}, " work no");
+  const Outcome kk = run(MPI_COMM_WORLD, kokkos_args(), ROOMY + " work no");
+  expect_same_physics(cpu, kk, 1e-10, false);
+  EXPECT_EQ(cpu.pvector[2], 0.0) << "friction dissipation with work no";
+  EXPECT_EQ(kk.pvector[2], 0.0) << "friction dissipation with work no";
+  EXPECT_GT(kk.pvector[1], 0.0) << "stored tangential energy";
 }
 
 TEST(KokkosJaeger, ThreadCountDoesNotMatter)
