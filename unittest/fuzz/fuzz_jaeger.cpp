@@ -2,7 +2,8 @@
    capacities. After every step: the stack invariants (z* strictly increasing, every
    slope inside the cone, force inside the Coulomb cone, no NaN), the capacity, and on
    collinear paths with the exact history a non-negative dissipation (tangential work
-   minus the energy stored in the springs). */
+   minus the energy stored in the springs). A twin stack advanced with work = false must
+   stay bitwise equal (the work integral only reads the stack). */
 #include "jaeger_contact.h"
 
 #include <fuzzer/FuzzedDataProvider.h>
@@ -38,8 +39,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   const bool bounded = in.ConsumeBool();
   const int capacity = bounded ? in.ConsumeIntegralInRange<int>(2, 12) : 256;
   const bool collinear = in.ConsumeBool();
-  std::vector<jaeger::Point> pts(capacity + 1);
-  jaeger::Stack st{pts.data(), 0, capacity};
+  std::vector<jaeger::Point> pts(capacity + 1), twin_pts(capacity + 1);
+  jaeger::Stack st{pts.data(), 0, capacity}, twin{twin_pts.data(), 0, capacity};
 
   const double zscale = R * 1e-3;
   double z = zscale, sx = 0.0, sy = 0.0, work = 0.0;
@@ -51,6 +52,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     z = std::fabs(z + dz) + 1e-6 * zscale;
     if (!bounded && st.n + 1 > st.capacity) break;
     const jaeger::StepResult r = jaeger::step(mat, st, z, ds, beta);
+    const jaeger::StepResult r_twin = jaeger::step(mat, twin, z, ds, beta, false);
+    require(r_twin.work == 0.0 && r_twin.T.x == r.T.x && r_twin.T.y == r.T.y && twin.n == st.n,
+            "work = false changes only the work");
+    for (int i = 0; i < st.n; i++)
+      require(twin.pts[i].z == st.pts[i].z && twin.pts[i].tx == st.pts[i].tx &&
+                  twin.pts[i].ty == st.pts[i].ty,
+              "work = false keeps the stack");
     work += r.work;
     sx += ds.x;
     sy += ds.y;
