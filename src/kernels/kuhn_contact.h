@@ -263,9 +263,10 @@ namespace kuhn {
                                    const Vec3 &dxi_r, const Vec3 &n, double kt, double mu)
     {
       if (!(R_end > 0.0)) return {0.0, 0.0, 0.0};    // mu = 0 or no normal force: no friction
-      const double len_dxi = length(dxi_r);
+      const double d2 = dot(dxi_r, dxi_r);
+      const bool d_moderate = moderate(d2);
+      const double len_dxi = d_moderate ? math::sqrt(d2) : length(dxi_r);
       if (!(len_dxi > 0.0)) return scaled_to(f_s, R_end);    // no sliding left: cone only
-      const bool d_moderate = moderate(dot(dxi_r, dxi_r));
       const Vec3 d = d_moderate ? dxi_r : (1.0 / len_dxi) * dxi_r;
       const double len_d = d_moderate ? len_dxi : 1.0;
       const Vec3 f = moderate(dot(f_s, f_s)) ? f_s : unit_or_zero(f_s);
@@ -282,8 +283,8 @@ namespace kuhn {
       Y *= E >= 0.0 ? math::exp(-E) : 0.0;    // tan(theta1/2) = tan(theta0/2) exp(-E); E < 0: infinite
       const double h = X * X + Y * Y;
       // h = 0 only for theta0 = pi with E infinite: it stays at pi
-      const double scale = R_end / ((h > 0.0 ? h : 1.0) * len_d);
-      if (!(h > 0.0)) return (-scale) * d;
+      if (!(h > 0.0)) return (-R_end / len_d) * d;
+      const double scale = R_end / (h * len_d);
       return ((2.0 * X * Y) * scale) * n_x_d + ((X * X - Y * Y) * scale) * d;
     }
 

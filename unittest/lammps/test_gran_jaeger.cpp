@@ -261,9 +261,9 @@ TEST(GranJaeger, WorkNoChangesNoForce)
   r.command("read_restart jaeger_work_no.bin");
   std::remove("jaeger_work_no.bin");
   int dim = 0;
-  auto *pair = r.lmp->force->pair;
-  ASSERT_NE(pair->extract("work", dim), nullptr);
-  EXPECT_FALSE(*static_cast<bool *>(pair->extract("work", dim))) << "work no after read_restart";
+  const auto *work = static_cast<bool *>(r.lmp->force->pair->extract("work", dim));
+  ASSERT_NE(work, nullptr);
+  EXPECT_FALSE(*work) << "work no after read_restart";
 }
 
 // a capacity set below the lengths histories already have: they are shortened by
