@@ -84,8 +84,6 @@ struct KuhnPairLoop : PairGranKuhnKernelData<DeviceType>, DemcForceScatter<Devic
     for (int jj = 0; jj < jnum; jj++) {
       // NEIGHMASK also clears the history bit that fix neigh/history/kk leaves in the list
       const int j = d.neighbors(i, jj) & NEIGHMASK;
-      const int jtype = d.type[j];
-      const PairGranKuhnTypeParams &c = d.params(itype, jtype);
       const int h = H_SIZE * jj;    // this contact's history: d.history(i, h + PairGranKuhn::H_*)
       // with newton off a pair with a ghost is computed on two ranks: count half on each
       const double weight = (NEWTON_PAIR || j < d.nlocal) ? 1.0 : 0.5;
@@ -96,8 +94,15 @@ struct KuhnPairLoop : PairGranKuhnKernelData<DeviceType>, DemcForceScatter<Devic
       const double radsum = rad_i + rad_j;
 
       if (rsq >= radsum * radsum) {
-        // separation releases the stored tangential energy through slip (a pair that was
-        // not touching holds a zero force: no touch flag is needed to decide)
+        /* Most neighbors are apart and hold no history. Their flag is 0 then: set so below,
+           or by the list build of fix neigh/history/kk, which zeroes every value and sets
+           the flag of a pair without a saved history to its neighbor index j (nonzero but for
+           atom 0): such a pair passes once through the release below, which then clears the
+           flag. Skipping them on the flag alone, as the CPU style does, spares every
+           neighbor a rewrite of its values in every step. */
+        if (d.touch(i, jj) == 0) continue;
+        // separation releases the stored tangential energy through slip
+        const PairGranKuhnTypeParams &c = d.params(itype, d.type[j]);
         if (ADVANCE)
           sums.friction += weight *
               (d.history(i, h + H_FTX) * d.history(i, h + H_FTX) + d.history(i, h + H_FTY) * d.history(i, h + H_FTY) +
@@ -117,6 +122,7 @@ struct KuhnPairLoop : PairGranKuhnKernelData<DeviceType>, DemcForceScatter<Devic
          read back times that sign: for the overlap and the damping work (>= 0 by
          construction) this is fabs(); the friction work can be < 0 (elastic_slip no), where
          fabs() would be wrong. The sign bit is tested, so a stored overlap of 0 keeps it. */
+      const PairGranKuhnTypeParams &c = d.params(itype, d.type[j]);
       const double zeta_stored = d.history(i, h + H_ZETA);
       const double sign = Kokkos::signbit(zeta_stored) ? -1.0 : 1.0;
 

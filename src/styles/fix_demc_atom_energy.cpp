@@ -169,5 +169,5 @@ void FixDemcAtomEnergy::unpack_restart(int nlocal, int nth)
 
 double FixDemcAtomEnergy::memory_usage()
 {
-  return (double) (atom->nmax + nmax_share) * NCOLS * sizeof(double);
+  return (double) (atom->nmax + nmax_share) * static_cast<int>(NCOLS) * sizeof(double);
 }
