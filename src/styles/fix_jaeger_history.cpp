@@ -127,10 +127,12 @@ double *FixJaegerHistory::reserve(int i, int jj, int length)
 {
   long &h = handles[first[i] + jj];
   if (pool[h + R_CAPACITY] >= length) return &pool[h];
-  const long grown = allocate(2 * length);
+  // the next capacity class: capacities are powers of two, so a growing record doubles
+  // (amortised O(1) per point) without asking for twice the length on top
+  const long grown = allocate(length);
   // allocate() may move the pool: index, don't hold pointers across it
   std::copy(pool.begin() + h, pool.begin() + h + record_size(&pool[h]), pool.begin() + grown);
-  pool[grown + R_CAPACITY] = MIN_CAPACITY << capacity_class(2 * length);
+  pool[grown + R_CAPACITY] = MIN_CAPACITY << capacity_class(length);
   release(h);
   h = grown;
   return &pool[h];
