@@ -27,6 +27,14 @@ int record_size(const double *rec)
 {
   return FixJaegerHistory::R_HEADER + POINT * static_cast<int>(rec[FixJaegerHistory::R_LENGTH]);
 }
+
+// a record's contents into another record; the target keeps its own capacity (the header's
+// first value), which allocate() set
+void copy_contents(const double *source, double *target)
+{
+  static_assert(FixJaegerHistory::R_CAPACITY == 0, "the capacity leads the header");
+  std::copy(source + 1, source + record_size(source), target + 1);
+}
 }    // namespace
 
 /* ---------------------------------------------------------------------- */
@@ -131,8 +139,7 @@ double *FixJaegerHistory::reserve(int i, int jj, int length)
   // (amortised O(1) per point) without asking for twice the length on top
   const long grown = allocate(length);
   // allocate() may move the pool: index, don't hold pointers across it
-  std::copy(pool.begin() + h, pool.begin() + h + record_size(&pool[h]), pool.begin() + grown);
-  pool[grown + R_CAPACITY] = MIN_CAPACITY << capacity_class(length);
+  copy_contents(&pool[h], &pool[grown]);
   release(h);
   h = grown;
   return &pool[h];
@@ -248,10 +255,7 @@ void FixJaegerHistory::post_neighbor()
       // a record longer than a (new, smaller) fixed capacity keeps its length here; the pair
       // style trims it with the kernel's merges before its next step
       const int room = std::max(fixed_capacity > 0 ? fixed_capacity : MIN_CAPACITY, length + 1);
-      double *rec = open(i, jj, room);
-      const double capacity = rec[R_CAPACITY];
-      std::copy(saved, saved + record_size(saved), rec);
-      rec[R_CAPACITY] = capacity;
+      copy_contents(saved, open(i, jj, room));
     }
   }
 }
