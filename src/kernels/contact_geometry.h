@@ -33,42 +33,53 @@ DEMC_FN double inverse_length_after_move(const Vec3 &delta, const Vec3 &dd, doub
   return 1.0 / norm(delta - dd);
 }
 
-/* Fills n, n_old, r_p, r_q, du_p, du_q, dth_p, dth_q of any struct G that has them
-   (e.g. demc::kuhn::Motion) and returns the overlap at t+dt. r = |x_q - x_p|. */
-template <class G>
-DEMC_FN double fill_contact_geometry(G &g, const Vec3 &x_p, const Vec3 &x_q, double rad_p, double rad_q,
+/* Two spheres in the compact form the contact loops use. The contact vectors are
+   r_p = arm_p n and r_q = -arm_q n, so Eq. 5 takes one cross product,
+     du = step ((v_q - v_p) - (arm_p w_p + arm_q w_q) x n),
+   and a force F on p (-F on q) has the torques arm_p (n x F) on p and arm_q (n x F) on q
+   (sphere_torque_arm()). The general form, r_p and r_q kept apart with two cross products,
+   makes a contact loop keep 27 numbers per contact live instead of 14. */
+struct SphereContact {
+  double overlap;         // at t+dt
+  Vec3 n, n_old;          // unit normals at t+dt and t, from p to q
+  Vec3 du;                // movement of q relative to p at the contact point (Eq. 5)
+  double twirl;           // the pair's mean rotation about n over the step
+  double arm_p, arm_q;    // centre-to-contact-point distances
+};
+
+DEMC_FN SphereContact sphere_contact(const Vec3 &x_p, const Vec3 &x_q, double rad_p, double rad_q,
                                      double r, const Vec3 &v_p, const Vec3 &v_q, const Vec3 &w_p,
                                      const Vec3 &w_q, double step)
 {
+  SphereContact c;
   const Vec3 delta = x_q - x_p;
-  const double overlap = rad_p + rad_q - r;
+  c.overlap = rad_p + rad_q - r;
   const double inv_r = 1.0 / r;
-  g.n = inv_r * delta;
-  g.du_p = step * v_p;
-  g.du_q = step * v_q;
-  g.dth_p = step * w_p;
-  g.dth_q = step * w_q;
-  const Vec3 dd = g.du_q - g.du_p;
-  g.n_old = inverse_length_after_move(delta, dd, inv_r) * (delta - dd);
-  g.r_p = (rad_p - 0.5 * overlap) * g.n;
-  g.r_q = -(rad_q - 0.5 * overlap) * g.n;
-  return overlap;
+  c.n = inv_r * delta;
+  const Vec3 dd = step * (v_q - v_p);
+  c.n_old = inverse_length_after_move(delta, dd, inv_r) * (delta - dd);
+  c.arm_p = rad_p - 0.5 * c.overlap;
+  c.arm_q = rad_q - 0.5 * c.overlap;
+  c.du = dd - step * cross(c.arm_p * w_p + c.arm_q * w_q, c.n);
+  c.twirl = 0.5 * step * dot(w_p + w_q, c.n);
+  return c;
 }
 
-/* The movement of q relative to p at the contact point over the step (Eq. 5 of the
-   Kuhn-Suzuki-Daouadji paper), from the fields fill_contact_geometry() filled. */
-template <class G> DEMC_FN Vec3 contact_movement(const G &g)
+/* n x F: the torques of a force F on p (-F on q) are arm_p (n x F) on p and arm_q (n x F)
+   on q. */
+DEMC_FN Vec3 sphere_torque_arm(const SphereContact &c, const Vec3 &force_on_p)
 {
-  return g.du_q - g.du_p + cross(g.dth_q, g.r_q) - cross(g.dth_p, g.r_p);
+  return cross(c.n, force_on_p);
 }
 
 /* The pair's rotation about the contact normal over the step, the mean spin
-   1/2 (dth_p + dth_q).n: the twirl that carries the tangential force (Kuhn et al.,
-   Eq. 23) and turns the contact frame (Jaeger). */
+   1/2 (dth_p + dth_q).n, of any struct with dth_p, dth_q and n (SphereContact::twirl for two
+   spheres): the twirl that carries the tangential force (Kuhn et al., Eq. 23) and turns the
+   contact frame (Jaeger). */
 template <class G> DEMC_FN double contact_twirl(const G &g) { return 0.5 * dot(g.dth_p + g.dth_q, g.n); }
 
 /* Contact dashpots, the force on p: nu_n on the normal and nu_t on the tangential part
-   of the relative velocity du/dt (du: contact_movement(), n: the normal from p to q). */
+   of the relative velocity du/dt (du: SphereContact::du, n: the normal from p to q). */
 DEMC_FN Vec3 contact_damping_force(const Vec3 &du, const Vec3 &n, double nu_n, double nu_t, double dt)
 {
   if (dt <= 0.0 || (nu_n == 0.0 && nu_t == 0.0)) return {0.0, 0.0, 0.0};

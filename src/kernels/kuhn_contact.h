@@ -61,6 +61,17 @@ namespace kuhn {
     double dt;                   // time step (only damping uses it)
   };
 
+  /* What step() needs of the movement: Motion reduced to the contact's own quantities.
+     Callers that know the contact vectors' form compute it directly (demc::sphere_contact()
+     for two spheres: one cross product instead of two, 13 numbers instead of 27). */
+  struct Kinematics {
+    double zeta_new, zeta_old;   // overlaps at t+dt and t
+    Vec3 n, n_old;               // unit normals at t+dt and t, from p towards q
+    Vec3 du;                     // movement of q relative to p at the contact (Eq. 5)
+    double twirl;                // the pair's rotation about n over the step (contact_twirl())
+    double dt;                   // time step (only damping uses it)
+  };
+
   struct Result {
     double fn;       // elastic normal force f^{n,t+dt} = kn zeta (>= 0); dashpot: f_damp
     Vec3 ft;         // new tangential force f^{t,t+dt}: the history to store
@@ -122,11 +133,6 @@ namespace kuhn {
       return len > 0.0 ? (R / len) * v : Vec3{0.0, 0.0, 0.0};
     }
 
-    /* The movement of q relative to p at the contact (Eq. 5, line 8). */
-    DEMC_FN Vec3 relative_movement(const Motion &m)
-    {
-      return m.du_q - m.du_p + (cross(m.dth_q, m.r_q) - cross(m.dth_p, m.r_p));
-    }
 
     /* Lines 48-49, applied to f^{t,t} at the START of the step instead of to the new force
        at the end. The rigid rotation of the pair over the step carries the force it holds;
@@ -139,15 +145,15 @@ namespace kuhn {
        TWIRL: the rotation about n by the pair's mean spin 1/2 (dth_p + dth_q).n, applied
        exactly (Rodrigues); Eq. 23 is its first-order form, which lengthens f^t by the
        factor sqrt(1 + angle^2) each step. */
-    DEMC_FN Vec3 carried_by_pair_rotation(const Params &p, const Motion &m, const Vec3 &ft_old)
+    DEMC_FN Vec3 carried_by_pair_rotation(const Params &p, const Kinematics &m, const Vec3 &ft_old)
     {
       Vec3 f = ft_old;
       if (f.x == 0.0 && f.y == 0.0 && f.z == 0.0) return f;    // nothing to carry
       if (p.flags & PROJECT) {
         f = tilt_tangential(f, m.n_old, m.n);    // also drops a normal part (round-off)
-        if (p.flags & TWIRL) f = rotate_perpendicular_about(f, m.n, contact_twirl(m));
+        if (p.flags & TWIRL) f = rotate_perpendicular_about(f, m.n, m.twirl);
       } else if (p.flags & TWIRL) {
-        f = rotate_about(f, m.n, contact_twirl(m));    // f need not be tangential to n
+        f = rotate_about(f, m.n, m.twirl);    // f need not be tangential to n
       }
       return f;
     }
@@ -295,7 +301,7 @@ namespace kuhn {
        kn dzeta on line 14) would count the gap -zeta_old as overlap when zeta_old < 0;
        the force after touching is kn zeta_new (Eq. 1). Line 16 caps at mu f^n, line 18
        is the work (exact when elastic). */
-    DEMC_FN void fresh_contact(const Params &p, const Motion &m, double dzeta, const Vec3 &dxi,
+    DEMC_FN void fresh_contact(const Params &p, const Kinematics &m, double dzeta, const Vec3 &dxi,
                                double fn, Result &r)
     {
       r.alpha_o = (p.flags & FRESH) ? fraction_before_touch(m.zeta_new, dzeta) : 0.0;
@@ -324,7 +330,7 @@ namespace kuhn {
        rotation. The within-step path follows Eq. 17, f^n(alpha) = f^{n,t} + alpha kn dzeta,
        while the final force uses f^{n,t+dt} = kn zeta_new (lines 20, 43); the two agree
        when zeta_new = zeta_old + dzeta. */
-    DEMC_FN void continuing_contact(const Params &p, const Motion &m, double dzeta, const Vec3 &dxi,
+    DEMC_FN void continuing_contact(const Params &p, const Kinematics &m, double dzeta, const Vec3 &dxi,
                                     const Vec3 &f0, double fn_new, Result &r)
     {
       const double fn_old = p.kn * m.zeta_old;    // line 7
@@ -395,7 +401,7 @@ namespace kuhn {
          f_damp = damp_n (du.n) n / dt + damp_t dxi / dt   (on p; resists the relative motion).
        The work done on the dashpots is f_damp . du = (damp_n (du.n)^2 + damp_t |dxi|^2) / dt,
        written in that non-negative form. */
-    DEMC_FN void add_damping(const Params &p, const Motion &m, double dzeta, const Vec3 &dxi,
+    DEMC_FN void add_damping(const Params &p, const Kinematics &m, double dzeta, const Vec3 &dxi,
                              Result &r)
     {
       if (!(m.dt > 0.0)) return;
@@ -418,14 +424,13 @@ namespace kuhn {
 
   /* One time step of one contact (Fig. 1). ft_old is the stored f^{t,t} (in the tangent
      plane of n_old); the returned ft is the history for the next step. */
-  DEMC_FN_FLAT Result step(const Params &p, const Motion &m, const Vec3 &ft_old)
+  DEMC_FN_FLAT Result step(const Params &p, const Kinematics &m, const Vec3 &ft_old)
   {
     using namespace detail;
     if (!(m.zeta_new > 0.0)) return separated(p, ft_old);
 
-    const Vec3 du = relative_movement(m);
-    const double dzeta = -dot(du, m.n);           // Eq. 6 (line 9)
-    const Vec3 dxi = du + dzeta * m.n;
+    const double dzeta = -dot(m.du, m.n);         // Eq. 6 (line 9)
+    const Vec3 dxi = m.du + dzeta * m.n;
 
     // every field is set below: zero-initialising the whole struct costs more than this step's
     // elastic arithmetic (it compiles to a block store on x86)
@@ -445,6 +450,19 @@ namespace kuhn {
     if (p.damp_n != 0.0 || p.damp_t != 0.0) add_damping(p, m, dzeta, dxi, r);
     r.force = -r.fn * m.n + r.ft + r.f_damp;      // Eq. 3 plus damping (line 50)
     return r;
+  }
+
+  /* Motion reduced to Kinematics: Eq. 5 (line 8) for any contact vectors, and the twirl. */
+  DEMC_FN Kinematics kinematics_of(const Motion &m)
+  {
+    return {m.zeta_new, m.zeta_old, m.n, m.n_old,
+            m.du_q - m.du_p + (cross(m.dth_q, m.r_q) - cross(m.dth_p, m.r_p)), contact_twirl(m), m.dt};
+  }
+
+  // The same step from the particles' movements.
+  DEMC_FN_FLAT Result step(const Params &p, const Motion &m, const Vec3 &ft_old)
+  {
+    return step(p, kinematics_of(m), ft_old);
   }
 
 }    // namespace kuhn

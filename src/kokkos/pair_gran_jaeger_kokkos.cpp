@@ -4,8 +4,8 @@
 
    One physics: the functor below is the body of PairGranJaeger::compute()
    on views, step for step: the same geometry and movements
-   (demc::fill_contact_geometry(), demc::contact_movement(): what
-   PairGranDemc::make_contact() calls), the same frame update
+   (demc::sphere_contact(), what PairGranDemc::sphere_contact() calls),
+   the same frame update
    (demc::frame), the same kernel calls (demc::jaeger::step(),
    fresh_contact_shift(), hertz_force(), normal_energy(), stored_energy()),
    the same dashpots (demc::contact_damping_force()). What differs is where
@@ -77,13 +77,6 @@ static_assert(std::is_same_v<KK_FLOAT, double>,
               "gran/jaeger/kk stores history points (4 doubles) in fix neigh/history/kk's values: "
               "it needs a LAMMPS built with double precision Kokkos floats (KOKKOS_PREC=DOUBLE)");
 static_assert(sizeof(jaeger::Point) == 4 * sizeof(double), "a history point is 4 doubles");
-
-// the geometry and movements of one contact: the fields fill_contact_geometry() fills
-struct JaegerGeometry {
-  Vec3 n, n_old, r_p, r_q, du_p, du_q, dth_p, dth_q;
-  Vec3 du;
-  double overlap;
-};
 
 /* ----------------------------------------------------------------------
    The pair loop: one atom i of the half list and all its neighbors j.
@@ -193,15 +186,13 @@ struct JaegerPairLoop : PairGranJaegerKernelData<DeviceType>, DemcForceScatter<D
       // records are oriented by atom IDs (p = smaller ID): any list order, any rank, same record
       const bool i_first = tag_i < d.tag[j];
       const int p = i_first ? i : j, q = i_first ? j : i;
-      JaegerGeometry g;
-      g.overlap = demc::fill_contact_geometry(
-          g, i_first ? x_i : x_j, i_first ? x_j : x_i, d.radius[p], d.radius[q], demc::math::sqrt(rsq),
+      const demc::SphereContact g = demc::sphere_contact(
+          i_first ? x_i : x_j, i_first ? x_j : x_i, d.radius[p], d.radius[q], demc::math::sqrt(rsq),
           Vec3{d.v(p, 0), d.v(p, 1), d.v(p, 2)}, Vec3{d.v(q, 0), d.v(q, 1), d.v(q, 2)},
           Vec3{d.omega(p, 0), d.omega(p, 1), d.omega(p, 2)}, Vec3{d.omega(q, 0), d.omega(q, 1), d.omega(q, 2)},
           step_dt);
-      g.du = demc::contact_movement(g);
       const jaeger::Material mat = {c.estar, c.gstar, rad_i * rad_j / radsum, c.mu};
-      const double twirl = demc::contact_twirl(g);
+      const double twirl = g.twirl;
 
       if (!touching) {
         // parting (ADVANCE, has): the last step still does work as the springs leave (the
@@ -282,7 +273,8 @@ struct JaegerPairLoop : PairGranJaegerKernelData<DeviceType>, DemcForceScatter<D
       if (mat.mu * res.P > 0.0 && tmag >= mat.mu * res.P * (1.0 - 1e-9)) sums.sliding += weight;
 
       // force on p is `force`, q takes the reaction; torques from the contact vectors
-      const Vec3 tor_p = demc::cross(g.r_p, force), tor_q = demc::cross(g.r_q, -force);
+      const Vec3 torque_axis = demc::sphere_torque_arm(g, force);
+      const Vec3 tor_p = g.arm_p * torque_axis, tor_q = g.arm_q * torque_axis;
       const Vec3 fi = i_first ? force : -force;
       f_i = f_i + fi;
       tor_i = tor_i + (i_first ? tor_p : tor_q);

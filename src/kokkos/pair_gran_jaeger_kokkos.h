@@ -5,7 +5,7 @@
    The contact law is the CPU style's kernel, demc::jaeger::step() with the
    contact frame of demc::frame (kernels/jaeger_contact.h, contact_frame.h),
    called from a Kokkos functor on the same geometry and movements
-   (demc::fill_contact_geometry(), demc::contact_movement(),
+   (demc::sphere_contact(),
    demc::contact_damping_force()). This class only moves data in and out.
 
    Per-contact history: a FIXED slot per neighbor-list entry in LAMMPS's

@@ -2,9 +2,9 @@
    dem-contact: faithful DEM contact laws for LAMMPS (plugin package)
    pair_style gran/kuhn/kk: the Kokkos variant of pair_style gran/kuhn.
 
-   One physics: the functor below builds demc::kuhn::Motion as
-   PairGranKuhn::compute() does (demc::fill_contact_geometry(), the same
-   arithmetic as PairGranDemc::fill_geometry()) and calls the same kernel,
+   One physics: the functor below builds demc::kuhn::Kinematics as
+   PairGranKuhn::compute() does (demc::sphere_contact(), the same
+   arithmetic as PairGranDemc::sphere_contact()) and calls the same kernel,
    demc::kuhn::step(). What differs is only where the data live (Kokkos
    views) and how sums are formed (a parallel reduction).
 
@@ -126,17 +126,16 @@ struct KuhnPairLoop : PairGranKuhnKernelData<DeviceType>, DemcForceScatter<Devic
       const double zeta_stored = d.history(i, h + H_ZETA);
       const double sign = Kokkos::signbit(zeta_stored) ? -1.0 : 1.0;
 
-      // geometry and movements as the CPU style (PairGranDemc::fill_geometry): n from i to
+      // geometry and movements as the CPU style (PairGranDemc::sphere_contact): n from i to
       // j, positions at the start of the step x - v dt, contact point at the middle of the
       // overlap, nothing moves at setup
-      kuhn::Motion m;
-      m.zeta_new = demc::fill_contact_geometry(
-          m, x_i, Vec3{d.x(j, 0), d.x(j, 1), d.x(j, 2)}, rad_i, rad_j, demc::math::sqrt(rsq),
+      const demc::SphereContact g = demc::sphere_contact(
+          x_i, Vec3{d.x(j, 0), d.x(j, 1), d.x(j, 2)}, rad_i, rad_j, demc::math::sqrt(rsq),
           Vec3{d.v(i, 0), d.v(i, 1), d.v(i, 2)}, Vec3{d.v(j, 0), d.v(j, 1), d.v(j, 2)},
           Vec3{d.omega(i, 0), d.omega(i, 1), d.omega(i, 2)}, Vec3{d.omega(j, 0), d.omega(j, 1), d.omega(j, 2)},
           step_dt);
-      m.zeta_old = sign * zeta_stored;    // 0 unless touching before (CPU: touch ? zeta : 0)
-      m.dt = d.dt;
+      // zeta_old: 0 unless touching before (CPU: touch ? zeta : 0)
+      const kuhn::Kinematics m = {g.overlap, sign * zeta_stored, g.n, g.n_old, g.du, g.twirl, d.dt};
 
       params.kn = c.kn;
       params.kt = c.kt;
@@ -165,10 +164,11 @@ struct KuhnPairLoop : PairGranKuhnKernelData<DeviceType>, DemcForceScatter<Devic
 
       // force on i is res.force, j takes the reaction; torques from the contact vectors
       const Vec3 &F = res.force;
+      const Vec3 torque_axis = demc::sphere_torque_arm(g, F);
       f_i = f_i + F;
-      tor_i = tor_i + demc::cross(m.r_p, F);
+      tor_i = tor_i + g.arm_p * torque_axis;
       if (NEWTON_PAIR || j < d.nlocal) {
-        const Vec3 tor_j = demc::cross(m.r_q, -F);
+        const Vec3 tor_j = g.arm_q * torque_axis;
         a_f(j, 0) -= F.x;
         a_f(j, 1) -= F.y;
         a_f(j, 2) -= F.z;

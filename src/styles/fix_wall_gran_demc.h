@@ -8,9 +8,8 @@
    - its motion: wiggle (as fix wall/gran) or translate with a velocity
      that is constant or given by equal-style variables; the displacement is
      accumulated step by step and kept in restart files;
-   - the contact of a particle with the wall over one step, in the form the
-     pair styles give the kernels (PairGranDemc::Contact): the particle is
-     p, the wall is q, a body of infinite radius and mass that translates
+   - the contact of a particle with the wall over one step, with the
+     general contact vectors (Contact below): the particle is p, the wall is q, a body of infinite radius and mass that translates
      with the wall and does not rotate. n points from the particle to the
      wall, du is the movement of the wall relative to the particle at the
      contact point (Eq. 5), the contact point is the middle of the overlap;
@@ -33,7 +32,16 @@ namespace LAMMPS_NS {
 
 class FixWallGranDemc : public Fix {
  public:
-  using Contact = PairGranDemc::Contact;
+  // the particle p and the wall q over one step: n points from p to q, du is the movement of
+  // q relative to p at the contact point (Eq. 5)
+  struct Contact {
+    int p, q;                               // atom index, -1 for the wall
+    double r, overlap;                      // centre-to-wall distance and overlap at t+dt
+    demc::Vec3 n, n_old;                    // normals at t+dt and t
+    demc::Vec3 r_p, r_q;                    // centre to contact point (middle of the overlap)
+    demc::Vec3 du_p, du_q, dth_p, dth_q;    // translations and rotations over the step
+    demc::Vec3 du;                          // Eq. 5
+  };
   enum WallStyle { XPLANE = 0, YPLANE = 1, ZPLANE = 2, ZCYLINDER = 3 };
   // which surface a particle touches: the lo or hi plane; the cylinder is LO_SIDE
   enum Side { NO_SIDE = 0, LO_SIDE = 1, HI_SIDE = 2 };

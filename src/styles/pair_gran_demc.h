@@ -39,20 +39,6 @@ class PairGranDemc : public Pair {
   // cumulative friction and damping dissipation, contacts, sliding contacts
   enum EnergyIndex { E_NORMAL, E_TANGENTIAL, E_FRICTION, E_DAMPING, E_CONTACTS, E_SLIDING, E_SIZE };
 
-  // one contact over one step, as the kernels take it; p and q as in the papers:
-  // n points from p to q, du is the movement of q relative to p at the contact (Eq. 5)
-  struct Contact {
-    int p, q;                       // atom indices
-    double r, overlap;              // centre distance and overlap at t+dt
-    demc::Vec3 n, n_old;            // normals at t+dt and t
-    demc::Vec3 r_p, r_q;            // centre to contact point (middle of the overlap)
-    demc::Vec3 du_p, du_q, dth_p, dth_q;    // translations and rotations over the step
-    demc::Vec3 du;                  // Eq. 5
-  };
-
-  // contact dashpots (force on p): nu_n, nu_t on the normal and tangential parts of du/dt
-  static demc::Vec3 damping_force(const Contact &c, double nu_n, double nu_t, double dt);
-
  protected:
   template <class DeviceType> friend struct PairGranDemcKokkosShared;    // the Kokkos styles' helper
   std::string style_name;
@@ -110,18 +96,18 @@ class PairGranDemc : public Pair {
   void tally_atom_shares(int p, int q, double stored_n, double stored_t, double work_t, double damp);
   int find_neighbor_index(int i, int j);
 
-  // the contact of atoms p and q at centre distance r
-  Contact make_contact(int p, int q, double r, bool advance) const;
-  // fill the geometry and movement fields (n, n_old, r_p, r_q, du_p, du_q, dth_p, dth_q) of
-  // any struct that has them (Contact, a kernel's own input): no copy between the two
-  template <class G> double fill_geometry(G &g, int p, int q, double r, bool advance) const;
+  // the contact of spheres p and q at centre distance r, in the kernels' compact form
+  demc::SphereContact sphere_contact(int p, int q, double r, bool advance) const;
   // add force on p (and -force on q) with torques; tally energy and virial for list pair (i, j)
-  void apply_force(int p, int q, const demc::Vec3 &r_p, const demc::Vec3 &r_q,
-                   const demc::Vec3 &force_on_p, int i, int j, double energy);
-  void apply_force(const Contact &c, const demc::Vec3 &force_on_p, int i, int j, double energy)
+  void apply_force(int p, int q, const demc::SphereContact &c, const demc::Vec3 &force_on_p, int i,
+                   int j, double energy)
   {
-    apply_force(c.p, c.q, c.r_p, c.r_q, force_on_p, i, j, energy);
+    const demc::Vec3 axis = demc::sphere_torque_arm(c, force_on_p);
+    add_force(p, q, force_on_p, c.arm_p * axis, c.arm_q * axis, i, j, energy);
   }
+  // force F on p and -F on q with the given torques
+  void add_force(int p, int q, const demc::Vec3 &F, const demc::Vec3 &tor_p, const demc::Vec3 &tor_q,
+                 int i, int j, double energy);
   double pair_weight(int j) const;    // 1, or 1/2 for a pair computed on two ranks (newton off)
 
   void write_double(FILE *fp, double value) const;
@@ -147,35 +133,13 @@ inline demc::Vec3 demc_vec(const double *a)
    at setup (advance = false) nothing has moved
 ------------------------------------------------------------------------- */
 
-template <class G>
-inline double PairGranDemc::fill_geometry(G &g, int p, int q, double r, bool advance) const
+inline demc::SphereContact PairGranDemc::sphere_contact(int p, int q, double r, bool advance) const
 {
   double **x = atom->x, **v = atom->v, **omega = atom->omega;
   const double *radius = atom->radius;
-  return demc::fill_contact_geometry(g, demc_vec(x[p]), demc_vec(x[q]), radius[p], radius[q], r,
-                                     demc_vec(v[p]), demc_vec(v[q]), demc_vec(omega[p]),
-                                     demc_vec(omega[q]), advance ? dt : 0.0);
-}
-
-inline PairGranDemc::Contact PairGranDemc::make_contact(int p, int q, double r, bool advance) const
-{
-  Contact c;
-  c.p = p;
-  c.q = q;
-  c.r = r;
-  c.overlap = fill_geometry(c, p, q, r, advance);
-  c.du = demc::contact_movement(c);    // shared with the Kokkos styles (contact_geometry.h)
-  return c;
-}
-
-/* ----------------------------------------------------------------------
-   contact dashpots (force on p): nu_n on the normal and nu_t on the
-   tangential part of the relative velocity du/dt
-------------------------------------------------------------------------- */
-
-inline demc::Vec3 PairGranDemc::damping_force(const Contact &c, double nu_n, double nu_t, double dt)
-{
-  return demc::contact_damping_force(c.du, c.n, nu_n, nu_t, dt);    // contact_geometry.h
+  return demc::sphere_contact(demc_vec(x[p]), demc_vec(x[q]), radius[p], radius[q], r,
+                              demc_vec(v[p]), demc_vec(v[q]), demc_vec(omega[p]),
+                              demc_vec(omega[q]), advance ? dt : 0.0);
 }
 
 inline double PairGranDemc::pair_weight(int j) const
@@ -185,13 +149,12 @@ inline double PairGranDemc::pair_weight(int j) const
 
 /* ---------------------------------------------------------------------- */
 
-inline void PairGranDemc::apply_force(int p, int q, const demc::Vec3 &r_p, const demc::Vec3 &r_q,
-                                      const demc::Vec3 &F, int i, int j, double energy)
+inline void PairGranDemc::add_force(int p, int q, const demc::Vec3 &F, const demc::Vec3 &tor_p,
+                                    const demc::Vec3 &tor_q, int i, int j, double energy)
 {
   double **f = loop.f, **torque = loop.torque;
   const int nlocal = loop.nlocal;
   const int newton_pair = loop.newton ? 1 : 0;
-  const demc::Vec3 tor_p = demc::cross(r_p, F), tor_q = demc::cross(r_q, -F);
   auto add = [&](int k, const demc::Vec3 &force_k, const demc::Vec3 &torque_k) {
     f[k][0] += force_k.x;
     f[k][1] += force_k.y;

@@ -119,14 +119,15 @@ void PairGranJaeger::compute(int eflag, int vflag)
       const double weight = pair_weight(j);
       // records are oriented by atom IDs (p = smaller ID): any list order, any rank, same record
       const bool i_first = tag[i] < tag[j];
-      const Contact c = make_contact(i_first ? i : j, i_first ? j : i, std::sqrt(rsq), advance);
+      const int atom_p = i_first ? i : j, atom_q = i_first ? j : i;
+      const demc::SphereContact c = sphere_contact(atom_p, atom_q, std::sqrt(rsq), advance);
       const jaeger::Material mat = {estar[itype][jtype], gstar[itype][jtype],
                                     radius[i] * radius[j] / radsum, mu[itype][jtype]};
       if (!touching) {
         // parting: the last step still does work as the springs leave (kernel clears the stack)
         const double work = part(rec, c, mat);
         tangential_sum += weight * work;
-        tally_atoms(c.p, c.q, 0.0, 0.0, work, 0.0);
+        tally_atoms(atom_p, atom_q, 0.0, 0.0, work, 0.0);
         fix_history->close(i, jj);
         continue;
       }
@@ -134,7 +135,7 @@ void PairGranJaeger::compute(int eflag, int vflag)
       frame::Quat q;
       if (rec) {
         q = frame::load(rec + H::R_QW);
-        if (advance) q = frame::update(q, c.n, demc::contact_twirl(c));
+        if (advance) q = frame::update(q, c.n, c.twirl);
       } else {
         q = frame::init_frame(c.n);
         if (advance) {
@@ -173,7 +174,7 @@ void PairGranJaeger::compute(int eflag, int vflag)
         }
       }
 
-      const Vec3 fdamp = advance ? damping_force(c, damp_n[itype][jtype], damp_t[itype][jtype], dt)
+      const Vec3 fdamp = advance ? demc::contact_damping_force(c.du, c.n, damp_n[itype][jtype], damp_t[itype][jtype], dt)
                                  : Vec3{0.0, 0.0, 0.0};
       const Vec3 force = -res.P * c.n + frame::to_global(q, res.T.x, res.T.y) + fdamp;
       const double dwd = advance ? demc::dot(fdamp, c.du) : 0.0;
@@ -185,8 +186,8 @@ void PairGranJaeger::compute(int eflag, int vflag)
       const double un = jaeger::normal_energy(mat, c.overlap);
       const double ut = (eflag && hist) ? jaeger::stored_energy(mat, stack_of(hist, max_length)) : 0.0;
       stored_tangential += weight * ut;
-      apply_force(c, force, i, j, un + ut);
-      tally_atoms(c.p, c.q, un, ut, advance ? res.work : 0.0, dwd);
+      apply_force(atom_p, atom_q, c, force, i, j, un + ut);
+      tally_atoms(atom_p, atom_q, un, ut, advance ? res.work : 0.0, dwd);
       pvector[E_NORMAL] += weight * un;
       pvector[E_CONTACTS] += weight;
       const double tmag = std::sqrt(res.T.x * res.T.x + res.T.y * res.T.y);
@@ -223,9 +224,9 @@ void PairGranJaeger::trim(double *rec, const jaeger::Material &mat)
    the tangential work of a contact's last step, as it opens
 ------------------------------------------------------------------------- */
 
-double PairGranJaeger::part(double *rec, const Contact &c, const jaeger::Material &mat) const
+double PairGranJaeger::part(double *rec, const demc::SphereContact &c, const jaeger::Material &mat) const
 {
-  const frame::Quat q = frame::update(frame::load(rec + H::R_QW), c.n, demc::contact_twirl(c));
+  const frame::Quat q = frame::update(frame::load(rec + H::R_QW), c.n, c.twirl);
   const frame::Local dl = frame::to_local(q, c.du);
   jaeger::Stack st = stack_of(rec, max_length);
   return jaeger::step(mat, st, c.overlap, {dl.x, dl.y}, beta, work).work;

@@ -56,7 +56,7 @@ class PairGranJaeger : public PairGranDemc {
 
   void allocate();
   void trim(double *rec, const demc::jaeger::Material &mat);
-  double part(double *rec, const Contact &c, const demc::jaeger::Material &mat) const;
+  double part(double *rec, const demc::SphereContact &c, const demc::jaeger::Material &mat) const;
   static const int INITIAL_CAPACITY = 8;
 };
 

@@ -116,10 +116,9 @@ void PairGranKuhn::compute(int eflag, int vflag)
       double *history = &allhistory[H_SIZE * jj];
       const int jtype = type[j];
       const double weight = pair_weight(j);
-      kuhn::Motion m;
-      m.zeta_new = fill_geometry(m, i, j, std::sqrt(rsq), advance);
-      m.zeta_old = touch[jj] ? history[H_ZETA] : 0.0;
-      m.dt = dt;
+      const demc::SphereContact c = sphere_contact(i, j, std::sqrt(rsq), advance);
+      const kuhn::Kinematics m = {c.overlap, touch[jj] ? history[H_ZETA] : 0.0, c.n, c.n_old, c.du,
+                                  c.twirl, dt};
       params.kn = kn[itype][jtype];
       params.kt = kt[itype][jtype];
       params.mu = mu[itype][jtype];
@@ -140,7 +139,7 @@ void PairGranKuhn::compute(int eflag, int vflag)
         damping += weight * res.dW_damp;
       }
 
-      apply_force(i, j, m.r_p, m.r_q, res.force, i, j, res.Wn + res.Wt);
+      apply_force(i, j, c, res.force, i, j, res.Wn + res.Wt);
       tally_atoms(i, j, res.Wn, res.Wt, advance ? res.dWt : 0.0, advance ? res.dW_damp : 0.0);
       sum[E_NORMAL] += weight * res.Wn;
       sum[E_TANGENTIAL] += weight * res.Wt;

@@ -76,25 +76,40 @@ TEST(ContactGeometry, InverseLengthAfterMoveMatchesDirect)
   EXPECT_LE(worst, 4.0 * kUlp);
 }
 
-// fill_contact_geometry: unit normals now and at the start of the step, contact vectors
-TEST(ContactGeometry, NormalsAndContactVectors)
+/* sphere_contact: unit normals now and at the start of the step, and the compact movement,
+   twirl and torques against the general forms with the contact vectors
+   r_p = (R_p - overlap/2) n and r_q = -(R_q - overlap/2) n written out (Eq. 5 with two cross
+   products, torques r x F). */
+TEST(ContactGeometry, SphereContactAgreesWithGeneralContactVectors)
 {
-  struct G {
-    Vec3 n, n_old, r_p, r_q, du_p, du_q, dth_p, dth_q;
-  } g;
   const Vec3 xp = {0.1, -0.2, 0.3}, vp = {1.0, 2.0, -0.5}, vq = {-3.0, 0.5, 1.0};
+  const Vec3 wp = {0.3, -2.0, 1.0}, wq = {4.0, 0.5, -1.5};
   const Vec3 xq = xp + Vec3{0.7, 0.9, -0.4};
   const double rp = 0.6, rq = 0.55, dt = 1e-3;
   const double r = demc::norm(xq - xp);
-  const double overlap =
-      demc::fill_contact_geometry(g, xp, xq, rp, rq, r, vp, vq, Vec3{0, 0, 1}, Vec3{1, 0, 0}, dt);
-  EXPECT_NEAR(overlap, rp + rq - r, 4 * kUlp);
-  EXPECT_LE(dist3(g.n, unit(xq - xp)), 4 * kUlp);
+  const demc::SphereContact c = demc::sphere_contact(xp, xq, rp, rq, r, vp, vq, wp, wq, dt);
+  const double overlap = rp + rq - r;
+  EXPECT_NEAR(c.overlap, overlap, 4 * kUlp);
+  const Vec3 n = unit(xq - xp);
+  EXPECT_LE(dist3(c.n, n), 4 * kUlp);
   const Vec3 old = (xq - dt * vq) - (xp - dt * vp);
-  EXPECT_LE(dist3(g.n_old, unit(old)), 4 * kUlp);
-  EXPECT_LE(dist3(g.r_p, (rp - 0.5 * overlap) * g.n), 4 * kUlp);
-  EXPECT_LE(dist3(g.r_q, -(rq - 0.5 * overlap) * g.n), 4 * kUlp);
-  EXPECT_LE(dist3(g.du_q, dt * vq), kUlp);
+  EXPECT_LE(dist3(c.n_old, unit(old)), 4 * kUlp);
+
+  const Vec3 r_p = (rp - 0.5 * overlap) * n, r_q = -(rq - 0.5 * overlap) * n;
+  const Vec3 du = dt * vq - dt * vp + demc::cross(dt * wq, r_q) - demc::cross(dt * wp, r_p);
+  EXPECT_LE(dist3(c.du, du), 16 * kUlp * demc::norm(du));
+  EXPECT_NEAR(c.twirl, 0.5 * demc::dot(dt * wp + dt * wq, n), 8 * kUlp * dt * (demc::norm(wp) + demc::norm(wq)));
+
+  const Vec3 F = {2.0, -1.0, 0.5};
+  const Vec3 axis = demc::sphere_torque_arm(c, F);
+  EXPECT_LE(dist3(c.arm_p * axis, demc::cross(r_p, F)), 16 * kUlp);
+  EXPECT_LE(dist3(c.arm_q * axis, demc::cross(r_q, -F)), 16 * kUlp);
+
+  // at setup (step 0) nothing has moved
+  const demc::SphereContact s = demc::sphere_contact(xp, xq, rp, rq, r, vp, vq, wp, wq, 0.0);
+  EXPECT_EQ(dist3(s.n_old, s.n), 0.0);
+  EXPECT_EQ(demc::norm(s.du), 0.0);
+  EXPECT_EQ(s.twirl, 0.0);
 }
 
 // Rodrigues against the axis-angle matrix; the perpendicular form against Rodrigues
