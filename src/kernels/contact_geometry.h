@@ -76,7 +76,10 @@ DEMC_FN Vec3 sphere_torque_arm(const SphereContact &c, const Vec3 &force_on_p)
    1/2 (dth_p + dth_q).n, of any struct with dth_p, dth_q and n (SphereContact::twirl for two
    spheres): the twirl that carries the tangential force (Kuhn et al., Eq. 23) and turns the
    contact frame (Jaeger). */
-template <class G> DEMC_FN double contact_twirl(const G &g) { return 0.5 * dot(g.dth_p + g.dth_q, g.n); }
+template <class G> DEMC_FN double contact_twirl(const G &g)
+{
+  return 0.5 * dot(g.dth_p + g.dth_q, g.n);
+}
 
 /* Contact dashpots, the force on p: nu_n on the normal and nu_t on the tangential part
    of the relative velocity du/dt (du: SphereContact::du, n: the normal from p to q). */

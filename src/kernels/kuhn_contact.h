@@ -455,8 +455,8 @@ namespace kuhn {
   /* Motion reduced to Kinematics: Eq. 5 (line 8) for any contact vectors, and the twirl. */
   DEMC_FN Kinematics kinematics_of(const Motion &m)
   {
-    return {m.zeta_new, m.zeta_old, m.n, m.n_old,
-            m.du_q - m.du_p + (cross(m.dth_q, m.r_q) - cross(m.dth_p, m.r_p)), contact_twirl(m), m.dt};
+    const Vec3 du = m.du_q - m.du_p + (cross(m.dth_q, m.r_q) - cross(m.dth_p, m.r_p));
+    return {m.zeta_new, m.zeta_old, m.n, m.n_old, du, contact_twirl(m), m.dt};
   }
 
   // The same step from the particles' movements.

@@ -9,10 +9,11 @@
      that is constant or given by equal-style variables; the displacement is
      accumulated step by step and kept in restart files;
    - the contact of a particle with the wall over one step, with the
-     general contact vectors (Contact below): the particle is p, the wall is q, a body of infinite radius and mass that translates
-     with the wall and does not rotate. n points from the particle to the
-     wall, du is the movement of the wall relative to the particle at the
-     contact point (Eq. 5), the contact point is the middle of the overlap;
+     general contact vectors (Contact below): the particle is p, the wall
+     is q, a body of infinite radius and mass that translates with the
+     wall and does not rotate. n points from the particle to the wall, du
+     is the movement of the wall relative to the particle at the contact
+     point (Eq. 5), the contact point is the middle of the overlap;
    - applying the force and its torque, the force on the wall, the energy
      terms of the pair styles (global vector) and their cumulative sums.
    Derived fixes parse the law's coefficients, keep one history record per

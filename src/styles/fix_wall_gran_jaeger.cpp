@@ -197,7 +197,8 @@ FixWallGranDemc::Touch FixWallGranJaeger::touch(const Contact &c, int side, bool
     res.T = jaeger::force_of(top);
   }
 
-  const Vec3 fdamp = advance ? demc::contact_damping_force(c.du, c.n, damp_n, damp_t, dt) : Vec3{0.0, 0.0, 0.0};
+  const Vec3 fdamp =
+      advance ? demc::contact_damping_force(c.du, c.n, damp_n, damp_t, dt) : Vec3{0.0, 0.0, 0.0};
   if (advance) {
     const double dwd = demc::dot(fdamp, c.du);
     cumulative[C_DAMPING] += dwd;

@@ -174,8 +174,9 @@ void PairGranJaeger::compute(int eflag, int vflag)
         }
       }
 
-      const Vec3 fdamp = advance ? demc::contact_damping_force(c.du, c.n, damp_n[itype][jtype], damp_t[itype][jtype], dt)
-                                 : Vec3{0.0, 0.0, 0.0};
+      const Vec3 fdamp = advance
+          ? demc::contact_damping_force(c.du, c.n, damp_n[itype][jtype], damp_t[itype][jtype], dt)
+          : Vec3{0.0, 0.0, 0.0};
       const Vec3 force = -res.P * c.n + frame::to_global(q, res.T.x, res.T.y) + fdamp;
       const double dwd = advance ? demc::dot(fdamp, c.du) : 0.0;
       if (advance) {

@@ -117,8 +117,8 @@ void PairGranKuhn::compute(int eflag, int vflag)
       const int jtype = type[j];
       const double weight = pair_weight(j);
       const demc::SphereContact c = sphere_contact(i, j, std::sqrt(rsq), advance);
-      const kuhn::Kinematics m = {c.overlap, touch[jj] ? history[H_ZETA] : 0.0, c.n, c.n_old, c.du,
-                                  c.twirl, dt};
+      const kuhn::Kinematics m = {
+          c.overlap, touch[jj] ? history[H_ZETA] : 0.0, c.n, c.n_old, c.du, c.twirl, dt};
       params.kn = kn[itype][jtype];
       params.kt = kt[itype][jtype];
       params.mu = mu[itype][jtype];

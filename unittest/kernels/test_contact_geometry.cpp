@@ -98,7 +98,8 @@ TEST(ContactGeometry, SphereContactAgreesWithGeneralContactVectors)
   const Vec3 r_p = (rp - 0.5 * overlap) * n, r_q = -(rq - 0.5 * overlap) * n;
   const Vec3 du = dt * vq - dt * vp + demc::cross(dt * wq, r_q) - demc::cross(dt * wp, r_p);
   EXPECT_LE(dist3(c.du, du), 16 * kUlp * demc::norm(du));
-  EXPECT_NEAR(c.twirl, 0.5 * demc::dot(dt * wp + dt * wq, n), 8 * kUlp * dt * (demc::norm(wp) + demc::norm(wq)));
+  EXPECT_NEAR(c.twirl, 0.5 * demc::dot(dt * wp + dt * wq, n),
+              8 * kUlp * dt * (demc::norm(wp) + demc::norm(wq)));
 
   const Vec3 F = {2.0, -1.0, 0.5};
   const Vec3 axis = demc::sphere_torque_arm(c, F);
