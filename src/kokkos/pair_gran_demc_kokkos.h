@@ -120,6 +120,10 @@ template <class DeviceType> struct PairGranDemcKokkosShared {
   int neighflag = HALF;
   DAT::ttransform_kkacc_1d k_eatom;
   DAT::ttransform_kkacc_1d_6 k_vatom;
+  // single(): host copies of the Kokkos neighbor list, refreshed after each list build
+  typename ArrayTypes<DeviceType>::t_neighbors_2d::host_mirror_type h_neighbors;
+  typename ArrayTypes<DeviceType>::t_int_1d::host_mirror_type h_numneigh;
+  bigint h_list_built = -1;
 
   void setup(PairGranDemc &p)    // constructor
   {
@@ -172,6 +176,65 @@ template <class DeviceType> struct PairGranDemcKokkosShared {
     request->set_kokkos_host(std::is_same_v<DeviceType, LMPHostType> &&
                              !std::is_same_v<DeviceType, LMPDeviceType>);
     request->set_kokkos_device(std::is_same_v<DeviceType, LMPDeviceType>);
+    h_list_built = -1;
+  }
+
+  // init_style(): the per-type-pair coefficients the pair loop reads, (ntypes + 1)^2
+  template <class T>
+  void size_type_params(Kokkos::DualView<T **, Kokkos::LayoutRight, DeviceType> &k_params, int ntypes,
+                        const char *name)
+  {
+    if ((int) k_params.extent(0) != ntypes + 1)
+      k_params = Kokkos::DualView<T **, Kokkos::LayoutRight, DeviceType>(name, ntypes + 1, ntypes + 1);
+  }
+
+  // init_one(): the coefficients of type pairs (i,j) and (j,i)
+  template <class T>
+  void set_type_params(Kokkos::DualView<T **, Kokkos::LayoutRight, DeviceType> &k_params, int i, int j,
+                       const T &c)
+  {
+    k_params.view_host()(i, j) = c;
+    k_params.view_host()(j, i) = c;
+    k_params.modify_host();
+  }
+
+  /* compute(): run launch(neighflag, evflag, advance) for the current settings, the three as
+     std::integral_constant<int, ...> so that it can instantiate its pair loop for them */
+  template <class Launch> void dispatch(bool evflag, bool advance, Launch &&launch)
+  {
+    using Zero = std::integral_constant<int, 0>;
+    using One = std::integral_constant<int, 1>;
+    auto by_flags = [&](auto neigh) {
+      if (evflag) {
+        if (advance) launch(neigh, One{}, One{});
+        else launch(neigh, One{}, Zero{});
+      } else {
+        if (advance) launch(neigh, Zero{}, One{});
+        else launch(neigh, Zero{}, Zero{});
+      }
+    };
+    if (neighflag == HALF) by_flags(std::integral_constant<int, HALF>{});
+    else by_flags(std::integral_constant<int, HALFTHREAD>{});
+  }
+
+  /* single(): the slot of pair (i,j) in i's Kokkos neighbor list, read on the host; -1 if
+     absent. Pairs are usually asked for in list order (p.neighprev). */
+  int neighbor_slot_host(PairGranDemc &p, int i, int j)
+  {
+    if (p.list == nullptr) return -1;
+    if (h_list_built != p.neighbor->ncalls) {    // no copy when the list is in host memory
+      auto *k_list = static_cast<NeighListKokkos<DeviceType> *>(p.list);
+      h_neighbors = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), k_list->d_neighbors);
+      h_numneigh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), k_list->d_numneigh);
+      h_list_built = p.neighbor->ncalls;
+    }
+    if (i < 0 || i >= (int) h_numneigh.extent(0)) return -1;
+    const int jnum = h_numneigh(i);
+    for (int k = 0; k < jnum; k++) {
+      p.neighprev = (p.neighprev + 1) % jnum;
+      if ((h_neighbors(i, p.neighprev) & NEIGHMASK) == j) return p.neighprev;
+    }
+    return -1;
   }
 
   /* compute(), first: LAMMPS's energy/virial set-up, atom data on this memory space, and

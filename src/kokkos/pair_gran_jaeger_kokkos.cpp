@@ -306,7 +306,7 @@ struct JaegerPairLoop : PairGranJaegerKernelData<DeviceType>, DemcForceScatter<D
 
 template <class DeviceType>
 PairGranJaegerKokkos<DeviceType>::PairGranJaegerKokkos(LAMMPS *lmp) :
-    PairGranJaeger(lmp), fix_historyKK(nullptr), h_list_built(-1)
+    PairGranJaeger(lmp), fix_historyKK(nullptr)
 {
   shared.setup(*this);
 }
@@ -363,11 +363,7 @@ template <class DeviceType> void PairGranJaegerKokkos<DeviceType>::init_style()
   shared.request_list(*this);
 
   // coefficients per type pair for the device, filled by init_one()
-  const int n = atom->ntypes;
-  if ((int) k_params.extent(0) != n + 1)
-    k_params = Kokkos::DualView<PairGranJaegerTypeParams **, Kokkos::LayoutRight, DeviceType>(
-        "PairGranJaeger::params", n + 1, n + 1);
-  h_list_built = -1;
+  shared.size_type_params(k_params, atom->ntypes, "PairGranJaeger::params");
 }
 
 /* ---------------------------------------------------------------------- */
@@ -381,9 +377,7 @@ template <class DeviceType> double PairGranJaegerKokkos<DeviceType>::init_one(in
   c.mu = mu[i][j];
   c.damp_n = damp_n[i][j];
   c.damp_t = damp_t[i][j];
-  k_params.view_host()(i, j) = c;
-  k_params.view_host()(j, i) = c;
-  k_params.modify_host();
+  shared.set_type_params(k_params, i, j, c);
   return cut;
 }
 
@@ -412,23 +406,9 @@ template <class DeviceType> void PairGranJaegerKokkos<DeviceType>::compute(int e
   kdata.eflag = eflag_in ? 1 : 0;
 
   PairGranJaegerSums sums;
-  if (shared.neighflag == HALF) {
-    if (evflag) {
-      if (advance) launch<HALF, 1, 1>(inum, sums);
-      else launch<HALF, 1, 0>(inum, sums);
-    } else {
-      if (advance) launch<HALF, 0, 1>(inum, sums);
-      else launch<HALF, 0, 0>(inum, sums);
-    }
-  } else {
-    if (evflag) {
-      if (advance) launch<HALFTHREAD, 1, 1>(inum, sums);
-      else launch<HALFTHREAD, 1, 0>(inum, sums);
-    } else {
-      if (advance) launch<HALFTHREAD, 0, 1>(inum, sums);
-      else launch<HALFTHREAD, 0, 0>(inum, sums);
-    }
-  }
+  shared.dispatch(evflag, advance, [&](auto neigh, auto ev, auto adv) {
+    this->template launch<decltype(neigh)::value, decltype(ev)::value, decltype(adv)::value>(inum, sums);
+  });
 
   if (sums.corrupt > 0.0)
     error->one(FLERR, "Pair gran/jaeger/kk: {} contact histories are not Jaeger records (stack length or sign)",
@@ -472,33 +452,21 @@ void PairGranJaegerKokkos<DeviceType>::launch(int inum, PairGranJaegerSums &sums
 template <class DeviceType>
 int PairGranJaegerKokkos<DeviceType>::find_record_host(int i, int j, std::vector<double> &record)
 {
-  if (list == nullptr || fix_historyKK == nullptr) return -1;
-  auto *k_list = static_cast<NeighListKokkos<DeviceType> *>(list);
-  if (h_list_built != neighbor->ncalls) {    // no copy when the list is in host memory
-    h_neighbors = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), k_list->d_neighbors);
-    h_numneigh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), k_list->d_numneigh);
-    h_list_built = neighbor->ncalls;
-  }
+  if (fix_historyKK == nullptr) return -1;
+  const int slot = shared.neighbor_slot_host(*this, i, j);
+  if (slot < 0) return -1;
   fix_historyKK->k_firstvalue.sync_host();
   auto h_values = fix_historyKK->k_firstvalue.view_host();
-  if (i < 0 || i >= (int) h_numneigh.extent(0) || i >= (int) h_values.extent(0)) return -1;
-  const int dnum = fix_historyKK->values();
+  if (i >= (int) h_values.extent(0)) return -1;
   using R = FixJaegerHistoryKokkos<DeviceType>;
-
-  const int jnum = h_numneigh(i);
-  for (int k = 0; k < jnum; k++) {
-    neighprev = (neighprev + 1) % jnum;    // pairs are usually asked for in list order
-    if ((h_neighbors(i, neighprev) & NEIGHMASK) != j) continue;
-    const double *rec = &h_values(i, dnum * neighprev);
-    if (rec[R::R_QW] == 0.0 && rec[R::R_QX] == 0.0 && rec[R::R_QY] == 0.0 && rec[R::R_QZ] == 0.0) return 0;
-    const double sign = std::signbit(rec[R::R_LENGTH]) ? -1.0 : 1.0;
-    const int n = std::min(static_cast<int>(sign * rec[R::R_LENGTH]), fix_historyKK->capacity());
-    record.resize(R::R_POINTS + 4 * n);
-    for (size_t m = 0; m < record.size(); m++) record[m] = sign * rec[m];
-    record[R::R_LENGTH] = n;
-    return 1;
-  }
-  return -1;
+  const double *rec = &h_values(i, fix_historyKK->values() * slot);
+  if (rec[R::R_QW] == 0.0 && rec[R::R_QX] == 0.0 && rec[R::R_QY] == 0.0 && rec[R::R_QZ] == 0.0) return 0;
+  const double sign = std::signbit(rec[R::R_LENGTH]) ? -1.0 : 1.0;
+  const int n = std::min(static_cast<int>(sign * rec[R::R_LENGTH]), fix_historyKK->capacity());
+  record.resize(R::R_POINTS + 4 * n);
+  for (size_t m = 0; m < record.size(); m++) record[m] = sign * rec[m];
+  record[R::R_LENGTH] = n;
+  return 1;
 }
 
 /* ----------------------------------------------------------------------

@@ -116,10 +116,6 @@ template <class DeviceType> class PairGranJaegerKokkos : public PairGranJaeger {
   template <int NEIGHFLAG, int EVFLAG, int ADVANCE> void launch(int inum, PairGranJaegerSums &sums);
 
   // single(): the record of pair (i,j) in i's Kokkos neighbor list, read on the host
-  // (host copies of the list, refreshed after each neighbor list build)
-  typename AT::t_neighbors_2d::host_mirror_type h_neighbors;
-  typename AT::t_int_1d::host_mirror_type h_numneigh;
-  bigint h_list_built;
   int find_record_host(int i, int j, std::vector<double> &record);
 };
 

@@ -201,7 +201,7 @@ struct KuhnPairLoop : PairGranKuhnKernelData<DeviceType>, DemcForceScatter<Devic
 
 template <class DeviceType>
 PairGranKuhnKokkos<DeviceType>::PairGranKuhnKokkos(LAMMPS *lmp) :
-    PairGranKuhn(lmp), fix_historyKK(nullptr), h_list_built(-1)
+    PairGranKuhn(lmp), fix_historyKK(nullptr)
 {
   shared.setup(*this);
 }
@@ -240,11 +240,7 @@ template <class DeviceType> void PairGranKuhnKokkos<DeviceType>::init_style()
   shared.request_list(*this);
 
   // coefficients per type pair for the device, filled by init_one()
-  const int n = atom->ntypes;
-  if ((int) k_params.extent(0) != n + 1)
-    k_params = Kokkos::DualView<PairGranKuhnTypeParams **, Kokkos::LayoutRight, DeviceType>("PairGranKuhn::params",
-                                                                                          n + 1, n + 1);
-  h_list_built = -1;
+  shared.size_type_params(k_params, atom->ntypes, "PairGranKuhn::params");
 }
 
 /* ---------------------------------------------------------------------- */
@@ -258,9 +254,7 @@ template <class DeviceType> double PairGranKuhnKokkos<DeviceType>::init_one(int 
   c.mu = mu[i][j];
   c.damp_n = damp_n[i][j];
   c.damp_t = damp_t[i][j];
-  k_params.view_host()(i, j) = c;
-  k_params.view_host()(j, i) = c;
-  k_params.modify_host();
+  shared.set_type_params(k_params, i, j, c);
   return cut;
 }
 
@@ -279,23 +273,9 @@ template <class DeviceType> void PairGranKuhnKokkos<DeviceType>::compute(int efl
   kdata.refinements = refinements;
 
   PairGranKuhnSums sums;
-  if (shared.neighflag == HALF) {
-    if (evflag) {
-      if (advance) launch<HALF, 1, 1>(inum, sums);
-      else launch<HALF, 1, 0>(inum, sums);
-    } else {
-      if (advance) launch<HALF, 0, 1>(inum, sums);
-      else launch<HALF, 0, 0>(inum, sums);
-    }
-  } else {
-    if (evflag) {
-      if (advance) launch<HALFTHREAD, 1, 1>(inum, sums);
-      else launch<HALFTHREAD, 1, 0>(inum, sums);
-    } else {
-      if (advance) launch<HALFTHREAD, 0, 1>(inum, sums);
-      else launch<HALFTHREAD, 0, 0>(inum, sums);
-    }
-  }
+  shared.dispatch(evflag, advance, [&](auto neigh, auto ev, auto adv) {
+    this->template launch<decltype(neigh)::value, decltype(ev)::value, decltype(adv)::value>(inum, sums);
+  });
 
   // pvector: the same layout and meaning as the CPU style's (this rank's share)
   if (advance) {
@@ -330,32 +310,21 @@ void PairGranKuhnKokkos<DeviceType>::launch(int inum, PairGranKuhnSums &sums)
 
 template <class DeviceType> bool PairGranKuhnKokkos<DeviceType>::find_history_host(int i, int j, double *history)
 {
-  if (list == nullptr || fix_historyKK == nullptr) return false;
-  auto *k_list = static_cast<NeighListKokkos<DeviceType> *>(list);
-  if (h_list_built != neighbor->ncalls) {    // no copy when the list is in host memory
-    h_neighbors = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), k_list->d_neighbors);
-    h_numneigh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), k_list->d_numneigh);
-    h_list_built = neighbor->ncalls;
-  }
+  if (fix_historyKK == nullptr) return false;
+  const int slot = shared.neighbor_slot_host(*this, i, j);
+  if (slot < 0) return false;
   fix_historyKK->k_firstvalue.sync_host();
   auto h_values = fix_historyKK->k_firstvalue.view_host();
-  if (i < 0 || i >= (int) h_numneigh.extent(0) || i >= (int) h_values.extent(0)) return false;
-
-  const int jnum = h_numneigh(i);
-  for (int k = 0; k < jnum; k++) {
-    neighprev = (neighprev + 1) % jnum;    // pairs are usually asked for in list order
-    if ((h_neighbors(i, neighprev) & NEIGHMASK) != j) continue;
-    const int h = H_SIZE * neighprev;
-    const double sign = std::signbit(h_values(i, h + H_ZETA)) ? -1.0 : 1.0;
-    history[H_FTX] = h_values(i, h + H_FTX);
-    history[H_FTY] = h_values(i, h + H_FTY);
-    history[H_FTZ] = h_values(i, h + H_FTZ);
-    history[H_ZETA] = sign * h_values(i, h + H_ZETA);
-    history[H_WFRIC] = sign * h_values(i, h + H_WFRIC);
-    history[H_WDAMP] = sign * h_values(i, h + H_WDAMP);
-    return true;
-  }
-  return false;
+  if (i >= (int) h_values.extent(0)) return false;
+  const int h = H_SIZE * slot;
+  const double sign = std::signbit(h_values(i, h + H_ZETA)) ? -1.0 : 1.0;
+  history[H_FTX] = h_values(i, h + H_FTX);
+  history[H_FTY] = h_values(i, h + H_FTY);
+  history[H_FTZ] = h_values(i, h + H_FTZ);
+  history[H_ZETA] = sign * h_values(i, h + H_ZETA);
+  history[H_WFRIC] = sign * h_values(i, h + H_WFRIC);
+  history[H_WDAMP] = sign * h_values(i, h + H_WDAMP);
+  return true;
 }
 
 /* ----------------------------------------------------------------------

@@ -96,10 +96,6 @@ template <class DeviceType> class PairGranKuhnKokkos : public PairGranKuhn {
   template <int NEIGHFLAG, int EVFLAG, int ADVANCE> void launch(int inum, PairGranKuhnSums &sums);
 
   // single(): the history of pair (i,j) in i's Kokkos neighbor list, read on the host
-  // (host copies of the list, refreshed after each neighbor list build)
-  typename AT::t_neighbors_2d::host_mirror_type h_neighbors;
-  typename AT::t_int_1d::host_mirror_type h_numneigh;
-  bigint h_list_built;
   bool find_history_host(int i, int j, double *history);
 };
 
