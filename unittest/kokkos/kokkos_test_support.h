@@ -1,7 +1,8 @@
 /* -*- c++ -*- ----------------------------------------------------------
    dem-contact tests: what the tests of both Kokkos styles share: the
-   thread count and command-line arguments, per-atom values gathered over
-   the ranks, relative differences, the consistency of the per-atom
+   thread count and command-line arguments, the run of the dense packing
+   and what is read after it, per-atom values gathered over the ranks,
+   relative differences, the consistency of the per-atom
    tallies, and the file through which the 2-thread run compares with the
    1-thread run.
 ------------------------------------------------------------------------- */
@@ -12,7 +13,13 @@
 #include "lammps_session.h"
 
 #include "atom.h"
+#include "compute.h"
+#include "force.h"
 #include "lammps.h"
+#include "modify.h"
+#include "neighbor.h"
+#include "pair.h"
+#include "update.h"
 
 #include <gtest/gtest.h>
 #include <mpi.h>
@@ -82,6 +89,58 @@ inline double relative(double a, double b)
 {
   const double scale = std::max(std::fabs(a), std::fabs(b));
   return scale > 0.0 ? std::fabs(a - b) / scale : 0.0;
+}
+
+// what the tests of both styles read after a run of the dense packing
+struct PackingOutcome {
+  PerAtom forces, torques;
+  std::vector<double> pvector;
+  double pair_energy = 0.0;
+  double virial[6] = {0, 0, 0, 0, 0, 0};
+  PerAtomN stress, energy;             // compute stress/atom NULL pair, compute pe/atom pair
+  std::vector<double> contact_sums;    // compute pair/local p1..pN and eng, summed
+  long neighbor_builds = 0;
+};
+
+/* The dense packing (newton off) with the `pair` lines of `style` for `steps` steps; per-atom
+   virial and energy, compute pair/local p1..p<n_local> and eng at the last step. Atoms are
+   re-sorted every 20 steps: after a sort fix neigh/history/kk hands the history of many pairs
+   (i,j) over to j (and negates it). `more` reads what else a test needs from the session. */
+template <class Outcome>
+Outcome run_packing(MPI_Comm comm, const std::vector<std::string> &args, const std::vector<std::string> &pair,
+                    const std::string &style, int n_local, int steps,
+                    const std::function<void(LammpsSession &, Outcome &)> &more = {})
+{
+  LammpsSession s(comm, args);
+  s.load_plugin();
+  s.commands(dense_packing_input(pair, false));
+  s.command("atom_modify sort 20 0.0");
+  std::string local = "compute pl all pair/local";
+  for (int k = 1; k <= n_local; k++) local += " p" + std::to_string(k);
+  s.commands({"compute e all pair " + style, "compute sa all stress/atom NULL pair",
+              "compute pea all pe/atom pair", local + " eng",
+              "compute pls all reduce sum c_pl[*] inputs local", "compute sas all reduce sum c_sa[*]",
+              "compute peas all reduce sum c_pea",
+              "thermo_style custom step pe c_e[*] c_sas[*] c_peas c_pls[*]",
+              "thermo " + std::to_string(steps), "run " + std::to_string(steps)});
+  Outcome o;
+  o.forces = s.forces();
+  o.torques = s.torques();
+  o.pvector = s.pair_extra();
+  o.pair_energy = s.pair_energy();
+  MPI_Allreduce(s.lmp->force->pair->virial, o.virial, 6, MPI_DOUBLE, MPI_SUM, comm);
+  auto *sa = s.lmp->modify->get_compute_by_id("sa");
+  auto *pea = s.lmp->modify->get_compute_by_id("pea");
+  auto *pls = s.lmp->modify->get_compute_by_id("pls");
+  EXPECT_EQ(sa->invoked_peratom, s.lmp->update->ntimestep);
+  EXPECT_EQ(pea->invoked_peratom, s.lmp->update->ntimestep);
+  EXPECT_EQ(pls->invoked_vector, s.lmp->update->ntimestep);
+  o.stress = gather(s, comm, 6, [&](int i, int k) { return sa->array_atom[i][k]; });
+  o.energy = gather(s, comm, 1, [&](int i, int) { return pea->vector_atom[i]; });
+  o.contact_sums.assign(pls->vector, pls->vector + pls->size_vector);
+  o.neighbor_builds = (long) s.lmp->neighbor->ncalls;
+  if (more) more(s, o);
+  return o;
 }
 
 /* The per-atom virials add up to the global virial, per-atom energies to the pair energy.

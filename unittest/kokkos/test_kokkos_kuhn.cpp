@@ -63,48 +63,12 @@ std::vector<std::string> pair_lines(const std::string &style_args = "")
   return {"pair_style gran/kuhn" + style_args, "pair_coeff * * 2.0e3 2.0e3 0.5 damping 0.002 0.001"};
 }
 
-struct Outcome {
-  PerAtom forces, torques;
-  std::vector<double> pvector;
-  double pair_energy = 0.0;
-  double virial[6] = {0, 0, 0, 0, 0, 0};
-  PerAtomN stress, energy;    // compute stress/atom NULL pair, compute pe/atom pair
-  std::vector<double> contact_sums;    // compute pair/local p1..p8 and eng, summed
-  long neighbor_builds = 0;
-};
+using Outcome = PackingOutcome;
 
-// the packing, STEPS steps; per-atom virial/energy and pair/local at the last step
+// the packing, STEPS steps, histories handed over by the sorts (see run_packing)
 Outcome run(MPI_Comm comm, const std::vector<std::string> &args, const std::string &style_args = "")
 {
-  LammpsSession s(comm, args);
-  s.load_plugin();
-  s.commands(dense_packing_input(pair_lines(style_args), false));
-  // sorting the atoms every 20 steps re-orders them: after it, fix neigh/history/kk hands
-  // the history of many pairs (i,j) over to j (and negates it)
-  s.command("atom_modify sort 20 0.0");
-  s.commands({"compute e all pair gran/kuhn", "compute sa all stress/atom NULL pair",
-              "compute pea all pe/atom pair", "compute pl all pair/local p1 p2 p3 p4 p5 p6 p7 p8 eng",
-              "compute pls all reduce sum c_pl[*] inputs local", "compute sas all reduce sum c_sa[*]",
-              "compute peas all reduce sum c_pea",
-              "thermo_style custom step pe c_e[*] c_sas[*] c_peas c_pls[*]",
-              "thermo " + std::to_string(STEPS), "run " + std::to_string(STEPS)});
-  Outcome o;
-  o.forces = s.forces();
-  o.torques = s.torques();
-  o.pvector = s.pair_extra();
-  o.pair_energy = s.pair_energy();
-  MPI_Allreduce(s.lmp->force->pair->virial, o.virial, 6, MPI_DOUBLE, MPI_SUM, comm);
-  auto *sa = s.lmp->modify->get_compute_by_id("sa");
-  auto *pea = s.lmp->modify->get_compute_by_id("pea");
-  auto *pls = s.lmp->modify->get_compute_by_id("pls");
-  EXPECT_EQ(sa->invoked_peratom, s.lmp->update->ntimestep);
-  EXPECT_EQ(pea->invoked_peratom, s.lmp->update->ntimestep);
-  EXPECT_EQ(pls->invoked_vector, s.lmp->update->ntimestep);
-  o.stress = gather(s, comm, 6, [&](int i, int k) { return sa->array_atom[i][k]; });
-  o.energy = gather(s, comm, 1, [&](int i, int) { return pea->vector_atom[i]; });
-  o.contact_sums.assign(pls->vector, pls->vector + pls->size_vector);
-  o.neighbor_builds = (long) s.lmp->neighbor->ncalls;
-  return o;
+  return run_packing<Outcome>(comm, args, pair_lines(style_args), "gran/kuhn", 8, STEPS);
 }
 
 void expect_same_physics(const Outcome &cpu, const Outcome &kk)
