@@ -27,6 +27,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <functional>
@@ -178,6 +179,25 @@ inline bool read_result(const std::string &name, PerAtom &forces, PerAtom &torqu
     torques.push_back(t);
   }
   return !forces.empty();
+}
+
+/* The 1-thread run writes its forces and torques to `file`; a run with more threads (after
+   it: a CTest fixture, `first`) compares with them, to 1e-10 of the largest value. */
+inline void compare_with_one_thread(const PackingOutcome &kk, const std::string &file, const std::string &first)
+{
+  if (threads() == "1") {
+    std::remove(file.c_str());
+    write_result(file, kk.forces, kk.torques);
+    return;
+  }
+  PerAtom forces, torques;
+  ASSERT_TRUE(read_result(file, forces, torques))
+      << "no result of the 1-thread run in " << file << " (run " << first << " first)";
+  const double df = max_relative_difference(forces, kk.forces);
+  const double dt = max_relative_difference(torques, kk.torques);
+  printf("[ measured ] 1 vs %s threads: forces %.3g torques %.3g\n", threads().c_str(), df, dt);
+  EXPECT_LT(df, 1e-10);
+  EXPECT_LT(dt, 1e-10);
 }
 
 }    // namespace demc_test

@@ -140,20 +140,8 @@ TEST(KokkosKuhn, MatchesCpuStyleWithoutElasticSlip)
 
 TEST(KokkosKuhn, ThreadCountDoesNotMatter)
 {
-  const Outcome kk = run(MPI_COMM_WORLD, kokkos_args());
-  if (threads() == "1") {
-    std::remove(thread_file().c_str());
-    write_result(thread_file(), kk.forces, kk.torques);
-    return;
-  }
-  PerAtom forces, torques;
-  ASSERT_TRUE(read_result(thread_file(), forces, torques))
-      << "no result of the 1-thread run in " << thread_file() << " (run kokkos.test_kokkos_kuhn.t1 first)";
-  const double df = max_relative_difference(forces, kk.forces);
-  const double dt = max_relative_difference(torques, kk.torques);
-  printf("[ measured ] 1 vs %s threads: forces %.3g torques %.3g\n", threads().c_str(), df, dt);
-  EXPECT_LT(df, 1e-10);
-  EXPECT_LT(dt, 1e-10);
+  compare_with_one_thread(run(MPI_COMM_WORLD, kokkos_args()), thread_file(),
+                          "kokkos.test_kokkos_kuhn.t1");
 }
 
 // N + M steps straight = N steps, write_restart, M steps = N steps, write_restart,
