@@ -191,6 +191,29 @@ void PairGranDemc::end_atom_energy_tally()
    returns the number of arguments used, 0 if arg[iarg] is not one
 ------------------------------------------------------------------------- */
 
+PairGranDemc::CoeffArgs PairGranDemc::read_coeff_args(int narg, char **arg, const char *law_names)
+{
+  if (narg != 5 && narg != 8)
+    error->all(FLERR, "Pair_coeff {} expects: I J {} [damping nu_n nu_t], got {} arguments", style_name,
+               law_names, narg);
+  CoeffArgs c;
+  for (int k = 0; k < 3; k++) c.law[k] = utils::numeric(FLERR, arg[2 + k], false, lmp);
+  c.damp_n = c.damp_t = 0.0;
+  if (narg == 8) {
+    if (strcmp(arg[5], "damping") != 0)
+      error->all(FLERR, "Unknown pair_coeff {} keyword: {} (expected 'damping')", style_name, arg[5]);
+    c.damp_n = utils::numeric(FLERR, arg[6], false, lmp);
+    c.damp_t = utils::numeric(FLERR, arg[7], false, lmp);
+  }
+  if (c.law[2] < 0.0) error->all(FLERR, "Pair_coeff {}: mu must be >= 0, got {}", style_name, c.law[2]);
+  if (c.damp_n < 0.0 || c.damp_t < 0.0)
+    error->all(FLERR, "Pair_coeff {}: damping coefficients must be >= 0, got {} {}", style_name, c.damp_n,
+               c.damp_t);
+  return c;
+}
+
+/* ---------------------------------------------------------------------- */
+
 int PairGranDemc::parse_common_keyword(int narg, char **arg, int iarg)
 {
   if (strcmp(arg[iarg], "energy/atom") != 0) return 0;

@@ -66,6 +66,12 @@ class PairGranDemc : public Pair {
   // end each compute(); each contact gives half to p and q
   bool energy_per_atom;
   int parse_common_keyword(int narg, char **arg, int iarg);
+  // pair_coeff I J c1 c2 mu [damping nu_n nu_t], read and checked for what both laws share
+  struct CoeffArgs {
+    double law[3];             // c1 c2 mu; mu checked >= 0, the law checks c1 and c2
+    double damp_n, damp_t;     // 0 without the keyword; checked >= 0
+  };
+  CoeffArgs read_coeff_args(int narg, char **arg, const char *law_names);    // e.g. "kn kt mu"
   // LAMMPS state the inner loops read, copied once per compute() by begin_compute(): the
   // compiler cannot keep atom->f etc. in registers across the force stores by itself
   struct LoopState {

@@ -278,30 +278,15 @@ void PairGranJaeger::settings(int narg, char **arg)
 
 void PairGranJaeger::coeff(int narg, char **arg)
 {
-  if (narg != 5 && narg != 8)
-    error->all(FLERR, "Pair_coeff gran/jaeger expects: I J E nu mu [damping nu_n nu_t], got {} "
-                      "arguments", narg);
-  if (!allocated) allocate();
-  const double e_one = utils::numeric(FLERR, arg[2], false, lmp);
-  const double nu_one = utils::numeric(FLERR, arg[3], false, lmp);
-  const double mu_one = utils::numeric(FLERR, arg[4], false, lmp);
-  double dn_one = 0.0, dt_one = 0.0;
-  if (narg == 8) {
-    if (strcmp(arg[5], "damping") != 0)
-      error->all(FLERR, "Unknown pair_coeff gran/jaeger keyword: {} (expected 'damping')", arg[5]);
-    dn_one = utils::numeric(FLERR, arg[6], false, lmp);
-    dt_one = utils::numeric(FLERR, arg[7], false, lmp);
-  }
+  const CoeffArgs c = read_coeff_args(narg, arg, "E nu mu");
+  const double e_one = c.law[0], nu_one = c.law[1];
   if (e_one <= 0.0) error->all(FLERR, "Pair_coeff gran/jaeger: E must be > 0, got {}", e_one);
   if (nu_one <= -1.0 || nu_one >= 0.5)
     error->all(FLERR, "Pair_coeff gran/jaeger: nu must be within (-1, 0.5), got {}", nu_one);
-  if (mu_one < 0.0) error->all(FLERR, "Pair_coeff gran/jaeger: mu must be >= 0, got {}", mu_one);
-  if (dn_one < 0.0 || dt_one < 0.0)
-    error->all(FLERR, "Pair_coeff gran/jaeger: damping coefficients must be >= 0, got {} {}",
-               dn_one, dt_one);
+  if (!allocated) allocate();
   set_coefficients(arg[0], arg[1],
-                   {{youngs, e_one}, {poisson, nu_one}, {mu, mu_one}, {damp_n, dn_one},
-                    {damp_t, dt_one}});
+                   {{youngs, e_one}, {poisson, nu_one}, {mu, c.law[2]}, {damp_n, c.damp_n},
+                    {damp_t, c.damp_t}});
 }
 
 /* ---------------------------------------------------------------------- */

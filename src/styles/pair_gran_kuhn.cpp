@@ -193,31 +193,13 @@ void PairGranKuhn::settings(int narg, char **arg)
 
 void PairGranKuhn::coeff(int narg, char **arg)
 {
-  if (narg != 5 && narg != 8)
-    error->all(FLERR, "Pair_coeff gran/kuhn expects: I J kn kt mu [damping nu_n nu_t], got {} arguments",
-               narg);
-  if (!allocated) allocate();
-
-
-  const double kn_one = utils::numeric(FLERR, arg[2], false, lmp);
-  const double kt_one = utils::numeric(FLERR, arg[3], false, lmp);
-  const double mu_one = utils::numeric(FLERR, arg[4], false, lmp);
-  double dn_one = 0.0, dt_one = 0.0;
-  if (narg == 8) {
-    if (strcmp(arg[5], "damping") != 0)
-      error->all(FLERR, "Unknown pair_coeff gran/kuhn keyword: {} (expected 'damping')", arg[5]);
-    dn_one = utils::numeric(FLERR, arg[6], false, lmp);
-    dt_one = utils::numeric(FLERR, arg[7], false, lmp);
-  }
+  const CoeffArgs c = read_coeff_args(narg, arg, "kn kt mu");
+  const double kn_one = c.law[0], kt_one = c.law[1];
   if (kn_one <= 0.0) error->all(FLERR, "Pair_coeff gran/kuhn: kn must be > 0, got {}", kn_one);
   if (kt_one <= 0.0) error->all(FLERR, "Pair_coeff gran/kuhn: kt must be > 0, got {}", kt_one);
-  if (mu_one < 0.0) error->all(FLERR, "Pair_coeff gran/kuhn: mu must be >= 0, got {}", mu_one);
-  if (dn_one < 0.0 || dt_one < 0.0)
-    error->all(FLERR, "Pair_coeff gran/kuhn: damping coefficients must be >= 0, got {} {}",
-               dn_one, dt_one);
-
+  if (!allocated) allocate();
   set_coefficients(arg[0], arg[1],
-                   {{kn, kn_one}, {kt, kt_one}, {mu, mu_one}, {damp_n, dn_one}, {damp_t, dt_one}});
+                   {{kn, kn_one}, {kt, kt_one}, {mu, c.law[2]}, {damp_n, c.damp_n}, {damp_t, c.damp_t}});
 }
 
 /* ---------------------------------------------------------------------- */
