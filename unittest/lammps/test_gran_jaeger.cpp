@@ -4,6 +4,7 @@
    - restart continuity with long stacks; the history statistics vector;
    - bad input gives clear errors. */
 #include "lammps_session.h"
+#include "prescribed_motion.h"
 
 #include "contact_frame.h"
 #include "jaeger_contact.h"
@@ -31,26 +32,10 @@ namespace {
 
 const double E = 1.0e7, NU = 0.3, MU = 0.4, RADIUS = 0.5, DT = 1.0e-4;
 
-Vec3 get(const double *a)
-{
-  return {a[0], a[1], a[2]};
-}
-
-void put(double *a, const Vec3 &v)
-{
-  a[0] = v.x;
-  a[1] = v.y;
-  a[2] = v.z;
-}
-
-struct Drive {
-  Vec3 v1, v2, w1, w2;
-};
-
 // approach, load, slide back and forth (reversals: long stacks), turn, unload, part
-Drive drive_at(int k)
+PairDrive drive_at(int k)
 {
-  Drive d{};
+  PairDrive d{};
   d.v1 = {0.05, 0.01 * std::sin(0.05 * k), 0.0};
   d.w1 = {0.3 * std::cos(0.03 * k), 0.1, 0.5};
   d.w2 = {0.2, -0.4 * std::sin(0.02 * k), 1.5};
@@ -84,15 +69,8 @@ TEST(GranJaeger, PrescribedTwoSphereMotionReproducesKernel)
   int steps_in_contact = 0, longest = 0;
 
   for (int k = 0; k < 230; k++) {
-    const Drive d = drive_at(k);
-    const int i1 = atom->map(1), i2 = atom->map(2);
-    put(atom->x[i1], get(atom->x[i1]) + DT * d.v1);
-    put(atom->x[i2], get(atom->x[i2]) + DT * d.v2);
-    put(atom->v[i1], d.v1);
-    put(atom->v[i2], d.v2);
-    put(atom->omega[i1], d.w1);
-    put(atom->omega[i2], d.w2);
-    s.command("run 1 pre no post no");
+    const PairDrive d = drive_at(k);
+    drive_one_step(s, d, DT);
 
     // the same step by hand: p = atom 1, q = atom 2
     const Vec3 x1 = get(atom->x[atom->map(1)]), x2 = get(atom->x[atom->map(2)]);

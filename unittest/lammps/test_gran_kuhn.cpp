@@ -5,6 +5,7 @@
    - energy balance of a frictional packing without damping;
    - restart continuity; write_data round trip; bad input gives clear errors. */
 #include "lammps_session.h"
+#include "prescribed_motion.h"
 
 #include "kuhn_contact.h"
 
@@ -41,15 +42,11 @@ std::vector<std::string> two_sphere_setup(const std::string &pair_style)
 }
 
 // prescribed velocities and spins of atom 2 (atom 1 translates and spins too)
-struct Drive {
-  Vec3 v1, v2, w1, w2;
-};
-
-Drive drive_at(int k)
+PairDrive drive_at(int k)
 {
   // approach (fresh contact inside a step), press, slide sideways while rolling
   // and twirling, turn the sliding direction, unload, separate
-  Drive d{};
+  PairDrive d{};
   d.v1 = {0.1, 0.02 * std::sin(0.05 * k), 0.0};
   d.w1 = {0.3 * std::cos(0.03 * k), 0.1, 0.5};
   // (per step: 1e-4 s; the gap is 0.2, kn*1 mm = 100 N, mu fn ~ 1.6 kN at 4 cm overlap)
@@ -61,18 +58,6 @@ Drive drive_at(int k)
     d.v2 = {60.0, 1.0, 0.0};
   d.w2 = {0.2, -0.4 * std::sin(0.02 * k), 1.5};
   return d;
-}
-
-Vec3 get(const double *a)
-{
-  return {a[0], a[1], a[2]};
-}
-
-void put(double *a, const Vec3 &v)
-{
-  a[0] = v.x;
-  a[1] = v.y;
-  a[2] = v.z;
 }
 
 }    // namespace
@@ -92,16 +77,8 @@ TEST(GranKuhn, PrescribedTwoSphereMotionReproducesKernel)
   int steps_in_contact = 0, steps_sliding = 0;
 
   for (int k = 0; k < 160; k++) {
-    const Drive d = drive_at(k);
-    const int i1 = atom->map(1), i2 = atom->map(2);
-    // move the atoms by v*dt, as velocity-Verlet would, then let LAMMPS compute one step
-    put(atom->x[i1], get(atom->x[i1]) + DT * d.v1);
-    put(atom->x[i2], get(atom->x[i2]) + DT * d.v2);
-    put(atom->v[i1], d.v1);
-    put(atom->v[i2], d.v2);
-    put(atom->omega[i1], d.w1);
-    put(atom->omega[i2], d.w2);
-    s.command("run 1 pre no post no");
+    const PairDrive d = drive_at(k);
+    drive_one_step(s, d, DT);
 
     // the same step through the kernel, with p = atom 1 and q = atom 2
     const Vec3 x1 = get(atom->x[atom->map(1)]), x2 = get(atom->x[atom->map(2)]);

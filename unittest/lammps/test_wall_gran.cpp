@@ -9,6 +9,7 @@
    - restart continuity (history records and the wall's clock and displacement);
    - bad input gives clear errors. */
 #include "lammps_session.h"
+#include "prescribed_motion.h"
 
 #include "contact_frame.h"
 #include "jaeger_contact.h"
@@ -37,18 +38,6 @@ namespace {
 
 const double RADIUS = 0.5, DT = 1.0e-4, PI = 3.14159265358979323846;
 enum { V_FX, V_FY, V_FZ, V_NORMAL, V_TANGENTIAL, V_FRICTION, V_DAMPING, V_CONTACTS, V_SLIDING, V_SIZE };
-
-Vec3 get(const double *a)
-{
-  return {a[0], a[1], a[2]};
-}
-
-void put(double *a, const Vec3 &v)
-{
-  a[0] = v.x;
-  a[1] = v.y;
-  a[2] = v.z;
-}
 
 double comp(const Vec3 &v, int k)
 {
