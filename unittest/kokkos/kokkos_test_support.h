@@ -144,6 +144,28 @@ Outcome run_packing(MPI_Comm comm, const std::vector<std::string> &args, const s
   return o;
 }
 
+/* The Kokkos style on 2 ranks (kk2) against the CPU style and the Kokkos style on 1 rank:
+   forces, torques, the energies of the pair vector and the per-atom virial to 1e-9, the
+   contact count exactly. */
+inline void expect_two_ranks_agree(const PackingOutcome &cpu1, const PackingOutcome &kk1,
+                                   const PackingOutcome &kk2)
+{
+  for (const PackingOutcome *serial : {&cpu1, &kk1}) {
+    const double df = max_relative_difference(serial->forces, kk2.forces);
+    const double dt = max_relative_difference(serial->torques, kk2.torques);
+    double dp = 0.0;
+    for (size_t k = 0; k < 4; k++) dp = std::max(dp, relative(serial->pvector[k], kk2.pvector[k]));
+    const double ds = max_relative_difference_n(serial->stress, kk2.stress);
+    printf("[ measured ] 2 ranks kk vs 1 rank %s: forces %.3g torques %.3g pvector %.3g per-atom virial %.3g\n",
+           serial == &cpu1 ? "cpu" : "kk", df, dt, dp, ds);
+    EXPECT_LT(df, 1e-9);
+    EXPECT_LT(dt, 1e-9);
+    EXPECT_LT(dp, 1e-9);
+    EXPECT_LT(ds, 1e-9);
+    EXPECT_EQ(serial->pvector[4], kk2.pvector[4]);
+  }
+}
+
 /* The per-atom virials add up to the global virial, per-atom energies to the pair energy.
    Outcome: a test's run result with stress and energy (per atom), virial and pair_energy. */
 template <class Outcome> void expect_consistent_tallies(const Outcome &o)

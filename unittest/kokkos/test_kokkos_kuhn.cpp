@@ -297,20 +297,7 @@ TEST(KokkosKuhnMpi, TwoRanksMatchSerial)
     MPI_Comm_free(&two);
   }
   if (me != 0) return;
-  for (const Outcome *serial : {&cpu1, &kk1}) {
-    const double df = max_relative_difference(serial->forces, kk2.forces);
-    const double dt = max_relative_difference(serial->torques, kk2.torques);
-    double dp = 0.0;
-    for (size_t k = 0; k < 4; k++) dp = std::max(dp, relative(serial->pvector[k], kk2.pvector[k]));
-    const double ds = max_relative_difference_n(serial->stress, kk2.stress);
-    printf("[ measured ] 2 ranks kk vs 1 rank %s: forces %.3g torques %.3g pvector %.3g per-atom virial %.3g\n",
-           serial == &cpu1 ? "cpu" : "kk", df, dt, dp, ds);
-    EXPECT_LT(df, 1e-9);
-    EXPECT_LT(dt, 1e-9);
-    EXPECT_LT(dp, 1e-9);
-    EXPECT_LT(ds, 1e-9);
-    EXPECT_EQ(serial->pvector[4], kk2.pvector[4]);
-  }
+  expect_two_ranks_agree(cpu1, kk1, kk2);
 }
 
 // histories of atoms with more than 8 partners migrate between the ranks
