@@ -133,7 +133,6 @@ namespace kuhn {
       return len > 0.0 ? (R / len) * v : Vec3{0.0, 0.0, 0.0};
     }
 
-
     /* Lines 48-49, applied to f^{t,t} at the START of the step instead of to the new force
        at the end. The rigid rotation of the pair over the step carries the force it holds;
        applying it first makes f^{t,t}, dxi, m^{dxi} and m^{perp dxi} all lie in the new
