@@ -79,8 +79,10 @@ void PairGranKuhn::compute(int eflag, int vflag)
   const double *radius = atom->radius;
   int **firsttouch = fix_history->firstflag;
   double **firsthistory = fix_history->firstvalue;
-  kuhn::Params params;
-  params.flags = refinements;
+  const kuhn::Params *type_params = contact_params.data();
+  const int stride = atom->ntypes + 1;
+  // no dashpots at setup: the kernel skips them for a step of length 0
+  const double step_dt = advance ? dt : 0.0;
   // sums kept in locals: stores to the force arrays would make the compiler reload members
   double sum[E_SIZE] = {0.0};
   double friction = tangential_sum, damping = dissipated_damping;
@@ -118,12 +120,8 @@ void PairGranKuhn::compute(int eflag, int vflag)
       const double weight = pair_weight(j);
       const demc::SphereContact c = sphere_contact(i, j, std::sqrt(rsq), advance);
       const kuhn::Kinematics m = {
-          c.overlap, touch[jj] ? history[H_ZETA] : 0.0, c.n, c.n_old, c.du, c.twirl, dt};
-      params.kn = kn[itype][jtype];
-      params.kt = kt[itype][jtype];
-      params.mu = mu[itype][jtype];
-      params.damp_n = advance ? damp_n[itype][jtype] : 0.0;
-      params.damp_t = advance ? damp_t[itype][jtype] : 0.0;
+          c.overlap, touch[jj] ? history[H_ZETA] : 0.0, c.n, c.n_old, c.du, c.twirl, step_dt};
+      const kuhn::Params &params = type_params[itype * stride + jtype];
 
       const Vec3 ft_old = {history[H_FTX], history[H_FTY], history[H_FTZ]};
       const kuhn::Result res = kuhn::step(params, m, ft_old);
@@ -237,6 +235,10 @@ double PairGranKuhn::init_one(int i, int j)
   mu[j][i] = mu[i][j];
   damp_n[j][i] = damp_n[i][j];
   damp_t[j][i] = damp_t[i][j];
+  const int stride = atom->ntypes + 1;
+  contact_params.resize(stride * stride);
+  const kuhn::Params ij = {kn[i][j], kt[i][j], mu[i][j], damp_n[i][j], damp_t[i][j], refinements};
+  contact_params[i * stride + j] = contact_params[j * stride + i] = ij;
   return contact_cutoff(i, j);
 }
 

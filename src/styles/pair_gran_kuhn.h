@@ -14,7 +14,10 @@ PairStyle(gran/kuhn,PairGranKuhn);
 #ifndef DEMC_PAIR_GRAN_KUHN_H
 #define DEMC_PAIR_GRAN_KUHN_H
 
+#include "kuhn_contact.h"
 #include "pair_gran_demc.h"
+
+#include <vector>
 
 namespace LAMMPS_NS {
 
@@ -45,6 +48,8 @@ class PairGranKuhn : public PairGranDemc {
   // per type pair (mixed in init_one)
   double **kn, **kt, **mu, **damp_n, **damp_t;
   unsigned refinements;    // demc::kuhn::Refinement bits
+  // the kernel's parameters per type pair, (ntypes + 1)^2, set by init_one()
+  std::vector<demc::kuhn::Params> contact_params;
 
   class FixNeighHistory *fix_history;
 
