@@ -217,8 +217,7 @@ template <class DeviceType> struct PairGranDemcKokkosShared {
     else by_flags(std::integral_constant<int, HALFTHREAD>{});
   }
 
-  /* single(): the slot of pair (i,j) in i's Kokkos neighbor list, read on the host; -1 if
-     absent. Pairs are usually asked for in list order (p.neighprev). */
+  // single(): the slot of pair (i,j) in i's Kokkos neighbor list, read on the host; -1 if absent
   int neighbor_slot_host(PairGranDemc &p, int i, int j)
   {
     if (p.list == nullptr) return -1;
@@ -229,12 +228,7 @@ template <class DeviceType> struct PairGranDemcKokkosShared {
       h_list_built = p.neighbor->ncalls;
     }
     if (i < 0 || i >= (int) h_numneigh.extent(0)) return -1;
-    const int jnum = h_numneigh(i);
-    for (int k = 0; k < jnum; k++) {
-      p.neighprev = (p.neighprev + 1) % jnum;
-      if ((h_neighbors(i, p.neighprev) & NEIGHMASK) == j) return p.neighprev;
-    }
-    return -1;
+    return p.find_neighbor_slot(h_numneigh(i), j, [&](int k) { return h_neighbors(i, k) & NEIGHMASK; });
   }
 
   /* compute(), first: LAMMPS's energy/virial set-up, atom data on this memory space, and

@@ -192,12 +192,11 @@ struct JaegerPairLoop : PairGranJaegerKernelData<DeviceType>, DemcForceScatter<D
           Vec3{d.omega(p, 0), d.omega(p, 1), d.omega(p, 2)}, Vec3{d.omega(q, 0), d.omega(q, 1), d.omega(q, 2)},
           step_dt);
       const jaeger::Material mat = {c.estar, c.gstar, rad_i * rad_j / radsum, c.mu};
-      const double twirl = g.twirl;
 
       if (!touching) {
         // parting (ADVANCE, has): the last step still does work as the springs leave (the
         // kernel clears the stack), as PairGranJaeger::part()
-        const frame::Quat qf = frame::update(frame::load(rec + R_QW), g.n, twirl);
+        const frame::Quat qf = frame::update(frame::load(rec + R_QW), g.n, g.twirl);
         const frame::Local dl = frame::to_local(qf, g.du);
         jaeger::Stack st = stack_of(rec);
         const double work = jaeger::step(mat, st, g.overlap, jaeger::Vec2{dl.x, dl.y}, d.beta, d.work).work;
@@ -210,7 +209,7 @@ struct JaegerPairLoop : PairGranJaegerKernelData<DeviceType>, DemcForceScatter<D
       frame::Quat qf;
       if (has) {
         qf = frame::load(rec + R_QW);
-        if (ADVANCE) qf = frame::update(qf, g.n, twirl);
+        if (ADVANCE) qf = frame::update(qf, g.n, g.twirl);
       } else {
         qf = frame::init_frame(g.n);
         if (ADVANCE) {    // a new record

@@ -76,9 +76,6 @@ struct KuhnPairLoop : PairGranKuhnKernelData<DeviceType>, DemcForceScatter<Devic
     const double rad_i = d.radius[i];
     const int jnum = d.numneigh[i];
 
-    kuhn::Params params;
-    params.flags = d.refinements;
-
     Vec3 f_i = {0.0, 0.0, 0.0}, tor_i = {0.0, 0.0, 0.0};
 
     for (int jj = 0; jj < jnum; jj++) {
@@ -102,7 +99,7 @@ struct KuhnPairLoop : PairGranKuhnKernelData<DeviceType>, DemcForceScatter<Devic
            neighbor a rewrite of its values in every step. */
         if (d.touch(i, jj) == 0) continue;
         // separation releases the stored tangential energy through slip
-        const PairGranKuhnTypeParams &c = d.params(itype, d.type[j]);
+        const kuhn::Params &c = d.params(itype, d.type[j]);
         if (ADVANCE)
           sums.friction += weight *
               (d.history(i, h + H_FTX) * d.history(i, h + H_FTX) + d.history(i, h + H_FTY) * d.history(i, h + H_FTY) +
@@ -122,7 +119,6 @@ struct KuhnPairLoop : PairGranKuhnKernelData<DeviceType>, DemcForceScatter<Devic
          read back times that sign: for the overlap and the damping work (>= 0 by
          construction) this is fabs(); the friction work can be < 0 (elastic_slip no), where
          fabs() would be wrong. The sign bit is tested, so a stored overlap of 0 keeps it. */
-      const PairGranKuhnTypeParams &c = d.params(itype, d.type[j]);
       const double zeta_stored = d.history(i, h + H_ZETA);
       const double sign = Kokkos::signbit(zeta_stored) ? -1.0 : 1.0;
 
@@ -134,14 +130,10 @@ struct KuhnPairLoop : PairGranKuhnKernelData<DeviceType>, DemcForceScatter<Devic
           Vec3{d.v(i, 0), d.v(i, 1), d.v(i, 2)}, Vec3{d.v(j, 0), d.v(j, 1), d.v(j, 2)},
           Vec3{d.omega(i, 0), d.omega(i, 1), d.omega(i, 2)}, Vec3{d.omega(j, 0), d.omega(j, 1), d.omega(j, 2)},
           step_dt);
-      // zeta_old: 0 unless touching before (CPU: touch ? zeta : 0)
-      const kuhn::Kinematics m = {g.overlap, sign * zeta_stored, g.n, g.n_old, g.du, g.twirl, d.dt};
-
-      params.kn = c.kn;
-      params.kt = c.kt;
-      params.mu = c.mu;
-      params.damp_n = ADVANCE ? c.damp_n : 0.0;
-      params.damp_t = ADVANCE ? c.damp_t : 0.0;
+      // zeta_old: 0 unless touching before (CPU: touch ? zeta : 0); no dashpots at setup: the
+      // kernel skips them for a step of length 0
+      const kuhn::Kinematics m = {g.overlap, sign * zeta_stored, g.n, g.n_old, g.du, g.twirl, step_dt};
+      const kuhn::Params &params = d.params(itype, d.type[j]);
 
       const Vec3 ft_old = {d.history(i, h + H_FTX), d.history(i, h + H_FTY), d.history(i, h + H_FTZ)};
       const kuhn::Result res = kuhn::step(params, m, ft_old);
@@ -248,13 +240,7 @@ template <class DeviceType> void PairGranKuhnKokkos<DeviceType>::init_style()
 template <class DeviceType> double PairGranKuhnKokkos<DeviceType>::init_one(int i, int j)
 {
   const double cut = PairGranKuhn::init_one(i, j);
-  PairGranKuhnTypeParams c;
-  c.kn = kn[i][j];
-  c.kt = kt[i][j];
-  c.mu = mu[i][j];
-  c.damp_n = damp_n[i][j];
-  c.damp_t = damp_t[i][j];
-  shared.set_type_params(k_params, i, j, c);
+  shared.set_type_params(k_params, i, j, type_params(i, j));
   return cut;
 }
 
@@ -270,7 +256,6 @@ template <class DeviceType> void PairGranKuhnKokkos<DeviceType>::compute(int efl
 
   k_params.template sync<DeviceType>();
   kdata.params = k_params.template view<DeviceType>();
-  kdata.refinements = refinements;
 
   PairGranKuhnSums sums;
   shared.dispatch(evflag, advance, [&](auto neigh, auto ev, auto adv) {

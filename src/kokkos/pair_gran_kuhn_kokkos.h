@@ -61,18 +61,12 @@ struct PairGranKuhnSums {
   }
 };
 
-// contact coefficients of one type pair, as the device sees them
-struct PairGranKuhnTypeParams {
-  double kn, kt, mu, damp_n, damp_t;
-  KOKKOS_INLINE_FUNCTION PairGranKuhnTypeParams() : kn(0.0), kt(0.0), mu(0.0), damp_n(0.0), damp_t(0.0) {}
-};
-
 /* Everything the pair loop reads and writes: views and plain values only, so that the
    functor copied to the device holds no pointer into host objects (the pair style
    itself is not copied, unlike LAMMPS's own Kokkos pair styles). */
 template <class DeviceType> struct PairGranKuhnKernelData : DemcLoopViews<DeviceType> {
-  typename Kokkos::DualView<PairGranKuhnTypeParams **, Kokkos::LayoutRight, DeviceType>::t_dev_const_um params;
-  unsigned refinements;
+  // the kernel's parameters per type pair: the CPU style's (PairGranKuhn::type_params())
+  typename Kokkos::DualView<demc::kuhn::Params **, Kokkos::LayoutRight, DeviceType>::t_dev_const_um params;
 };
 
 template <class DeviceType> class PairGranKuhnKokkos : public PairGranKuhn {
@@ -89,7 +83,7 @@ template <class DeviceType> class PairGranKuhnKokkos : public PairGranKuhn {
 
  protected:
   PairGranKuhnKernelData<DeviceType> kdata;
-  Kokkos::DualView<PairGranKuhnTypeParams **, Kokkos::LayoutRight, DeviceType> k_params;
+  Kokkos::DualView<demc::kuhn::Params **, Kokkos::LayoutRight, DeviceType> k_params;
   PairGranDemcKokkosShared<DeviceType> shared;    // set-up and bookkeeping around the functor
   FixNeighHistoryKokkos<DeviceType> *fix_historyKK;
 

@@ -187,8 +187,7 @@ void PairGranDemc::end_atom_energy_tally()
 }
 
 /* ----------------------------------------------------------------------
-   keywords every style of the package takes: energy/atom yes|no
-   returns the number of arguments used, 0 if arg[iarg] is not one
+   pair_coeff I J c1 c2 mu [damping nu_n nu_t]: what both laws take alike
 ------------------------------------------------------------------------- */
 
 PairGranDemc::CoeffArgs PairGranDemc::read_coeff_args(int narg, char **arg, const char *law_names)
@@ -212,7 +211,10 @@ PairGranDemc::CoeffArgs PairGranDemc::read_coeff_args(int narg, char **arg, cons
   return c;
 }
 
-/* ---------------------------------------------------------------------- */
+/* ----------------------------------------------------------------------
+   keywords every style of the package takes: energy/atom yes|no
+   returns the number of arguments used, 0 if arg[iarg] is not one
+------------------------------------------------------------------------- */
 
 int PairGranDemc::parse_common_keyword(int narg, char **arg, int iarg)
 {
@@ -268,13 +270,8 @@ double PairGranDemc::contact_cutoff(int i, int j) const
 
 int PairGranDemc::find_neighbor_index(int i, int j)
 {
-  const int jnum = list->numneigh[i];
   const int *jlist = list->firstneigh[i];
-  for (int k = 0; k < jnum; k++) {
-    neighprev = (neighprev + 1) % jnum;    // pairs are usually asked for in list order
-    if ((jlist[neighprev] & NEIGHMASK) == j) return neighprev;
-  }
-  return -1;
+  return find_neighbor_slot(list->numneigh[i], j, [jlist](int k) { return jlist[k] & NEIGHMASK; });
 }
 
 /* ---------------------------------------------------------------------- */

@@ -101,6 +101,16 @@ class PairGranDemc : public Pair {
   void end_atom_energy_tally();
   void tally_atom_shares(int p, int q, double stored_n, double stored_t, double work_t, double damp);
   int find_neighbor_index(int i, int j);
+  // the k < jnum with neighbor(k) == j, searched from the one after the last found (pairs are
+  // usually asked for in list order); -1 if none. Any list: neighbor(k) gives the atom index.
+  template <class Neighbor> int find_neighbor_slot(int jnum, int j, Neighbor &&neighbor)
+  {
+    for (int k = 0; k < jnum; k++) {
+      neighprev = (neighprev + 1) % jnum;
+      if (neighbor(neighprev) == j) return neighprev;
+    }
+    return -1;
+  }
 
   // the contact of spheres p and q at centre distance r, in the kernels' compact form
   demc::SphereContact sphere_contact(int p, int q, double r, bool advance) const;

@@ -50,6 +50,10 @@ class PairGranKuhn : public PairGranDemc {
   unsigned refinements;    // demc::kuhn::Refinement bits
   // the kernel's parameters per type pair, (ntypes + 1)^2, set by init_one()
   std::vector<demc::kuhn::Params> contact_params;
+  const demc::kuhn::Params &type_params(int i, int j) const
+  {
+    return contact_params[i * (atom->ntypes + 1) + j];
+  }
 
   class FixNeighHistory *fix_history;
 
