@@ -110,10 +110,17 @@ namespace frame {
   // A frame whose normal is the unit vector n (tangent axes: the smallest rotation of x, y).
   DEMC_FN Quat init_frame(const Vec3 &n) { return rotation_between(Vec3{0.0, 0.0, 1.0}, n); }
 
-  // Tilt to the unit normal n_new, then twirl by `twirl` radians about it; renormalised.
+  /* Tilt to the unit normal n_new, then twirl by `twirl` radians about it; renormalised.
+     The result is normalised anyway, so the tilt need not be: for unit a (the frame's normal)
+     and b = n_new, (1 + a.b, a x b) is the smallest rotation from a to b scaled by
+     sqrt(2 (1 + a.b)) -- no square root or division of its own. Beyond a right angle
+     1 + a.b would lose digits to cancellation: rotation_between() takes those tilts. */
   DEMC_FN Quat update(const Quat &q, const Vec3 &n_new, double twirl)
   {
-    const Quat tilt = rotation_between(normal(q), n_new);
+    const Vec3 a = normal(q);
+    const double c = dot(a, n_new);
+    const Vec3 axis = cross(a, n_new);
+    const Quat tilt = c > 0.0 ? Quat{1.0 + c, axis.x, axis.y, axis.z} : rotation_between(a, n_new);
     return normalized(mul(rotation_about(n_new, twirl), mul(tilt, q)));
   }
 

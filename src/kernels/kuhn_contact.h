@@ -146,8 +146,8 @@ namespace kuhn {
        factor sqrt(1 + angle^2) each step. */
     DEMC_FN Vec3 carried_by_pair_rotation(const Params &p, const Kinematics &m, const Vec3 &ft_old)
     {
+      // (a zero force stays zero: no test for it, it would cost more than it saves)
       Vec3 f = ft_old;
-      if (f.x == 0.0 && f.y == 0.0 && f.z == 0.0) return f;    // nothing to carry
       if (p.flags & PROJECT) {
         f = tilt_tangential(f, m.n_old, m.n);    // also drops a normal part (round-off)
         if (p.flags & TWIRL) f = rotate_perpendicular_about(f, m.n, m.twirl);

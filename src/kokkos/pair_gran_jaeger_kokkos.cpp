@@ -190,7 +190,7 @@ struct JaegerPairLoop : PairGranJaegerKernelData<DeviceType>, DemcForceScatter<D
           i_first ? x_i : x_j, i_first ? x_j : x_i, d.radius[p], d.radius[q], demc::math::sqrt(rsq),
           Vec3{d.v(p, 0), d.v(p, 1), d.v(p, 2)}, Vec3{d.v(q, 0), d.v(q, 1), d.v(q, 2)},
           Vec3{d.omega(p, 0), d.omega(p, 1), d.omega(p, 2)}, Vec3{d.omega(q, 0), d.omega(q, 1), d.omega(q, 2)},
-          step_dt);
+          step_dt, false);    // the frame carries the normal: no old normal needed
       const jaeger::Material mat = {c.estar, c.gstar, rad_i * rad_j / radsum, c.mu};
 
       if (!touching) {
@@ -263,13 +263,17 @@ struct JaegerPairLoop : PairGranJaegerKernelData<DeviceType>, DemcForceScatter<D
         rec[R_DAMPWORK] += dwd;
       }
 
-      const double un = jaeger::normal_energy(mat, g.overlap);
+      // energies and counts only on energy steps, where compute pair reads them (as the CPU style)
+      const double un = d.eflag ? jaeger::normal_energy(mat, g.overlap) : 0.0;
       const double ut = (d.eflag && held) ? jaeger::stored_energy(mat, stack_of(rec)) : 0.0;
-      sums.tangential += weight * ut;
-      sums.normal += weight * un;
-      sums.contacts += weight;
-      const double tmag = demc::math::sqrt(res.T.x * res.T.x + res.T.y * res.T.y);
-      if (mat.mu * res.P > 0.0 && tmag >= mat.mu * res.P * (1.0 - 1e-9)) sums.sliding += weight;
+      if (d.eflag) {
+        sums.tangential += weight * ut;
+        sums.normal += weight * un;
+        sums.contacts += weight;
+        const double limit = mat.mu * res.P * (1.0 - 1e-9);
+        if (mat.mu * res.P > 0.0 && res.T.x * res.T.x + res.T.y * res.T.y >= limit * limit)
+          sums.sliding += weight;
+      }
 
       // force on p is `force`, q takes the reaction; torques from the contact vectors
       const Vec3 torque_axis = demc::sphere_torque_arm(g, force);

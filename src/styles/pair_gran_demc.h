@@ -113,7 +113,9 @@ class PairGranDemc : public Pair {
   }
 
   // the contact of spheres p and q at centre distance r, in the kernels' compact form
-  demc::SphereContact sphere_contact(int p, int q, double r, bool advance) const;
+  // (old_normal: see demc::sphere_contact())
+  demc::SphereContact sphere_contact(int p, int q, double r, bool advance,
+                                     bool old_normal = true) const;
   // add force on p (and -force on q) with torques; tally energy and virial for list pair (i, j)
   void apply_force(int p, int q, const demc::SphereContact &c, const demc::Vec3 &force_on_p, int i,
                    int j, double energy)
@@ -149,13 +151,14 @@ inline demc::Vec3 demc_vec(const double *a)
    at setup (advance = false) nothing has moved
 ------------------------------------------------------------------------- */
 
-inline demc::SphereContact PairGranDemc::sphere_contact(int p, int q, double r, bool advance) const
+inline demc::SphereContact PairGranDemc::sphere_contact(int p, int q, double r, bool advance,
+                                                        bool old_normal) const
 {
   double **x = atom->x, **v = atom->v, **omega = atom->omega;
   const double *radius = atom->radius;
   return demc::sphere_contact(demc_vec(x[p]), demc_vec(x[q]), radius[p], radius[q], r,
                               demc_vec(v[p]), demc_vec(v[q]), demc_vec(omega[p]),
-                              demc_vec(omega[q]), advance ? dt : 0.0);
+                              demc_vec(omega[q]), advance ? dt : 0.0, old_normal);
 }
 
 inline double PairGranDemc::pair_weight(int j) const

@@ -120,7 +120,8 @@ void PairGranJaeger::compute(int eflag, int vflag)
       // records are oriented by atom IDs (p = smaller ID): any list order, any rank, same record
       const bool i_first = tag[i] < tag[j];
       const int atom_p = i_first ? i : j, atom_q = i_first ? j : i;
-      const demc::SphereContact c = sphere_contact(atom_p, atom_q, std::sqrt(rsq), advance);
+      // the frame carries the normal from step to step: no old normal needed
+      const demc::SphereContact c = sphere_contact(atom_p, atom_q, std::sqrt(rsq), advance, false);
       const jaeger::Material mat = {estar[itype][jtype], gstar[itype][jtype],
                                     radius[i] * radius[j] / radsum, mu[itype][jtype]};
       if (!touching) {
@@ -184,15 +185,14 @@ void PairGranJaeger::compute(int eflag, int vflag)
         hist[H::R_DAMPWORK] += dwd;
       }
 
-      const double un = jaeger::normal_energy(mat, c.overlap);
+      // energies and counts only where they are read: compute pair (an energy step) and
+      // the per-atom energies
+      const double un = (eflag || energy_per_atom) ? jaeger::normal_energy(mat, c.overlap) : 0.0;
       const double ut = (eflag && hist) ? jaeger::stored_energy(mat, stack_of(hist, max_length)) : 0.0;
       stored_tangential += weight * ut;
       apply_force(atom_p, atom_q, c, force, i, j, un + ut);
       tally_atoms(atom_p, atom_q, un, ut, advance ? res.work : 0.0, dwd);
-      pvector[E_NORMAL] += weight * un;
-      pvector[E_CONTACTS] += weight;
-      const double tmag = std::sqrt(res.T.x * res.T.x + res.T.y * res.T.y);
-      if (mat.mu * res.P > 0.0 && tmag >= mat.mu * res.P * (1.0 - 1e-9)) pvector[E_SLIDING] += weight;
+      if (eflag) count_contact(mat, res, weight, un);
     }
   }
   end_atom_energy();
@@ -200,6 +200,20 @@ void PairGranJaeger::compute(int eflag, int vflag)
   // friction dissipation = all tangential work done minus what is stored now (work no: not known)
   pvector[E_FRICTION] = work ? tangential_sum - stored_tangential : 0.0;
   pvector[E_DAMPING] = dissipated_damping;
+}
+
+/* ----------------------------------------------------------------------
+   pvector's normal energy, contacts and sliding contacts (at the friction limit)
+------------------------------------------------------------------------- */
+
+void PairGranJaeger::count_contact(const jaeger::Material &mat, const jaeger::StepResult &res,
+                                   double weight, double normal_energy)
+{
+  pvector[E_NORMAL] += weight * normal_energy;
+  pvector[E_CONTACTS] += weight;
+  const double limit = mat.mu * res.P * (1.0 - 1e-9);
+  if (mat.mu * res.P > 0.0 && res.T.x * res.T.x + res.T.y * res.T.y >= limit * limit)
+    pvector[E_SLIDING] += weight;
 }
 
 /* ----------------------------------------------------------------------

@@ -20,6 +20,7 @@ PairStyle(gran/jaeger,PairGranJaeger);
 namespace demc {
 namespace jaeger {
   struct Material;
+  struct StepResult;
 }
 }    // namespace demc
 
@@ -56,6 +57,8 @@ class PairGranJaeger : public PairGranDemc {
 
   void allocate();
   void trim(double *rec, const demc::jaeger::Material &mat);
+  void count_contact(const demc::jaeger::Material &mat, const demc::jaeger::StepResult &res,
+                     double weight, double normal_energy);
   double part(double *rec, const demc::SphereContact &c, const demc::jaeger::Material &mat) const;
   static const int INITIAL_CAPACITY = 8;
 };

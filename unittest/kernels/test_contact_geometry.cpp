@@ -111,6 +111,16 @@ TEST(ContactGeometry, SphereContactAgreesWithGeneralContactVectors)
   EXPECT_EQ(dist3(s.n_old, s.n), 0.0);
   EXPECT_EQ(demc::norm(s.du), 0.0);
   EXPECT_EQ(s.twirl, 0.0);
+
+  // without the old normal (a law with its own frame): n_old = n, everything else the same
+  const demc::SphereContact w = demc::sphere_contact(xp, xq, rp, rq, r, vp, vq, wp, wq, dt, false);
+  EXPECT_EQ(dist3(w.n_old, c.n), 0.0);
+  EXPECT_EQ(dist3(w.n, c.n), 0.0);
+  EXPECT_EQ(dist3(w.du, c.du), 0.0);
+  EXPECT_EQ(w.overlap, c.overlap);
+  EXPECT_EQ(w.twirl, c.twirl);
+  EXPECT_EQ(w.arm_p, c.arm_p);
+  EXPECT_EQ(w.arm_q, c.arm_q);
 }
 
 // Rodrigues against the axis-angle matrix; the perpendicular form against Rodrigues
