@@ -76,6 +76,20 @@ template <class DeviceType, int NEIGHFLAG> struct DemcForceScatter {
   }
 };
 
+/* Adds force F and torque T to atom k through the loop's scatter accesses (a - b and
+   a + (-b) round alike, so a reaction may be passed negated). */
+template <class AccessF, class AccessT>
+KOKKOS_INLINE_FUNCTION void demc_add_force_torque(const AccessF &a_f, const AccessT &a_torque, int k,
+                                                  const demc::Vec3 &F, const demc::Vec3 &T)
+{
+  a_f(k, 0) += F.x;
+  a_f(k, 1) += F.y;
+  a_f(k, 2) += F.z;
+  a_torque(k, 0) += T.x;
+  a_torque(k, 1) += T.y;
+  a_torque(k, 2) += T.z;
+}
+
 /* Pair::ev_tally_xyz() on the loop's views, for the pair force F on i, del = x_i - x_j:
    global sums into `sums` (any struct with evdwl and v[6]), per-atom ones atomically when
    several threads may add to one atom (NEIGHFLAG HALFTHREAD). */

@@ -281,25 +281,13 @@ struct JaegerPairLoop : PairGranJaegerKernelData<DeviceType>, DemcForceScatter<D
       const Vec3 fi = i_first ? force : -force;
       f_i = f_i + fi;
       tor_i = tor_i + (i_first ? tor_p : tor_q);
-      if (NEWTON_PAIR || j < d.nlocal) {
-        const Vec3 tor_j = i_first ? tor_q : tor_p;
-        a_f(j, 0) -= fi.x;
-        a_f(j, 1) -= fi.y;
-        a_f(j, 2) -= fi.z;
-        a_torque(j, 0) += tor_j.x;
-        a_torque(j, 1) += tor_j.y;
-        a_torque(j, 2) += tor_j.z;
-      }
+      if (NEWTON_PAIR || j < d.nlocal)
+        demc_add_force_torque(a_f, a_torque, j, -fi, i_first ? tor_q : tor_p);
       // energy and virial of this pair's force on i, branch vector x_i - x_j
       if (EVFLAG) demc_tally<NEIGHFLAG, NEWTON_PAIR>(d, sums, i, j, un + ut, fi, Vec3{-dx, -dy, -dz});
     }
 
-    a_f(i, 0) += f_i.x;
-    a_f(i, 1) += f_i.y;
-    a_f(i, 2) += f_i.z;
-    a_torque(i, 0) += tor_i.x;
-    a_torque(i, 1) += tor_i.y;
-    a_torque(i, 2) += tor_i.z;
+    demc_add_force_torque(a_f, a_torque, i, f_i, tor_i);
   }
 };
 

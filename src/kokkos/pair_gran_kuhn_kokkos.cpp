@@ -159,15 +159,8 @@ struct KuhnPairLoop : PairGranKuhnKernelData<DeviceType>, DemcForceScatter<Devic
       const Vec3 torque_axis = demc::sphere_torque_arm(g, F);
       f_i = f_i + F;
       tor_i = tor_i + g.arm_p * torque_axis;
-      if (NEWTON_PAIR || j < d.nlocal) {
-        const Vec3 tor_j = g.arm_q * torque_axis;
-        a_f(j, 0) -= F.x;
-        a_f(j, 1) -= F.y;
-        a_f(j, 2) -= F.z;
-        a_torque(j, 0) += tor_j.x;
-        a_torque(j, 1) += tor_j.y;
-        a_torque(j, 2) += tor_j.z;
-      }
+      if (NEWTON_PAIR || j < d.nlocal)
+        demc_add_force_torque(a_f, a_torque, j, -F, g.arm_q * torque_axis);
 
       const double stored_t = res.Wt;
       sums.normal += weight * res.Wn;
@@ -178,12 +171,7 @@ struct KuhnPairLoop : PairGranKuhnKernelData<DeviceType>, DemcForceScatter<Devic
       if (EVFLAG) demc_tally<NEIGHFLAG, NEWTON_PAIR>(d, sums, i, j, res.Wn + stored_t, F, -delta);
     }
 
-    a_f(i, 0) += f_i.x;
-    a_f(i, 1) += f_i.y;
-    a_f(i, 2) += f_i.z;
-    a_torque(i, 0) += tor_i.x;
-    a_torque(i, 1) += tor_i.y;
-    a_torque(i, 2) += tor_i.z;
+    demc_add_force_torque(a_f, a_torque, i, f_i, tor_i);
   }
 };
 

@@ -55,6 +55,27 @@ PairGranDemc::~PairGranDemc()
   delete[] maxrad_dynamic;
 }
 
+/* ---------------------------------------------------------------------- */
+
+void PairGranDemc::prepare_style(int n_single_extra)
+{
+  writedata = 1;
+  single_extra = n_single_extra;
+  svector = new double[single_extra];
+  // placeholder so that the history fix keeps its place in the fix list
+  modify->add_fix(history_fix_id() + "_DUMMY all DUMMY");
+}
+
+void PairGranDemc::release_style(bool history_made, std::initializer_list<double **> coefficient_arrays)
+{
+  delete[] svector;
+  modify->delete_fix(history_made ? history_fix_id() : history_fix_id() + "_DUMMY");
+  if (!allocated) return;
+  memory->destroy(setflag);
+  memory->destroy(cutsq);
+  for (double **a : coefficient_arrays) memory->destroy(a);
+}
+
 /* ----------------------------------------------------------------------
    The history fix's ID must be the same when a restart file is read back.
    LAMMPS's instance_me counts pair objects over the whole process (every

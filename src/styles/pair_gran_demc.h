@@ -52,6 +52,10 @@ class PairGranDemc : public Pair {
   int neighprev;
 
   void allocate_base();
+  // constructor and destructor work of a style whose history fix is made at init: per-contact
+  // values of single(), write_data, a placeholder that keeps the fix's place in the fix list
+  void prepare_style(int n_single_extra);
+  void release_style(bool history_made, std::initializer_list<double **> coefficient_arrays);
   void set_max_radii();
   double contact_cutoff(int i, int j) const;
   std::string history_fix_id() const;

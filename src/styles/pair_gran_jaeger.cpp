@@ -54,23 +54,13 @@ PairGranJaeger::PairGranJaeger(LAMMPS *lmp) :
     damp_n(nullptr), damp_t(nullptr), estar(nullptr), gstar(nullptr), beta(0.0), max_length(0), work(true),
     fix_history(nullptr)
 {
-  writedata = 1;
-  single_extra = 7;
-  svector = new double[single_extra];
-  // placeholder so that the history fix keeps its place in the fix list
-  modify->add_fix(history_fix_id() + "_DUMMY all DUMMY");
+  prepare_style(7);
 }
 
 PairGranJaeger::~PairGranJaeger()
 {
   if (copymode) return;
-  delete[] svector;
-  modify->delete_fix(fix_history ? history_fix_id() : history_fix_id() + "_DUMMY");
-  if (allocated) {
-    memory->destroy(setflag);
-    memory->destroy(cutsq);
-    for (double **a : {youngs, poisson, mu, damp_n, damp_t, estar, gstar}) memory->destroy(a);
-  }
+  release_style(fix_history != nullptr, {youngs, poisson, mu, damp_n, damp_t, estar, gstar});
 }
 
 /* ---------------------------------------------------------------------- */

@@ -39,13 +39,9 @@ PairGranKuhn::PairGranKuhn(LAMMPS *lmp) :
     PairGranDemc(lmp, "gran/kuhn"), kn(nullptr), kt(nullptr), mu(nullptr), damp_n(nullptr),
     damp_t(nullptr), refinements(kuhn::ALL), fix_history(nullptr)
 {
-  writedata = 1;
-  single_extra = 8;
-  svector = new double[single_extra];
+  prepare_style(8);
   // the history holds a vector (odd under i<->j) and scalars (even): see transfer_history()
   nondefault_history_transfer = 1;
-  // placeholder so that the history fix keeps its place in the fix list
-  modify->add_fix(history_fix_id() + "_DUMMY all DUMMY");
 }
 
 /* ---------------------------------------------------------------------- */
@@ -53,17 +49,7 @@ PairGranKuhn::PairGranKuhn(LAMMPS *lmp) :
 PairGranKuhn::~PairGranKuhn()
 {
   if (copymode) return;
-  delete[] svector;
-  modify->delete_fix(fix_history ? history_fix_id() : history_fix_id() + "_DUMMY");
-  if (allocated) {
-    memory->destroy(setflag);
-    memory->destroy(cutsq);
-    memory->destroy(kn);
-    memory->destroy(kt);
-    memory->destroy(mu);
-    memory->destroy(damp_n);
-    memory->destroy(damp_t);
-  }
+  release_style(fix_history != nullptr, {kn, kt, mu, damp_n, damp_t});
 }
 
 /* ---------------------------------------------------------------------- */
