@@ -144,7 +144,7 @@ namespace kuhn {
        TWIRL: the rotation about n by the pair's mean spin 1/2 (dth_p + dth_q).n, applied
        exactly (Rodrigues); Eq. 23 is its first-order form, which lengthens f^t by the
        factor sqrt(1 + angle^2) each step. */
-    DEMC_FN Vec3 carried_by_pair_rotation(const Params &p, const Kinematics &m, const Vec3 &ft_old)
+    DEMC_FN_FLAT Vec3 carried_by_pair_rotation(const Params &p, const Kinematics &m, const Vec3 &ft_old)
     {
       // (a zero force stays zero: no test for it, it would cost more than it saves)
       Vec3 f = ft_old;
@@ -206,7 +206,7 @@ namespace kuhn {
        The roots do not depend on the units of A, B, C: they are formed directly where B^2
        and A C can neither overflow nor underflow, in units of the largest force otherwise.
        C's tolerance is relative to the square of the largest force. */
-    DEMC_FN double slip_onset(double R0, double dR, const Vec3 &f0, const Vec3 &df, double eps)
+    DEMC_FN_FLAT double slip_onset(double R0, double dR, const Vec3 &f0, const Vec3 &df, double eps)
     {
       const double scale2 = max2(max2(R0 * R0, dR * dR), max2(dot(f0, f0), dot(df, df)));
       double u = 1.0, tol = eps * scale2;    // u: 1 / the unit of force
@@ -264,7 +264,7 @@ namespace kuhn {
        after Y *= exp(-E): two square roots and two or three divisions in all. Extreme
        lengths are normalised first (moderate()). No in-plane force (f^n reached 0): it
        builds along the movement. */
-    DEMC_FN Vec3 turned_slip_force(const Vec3 &f_s, double fn_s, double fn_path_end, double R_end,
+    DEMC_FN_FLAT Vec3 turned_slip_force(const Vec3 &f_s, double fn_s, double fn_path_end, double R_end,
                                    const Vec3 &dxi_r, const Vec3 &n, double kt, double mu)
     {
       if (!(R_end > 0.0)) return {0.0, 0.0, 0.0};    // mu = 0 or no normal force: no friction
@@ -329,7 +329,7 @@ namespace kuhn {
        rotation. The within-step path follows Eq. 17, f^n(alpha) = f^{n,t} + alpha kn dzeta,
        while the final force uses f^{n,t+dt} = kn zeta_new (lines 20, 43); the two agree
        when zeta_new = zeta_old + dzeta. */
-    DEMC_FN void continuing_contact(const Params &p, const Kinematics &m, double dzeta, const Vec3 &dxi,
+    DEMC_FN_FLAT void continuing_contact(const Params &p, const Kinematics &m, double dzeta, const Vec3 &dxi,
                                     const Vec3 &f0, double fn_new, Result &r)
     {
       const double fn_old = p.kn * m.zeta_old;    // line 7

@@ -49,6 +49,23 @@ template <class DeviceType> struct DemcLoopViews {
   int eflag_global, eflag_atom, vflag_global, vflag_atom;
 };
 
+/* Row i of a 2-D view (atom i's neighbors, touch flags or history values) as a pointer and a
+   stride, found once per atom: indexing the 2-D view for every neighbor recomputed
+   i * stride each time. Any layout: LayoutRight (hosts) has contiguous rows, known at compile
+   time; LayoutLeft (GPUs) strides by the view's first extent. */
+template <class T, bool CONTIGUOUS> struct DemcRow {
+  T *p;
+  size_t stride;
+  KOKKOS_FORCEINLINE_FUNCTION T &operator()(int k) const { return p[CONTIGUOUS ? k : k * stride]; }
+};
+
+template <class View>
+KOKKOS_FORCEINLINE_FUNCTION auto demc_row(const View &v, int i)
+{
+  constexpr bool contiguous = std::is_same_v<typename View::array_layout, Kokkos::LayoutRight>;
+  return DemcRow<typename View::value_type, contiguous>{v.data() + i * v.stride(0), v.stride(1)};
+}
+
 /* Where a contact loop adds forces and torques, as LAMMPS's own Kokkos pair styles do:
    with several OpenMP threads on a half list (HALFTHREAD) each thread adds into its own
    copy, summed by contribute() after the loop, instead of atomic adds to shared arrays;
@@ -79,7 +96,7 @@ template <class DeviceType, int NEIGHFLAG> struct DemcForceScatter {
 /* Adds force F and torque T to atom k through the loop's scatter accesses (a - b and
    a + (-b) round alike, so a reaction may be passed negated). */
 template <class AccessF, class AccessT>
-KOKKOS_INLINE_FUNCTION void demc_add_force_torque(const AccessF &a_f, const AccessT &a_torque, int k,
+KOKKOS_FORCEINLINE_FUNCTION void demc_add_force_torque(const AccessF &a_f, const AccessT &a_torque, int k,
                                                   const demc::Vec3 &F, const demc::Vec3 &T)
 {
   a_f(k, 0) += F.x;

@@ -150,13 +150,16 @@ struct JaegerPairLoop : PairGranJaegerKernelData<DeviceType>, DemcForceScatter<D
     const Vec3 x_i = {d.x(i, 0), d.x(i, 1), d.x(i, 2)};
     const double rad_i = d.radius[i];
     const int jnum = d.numneigh[i];
+    const auto neighbors_i = demc_row(d.neighbors, i);
+    const auto touch_i = demc_row(d.touch, i);
 
     Vec3 f_i = {0.0, 0.0, 0.0}, tor_i = {0.0, 0.0, 0.0};
 
     for (int jj = 0; jj < jnum; jj++) {
       // NEIGHMASK also clears the history bit that fix neigh/history/kk leaves in the list
-      const int j = d.neighbors(i, jj) & NEIGHMASK;
-      const Vec3 x_j = {d.x(j, 0), d.x(j, 1), d.x(j, 2)};
+      const int j = neighbors_i(jj) & NEIGHMASK;
+      const auto *x_row = &d.x(j, 0);    // x is LayoutRight on every device
+      const Vec3 x_j = {x_row[0], x_row[1], x_row[2]};
       const double dx = x_j.x - x_i.x, dy = x_j.y - x_i.y, dz = x_j.z - x_i.z;
       const double rsq = dx * dx + dy * dy + dz * dz;
       const double rad_j = d.radius[j];
@@ -164,7 +167,7 @@ struct JaegerPairLoop : PairGranJaegerKernelData<DeviceType>, DemcForceScatter<D
       const bool touching = rsq < radsum * radsum;
       // a zero touch flag means no record (see the file header): most pairs apart are done
       // without reading their slot, which is far from the flags in memory
-      const bool flagged = d.touch(i, jj) != 0;
+      const bool flagged = touch_i(jj) != 0;
       if (!touching && !flagged) continue;
       double *rec = slot_of(i, jj);
       bool has = flagged && holds_record(rec);
@@ -175,7 +178,7 @@ struct JaegerPairLoop : PairGranJaegerKernelData<DeviceType>, DemcForceScatter<D
       }
       // CPU: a pair apart keeps its record at setup and parts on the next step
       if (!touching && !(has && ADVANCE)) {
-        d.touch(i, jj) = has ? 1 : 0;
+        touch_i(jj) = has ? 1 : 0;
         continue;
       }
       const int jtype = d.type[j];
@@ -202,7 +205,7 @@ struct JaegerPairLoop : PairGranJaegerKernelData<DeviceType>, DemcForceScatter<D
         const double work = jaeger::step(mat, st, g.overlap, jaeger::Vec2{dl.x, dl.y}, d.beta, d.work).work;
         sums.work += weight * work;
         close_record(rec);
-        d.touch(i, jj) = 0;
+        touch_i(jj) = 0;
         continue;
       }
 
@@ -242,7 +245,7 @@ struct JaegerPairLoop : PairGranJaegerKernelData<DeviceType>, DemcForceScatter<D
           sums.forced += (n_before == d.capacity && res.merges > 0) ? 1.0 : 0.0;
         else
           sums.forced += res.merges;
-        d.touch(i, jj) = 1;
+        touch_i(jj) = 1;
       } else {
         res.P = jaeger::hertz_force(mat, g.overlap);
         res.T = {0.0, 0.0};
@@ -251,7 +254,7 @@ struct JaegerPairLoop : PairGranJaegerKernelData<DeviceType>, DemcForceScatter<D
           const jaeger::Point &top = st.pts[st.n - 1];
           res.T = {top.tx, top.ty};
         }
-        d.touch(i, jj) = has ? 1 : 0;
+        touch_i(jj) = has ? 1 : 0;
       }
 
       const Vec3 fdamp = ADVANCE ? demc::contact_damping_force(g.du, g.n, c.damp_n, c.damp_t, d.dt)

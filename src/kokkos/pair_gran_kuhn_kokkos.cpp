@@ -62,6 +62,12 @@ struct KuhnPairLoop : PairGranKuhnKernelData<DeviceType>, DemcForceScatter<Devic
   typedef DemcForceScatter<DeviceType, NEIGHFLAG> Scatter;
   explicit KuhnPairLoop(const Data &d) : Data(d), Scatter(d) {}
 
+  // with newton off a pair with a ghost is computed on two ranks: count half on each
+  KOKKOS_INLINE_FUNCTION double pair_weight(int j) const
+  {
+    return (NEWTON_PAIR || j < this->nlocal) ? 1.0 : 0.5;
+  }
+
   KOKKOS_INLINE_FUNCTION void operator()(const int ii, value_type &sums) const
   {
     const Data &d = *this;
@@ -75,19 +81,22 @@ struct KuhnPairLoop : PairGranKuhnKernelData<DeviceType>, DemcForceScatter<Devic
     const Vec3 x_i = {d.x(i, 0), d.x(i, 1), d.x(i, 2)};
     const double rad_i = d.radius[i];
     const int jnum = d.numneigh[i];
+    const auto neighbors_i = demc_row(d.neighbors, i);
+    const auto touch_i = demc_row(d.touch, i);
+    const auto history_i = demc_row(d.history, i);
 
     Vec3 f_i = {0.0, 0.0, 0.0}, tor_i = {0.0, 0.0, 0.0};
 
     for (int jj = 0; jj < jnum; jj++) {
       // NEIGHMASK also clears the history bit that fix neigh/history/kk leaves in the list
-      const int j = d.neighbors(i, jj) & NEIGHMASK;
-      const int h = H_SIZE * jj;    // this contact's history: d.history(i, h + PairGranKuhn::H_*)
-      // with newton off a pair with a ghost is computed on two ranks: count half on each
-      const double weight = (NEWTON_PAIR || j < d.nlocal) ? 1.0 : 0.5;
-
+      const int j = neighbors_i(jj) & NEIGHMASK;
+      const int h = H_SIZE * jj;    // this contact's history: history_i(h + PairGranKuhn::H_*)
       const double rad_j = d.radius[j];
-      const Vec3 delta = Vec3{d.x(j, 0), d.x(j, 1), d.x(j, 2)} - x_i;    // from p = i towards q = j
-      const double rsq = delta.x * delta.x + delta.y * delta.y + delta.z * delta.z;
+      // from p = i towards q = j (scalars: as a Vec3 the compiler packs and unpacks them;
+      // x is LayoutRight on every device, a row's coordinates are contiguous)
+      const auto *x_j = &d.x(j, 0);
+      const double dx = x_j[0] - x_i.x, dy = x_j[1] - x_i.y, dz = x_j[2] - x_i.z;
+      const double rsq = dx * dx + dy * dy + dz * dz;
       const double radsum = rad_i + rad_j;
 
       if (rsq >= radsum * radsum) {
@@ -97,18 +106,21 @@ struct KuhnPairLoop : PairGranKuhnKernelData<DeviceType>, DemcForceScatter<Devic
            atom 0): such a pair passes once through the release below, which then clears the
            flag. Skipping them on the flag alone, as the CPU style does, spares every
            neighbor a rewrite of its values in every step. */
-        if (d.touch(i, jj) == 0) continue;
+        if (touch_i(jj) == 0) continue;
         // separation releases the stored tangential energy through slip
         const kuhn::Params &c = d.params(itype, d.type[j]);
         if (ADVANCE)
-          sums.friction += weight *
-              (d.history(i, h + H_FTX) * d.history(i, h + H_FTX) + d.history(i, h + H_FTY) * d.history(i, h + H_FTY) +
-               d.history(i, h + H_FTZ) * d.history(i, h + H_FTZ)) /
+          sums.friction += pair_weight(j) *
+              (history_i(h + H_FTX) * history_i(h + H_FTX) + history_i(h + H_FTY) * history_i(h + H_FTY) +
+               history_i(h + H_FTZ) * history_i(h + H_FTZ)) /
               (2.0 * c.kt);
-        d.touch(i, jj) = 0;
-        for (int k = 0; k < H_SIZE; k++) d.history(i, h + k) = 0.0;
+        touch_i(jj) = 0;
+        for (int k = 0; k < H_SIZE; k++) history_i(h + k) = 0.0;
         continue;
       }
+
+      const double weight = pair_weight(j);
+      const Vec3 delta = {dx, dy, dz};
 
       /* fix neigh/history/kk ignores Pair::nondefault_history_transfer: when it hands the
          history of pair (i,j) over to j (at re-neighboring and at the end of a run) it
@@ -119,7 +131,7 @@ struct KuhnPairLoop : PairGranKuhnKernelData<DeviceType>, DemcForceScatter<Devic
          read back times that sign: for the overlap and the damping work (>= 0 by
          construction) this is fabs(); the friction work can be < 0 (elastic_slip no), where
          fabs() would be wrong. The sign bit is tested, so a stored overlap of 0 keeps it. */
-      const double zeta_stored = d.history(i, h + H_ZETA);
+      const double zeta_stored = history_i(h + H_ZETA);
       const double sign = Kokkos::signbit(zeta_stored) ? -1.0 : 1.0;
 
       // geometry and movements as the CPU style (PairGranDemc::sphere_contact): n from i to
@@ -135,23 +147,23 @@ struct KuhnPairLoop : PairGranKuhnKernelData<DeviceType>, DemcForceScatter<Devic
       const kuhn::Kinematics m = {g.overlap, sign * zeta_stored, g.n, g.n_old, g.du, g.twirl, step_dt};
       const kuhn::Params &params = d.params(itype, d.type[j]);
 
-      const Vec3 ft_old = {d.history(i, h + H_FTX), d.history(i, h + H_FTY), d.history(i, h + H_FTZ)};
+      const Vec3 ft_old = {history_i(h + H_FTX), history_i(h + H_FTY), history_i(h + H_FTZ)};
       const kuhn::Result res = kuhn::step(params, m, ft_old);
 
       if (ADVANCE) {
-        d.touch(i, jj) = 1;
-        d.history(i, h + H_FTX) = res.ft.x;
-        d.history(i, h + H_FTY) = res.ft.y;
-        d.history(i, h + H_FTZ) = res.ft.z;
-        d.history(i, h + H_ZETA) = m.zeta_new;    // written back with sign +, and so:
-        d.history(i, h + H_WFRIC) = sign * d.history(i, h + H_WFRIC) + res.dWt_irrev;
-        d.history(i, h + H_WDAMP) = sign * d.history(i, h + H_WDAMP) + res.dW_damp;
+        touch_i(jj) = 1;
+        history_i(h + H_FTX) = res.ft.x;
+        history_i(h + H_FTY) = res.ft.y;
+        history_i(h + H_FTZ) = res.ft.z;
+        history_i(h + H_ZETA) = m.zeta_new;    // written back with sign +, and so:
+        history_i(h + H_WFRIC) = sign * history_i(h + H_WFRIC) + res.dWt_irrev;
+        history_i(h + H_WDAMP) = sign * history_i(h + H_WDAMP) + res.dW_damp;
         sums.friction += weight * res.dWt_irrev;
         sums.damping += weight * res.dW_damp;
       } else {
         // the CPU style's touch flag at setup: set iff a history is held (the flag that
         // fix neigh/history/kk leaves after a neighbor list build is not always 0 or 1)
-        d.touch(i, jj) = (zeta_stored != 0.0) ? 1 : 0;
+        touch_i(jj) = (zeta_stored != 0.0) ? 1 : 0;
       }
 
       // force on i is res.force, j takes the reaction; torques from the contact vectors
