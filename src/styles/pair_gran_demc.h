@@ -22,8 +22,8 @@
 #include "kernel_common.h"
 
 #include <initializer_list>
-#include <utility>
 #include <string>
+#include <utility>
 
 namespace LAMMPS_NS {
 
@@ -40,7 +40,8 @@ class PairGranDemc : public Pair {
   enum EnergyIndex { E_NORMAL, E_TANGENTIAL, E_FRICTION, E_DAMPING, E_CONTACTS, E_SLIDING, E_SIZE };
 
  protected:
-  template <class DeviceType> friend struct PairGranDemcKokkosShared;    // the Kokkos styles' helper
+  template <class DeviceType>
+  friend struct PairGranDemcKokkosShared;    // the Kokkos styles' helper
   std::string style_name;
   double dt;
   int history_index;    // makes the history fix ID unique within this LAMMPS instance
@@ -63,7 +64,8 @@ class PairGranDemc : public Pair {
   void choose_history_index();
   // init: stop with an error instead of losing contact histories without notice
   bool restart_histories_checked;    // reset by init_style(), set by the first init_one()
-  void check_restart_histories();    // call at the top of init_one(): every style's history fix exists then
+  void
+  check_restart_histories();    // call at the top of init_one(): every style's history fix exists then
   void check_overlapping_contact_laws();    // pair hybrid/overlay: one contact law per type pair
   class FixDemcAtomEnergy *atom_energy;
   // per-atom energies (keyword energy/atom yes: they cost ~10 % of the pair time): begin and
@@ -72,21 +74,56 @@ class PairGranDemc : public Pair {
   int parse_common_keyword(int narg, char **arg, int iarg);
   // pair_coeff I J c1 c2 mu [damping nu_n nu_t], read and checked for what both laws share
   struct CoeffArgs {
-    double law[3];             // c1 c2 mu; mu checked >= 0, the law checks c1 and c2
-    double damp_n, damp_t;     // 0 without the keyword; checked >= 0
+    double law[3];            // c1 c2 mu; mu checked >= 0, the law checks c1 and c2
+    double damp_n, damp_t;    // 0 without the keyword; checked >= 0
   };
   CoeffArgs read_coeff_args(int narg, char **arg, const char *law_names);    // e.g. "kn kt mu"
+  // a touching pair found by a contact loop's first pass, for its second
+  struct TouchingPair {
+    int i, j, jj;    // list position (i, jj), partner j
+    double rsq;
+    bool touching;    // (a pair that parted may also need its last step)
+    int *touch;       // its touch flag and history in the history fix (or nullptr)
+    double *history;
+  };
+  struct ContactBuffer {
+    static constexpr int SIZE = 32;
+    TouchingPair pairs[SIZE];
+    int n = 0;
+    void add(const TouchingPair &t) { pairs[n++] = t; }
+    bool full() const { return n == SIZE; }
+  };
+  // ask the caches for what the contact law will read and write of partner j and the history
+  void prefetch_contact(int j, const double *history, int history_size) const
+  {
+    __builtin_prefetch(loop.vs + 3 * j);
+    __builtin_prefetch(loop.omegas + 3 * j);
+    __builtin_prefetch(loop.fs + 3 * j, 1);
+    __builtin_prefetch(loop.torques + 3 * j, 1);
+    if (history == nullptr) return;
+    for (int k = 0; k < history_size; k += 8) __builtin_prefetch(history + k, 1);
+    __builtin_prefetch(history + history_size - 1, 1);
+  }
   // LAMMPS state the inner loops read, copied once per compute() by begin_compute(): the
   // compiler cannot keep atom->f etc. in registers across the force stores by itself
+  // LAMMPS's per-atom 3-vectors are contiguous blocks, row k at [0] + 3 k: reading a row
+  // through its row pointer is one more scattered load (a cache miss for a distant partner)
   struct LoopState {
     double **x, **f, **torque;
+    const double *xs, *vs, *omegas;    // the same as flat arrays
+    double *fs, *torques;
     int nlocal;
     bool newton;
   } loop;
+  static double *flat(double **a) { return a ? a[0] : nullptr; }
   void begin_compute(int eflag, int vflag)
   {
     ev_init(eflag, vflag);
-    loop = {atom->x, atom->f, atom->torque, atom->nlocal, force->newton_pair != 0};
+    loop = {atom->x,       atom->f,
+            atom->torque,  flat(atom->x),
+            flat(atom->v), flat(atom->omega),
+            flat(atom->f), flat(atom->torque),
+            atom->nlocal,  force->newton_pair != 0};
     begin_atom_energy(eflag);
   }
   void begin_atom_energy(int eflag)
@@ -103,7 +140,8 @@ class PairGranDemc : public Pair {
   }
   void begin_atom_energy_tally(int eflag);
   void end_atom_energy_tally();
-  void tally_atom_shares(int p, int q, double stored_n, double stored_t, double work_t, double damp);
+  void tally_atom_shares(int p, int q, double stored_n, double stored_t, double work_t,
+                         double damp);
   int find_neighbor_index(int i, int j);
   // the k < jnum with neighbor(k) == j, searched from the one after the last found (pairs are
   // usually asked for in list order); -1 if none. Any list: neighbor(k) gives the atom index.
@@ -128,8 +166,8 @@ class PairGranDemc : public Pair {
     add_force(p, q, force_on_p, c.arm_p * axis, c.arm_q * axis, i, j, energy);
   }
   // force F on p and -F on q with the given torques
-  void add_force(int p, int q, const demc::Vec3 &F, const demc::Vec3 &tor_p, const demc::Vec3 &tor_q,
-                 int i, int j, double energy);
+  void add_force(int p, int q, const demc::Vec3 &F, const demc::Vec3 &tor_p,
+                 const demc::Vec3 &tor_q, int i, int j, double energy);
   double pair_weight(int j) const;    // 1, or 1/2 for a pair computed on two ranks (newton off)
 
   void write_double(FILE *fp, double value) const;
@@ -158,11 +196,11 @@ inline demc::Vec3 demc_vec(const double *a)
 inline demc::SphereContact PairGranDemc::sphere_contact(int p, int q, double r, bool advance,
                                                         bool old_normal) const
 {
-  double **x = atom->x, **v = atom->v, **omega = atom->omega;
+  const double *x = loop.xs, *v = loop.vs, *omega = loop.omegas;
   const double *radius = atom->radius;
-  return demc::sphere_contact(demc_vec(x[p]), demc_vec(x[q]), radius[p], radius[q], r,
-                              demc_vec(v[p]), demc_vec(v[q]), demc_vec(omega[p]),
-                              demc_vec(omega[q]), advance ? dt : 0.0, old_normal);
+  return demc::sphere_contact(demc_vec(x + 3 * p), demc_vec(x + 3 * q), radius[p], radius[q], r,
+                              demc_vec(v + 3 * p), demc_vec(v + 3 * q), demc_vec(omega + 3 * p),
+                              demc_vec(omega + 3 * q), advance ? dt : 0.0, old_normal);
 }
 
 inline double PairGranDemc::pair_weight(int j) const
@@ -175,16 +213,16 @@ inline double PairGranDemc::pair_weight(int j) const
 inline void PairGranDemc::add_force(int p, int q, const demc::Vec3 &F, const demc::Vec3 &tor_p,
                                     const demc::Vec3 &tor_q, int i, int j, double energy)
 {
-  double **f = loop.f, **torque = loop.torque;
+  double *f = loop.fs, *torque = loop.torques;
   const int nlocal = loop.nlocal;
   const int newton_pair = loop.newton ? 1 : 0;
   auto add = [&](int k, const demc::Vec3 &force_k, const demc::Vec3 &torque_k) {
-    f[k][0] += force_k.x;
-    f[k][1] += force_k.y;
-    f[k][2] += force_k.z;
-    torque[k][0] += torque_k.x;
-    torque[k][1] += torque_k.y;
-    torque[k][2] += torque_k.z;
+    f[3 * k] += force_k.x;
+    f[3 * k + 1] += force_k.y;
+    f[3 * k + 2] += force_k.z;
+    torque[3 * k] += torque_k.x;
+    torque[3 * k + 1] += torque_k.y;
+    torque[3 * k + 2] += torque_k.z;
   };
   // i is always owned; j gets its share only if owned or newton on
   const bool update_j = newton_pair || j < nlocal;

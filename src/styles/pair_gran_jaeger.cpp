@@ -51,8 +51,8 @@ jaeger::Stack stack_of(double *rec, int bounded_capacity)
 
 PairGranJaeger::PairGranJaeger(LAMMPS *lmp) :
     PairGranDemc(lmp, "gran/jaeger"), youngs(nullptr), poisson(nullptr), mu(nullptr),
-    damp_n(nullptr), damp_t(nullptr), estar(nullptr), gstar(nullptr), beta(0.0), max_length(0), work(true),
-    fix_history(nullptr)
+    damp_n(nullptr), damp_t(nullptr), estar(nullptr), gstar(nullptr), beta(0.0), max_length(0),
+    work(true), fix_history(nullptr)
 {
   prepare_style(7);
 }
@@ -85,111 +85,140 @@ void PairGranJaeger::compute(int eflag, int vflag)
   begin_compute(eflag, vflag);
   // at setup nothing has moved since the last step: read the force off the history
   const bool advance = (update->setupflag == 0);
-  const double *const *x = loop.x;
-  const tagint *tag = atom->tag;
-  const int *type = atom->type;
   const double *radius = atom->radius;
   for (int k = 0; k < E_SIZE; k++) pvector[k] = 0.0;
   double stored_tangential = 0.0;
 
+  // two passes over blocks of the list, as gran/kuhn (see PairGranKuhn::compute())
+  ContactBuffer buf;
+  const double *xs = loop.xs;
   for (int ii = 0; ii < list->inum; ii++) {
     const int i = list->ilist[ii];
-    const double xi = x[i][0], yi = x[i][1], zi = x[i][2], radi = radius[i];
+    const double xi = xs[3 * i], yi = xs[3 * i + 1], zi = xs[3 * i + 2], radi = radius[i];
     const int *jlist = list->firstneigh[i];
     const int jnum = list->numneigh[i];
     for (int jj = 0; jj < jnum; jj++) {
       const int j = jlist[jj] & NEIGHMASK;
-      const double dx = x[j][0] - xi, dy = x[j][1] - yi, dz = x[j][2] - zi;
+      const double *xj = xs + 3 * j;
+      const double dx = xj[0] - xi, dy = xj[1] - yi, dz = xj[2] - zi;
       const double rsq = dx * dx + dy * dy + dz * dz;
       const double radsum = radi + radius[j];
       const bool touching = rsq < radsum * radsum;
       double *rec = fix_history->record(i, jj);
       if (!touching && !(rec && advance)) continue;
-      const int itype = type[i], jtype = type[j];
-      const double weight = pair_weight(j);
-      // records are oriented by atom IDs (p = smaller ID): any list order, any rank, same record
-      const bool i_first = tag[i] < tag[j];
-      const int atom_p = i_first ? i : j, atom_q = i_first ? j : i;
-      // the frame carries the normal from step to step: no old normal needed
-      const demc::SphereContact c = sphere_contact(atom_p, atom_q, std::sqrt(rsq), advance, false);
-      const jaeger::Material mat = {estar[itype][jtype], gstar[itype][jtype],
-                                    radius[i] * radius[j] / radsum, mu[itype][jtype]};
-      if (!touching) {
-        // parting: the last step still does work as the springs leave (kernel clears the stack)
-        const double work = part(rec, c, mat);
-        tangential_sum += weight * work;
-        tally_atoms(atom_p, atom_q, 0.0, 0.0, work, 0.0);
-        fix_history->close(i, jj);
-        continue;
-      }
-
-      frame::Quat q;
-      if (rec) {
-        q = frame::load(rec + H::R_QW);
-        if (advance) q = frame::update(q, c.n, c.twirl);
-      } else {
-        q = frame::init_frame(c.n);
-        if (advance) {
-          rec = fix_history->open(i, jj, max_length > 0 ? max_length : INITIAL_CAPACITY);
-          rec[H::R_WORK] = rec[H::R_DAMPWORK] = 0.0;
-        }
-      }
-
-      jaeger::StepResult res;
-      double *hist = rec;
-      if (advance) {
-        const frame::Local dl = frame::to_local(q, c.du);
-        jaeger::Vec2 ds = {dl.x, dl.y};
-        if (rec[H::R_LENGTH] == 0.0) {
-          // touching since this step only: the part of the movement before touching is not felt
-          const double overlap_old = c.overlap + demc::dot(c.du, c.n);
-          ds = jaeger::fresh_contact_shift(overlap_old, c.overlap, ds);
-        }
-        if (max_length == 0)
-          hist = fix_history->reserve(i, jj, (int) hist[H::R_LENGTH] + 1);
-        else if (hist[H::R_LENGTH] > max_length)
-          trim(hist, mat);
-        jaeger::Stack st = stack_of(hist, max_length);
-        res = jaeger::step(mat, st, c.overlap, ds, beta, work);
-        hist[H::R_LENGTH] = st.n;
-        hist[H::R_WORK] += res.work;
-        frame::store(hist + H::R_QW, q);
-        tangential_sum += weight * res.work;
-        fix_history->merges += res.merges;
-      } else {
-        res.P = jaeger::hertz_force(mat, c.overlap);
-        res.T = {0.0, 0.0};
-        if (hist && hist[H::R_LENGTH] > 0.0) {
-          const jaeger::Point &top = stack_of(hist, 0).pts[(int) hist[H::R_LENGTH] - 1];
-          res.T = {top.tx, top.ty};
-        }
-      }
-
-      const Vec3 fdamp = advance
-          ? demc::contact_damping_force(c.du, c.n, damp_n[itype][jtype], damp_t[itype][jtype], dt)
-          : Vec3{0.0, 0.0, 0.0};
-      const Vec3 force = -res.P * c.n + frame::to_global(q, res.T.x, res.T.y) + fdamp;
-      const double dwd = advance ? demc::dot(fdamp, c.du) : 0.0;
-      if (advance) {
-        dissipated_damping += weight * dwd;
-        hist[H::R_DAMPWORK] += dwd;
-      }
-
-      // energies and counts only where they are read: compute pair (an energy step) and
-      // the per-atom energies
-      const double un = (eflag || energy_per_atom) ? jaeger::normal_energy(mat, c.overlap) : 0.0;
-      const double ut = (eflag && hist) ? jaeger::stored_energy(mat, stack_of(hist, max_length)) : 0.0;
-      stored_tangential += weight * ut;
-      apply_force(atom_p, atom_q, c, force, i, j, un + ut);
-      tally_atoms(atom_p, atom_q, un, ut, advance ? res.work : 0.0, dwd);
-      if (eflag) count_contact(mat, res, weight, un);
+      buf.add({i, j, jj, rsq, touching, nullptr, rec});
+      prefetch_contact(j, rec, RECORD_PREFETCH);
+      if (buf.full()) flush_contacts(buf, advance, eflag != 0, stored_tangential);
     }
   }
+  flush_contacts(buf, advance, eflag != 0, stored_tangential);
   end_atom_energy();
   pvector[E_TANGENTIAL] = stored_tangential;
   // friction dissipation = all tangential work done minus what is stored now (work no: not known)
   pvector[E_FRICTION] = work ? tangential_sum - stored_tangential : 0.0;
   pvector[E_DAMPING] = dissipated_damping;
+}
+
+/* ----------------------------------------------------------------------
+   the contact law on the pairs found by compute()'s first pass
+------------------------------------------------------------------------- */
+
+void PairGranJaeger::flush_contacts(ContactBuffer &buf, bool advance, bool energy,
+                                    double &stored_tangential)
+{
+  for (int k = 0; k < buf.n; k++) compute_contact(buf.pairs[k], advance, energy, stored_tangential);
+  buf.n = 0;
+}
+
+void PairGranJaeger::compute_contact(const TouchingPair &t, bool advance, bool eflag,
+                                     double &stored_tangential)
+{
+  const tagint *tag = atom->tag;
+  const int *type = atom->type;
+  const double *radius = atom->radius;
+  const int i = t.i, j = t.j, jj = t.jj;
+  const bool touching = t.touching;
+  const double rsq = t.rsq, radsum = radius[i] + radius[j];
+  // read again: opening or growing an earlier pair's record may have moved the arena
+  double *rec = fix_history->record(i, jj);
+  const int itype = type[i], jtype = type[j];
+  const double weight = pair_weight(j);
+  // records are oriented by atom IDs (p = smaller ID): any list order, any rank, same record
+  const bool i_first = tag[i] < tag[j];
+  const int atom_p = i_first ? i : j, atom_q = i_first ? j : i;
+  // the frame carries the normal from step to step: no old normal needed
+  const demc::SphereContact c = sphere_contact(atom_p, atom_q, std::sqrt(rsq), advance, false);
+  const jaeger::Material mat = {estar[itype][jtype], gstar[itype][jtype],
+                                radius[i] * radius[j] / radsum, mu[itype][jtype]};
+  if (!touching) {
+    // parting: the last step still does work as the springs leave (kernel clears the stack)
+    const double work = part(rec, c, mat);
+    tangential_sum += weight * work;
+    tally_atoms(atom_p, atom_q, 0.0, 0.0, work, 0.0);
+    fix_history->close(i, jj);
+    return;
+  }
+
+  frame::Quat q;
+  if (rec) {
+    q = frame::load(rec + H::R_QW);
+    if (advance) q = frame::update(q, c.n, c.twirl);
+  } else {
+    q = frame::init_frame(c.n);
+    if (advance) {
+      rec = fix_history->open(i, jj, max_length > 0 ? max_length : INITIAL_CAPACITY);
+      rec[H::R_WORK] = rec[H::R_DAMPWORK] = 0.0;
+    }
+  }
+
+  jaeger::StepResult res;
+  double *hist = rec;
+  if (advance) {
+    const frame::Local dl = frame::to_local(q, c.du);
+    jaeger::Vec2 ds = {dl.x, dl.y};
+    if (rec[H::R_LENGTH] == 0.0) {
+      // touching since this step only: the part of the movement before touching is not felt
+      const double overlap_old = c.overlap + demc::dot(c.du, c.n);
+      ds = jaeger::fresh_contact_shift(overlap_old, c.overlap, ds);
+    }
+    if (max_length == 0)
+      hist = fix_history->reserve(i, jj, (int) hist[H::R_LENGTH] + 1);
+    else if (hist[H::R_LENGTH] > max_length)
+      trim(hist, mat);
+    jaeger::Stack st = stack_of(hist, max_length);
+    res = jaeger::step(mat, st, c.overlap, ds, beta, work);
+    hist[H::R_LENGTH] = st.n;
+    hist[H::R_WORK] += res.work;
+    frame::store(hist + H::R_QW, q);
+    tangential_sum += weight * res.work;
+    fix_history->merges += res.merges;
+  } else {
+    res.P = jaeger::hertz_force(mat, c.overlap);
+    res.T = {0.0, 0.0};
+    if (hist && hist[H::R_LENGTH] > 0.0) {
+      const jaeger::Point &top = stack_of(hist, 0).pts[(int) hist[H::R_LENGTH] - 1];
+      res.T = {top.tx, top.ty};
+    }
+  }
+
+  const Vec3 fdamp = advance
+      ? demc::contact_damping_force(c.du, c.n, damp_n[itype][jtype], damp_t[itype][jtype], dt)
+      : Vec3{0.0, 0.0, 0.0};
+  const Vec3 force = -res.P * c.n + frame::to_global(q, res.T.x, res.T.y) + fdamp;
+  const double dwd = advance ? demc::dot(fdamp, c.du) : 0.0;
+  if (advance) {
+    dissipated_damping += weight * dwd;
+    hist[H::R_DAMPWORK] += dwd;
+  }
+
+  // energies and counts only where they are read: compute pair (an energy step) and
+  // the per-atom energies
+  const double un = (eflag || energy_per_atom) ? jaeger::normal_energy(mat, c.overlap) : 0.0;
+  const double ut = (eflag && hist) ? jaeger::stored_energy(mat, stack_of(hist, max_length)) : 0.0;
+  stored_tangential += weight * ut;
+  apply_force(atom_p, atom_q, c, force, i, j, un + ut);
+  tally_atoms(atom_p, atom_q, un, ut, advance ? res.work : 0.0, dwd);
+  if (eflag) count_contact(mat, res, weight, un);
 }
 
 /* ----------------------------------------------------------------------
@@ -229,7 +258,8 @@ void PairGranJaeger::trim(double *rec, const jaeger::Material &mat)
    the tangential work of a contact's last step, as it opens
 ------------------------------------------------------------------------- */
 
-double PairGranJaeger::part(double *rec, const demc::SphereContact &c, const jaeger::Material &mat) const
+double PairGranJaeger::part(double *rec, const demc::SphereContact &c,
+                            const jaeger::Material &mat) const
 {
   const frame::Quat q = frame::update(frame::load(rec + H::R_QW), c.n, c.twirl);
   const frame::Local dl = frame::to_local(q, c.du);
@@ -272,8 +302,9 @@ void PairGranJaeger::settings(int narg, char **arg)
     iarg += 2;
   }
   if (energy_per_atom && !work)
-    error->all(FLERR, "Pair_style gran/jaeger: energy/atom yes needs work yes (the per-atom "
-                      "friction dissipation is the tangential work minus the stored energy)");
+    error->all(FLERR,
+               "Pair_style gran/jaeger: energy/atom yes needs work yes (the per-atom "
+               "friction dissipation is the tangential work minus the stored energy)");
 }
 
 /* ----------------------------------------------------------------------
@@ -288,9 +319,9 @@ void PairGranJaeger::coeff(int narg, char **arg)
   if (nu_one <= -1.0 || nu_one >= 0.5)
     error->all(FLERR, "Pair_coeff gran/jaeger: nu must be within (-1, 0.5), got {}", nu_one);
   if (!allocated) allocate();
-  set_coefficients(arg[0], arg[1],
-                   {{youngs, e_one}, {poisson, nu_one}, {mu, c.law[2]}, {damp_n, c.damp_n},
-                    {damp_t, c.damp_t}});
+  set_coefficients(
+      arg[0], arg[1],
+      {{youngs, e_one}, {poisson, nu_one}, {mu, c.law[2]}, {damp_n, c.damp_n}, {damp_t, c.damp_t}});
 }
 
 /* ---------------------------------------------------------------------- */
@@ -300,8 +331,8 @@ void PairGranJaeger::init_style()
   PairGranDemc::init_style();
   if (fix_history == nullptr) {
     auto cmd = fmt::format("{} all DEMC/JAEGER_HISTORY", history_fix_id());
-    fix_history = dynamic_cast<FixJaegerHistory *>(
-        modify->replace_fix(history_fix_id() + "_DUMMY", cmd, 1));
+    fix_history =
+        dynamic_cast<FixJaegerHistory *>(modify->replace_fix(history_fix_id() + "_DUMMY", cmd, 1));
   }
   fix_history->pair = this;
   fix_history->fixed_capacity = max_length;
@@ -457,5 +488,6 @@ void *PairGranJaeger::extract(const char *str, int &dim)
 
 double PairGranJaeger::memory_usage()
 {
-  return PairGranDemc::memory_usage() + 7.0 * (atom->ntypes + 1) * (atom->ntypes + 1) * sizeof(double);
+  return PairGranDemc::memory_usage() +
+      7.0 * (atom->ntypes + 1) * (atom->ntypes + 1) * sizeof(double);
 }

@@ -21,7 +21,7 @@ namespace demc {
 namespace jaeger {
   struct Material;
   struct StepResult;
-}
+}    // namespace jaeger
 }    // namespace demc
 
 namespace LAMMPS_NS {
@@ -49,14 +49,19 @@ class PairGranJaeger : public PairGranDemc {
   // per type pair: the coefficients given (E, nu) and the effective moduli (init_one)
   double **youngs, **poisson, **mu, **damp_n, **damp_t;
   double **estar, **gstar;
-  double beta;        // memory approximation, 0 = exact
-  int max_length;     // history/max: points per contact, 0 = unbounded
-  bool work;          // integrate the tangential work (friction dissipation); "work no": skip
+  double beta;       // memory approximation, 0 = exact
+  int max_length;    // history/max: points per contact, 0 = unbounded
+  bool work;         // integrate the tangential work (friction dissipation); "work no": skip
 
   class FixJaegerHistory *fix_history;
 
   void allocate();
   void trim(double *rec, const demc::jaeger::Material &mat);
+  // compute()'s second pass: the contact law on each pair of the block
+  void flush_contacts(ContactBuffer &buf, bool advance, bool energy, double &stored_tangential);
+  void compute_contact(const TouchingPair &t, bool advance, bool energy, double &stored_tangential);
+  // cache lines of a record asked for ahead (header and the first points, 8 doubles each)
+  static constexpr int RECORD_PREFETCH = 24;
   void count_contact(const demc::jaeger::Material &mat, const demc::jaeger::StepResult &res,
                      double weight, double normal_energy);
   double part(double *rec, const demc::SphereContact &c, const demc::jaeger::Material &mat) const;

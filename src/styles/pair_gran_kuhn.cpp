@@ -61,83 +61,107 @@ void PairGranKuhn::compute(int eflag, int vflag)
   // evaluated from the stored history without advancing it
   const bool advance = (update->setupflag == 0);
   const double *const *x = loop.x;
+  const double *xs = loop.xs;
   const int *type = atom->type;
   const double *radius = atom->radius;
   int **firsttouch = fix_history->firstflag;
   double **firsthistory = fix_history->firstvalue;
-  const kuhn::Params *type_params = contact_params.data();
-  const int stride = atom->ntypes + 1;
   // no dashpots at setup: the kernel skips them for a step of length 0
   const double step_dt = advance ? dt : 0.0;
   // sums kept in locals: stores to the force arrays would make the compiler reload members
   double sum[E_SIZE] = {0.0};
   double friction = tangential_sum, damping = dissipated_damping;
 
+  /* Two passes over blocks of the neighbor list: the first finds the touching pairs (and
+     releases the histories of pairs that parted) and asks the memory system for what each
+     will need; the second runs the contact law on them. A contact's data (the partner's
+     velocities, forces, torques and the history) is scattered in memory; in one pass the
+     long arithmetic of each contact keeps the processor from issuing the next contact's
+     loads early, so every cache miss was waited for in turn. */
+  ContactBuffer buf;
   for (int ii = 0; ii < list->inum; ii++) {
     const int i = list->ilist[ii];
     const double xi = x[i][0], yi = x[i][1], zi = x[i][2], radi = radius[i];
-    const int itype = type[i];
     int *touch = firsttouch[i];
     double *allhistory = firsthistory[i];
     const int *jlist = list->firstneigh[i];
     const int jnum = list->numneigh[i];
     for (int jj = 0; jj < jnum; jj++) {
       const int j = jlist[jj] & NEIGHMASK;
-      const double dx = x[j][0] - xi, dy = x[j][1] - yi, dz = x[j][2] - zi;
+      const double *xj = xs + 3 * j;
+      const double dx = xj[0] - xi, dy = xj[1] - yi, dz = xj[2] - zi;
       const double rsq = dx * dx + dy * dy + dz * dz;
       const double radsum = radi + radius[j];
-      if (rsq >= radsum * radsum) {
-        if (touch[jj] == 0) continue;    // history is zero already
-        double *history = &allhistory[H_SIZE * jj];
-        // separation releases the stored tangential energy through slip
-        if (advance)
-          friction += pair_weight(j) *
-              (history[H_FTX] * history[H_FTX] + history[H_FTY] * history[H_FTY] +
-               history[H_FTZ] * history[H_FTZ]) /
-              (2.0 * kt[itype][type[j]]);
-        touch[jj] = 0;
-        for (int k = 0; k < H_SIZE; k++) history[k] = 0.0;
+      double *history = &allhistory[H_SIZE * jj];
+      if (rsq < radsum * radsum) {
+        buf.add({i, j, jj, rsq, true, &touch[jj], history});
+        prefetch_contact(j, history, H_SIZE);
+        if (buf.full()) flush_contacts(buf, advance, step_dt, sum, friction, damping);
         continue;
       }
-
-      // p = i, q = j: the history is kept from i's side (transfer_history() flips it)
-      double *history = &allhistory[H_SIZE * jj];
-      const int jtype = type[j];
-      const double weight = pair_weight(j);
-      const demc::SphereContact c = sphere_contact(i, j, std::sqrt(rsq), advance);
-      const kuhn::Kinematics m = {
-          c.overlap, touch[jj] ? history[H_ZETA] : 0.0, c.n, c.n_old, c.du, c.twirl, step_dt};
-      const kuhn::Params &params = type_params[itype * stride + jtype];
-
-      const Vec3 ft_old = {history[H_FTX], history[H_FTY], history[H_FTZ]};
-      const kuhn::Result res = kuhn::step(params, m, ft_old);
-      if (advance) {
-        touch[jj] = 1;
-        history[H_FTX] = res.ft.x;
-        history[H_FTY] = res.ft.y;
-        history[H_FTZ] = res.ft.z;
-        history[H_ZETA] = m.zeta_new;
-        history[H_WFRIC] += res.dWt_irrev;
-        history[H_WDAMP] += res.dW_damp;
-        friction += weight * res.dWt_irrev;
-        damping += weight * res.dW_damp;
-      }
-
-      apply_force(i, j, c, res.force, i, j, res.Wn + res.Wt);
-      tally_atoms(i, j, res.Wn, res.Wt, advance ? res.dWt : 0.0, advance ? res.dW_damp : 0.0);
-      sum[E_NORMAL] += weight * res.Wn;
-      sum[E_TANGENTIAL] += weight * res.Wt;
-      sum[E_CONTACTS] += weight;
-      if (res.branch == kuhn::BRANCH_SLIP || res.branch == kuhn::BRANCH_FRESH_SLIP)
-        sum[E_SLIDING] += weight;
+      if (touch[jj] == 0) continue;    // history is zero already
+      // separation releases the stored tangential energy through slip
+      if (advance)
+        friction += pair_weight(j) *
+            (history[H_FTX] * history[H_FTX] + history[H_FTY] * history[H_FTY] +
+             history[H_FTZ] * history[H_FTZ]) /
+            (2.0 * kt[type[i]][type[j]]);
+      touch[jj] = 0;
+      for (int k = 0; k < H_SIZE; k++) history[k] = 0.0;
     }
   }
+  flush_contacts(buf, advance, step_dt, sum, friction, damping);
   end_atom_energy();
   tangential_sum = friction;
   dissipated_damping = damping;
   for (int k = 0; k < E_SIZE; k++) pvector[k] = sum[k];
   pvector[E_FRICTION] = tangential_sum;
   pvector[E_DAMPING] = dissipated_damping;
+}
+
+/* ----------------------------------------------------------------------
+   the contact law on the touching pairs found by compute()'s first pass
+------------------------------------------------------------------------- */
+
+void PairGranKuhn::flush_contacts(ContactBuffer &buf, bool advance, double step_dt, double *sum,
+                                  double &friction, double &damping)
+{
+  const int *type = atom->type;
+  const kuhn::Params *type_params = contact_params.data();
+  const int stride = atom->ntypes + 1;
+  for (int k = 0; k < buf.n; k++) {
+    const TouchingPair &t = buf.pairs[k];
+    const int i = t.i, j = t.j;
+    double *history = t.history;
+    const double weight = pair_weight(j);
+    const demc::SphereContact c = sphere_contact(i, j, std::sqrt(t.rsq), advance);
+    const kuhn::Kinematics m = {
+        c.overlap, *t.touch ? history[H_ZETA] : 0.0, c.n, c.n_old, c.du, c.twirl, step_dt};
+    const kuhn::Params &params = type_params[type[i] * stride + type[j]];
+
+    const Vec3 ft_old = {history[H_FTX], history[H_FTY], history[H_FTZ]};
+    const kuhn::Result res = kuhn::step(params, m, ft_old);
+    if (advance) {
+      *t.touch = 1;
+      history[H_FTX] = res.ft.x;
+      history[H_FTY] = res.ft.y;
+      history[H_FTZ] = res.ft.z;
+      history[H_ZETA] = m.zeta_new;
+      history[H_WFRIC] += res.dWt_irrev;
+      history[H_WDAMP] += res.dW_damp;
+      friction += weight * res.dWt_irrev;
+      damping += weight * res.dW_damp;
+    }
+
+    apply_force(i, j, c, res.force, i, j, res.Wn + res.Wt);
+    tally_atoms(i, j, res.Wn, res.Wt, advance ? res.dWt : 0.0, advance ? res.dW_damp : 0.0);
+    sum[E_NORMAL] += weight * res.Wn;
+    sum[E_TANGENTIAL] += weight * res.Wt;
+    sum[E_CONTACTS] += weight;
+    if (res.branch == kuhn::BRANCH_SLIP || res.branch == kuhn::BRANCH_FRESH_SLIP)
+      sum[E_SLIDING] += weight;
+  }
+  buf.n = 0;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -182,8 +206,9 @@ void PairGranKuhn::coeff(int narg, char **arg)
   if (kn_one <= 0.0) error->all(FLERR, "Pair_coeff gran/kuhn: kn must be > 0, got {}", kn_one);
   if (kt_one <= 0.0) error->all(FLERR, "Pair_coeff gran/kuhn: kt must be > 0, got {}", kt_one);
   if (!allocated) allocate();
-  set_coefficients(arg[0], arg[1],
-                   {{kn, kn_one}, {kt, kt_one}, {mu, c.law[2]}, {damp_n, c.damp_n}, {damp_t, c.damp_t}});
+  set_coefficients(
+      arg[0], arg[1],
+      {{kn, kn_one}, {kt, kt_one}, {mu, c.law[2]}, {damp_n, c.damp_n}, {damp_t, c.damp_t}});
 }
 
 /* ---------------------------------------------------------------------- */
@@ -194,8 +219,8 @@ void PairGranKuhn::init_style()
   // the history fix replaces the placeholder made in the constructor
   if (fix_history == nullptr) {
     auto cmd = fmt::format("{} all DEMC/NEIGH_HISTORY {}", history_fix_id(), (int) H_SIZE);
-    fix_history = dynamic_cast<FixNeighHistory *>(
-        modify->replace_fix(history_fix_id() + "_DUMMY", cmd, 1));
+    fix_history =
+        dynamic_cast<FixNeighHistory *>(modify->replace_fix(history_fix_id() + "_DUMMY", cmd, 1));
     fix_history->pair = this;
   }
 }
@@ -208,8 +233,10 @@ void PairGranKuhn::init_style()
 double PairGranKuhn::init_one(int i, int j)
 {
   check_restart_histories();    // once per init, after every history fix is made
-  if (setflag[i][j] == 0) {    // Pair::init() has checked that i,i and j,j are set
-    auto series = [](double a, double b) { return 2.0 * a * b / (a + b); };
+  if (setflag[i][j] == 0) {     // Pair::init() has checked that i,i and j,j are set
+    auto series = [](double a, double b) {
+      return 2.0 * a * b / (a + b);
+    };
     kn[i][j] = series(kn[i][i], kn[j][j]);
     kt[i][j] = series(kt[i][i], kt[j][j]);
     mu[i][j] = std::sqrt(mu[i][i] * mu[j][j]);
@@ -362,5 +389,6 @@ void *PairGranKuhn::extract(const char *str, int &dim)
 
 double PairGranKuhn::memory_usage()
 {
-  return PairGranDemc::memory_usage() + 5.0 * (atom->ntypes + 1) * (atom->ntypes + 1) * sizeof(double);
+  return PairGranDemc::memory_usage() +
+      5.0 * (atom->ntypes + 1) * (atom->ntypes + 1) * sizeof(double);
 }

@@ -56,10 +56,12 @@ class PairGranKuhn : public PairGranDemc {
   }
 
   class FixNeighHistory *fix_history;
+  void flush_contacts(ContactBuffer &buf, bool advance, double step_dt, double *sum,
+                      double &friction, double &damping);
 
   void allocate();
-  double single_from_history(int itype, int jtype, double rsq, double radsum,
-                             const double *history, double &fforce);
+  double single_from_history(int itype, int jtype, double rsq, double radsum, const double *history,
+                             double &fforce);
 };
 
 }    // namespace LAMMPS_NS
