@@ -45,7 +45,7 @@ template <class DeviceType> struct DemcLoopViews {
   typename AT::t_int_2d touch;          // fix neigh/history/kk: firstflag
   typename AT::t_kkfloat_2d history;    // fix neigh/history/kk: firstvalue
   double dt;
-  int nlocal;
+  int nlocal, inum;
   int eflag_global, eflag_atom, vflag_global, vflag_atom;
 };
 
@@ -59,8 +59,7 @@ template <class T, bool CONTIGUOUS> struct DemcRow {
   KOKKOS_FORCEINLINE_FUNCTION T &operator()(int k) const { return p[CONTIGUOUS ? k : k * stride]; }
 };
 
-template <class View>
-KOKKOS_FORCEINLINE_FUNCTION auto demc_row(const View &v, int i)
+template <class View> KOKKOS_FORCEINLINE_FUNCTION auto demc_row(const View &v, int i)
 {
   constexpr bool contiguous = std::is_same_v<typename View::array_layout, Kokkos::LayoutRight>;
   return DemcRow<typename View::value_type, contiguous>{v.data() + i * v.stride(0), v.stride(1)};
@@ -96,8 +95,9 @@ template <class DeviceType, int NEIGHFLAG> struct DemcForceScatter {
 /* Adds force F and torque T to atom k through the loop's scatter accesses (a - b and
    a + (-b) round alike, so a reaction may be passed negated). */
 template <class AccessF, class AccessT>
-KOKKOS_FORCEINLINE_FUNCTION void demc_add_force_torque(const AccessF &a_f, const AccessT &a_torque, int k,
-                                                  const demc::Vec3 &F, const demc::Vec3 &T)
+KOKKOS_FORCEINLINE_FUNCTION void demc_add_force_torque(const AccessF &a_f, const AccessT &a_torque,
+                                                       int k, const demc::Vec3 &F,
+                                                       const demc::Vec3 &T)
 {
   a_f(k, 0) += F.x;
   a_f(k, 1) += F.y;
@@ -107,17 +107,81 @@ KOKKOS_FORCEINLINE_FUNCTION void demc_add_force_torque(const AccessF &a_f, const
   a_torque(k, 2) += T.z;
 }
 
+/* Host execution spaces run a contact loop over blocks of atoms in two passes, as the CPU
+   styles do (PairGranKuhn::compute()): the first finds the touching pairs and asks the
+   memory system for what each will need, the second runs the contact law on them. In one
+   pass the long arithmetic of each contact keeps the processor from issuing the next
+   contact's loads early, so each cache miss on a distant partner is waited for in turn.
+   Devices keep one pass per atom (many threads in flight hide the latency there). */
+struct DemcBlockTag {};
+struct DemcPendingContact {
+  int i, jj, j;
+  double rsq;
+};
+struct DemcContactBlock {
+  static constexpr int ATOMS = 64, SIZE = 32;    // atoms per block, contacts per second pass
+  DemcPendingContact pairs[SIZE];
+  int n = 0;
+  KOKKOS_INLINE_FUNCTION void add(const DemcPendingContact &c) { pairs[n++] = c; }
+  KOKKOS_INLINE_FUNCTION bool full() const { return n == SIZE; }
+  KOKKOS_INLINE_FUNCTION static int begin_of(int block) { return block * ATOMS; }
+  KOKKOS_INLINE_FUNCTION static int end_of(int block, int inum)
+  {
+    return (block + 1) * ATOMS < inum ? (block + 1) * ATOMS : inum;
+  }
+};
+
+KOKKOS_FORCEINLINE_FUNCTION void demc_prefetch(const void *p, bool for_write)
+{
+  KOKKOS_IF_ON_HOST((if (for_write) __builtin_prefetch(p, 1); else __builtin_prefetch(p);))
+  KOKKOS_IF_ON_DEVICE(((void) p; (void) for_write;))
+}
+
+/* The partner's velocities, force and torque (the arrays themselves unless each thread adds
+   into its own copy) and the first and last value of the contact's history. */
+template <class Scatter, class DeviceType>
+KOKKOS_INLINE_FUNCTION void demc_prefetch_contact(const DemcLoopViews<DeviceType> &d, int j,
+                                                  const void *history, int history_doubles)
+{
+  demc_prefetch(&d.v(j, 0), false);
+  demc_prefetch(&d.omega(j, 0), false);
+  if constexpr (!std::is_same_v<typename Scatter::Dup, Kokkos::Experimental::ScatterDuplicated>) {
+    demc_prefetch(&d.f(j, 0), true);
+    demc_prefetch(&d.torque(j, 0), true);
+  }
+  for (int k = 0; k < history_doubles; k += 8)
+    demc_prefetch(static_cast<const double *>(history) + k, true);
+  demc_prefetch(static_cast<const double *>(history) + history_doubles - 1, true);
+}
+
+/* The launch of a contact loop: blocks in two passes on host spaces, one atom per
+   work item on devices. */
+template <class DeviceType, class Loop, class Sums>
+void demc_launch_pair_loop(const char *name, int inum, const Loop &loop, Sums &sums)
+{
+  if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace,
+                                           typename DeviceType::memory_space>::accessible) {
+    const int blocks = (inum + DemcContactBlock::ATOMS - 1) / DemcContactBlock::ATOMS;
+    Kokkos::parallel_reduce(name, Kokkos::RangePolicy<DeviceType, DemcBlockTag>(0, blocks), loop,
+                            sums);
+  } else {
+    Kokkos::parallel_reduce(name, Kokkos::RangePolicy<DeviceType>(0, inum), loop, sums);
+  }
+}
+
 /* Pair::ev_tally_xyz() on the loop's views, for the pair force F on i, del = x_i - x_j:
    global sums into `sums` (any struct with evdwl and v[6]), per-atom ones atomically when
    several threads may add to one atom (NEIGHFLAG HALFTHREAD). */
 template <int NEIGHFLAG, int NEWTON_PAIR, class DeviceType, class Sums>
-KOKKOS_INLINE_FUNCTION void demc_tally(const DemcLoopViews<DeviceType> &d, Sums &sums, int i, int j, double energy,
-                                       const demc::Vec3 &F, const demc::Vec3 &del)
+KOKKOS_INLINE_FUNCTION void demc_tally(const DemcLoopViews<DeviceType> &d, Sums &sums, int i, int j,
+                                       double energy, const demc::Vec3 &F, const demc::Vec3 &del)
 {
-  Kokkos::View<KK_ACC_FLOAT *, typename DAT::t_kkacc_1d::array_layout, typename KKDevice<DeviceType>::value,
+  Kokkos::View<KK_ACC_FLOAT *, typename DAT::t_kkacc_1d::array_layout,
+               typename KKDevice<DeviceType>::value,
                Kokkos::MemoryTraits<AtomicF<NEIGHFLAG>::value>>
       a_eatom = d.eatom;
-  Kokkos::View<KK_ACC_FLOAT *[6], typename DAT::t_kkacc_1d_6::array_layout, typename KKDevice<DeviceType>::value,
+  Kokkos::View<KK_ACC_FLOAT *[6], typename DAT::t_kkacc_1d_6::array_layout,
+               typename KKDevice<DeviceType>::value,
                Kokkos::MemoryTraits<AtomicF<NEIGHFLAG>::value>>
       a_vatom = d.vatom;
   const bool own_i = NEWTON_PAIR || i < d.nlocal;
@@ -130,7 +194,8 @@ KOKKOS_INLINE_FUNCTION void demc_tally(const DemcLoopViews<DeviceType> &d, Sums 
     if (own_j) a_eatom(j) += 0.5 * energy;
   }
   if (d.vflag_global || d.vflag_atom) {
-    const double w[6] = {del.x * F.x, del.y * F.y, del.z * F.z, del.x * F.y, del.x * F.z, del.y * F.z};
+    const double w[6] = {del.x * F.x, del.y * F.y, del.z * F.z,
+                         del.x * F.y, del.x * F.z, del.y * F.z};
     if (d.vflag_global)
       for (int k = 0; k < 6; k++) sums.v[k] += wi * w[k];
     if (d.vflag_atom) {
@@ -161,8 +226,8 @@ template <class DeviceType> struct PairGranDemcKokkosShared {
     p.kokkosable = 1;
     p.atomKK = (AtomKokkos *) p.atom;
     p.execution_space = ExecutionSpaceFromDevice<DeviceType>::space;
-    p.datamask_read = X_MASK | V_MASK | OMEGA_MASK | F_MASK | TORQUE_MASK | TYPE_MASK | TAG_MASK | ENERGY_MASK |
-        VIRIAL_MASK | RADIUS_MASK;
+    p.datamask_read = X_MASK | V_MASK | OMEGA_MASK | F_MASK | TORQUE_MASK | TYPE_MASK | TAG_MASK |
+        ENERGY_MASK | VIRIAL_MASK | RADIUS_MASK;
     p.datamask_modify = F_MASK | TORQUE_MASK | ENERGY_MASK | VIRIAL_MASK;
   }
 
@@ -188,11 +253,12 @@ template <class DeviceType> struct PairGranDemcKokkosShared {
                    "(or 'package kokkos neigh half')",
                    me);
     if (p.force->newton_pair)
-      p.error->all(FLERR,
-                   "Pair style {} requires newton off: LAMMPS's fix neigh/history/kk cannot "
-                   "exchange contact histories with newton on (use 'newton off' in the input, after "
-                   "any package command, or '-pk kokkos newton off')",
-                   me);
+      p.error->all(
+          FLERR,
+          "Pair style {} requires newton off: LAMMPS's fix neigh/history/kk cannot "
+          "exchange contact histories with newton on (use 'newton off' in the input, after "
+          "any package command, or '-pk kokkos newton off')",
+          me);
     if (p.energy_per_atom)
       p.error->all(FLERR,
                    "Pair style {} does not keep per-atom energies: drop 'energy/atom yes' "
@@ -212,17 +278,18 @@ template <class DeviceType> struct PairGranDemcKokkosShared {
 
   // init_style(): the per-type-pair coefficients the pair loop reads, (ntypes + 1)^2
   template <class T>
-  void size_type_params(Kokkos::DualView<T **, Kokkos::LayoutRight, DeviceType> &k_params, int ntypes,
-                        const char *name)
+  void size_type_params(Kokkos::DualView<T **, Kokkos::LayoutRight, DeviceType> &k_params,
+                        int ntypes, const char *name)
   {
     if ((int) k_params.extent(0) != ntypes + 1)
-      k_params = Kokkos::DualView<T **, Kokkos::LayoutRight, DeviceType>(name, ntypes + 1, ntypes + 1);
+      k_params =
+          Kokkos::DualView<T **, Kokkos::LayoutRight, DeviceType>(name, ntypes + 1, ntypes + 1);
   }
 
   // init_one(): the coefficients of type pairs (i,j) and (j,i)
   template <class T>
-  void set_type_params(Kokkos::DualView<T **, Kokkos::LayoutRight, DeviceType> &k_params, int i, int j,
-                       const T &c)
+  void set_type_params(Kokkos::DualView<T **, Kokkos::LayoutRight, DeviceType> &k_params, int i,
+                       int j, const T &c)
   {
     k_params.view_host()(i, j) = c;
     k_params.view_host()(j, i) = c;
@@ -237,15 +304,21 @@ template <class DeviceType> struct PairGranDemcKokkosShared {
     using One = std::integral_constant<int, 1>;
     auto by_flags = [&](auto neigh) {
       if (evflag) {
-        if (advance) launch(neigh, One{}, One{});
-        else launch(neigh, One{}, Zero{});
+        if (advance)
+          launch(neigh, One{}, One{});
+        else
+          launch(neigh, One{}, Zero{});
       } else {
-        if (advance) launch(neigh, Zero{}, One{});
-        else launch(neigh, Zero{}, Zero{});
+        if (advance)
+          launch(neigh, Zero{}, One{});
+        else
+          launch(neigh, Zero{}, Zero{});
       }
     };
-    if (neighflag == HALF) by_flags(std::integral_constant<int, HALF>{});
-    else by_flags(std::integral_constant<int, HALFTHREAD>{});
+    if (neighflag == HALF)
+      by_flags(std::integral_constant<int, HALF>{});
+    else
+      by_flags(std::integral_constant<int, HALFTHREAD>{});
   }
 
   // single(): the slot of pair (i,j) in i's Kokkos neighbor list, read on the host; -1 if absent
@@ -259,13 +332,15 @@ template <class DeviceType> struct PairGranDemcKokkosShared {
       h_list_built = p.neighbor->ncalls;
     }
     if (i < 0 || i >= (int) h_numneigh.extent(0)) return -1;
-    return p.find_neighbor_slot(h_numneigh(i), j, [&](int k) { return h_neighbors(i, k) & NEIGHMASK; });
+    return p.find_neighbor_slot(h_numneigh(i), j, [&](int k) {
+      return h_neighbors(i, k) & NEIGHMASK;
+    });
   }
 
   /* compute(), first: LAMMPS's energy/virial set-up, atom data on this memory space, and
      the loop's views of atoms, neighbor list and the history fix's arrays. Returns inum. */
-  int load_views(PairGranDemc &p, DemcLoopViews<DeviceType> &d, FixNeighHistoryKokkos<DeviceType> *history,
-                 int eflag_in, int vflag_in)
+  int load_views(PairGranDemc &p, DemcLoopViews<DeviceType> &d,
+                 FixNeighHistoryKokkos<DeviceType> *history, int eflag_in, int vflag_in)
   {
     p.ev_init(eflag_in, vflag_in, 0);    // newton off: checked by check_settings() at every init
 
@@ -283,7 +358,8 @@ template <class DeviceType> struct PairGranDemcKokkosShared {
 
     AtomKokkos *atomKK = p.atomKK;
     atomKK->sync(p.execution_space, p.datamask_read);
-    atomKK->modified(p.execution_space, (eflag_in || vflag_in) ? p.datamask_modify : F_MASK | TORQUE_MASK);
+    atomKK->modified(p.execution_space,
+                     (eflag_in || vflag_in) ? p.datamask_modify : F_MASK | TORQUE_MASK);
     d.x = atomKK->k_x.template view<DeviceType>();
     d.v = atomKK->k_v.template view<DeviceType>();
     d.omega = atomKK->k_omega.template view<DeviceType>();
@@ -293,6 +369,7 @@ template <class DeviceType> struct PairGranDemcKokkosShared {
     d.tag = atomKK->k_tag.template view<DeviceType>();
     d.radius = atomKK->k_radius.template view<DeviceType>();
     d.nlocal = p.atom->nlocal;
+    d.inum = p.list->inum;
 
     auto *k_list = static_cast<NeighListKokkos<DeviceType> *>(p.list);
     d.numneigh = k_list->d_numneigh;
@@ -314,7 +391,8 @@ template <class DeviceType> struct PairGranDemcKokkosShared {
 
   /* compute(), last: the history arrays were written in this memory space; the global
      energy and virial sums go to LAMMPS, the per-atom ones to the host */
-  void store_results(PairGranDemc &p, FixNeighHistoryKokkos<DeviceType> *history, double evdwl, const double *v)
+  void store_results(PairGranDemc &p, FixNeighHistoryKokkos<DeviceType> *history, double evdwl,
+                     const double *v)
   {
     history->k_firstflag.template modify<DeviceType>();
     history->k_firstvalue.template modify<DeviceType>();

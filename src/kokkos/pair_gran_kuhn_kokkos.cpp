@@ -55,9 +55,15 @@ struct KuhnPairLoop : PairGranKuhnKernelData<DeviceType>, DemcForceScatter<Devic
   typedef DeviceType device_type;
   typedef PairGranKuhnSums value_type;
   typedef PairGranKuhnKernelData<DeviceType> Data;
-  enum { H_FTX = PairGranKuhn::H_FTX, H_FTY = PairGranKuhn::H_FTY, H_FTZ = PairGranKuhn::H_FTZ,
-         H_ZETA = PairGranKuhn::H_ZETA, H_WFRIC = PairGranKuhn::H_WFRIC, H_WDAMP = PairGranKuhn::H_WDAMP,
-         H_SIZE = PairGranKuhn::H_SIZE };
+  enum {
+    H_FTX = PairGranKuhn::H_FTX,
+    H_FTY = PairGranKuhn::H_FTY,
+    H_FTZ = PairGranKuhn::H_FTZ,
+    H_ZETA = PairGranKuhn::H_ZETA,
+    H_WFRIC = PairGranKuhn::H_WFRIC,
+    H_WDAMP = PairGranKuhn::H_WDAMP,
+    H_SIZE = PairGranKuhn::H_SIZE
+  };
 
   typedef DemcForceScatter<DeviceType, NEIGHFLAG> Scatter;
   explicit KuhnPairLoop(const Data &d) : Data(d), Scatter(d) {}
@@ -68,122 +74,162 @@ struct KuhnPairLoop : PairGranKuhnKernelData<DeviceType>, DemcForceScatter<Devic
     return (NEWTON_PAIR || j < this->nlocal) ? 1.0 : 0.5;
   }
 
-  KOKKOS_INLINE_FUNCTION void operator()(const int ii, value_type &sums) const
+  /* Neighbor jj of atom i: true if the pair touches (j and rsq are then set); a pair
+     apart that held a history is released here. */
+  KOKKOS_INLINE_FUNCTION bool touches(int i, int jj, int &j, double &rsq, value_type &sums) const
   {
     const Data &d = *this;
+    // NEIGHMASK also clears the history bit that fix neigh/history/kk leaves in the list
+    j = demc_row(d.neighbors, i)(jj) & NEIGHMASK;
+    // x is LayoutRight on every device: a row's coordinates are contiguous
+    const auto *x_i = &d.x(i, 0), *x_j = &d.x(j, 0);
+    const double dx = x_j[0] - x_i[0], dy = x_j[1] - x_i[1], dz = x_j[2] - x_i[2];
+    rsq = dx * dx + dy * dy + dz * dz;
+    const double radsum = d.radius[i] + d.radius[j];
+    if (rsq < radsum * radsum) return true;
+    /* Most neighbors are apart and hold no history. Their flag is 0 then: set so below,
+       or by the list build of fix neigh/history/kk, which zeroes every value and sets
+       the flag of a pair without a saved history to its neighbor index j (nonzero but for
+       atom 0): such a pair passes once through the release below, which then clears the
+       flag. Skipping them on the flag alone, as the CPU style does, spares every
+       neighbor a rewrite of its values in every step. */
+    const auto touch_i = demc_row(d.touch, i);
+    if (touch_i(jj) == 0) return false;
+    // separation releases the stored tangential energy through slip
+    const auto history_i = demc_row(d.history, i);
+    const int h = H_SIZE * jj;
+    if (ADVANCE) {
+      const double fx = history_i(h + H_FTX), fy = history_i(h + H_FTY), fz = history_i(h + H_FTZ);
+      sums.friction += pair_weight(j) * (fx * fx + fy * fy + fz * fz) /
+          (2.0 * d.params(d.type[i], d.type[j]).kt);
+    }
+    touch_i(jj) = 0;
+    for (int k = 0; k < H_SIZE; k++) history_i(h + k) = 0.0;
+    return false;
+  }
+
+  /* The touching pair (i, j) at list position jj: the contact law, its history, the force
+     and torque on j (through the scatter accesses) and on i (added to f_i, tor_i). */
+  template <class AccessF, class AccessT>
+  KOKKOS_INLINE_FUNCTION void contact(int i, int jj, int j, double rsq, value_type &sums,
+                                      const AccessF &a_f, const AccessT &a_torque, Vec3 &f_i,
+                                      Vec3 &tor_i) const
+  {
+    const Data &d = *this;
+    const double step_dt = ADVANCE ? d.dt : 0.0;
+    const auto touch_i = demc_row(d.touch, i);
+    const auto history_i = demc_row(d.history, i);
+    const int h = H_SIZE * jj;    // this contact's history: history_i(h + PairGranKuhn::H_*)
+    const double weight = pair_weight(j);
+
+    /* fix neigh/history/kk ignores Pair::nondefault_history_transfer: when it hands the
+       history of pair (i,j) over to j (at re-neighboring and at the end of a run) it
+       negates ALL values. That is right for the tangential force (it then acts on the
+       other particle; PairGranKuhn::transfer_history() does the same), wrong for the
+       scalars. The stored overlap is > 0 for every touching pair, so its sign says
+       whether the values were handed over an odd number of times, and the scalars are
+       read back times that sign: for the overlap and the damping work (>= 0 by
+       construction) this is fabs(); the friction work can be < 0 (elastic_slip no), where
+       fabs() would be wrong. The sign bit is tested, so a stored overlap of 0 keeps it. */
+    const double zeta_stored = history_i(h + H_ZETA);
+    const double sign = Kokkos::signbit(zeta_stored) ? -1.0 : 1.0;
+
+    // geometry and movements as the CPU style (PairGranDemc::sphere_contact): n from i to
+    // j, positions at the start of the step x - v dt, contact point at the middle of the
+    // overlap, nothing moves at setup
+    const Vec3 x_i = {d.x(i, 0), d.x(i, 1), d.x(i, 2)}, x_j = {d.x(j, 0), d.x(j, 1), d.x(j, 2)};
+    const demc::SphereContact g = demc::sphere_contact(
+        x_i, x_j, d.radius[i], d.radius[j], demc::math::sqrt(rsq),
+        Vec3{d.v(i, 0), d.v(i, 1), d.v(i, 2)}, Vec3{d.v(j, 0), d.v(j, 1), d.v(j, 2)},
+        Vec3{d.omega(i, 0), d.omega(i, 1), d.omega(i, 2)},
+        Vec3{d.omega(j, 0), d.omega(j, 1), d.omega(j, 2)}, step_dt);
+    // zeta_old: 0 unless touching before (CPU: touch ? zeta : 0); no dashpots at setup: the
+    // kernel skips them for a step of length 0
+    const kuhn::Kinematics m = {g.overlap, sign * zeta_stored, g.n, g.n_old, g.du, g.twirl,
+                                step_dt};
+    const kuhn::Params &params = d.params(d.type[i], d.type[j]);
+
+    const Vec3 ft_old = {history_i(h + H_FTX), history_i(h + H_FTY), history_i(h + H_FTZ)};
+    const kuhn::Result res = kuhn::step(params, m, ft_old);
+
+    if (ADVANCE) {
+      touch_i(jj) = 1;
+      history_i(h + H_FTX) = res.ft.x;
+      history_i(h + H_FTY) = res.ft.y;
+      history_i(h + H_FTZ) = res.ft.z;
+      history_i(h + H_ZETA) = m.zeta_new;    // written back with sign +, and so:
+      history_i(h + H_WFRIC) = sign * history_i(h + H_WFRIC) + res.dWt_irrev;
+      history_i(h + H_WDAMP) = sign * history_i(h + H_WDAMP) + res.dW_damp;
+      sums.friction += weight * res.dWt_irrev;
+      sums.damping += weight * res.dW_damp;
+    } else {
+      // the CPU style's touch flag at setup: set iff a history is held (the flag that
+      // fix neigh/history/kk leaves after a neighbor list build is not always 0 or 1)
+      touch_i(jj) = (zeta_stored != 0.0) ? 1 : 0;
+    }
+
+    // force on i is res.force, j takes the reaction; torques from the contact vectors
+    const Vec3 &F = res.force;
+    const Vec3 torque_axis = demc::sphere_torque_arm(g, F);
+    f_i = f_i + F;
+    tor_i = tor_i + g.arm_p * torque_axis;
+    if (NEWTON_PAIR || j < d.nlocal)
+      demc_add_force_torque(a_f, a_torque, j, -F, g.arm_q * torque_axis);
+
+    const double stored_t = res.Wt;
+    sums.normal += weight * res.Wn;
+    sums.tangential += weight * stored_t;
+    sums.contacts += weight;
+    if (res.branch == kuhn::BRANCH_SLIP || res.branch == kuhn::BRANCH_FRESH_SLIP)
+      sums.sliding += weight;
+    // energy and virial of this pair's force (not of the force accumulated on i so far)
+    if (EVFLAG) demc_tally<NEIGHFLAG, NEWTON_PAIR>(d, sums, i, j, res.Wn + stored_t, F, x_i - x_j);
+  }
+
+  // one atom i of the half list and all its neighbors, in one pass (devices)
+  KOKKOS_INLINE_FUNCTION void operator()(const int ii, value_type &sums) const
+  {
     // forces and torques: per-thread copies or the arrays themselves (DemcForceScatter)
     auto a_f = this->scatter_f.template access<typename Scatter::Access>();
     auto a_torque = this->scatter_torque.template access<typename Scatter::Access>();
-
-    const double step_dt = ADVANCE ? d.dt : 0.0;
-    const int i = d.ilist[ii];
-    const int itype = d.type[i];
-    const Vec3 x_i = {d.x(i, 0), d.x(i, 1), d.x(i, 2)};
-    const double rad_i = d.radius[i];
-    const int jnum = d.numneigh[i];
-    const auto neighbors_i = demc_row(d.neighbors, i);
-    const auto touch_i = demc_row(d.touch, i);
-    const auto history_i = demc_row(d.history, i);
-
+    const int i = this->ilist[ii];
     Vec3 f_i = {0.0, 0.0, 0.0}, tor_i = {0.0, 0.0, 0.0};
-
-    for (int jj = 0; jj < jnum; jj++) {
-      // NEIGHMASK also clears the history bit that fix neigh/history/kk leaves in the list
-      const int j = neighbors_i(jj) & NEIGHMASK;
-      const int h = H_SIZE * jj;    // this contact's history: history_i(h + PairGranKuhn::H_*)
-      const double rad_j = d.radius[j];
-      // from p = i towards q = j (scalars: as a Vec3 the compiler packs and unpacks them;
-      // x is LayoutRight on every device, a row's coordinates are contiguous)
-      const auto *x_j = &d.x(j, 0);
-      const double dx = x_j[0] - x_i.x, dy = x_j[1] - x_i.y, dz = x_j[2] - x_i.z;
-      const double rsq = dx * dx + dy * dy + dz * dz;
-      const double radsum = rad_i + rad_j;
-
-      if (rsq >= radsum * radsum) {
-        /* Most neighbors are apart and hold no history. Their flag is 0 then: set so below,
-           or by the list build of fix neigh/history/kk, which zeroes every value and sets
-           the flag of a pair without a saved history to its neighbor index j (nonzero but for
-           atom 0): such a pair passes once through the release below, which then clears the
-           flag. Skipping them on the flag alone, as the CPU style does, spares every
-           neighbor a rewrite of its values in every step. */
-        if (touch_i(jj) == 0) continue;
-        // separation releases the stored tangential energy through slip
-        const kuhn::Params &c = d.params(itype, d.type[j]);
-        if (ADVANCE)
-          sums.friction += pair_weight(j) *
-              (history_i(h + H_FTX) * history_i(h + H_FTX) + history_i(h + H_FTY) * history_i(h + H_FTY) +
-               history_i(h + H_FTZ) * history_i(h + H_FTZ)) /
-              (2.0 * c.kt);
-        touch_i(jj) = 0;
-        for (int k = 0; k < H_SIZE; k++) history_i(h + k) = 0.0;
-        continue;
-      }
-
-      const double weight = pair_weight(j);
-      const Vec3 delta = {dx, dy, dz};
-
-      /* fix neigh/history/kk ignores Pair::nondefault_history_transfer: when it hands the
-         history of pair (i,j) over to j (at re-neighboring and at the end of a run) it
-         negates ALL values. That is right for the tangential force (it then acts on the
-         other particle; PairGranKuhn::transfer_history() does the same), wrong for the
-         scalars. The stored overlap is > 0 for every touching pair, so its sign says
-         whether the values were handed over an odd number of times, and the scalars are
-         read back times that sign: for the overlap and the damping work (>= 0 by
-         construction) this is fabs(); the friction work can be < 0 (elastic_slip no), where
-         fabs() would be wrong. The sign bit is tested, so a stored overlap of 0 keeps it. */
-      const double zeta_stored = history_i(h + H_ZETA);
-      const double sign = Kokkos::signbit(zeta_stored) ? -1.0 : 1.0;
-
-      // geometry and movements as the CPU style (PairGranDemc::sphere_contact): n from i to
-      // j, positions at the start of the step x - v dt, contact point at the middle of the
-      // overlap, nothing moves at setup
-      const demc::SphereContact g = demc::sphere_contact(
-          x_i, Vec3{d.x(j, 0), d.x(j, 1), d.x(j, 2)}, rad_i, rad_j, demc::math::sqrt(rsq),
-          Vec3{d.v(i, 0), d.v(i, 1), d.v(i, 2)}, Vec3{d.v(j, 0), d.v(j, 1), d.v(j, 2)},
-          Vec3{d.omega(i, 0), d.omega(i, 1), d.omega(i, 2)}, Vec3{d.omega(j, 0), d.omega(j, 1), d.omega(j, 2)},
-          step_dt);
-      // zeta_old: 0 unless touching before (CPU: touch ? zeta : 0); no dashpots at setup: the
-      // kernel skips them for a step of length 0
-      const kuhn::Kinematics m = {g.overlap, sign * zeta_stored, g.n, g.n_old, g.du, g.twirl, step_dt};
-      const kuhn::Params &params = d.params(itype, d.type[j]);
-
-      const Vec3 ft_old = {history_i(h + H_FTX), history_i(h + H_FTY), history_i(h + H_FTZ)};
-      const kuhn::Result res = kuhn::step(params, m, ft_old);
-
-      if (ADVANCE) {
-        touch_i(jj) = 1;
-        history_i(h + H_FTX) = res.ft.x;
-        history_i(h + H_FTY) = res.ft.y;
-        history_i(h + H_FTZ) = res.ft.z;
-        history_i(h + H_ZETA) = m.zeta_new;    // written back with sign +, and so:
-        history_i(h + H_WFRIC) = sign * history_i(h + H_WFRIC) + res.dWt_irrev;
-        history_i(h + H_WDAMP) = sign * history_i(h + H_WDAMP) + res.dW_damp;
-        sums.friction += weight * res.dWt_irrev;
-        sums.damping += weight * res.dW_damp;
-      } else {
-        // the CPU style's touch flag at setup: set iff a history is held (the flag that
-        // fix neigh/history/kk leaves after a neighbor list build is not always 0 or 1)
-        touch_i(jj) = (zeta_stored != 0.0) ? 1 : 0;
-      }
-
-      // force on i is res.force, j takes the reaction; torques from the contact vectors
-      const Vec3 &F = res.force;
-      const Vec3 torque_axis = demc::sphere_torque_arm(g, F);
-      f_i = f_i + F;
-      tor_i = tor_i + g.arm_p * torque_axis;
-      if (NEWTON_PAIR || j < d.nlocal)
-        demc_add_force_torque(a_f, a_torque, j, -F, g.arm_q * torque_axis);
-
-      const double stored_t = res.Wt;
-      sums.normal += weight * res.Wn;
-      sums.tangential += weight * stored_t;
-      sums.contacts += weight;
-      if (res.branch == kuhn::BRANCH_SLIP || res.branch == kuhn::BRANCH_FRESH_SLIP) sums.sliding += weight;
-      // energy and virial of this pair's force (not of the force accumulated on i so far)
-      if (EVFLAG) demc_tally<NEIGHFLAG, NEWTON_PAIR>(d, sums, i, j, res.Wn + stored_t, F, -delta);
+    for (int jj = 0; jj < this->numneigh[i]; jj++) {
+      int j;
+      double rsq;
+      if (touches(i, jj, j, rsq, sums)) contact(i, jj, j, rsq, sums, a_f, a_torque, f_i, tor_i);
     }
-
     demc_add_force_torque(a_f, a_torque, i, f_i, tor_i);
+  }
+
+  // a block of atoms in two passes (host spaces: see DemcContactBlock)
+  KOKKOS_INLINE_FUNCTION void operator()(DemcBlockTag, const int block, value_type &sums) const
+  {
+    auto a_f = this->scatter_f.template access<typename Scatter::Access>();
+    auto a_torque = this->scatter_torque.template access<typename Scatter::Access>();
+    DemcContactBlock pending;
+    auto flush = [&]() {
+      for (int k = 0; k < pending.n; k++) {
+        const DemcPendingContact &c = pending.pairs[k];
+        Vec3 f_i = {0.0, 0.0, 0.0}, tor_i = {0.0, 0.0, 0.0};
+        contact(c.i, c.jj, c.j, c.rsq, sums, a_f, a_torque, f_i, tor_i);
+        demc_add_force_torque(a_f, a_torque, c.i, f_i, tor_i);
+      }
+      pending.n = 0;
+    };
+    const int end = DemcContactBlock::end_of(block, this->inum);
+    for (int ii = DemcContactBlock::begin_of(block); ii < end; ii++) {
+      const int i = this->ilist[ii];
+      for (int jj = 0; jj < this->numneigh[i]; jj++) {
+        int j;
+        double rsq;
+        if (!touches(i, jj, j, rsq, sums)) continue;
+        pending.add({i, jj, j, rsq});
+        demc_prefetch_contact<Scatter>(*this, j, &demc_row(this->history, i)(H_SIZE * jj), H_SIZE);
+        if (pending.full()) flush();
+      }
+    }
+    flush();
   }
 };
 
@@ -216,16 +262,21 @@ template <class DeviceType> void PairGranKuhnKokkos<DeviceType>::init_style()
   // (keeping its place in the fix list); PairGranKuhn::init_style() then keeps it
   if (fix_history == nullptr) {
     auto cmd = fmt::format("{} all {} {}", history_fix_id(),
-                           execution_space == Device ? "DEMC/NEIGH_HISTORY/KK/DEVICE" : "DEMC/NEIGH_HISTORY/KK/HOST",
+                           execution_space == Device ? "DEMC/NEIGH_HISTORY/KK/DEVICE"
+                                                     : "DEMC/NEIGH_HISTORY/KK/HOST",
                            (int) H_SIZE);
-    fix_history = dynamic_cast<FixNeighHistory *>(modify->replace_fix(history_fix_id() + "_DUMMY", cmd, 1));
-    if (fix_history == nullptr) error->all(FLERR, "Pair gran/kuhn/kk could not create its history fix");
+    fix_history =
+        dynamic_cast<FixNeighHistory *>(modify->replace_fix(history_fix_id() + "_DUMMY", cmd, 1));
+    if (fix_history == nullptr)
+      error->all(FLERR, "Pair gran/kuhn/kk could not create its history fix");
     fix_history->pair = this;
   }
   fix_historyKK = dynamic_cast<FixNeighHistoryKokkos<DeviceType> *>(fix_history);
   if (fix_historyKK == nullptr)
-    error->all(FLERR, "Pair gran/kuhn/kk: history fix {} is not a fix neigh/history/kk of this execution space",
-               history_fix_id());
+    error->all(
+        FLERR,
+        "Pair gran/kuhn/kk: history fix {} is not a fix neigh/history/kk of this execution space",
+        history_fix_id());
 
   PairGranKuhn::init_style();
 
@@ -259,7 +310,8 @@ template <class DeviceType> void PairGranKuhnKokkos<DeviceType>::compute(int efl
 
   PairGranKuhnSums sums;
   shared.dispatch(evflag, advance, [&](auto neigh, auto ev, auto adv) {
-    this->template launch<decltype(neigh)::value, decltype(ev)::value, decltype(adv)::value>(inum, sums);
+    this->template launch<decltype(neigh)::value, decltype(ev)::value, decltype(adv)::value>(inum,
+                                                                                             sums);
   });
 
   // pvector: the same layout and meaning as the CPU style's (this rank's share)
@@ -283,7 +335,7 @@ template <int NEIGHFLAG, int EVFLAG, int ADVANCE>
 void PairGranKuhnKokkos<DeviceType>::launch(int inum, PairGranKuhnSums &sums)
 {
   KuhnPairLoop<DeviceType, NEIGHFLAG, 0, EVFLAG, ADVANCE> loop(kdata);
-  Kokkos::parallel_reduce("PairGranKuhnKokkos::compute", Kokkos::RangePolicy<DeviceType>(0, inum), loop, sums);
+  demc_launch_pair_loop<DeviceType>("PairGranKuhnKokkos::compute", inum, loop, sums);
   loop.contribute(kdata);
 }
 
@@ -293,7 +345,8 @@ void PairGranKuhnKokkos<DeviceType>::launch(int inum, PairGranKuhnSums &sums)
    PairGranKuhn::single(), only i's list is searched.
 ------------------------------------------------------------------------- */
 
-template <class DeviceType> bool PairGranKuhnKokkos<DeviceType>::find_history_host(int i, int j, double *history)
+template <class DeviceType>
+bool PairGranKuhnKokkos<DeviceType>::find_history_host(int i, int j, double *history)
 {
   if (fix_historyKK == nullptr) return false;
   const int slot = shared.neighbor_slot_host(*this, i, j);
@@ -321,8 +374,8 @@ template <class DeviceType> bool PairGranKuhnKokkos<DeviceType>::find_history_ho
 ------------------------------------------------------------------------- */
 
 template <class DeviceType>
-double PairGranKuhnKokkos<DeviceType>::single(int i, int j, int itype, int jtype, double rsq, double, double,
-                                              double &fforce)
+double PairGranKuhnKokkos<DeviceType>::single(int i, int j, int itype, int jtype, double rsq,
+                                              double, double, double &fforce)
 {
   for (int k = 0; k < single_extra; k++) svector[k] = 0.0;
   fforce = 0.0;
