@@ -80,6 +80,7 @@ void PairGranKuhn::compute(int eflag, int vflag)
      loads early, so every cache miss was waited for in turn. */
   ContactBuffer buf;
   for (int ii = 0; ii < list->inum; ii++) {
+    prefetch_neighbors(ii + NEIGHBORS_AHEAD);
     const int i = list->ilist[ii];
     const double xi = x[i][0], yi = x[i][1], zi = x[i][2], radi = radius[i];
     int *touch = firsttouch[i];
