@@ -74,18 +74,34 @@ struct KuhnPairLoop : PairGranKuhnKernelData<DeviceType>, DemcForceScatter<Devic
     return (NEWTON_PAIR || j < this->nlocal) ? 1.0 : 0.5;
   }
 
-  /* Neighbor jj of atom i: true if the pair touches (j and rsq are then set); a pair
-     apart that held a history is released here. */
-  KOKKOS_INLINE_FUNCTION bool touches(int i, int jj, int &j, double &rsq, value_type &sums) const
+  // what the neighbor scan reads of atom i, found once per atom
+  using NeighborRow = decltype(demc_row(std::declval<const Data &>().neighbors, 0));
+  struct ScannedAtom {
+    int i;
+    Vec3 x;
+    double radius;
+    NeighborRow neighbors;
+  };
+  KOKKOS_INLINE_FUNCTION ScannedAtom scanned_atom(int i) const
   {
     const Data &d = *this;
+    return {i, {d.x(i, 0), d.x(i, 1), d.x(i, 2)}, d.radius[i], demc_row(d.neighbors, i)};
+  }
+
+  /* Neighbor jj of atom a.i: true if the pair touches (j and rsq are then set); a pair
+     apart that held a history is released here. */
+  KOKKOS_INLINE_FUNCTION bool touches(const ScannedAtom &a, int jj, int &j, double &rsq,
+                                      value_type &sums) const
+  {
+    const Data &d = *this;
+    const int i = a.i;
     // NEIGHMASK also clears the history bit that fix neigh/history/kk leaves in the list
-    j = demc_row(d.neighbors, i)(jj) & NEIGHMASK;
+    j = a.neighbors(jj) & NEIGHMASK;
     // x is LayoutRight on every device: a row's coordinates are contiguous
-    const auto *x_i = &d.x(i, 0), *x_j = &d.x(j, 0);
-    const double dx = x_j[0] - x_i[0], dy = x_j[1] - x_i[1], dz = x_j[2] - x_i[2];
+    const auto *x_j = &d.x(j, 0);
+    const double dx = x_j[0] - a.x.x, dy = x_j[1] - a.x.y, dz = x_j[2] - a.x.z;
     rsq = dx * dx + dy * dy + dz * dz;
-    const double radsum = d.radius[i] + d.radius[j];
+    const double radsum = a.radius + d.radius[j];
     if (rsq < radsum * radsum) return true;
     /* Most neighbors are apart and hold no history. Their flag is 0 then: set so below,
        or by the list build of fix neigh/history/kk, which zeroes every value and sets
@@ -193,11 +209,12 @@ struct KuhnPairLoop : PairGranKuhnKernelData<DeviceType>, DemcForceScatter<Devic
     auto a_f = this->scatter_f.template access<typename Scatter::Access>();
     auto a_torque = this->scatter_torque.template access<typename Scatter::Access>();
     const int i = this->ilist[ii];
+    const ScannedAtom a = scanned_atom(i);
     Vec3 f_i = {0.0, 0.0, 0.0}, tor_i = {0.0, 0.0, 0.0};
     for (int jj = 0; jj < this->numneigh[i]; jj++) {
       int j;
       double rsq;
-      if (touches(i, jj, j, rsq, sums)) contact(i, jj, j, rsq, sums, a_f, a_torque, f_i, tor_i);
+      if (touches(a, jj, j, rsq, sums)) contact(i, jj, j, rsq, sums, a_f, a_torque, f_i, tor_i);
     }
     demc_add_force_torque(a_f, a_torque, i, f_i, tor_i);
   }
@@ -220,10 +237,11 @@ struct KuhnPairLoop : PairGranKuhnKernelData<DeviceType>, DemcForceScatter<Devic
     const int end = DemcContactBlock::end_of(block, this->inum);
     for (int ii = DemcContactBlock::begin_of(block); ii < end; ii++) {
       const int i = this->ilist[ii];
+      const ScannedAtom a = scanned_atom(i);
       for (int jj = 0; jj < this->numneigh[i]; jj++) {
         int j;
         double rsq;
-        if (!touches(i, jj, j, rsq, sums)) continue;
+        if (!touches(a, jj, j, rsq, sums)) continue;
         pending.add({i, jj, j, rsq});
         demc_prefetch_contact<Scatter>(*this, j, &demc_row(this->history, i)(H_SIZE * jj), H_SIZE);
         if (pending.full()) flush();

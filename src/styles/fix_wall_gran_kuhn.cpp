@@ -23,6 +23,8 @@
 using namespace LAMMPS_NS;
 using demc::Vec3;
 namespace kuhn = demc::kuhn;
+static_assert(FixWallGranKuhn::H_WDAMP == KH_WDAMP && FixWallGranKuhn::H_SIDE == KH_SIZE,
+              "the wall's history starts with the shared Kuhn history");
 
 namespace {
 kuhn::Motion motion_of(const FixWallGranDemc::Contact &c, double zeta_old, double dt)
@@ -59,7 +61,8 @@ FixWallGranKuhn::FixWallGranKuhn(LAMMPS *lmp, int narg, char **arg) :
     refinements(kuhn::ALL), history(nullptr)
 {
   if (narg < 7)
-    error->all(FLERR, "Fix {} expects: kn kt mu [damping nu_n nu_t] wallstyle args [keyword value ...]",
+    error->all(FLERR,
+               "Fix {} expects: kn kt mu [damping nu_n nu_t] wallstyle args [keyword value ...]",
                style);
   kn = utils::numeric(FLERR, arg[3], false, lmp);
   kt = utils::numeric(FLERR, arg[4], false, lmp);
@@ -90,7 +93,8 @@ FixWallGranKuhn::~FixWallGranKuhn()
 int FixWallGranKuhn::law_keyword(int narg, char **arg, int iarg)
 {
   if (strcmp(arg[iarg], "damping") == 0) {
-    if (iarg + 3 > narg) utils::missing_cmd_args(FLERR, fmt::format("fix {} damping", style), error);
+    if (iarg + 3 > narg)
+      utils::missing_cmd_args(FLERR, fmt::format("fix {} damping", style), error);
     damp_n = utils::numeric(FLERR, arg[iarg + 1], false, lmp);
     damp_t = utils::numeric(FLERR, arg[iarg + 2], false, lmp);
     return 3;
@@ -123,12 +127,7 @@ FixWallGranDemc::Touch FixWallGranKuhn::touch(const Contact &c, int side, bool a
   const double zeta_old = (history_side(c.p) == side) ? h[H_ZETA] : 0.0;
   const kuhn::Result res = kuhn::step(params, motion_of(c, zeta_old, dt), tangential_force(h));
   if (advance) {
-    h[H_FTX] = res.ft.x;
-    h[H_FTY] = res.ft.y;
-    h[H_FTZ] = res.ft.z;
-    h[H_ZETA] = c.overlap;
-    h[H_WFRIC] += res.dWt_irrev;
-    h[H_WDAMP] += res.dW_damp;
+    store_kuhn_history(h, res, c.overlap);
     h[H_SIDE] = side;
     cumulative[C_FRICTION] += res.dWt_irrev;
     cumulative[C_DAMPING] += res.dW_damp;

@@ -36,6 +36,7 @@ class FixWallGranKuhn : public FixWallGranDemc {
 
   // one particle's record: tangential force on the particle, overlap at the end of the
   // last step, this contact's friction and damping work, the surface it touches (a Side)
+  // KuhnHistoryIndex (kuhn_keywords.h), then the side of the wall
   enum HistoryIndex { H_FTX, H_FTY, H_FTZ, H_ZETA, H_WFRIC, H_WDAMP, H_SIDE, H_SIZE };
 
  protected:

@@ -1,6 +1,7 @@
 /* -*- c++ -*- ----------------------------------------------------------
    dem-contact: the refinement keywords of the Kuhn contact law, shared by
-   pair_style gran/kuhn and fix wall/gran/kuhn.
+   pair_style gran/kuhn and fix wall/gran/kuhn, and the part of their
+   contact histories they share.
 ------------------------------------------------------------------------- */
 
 #ifndef DEMC_KUHN_KEYWORDS_H
@@ -16,6 +17,20 @@
 #include <string>
 
 namespace LAMMPS_NS {
+
+/* The first values of a Kuhn contact history, in both CPU styles (the wall adds its side). */
+enum KuhnHistoryIndex { KH_FTX, KH_FTY, KH_FTZ, KH_ZETA, KH_WFRIC, KH_WDAMP, KH_SIZE };
+
+// a step's result into the history: the new tangential force and overlap, the work sums
+inline void store_kuhn_history(double *h, const demc::kuhn::Result &res, double zeta)
+{
+  h[KH_FTX] = res.ft.x;
+  h[KH_FTY] = res.ft.y;
+  h[KH_FTZ] = res.ft.z;
+  h[KH_ZETA] = zeta;
+  h[KH_WFRIC] += res.dWt_irrev;
+  h[KH_WDAMP] += res.dW_damp;
+}
 
 /* Parse the refinement keyword at arg[iarg] into bits ("conventional" clears them all;
    "fresh|elastic_slip|turn|project|twirl yes|no" sets or clears one). Returns the number

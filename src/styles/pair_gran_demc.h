@@ -41,8 +41,8 @@ class PairGranDemc : public Pair {
   enum EnergyIndex { E_NORMAL, E_TANGENTIAL, E_FRICTION, E_DAMPING, E_CONTACTS, E_SLIDING, E_SIZE };
 
  protected:
-  template <class DeviceType>
-  friend struct PairGranDemcKokkosShared;    // the Kokkos styles' helper
+  // the Kokkos styles' helper
+  template <class DeviceType> friend struct PairGranDemcKokkosShared;
   std::string style_name;
   double dt;
   int history_index;    // makes the history fix ID unique within this LAMMPS instance
@@ -65,8 +65,8 @@ class PairGranDemc : public Pair {
   void choose_history_index();
   // init: stop with an error instead of losing contact histories without notice
   bool restart_histories_checked;    // reset by init_style(), set by the first init_one()
-  void
-  check_restart_histories();    // call at the top of init_one(): every style's history fix exists then
+  // call at the top of init_one(): every style's history fix exists then
+  void check_restart_histories();
   void check_overlapping_contact_laws();    // pair hybrid/overlay: one contact law per type pair
   class FixDemcAtomEnergy *atom_energy;
   // per-atom energies (keyword energy/atom yes: they cost ~10 % of the pair time): begin and
@@ -84,8 +84,6 @@ class PairGranDemc : public Pair {
     int i, j, jj;    // list position (i, jj), partner j
     double rsq;
     bool touching;    // (a pair that parted may also need its last step)
-    int *touch;       // its touch flag and history in the history fix (or nullptr)
-    double *history;
   };
   struct ContactBuffer {
     static constexpr int SIZE = 32;
@@ -118,13 +116,13 @@ class PairGranDemc : public Pair {
     for (int k = 0; k < history_size; k += 8) __builtin_prefetch(history + k, 1);
     __builtin_prefetch(history + history_size - 1, 1);
   }
-  // LAMMPS state the inner loops read, copied once per compute() by begin_compute(): the
-  // compiler cannot keep atom->f etc. in registers across the force stores by itself
-  // LAMMPS's per-atom 3-vectors are contiguous blocks, row k at [0] + 3 k: reading a row
-  // through its row pointer is one more scattered load (a cache miss for a distant partner)
+  /* LAMMPS state the inner loops read, copied once per compute() by begin_compute(): the
+     compiler cannot keep atom->f etc. in registers across the force stores by itself.
+     LAMMPS's per-atom 3-vectors are contiguous blocks, row k at [0] + 3 k: they are read as
+     flat arrays, as reading a row through its row pointer is one more scattered load (a
+     cache miss for a distant partner). */
   struct LoopState {
-    double **x, **f, **torque;
-    const double *xs, *vs, *omegas;    // the same as flat arrays
+    const double *xs, *vs, *omegas;
     double *fs, *torques;
     int nlocal;
     bool newton;
@@ -133,11 +131,8 @@ class PairGranDemc : public Pair {
   void begin_compute(int eflag, int vflag)
   {
     ev_init(eflag, vflag);
-    loop = {atom->x,       atom->f,
-            atom->torque,  flat(atom->x),
-            flat(atom->v), flat(atom->omega),
-            flat(atom->f), flat(atom->torque),
-            atom->nlocal,  force->newton_pair != 0};
+    loop = {flat(atom->x),      flat(atom->v), flat(atom->omega),      flat(atom->f),
+            flat(atom->torque), atom->nlocal,  force->newton_pair != 0};
     begin_atom_energy(eflag);
   }
   void begin_atom_energy(int eflag)
@@ -244,7 +239,7 @@ inline void PairGranDemc::add_force(int p, int q, const demc::Vec3 &F, const dem
   if (q == i || update_j) add(q, -F, tor_q);
   if (evflag) {
     const demc::Vec3 fi = (p == i) ? F : -F;
-    const double *xi = loop.x[i], *xj = loop.x[j];
+    const double *xi = loop.xs + 3 * i, *xj = loop.xs + 3 * j;
     ev_tally_xyz(i, j, nlocal, newton_pair, energy, 0.0, fi.x, fi.y, fi.z, xi[0] - xj[0],
                  xi[1] - xj[1], xi[2] - xj[2]);
   }

@@ -107,7 +107,7 @@ void PairGranJaeger::compute(int eflag, int vflag)
       const bool touching = rsq < radsum * radsum;
       double *rec = fix_history->record(i, jj);
       if (!touching && !(rec && advance)) continue;
-      buf.add({i, j, jj, rsq, touching, nullptr, rec});
+      buf.add({i, j, jj, rsq, touching});
       prefetch_contact(j, rec, RECORD_PREFETCH);
       if (buf.full()) flush_contacts(buf, advance, eflag != 0, stored_tangential);
     }

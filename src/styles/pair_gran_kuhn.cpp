@@ -32,6 +32,8 @@
 using namespace LAMMPS_NS;
 using demc::Vec3;
 namespace kuhn = demc::kuhn;
+static_assert(PairGranKuhn::H_WDAMP == KH_WDAMP && PairGranKuhn::H_SIZE == KH_SIZE,
+              "gran/kuhn's history is the shared Kuhn history");
 
 /* ---------------------------------------------------------------------- */
 
@@ -60,7 +62,6 @@ void PairGranKuhn::compute(int eflag, int vflag)
   // at setup the particles have not moved since the last step: forces are
   // evaluated from the stored history without advancing it
   const bool advance = (update->setupflag == 0);
-  const double *const *x = loop.x;
   const double *xs = loop.xs;
   const int *type = atom->type;
   const double *radius = atom->radius;
@@ -82,7 +83,7 @@ void PairGranKuhn::compute(int eflag, int vflag)
   for (int ii = 0; ii < list->inum; ii++) {
     prefetch_neighbors(ii + NEIGHBORS_AHEAD);
     const int i = list->ilist[ii];
-    const double xi = x[i][0], yi = x[i][1], zi = x[i][2], radi = radius[i];
+    const double xi = xs[3 * i], yi = xs[3 * i + 1], zi = xs[3 * i + 2], radi = radius[i];
     int *touch = firsttouch[i];
     double *allhistory = firsthistory[i];
     const int *jlist = list->firstneigh[i];
@@ -95,7 +96,7 @@ void PairGranKuhn::compute(int eflag, int vflag)
       const double radsum = radi + radius[j];
       double *history = &allhistory[H_SIZE * jj];
       if (rsq < radsum * radsum) {
-        buf.add({i, j, jj, rsq, true, &touch[jj], history});
+        buf.add({i, j, jj, rsq, true});
         prefetch_contact(j, history, H_SIZE);
         if (buf.full()) flush_contacts(buf, advance, step_dt, sum, friction, damping);
         continue;
@@ -133,23 +134,19 @@ void PairGranKuhn::flush_contacts(ContactBuffer &buf, bool advance, double step_
   for (int k = 0; k < buf.n; k++) {
     const TouchingPair &t = buf.pairs[k];
     const int i = t.i, j = t.j;
-    double *history = t.history;
+    int &touch = fix_history->firstflag[i][t.jj];
+    double *history = &fix_history->firstvalue[i][H_SIZE * t.jj];
     const double weight = pair_weight(j);
     const demc::SphereContact c = sphere_contact(i, j, std::sqrt(t.rsq), advance);
     const kuhn::Kinematics m = {
-        c.overlap, *t.touch ? history[H_ZETA] : 0.0, c.n, c.n_old, c.du, c.twirl, step_dt};
+        c.overlap, touch ? history[H_ZETA] : 0.0, c.n, c.n_old, c.du, c.twirl, step_dt};
     const kuhn::Params &params = type_params[type[i] * stride + type[j]];
 
     const Vec3 ft_old = {history[H_FTX], history[H_FTY], history[H_FTZ]};
     const kuhn::Result res = kuhn::step(params, m, ft_old);
     if (advance) {
-      *t.touch = 1;
-      history[H_FTX] = res.ft.x;
-      history[H_FTY] = res.ft.y;
-      history[H_FTZ] = res.ft.z;
-      history[H_ZETA] = m.zeta_new;
-      history[H_WFRIC] += res.dWt_irrev;
-      history[H_WDAMP] += res.dW_damp;
+      touch = 1;
+      store_kuhn_history(history, res, m.zeta_new);
       friction += weight * res.dWt_irrev;
       damping += weight * res.dW_damp;
     }
