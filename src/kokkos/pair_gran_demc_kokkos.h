@@ -28,6 +28,47 @@
 
 namespace LAMMPS_NS {
 
+/* Forces and torques as a plain array of rows of three (LayoutRight), added to without
+   atomics: an atom's row in f or torque, or in a thread's copy of them. */
+struct DemcRowsAccess {
+  KK_ACC_FLOAT *p;
+  KOKKOS_FORCEINLINE_FUNCTION KK_ACC_FLOAT &operator()(int k, int d) const { return p[3 * k + d]; }
+};
+
+/* Per-thread copies of f and torque for host threads on a half list (HALFTHREAD), kept
+   between steps by the pair style. LAMMPS's own Kokkos pair styles make a ScatterView with a
+   copy per thread in every compute(): all T copies are zeroed and all summed into f, every
+   step. With 2 threads on the chute that was 9 % of the samples of both threads (perf). Here
+   the thread holding token 0 adds into f and torque themselves and the others into their own
+   copies; the sum after the loop zeroes each copy as it reads it, which keeps them zero for
+   the next step: one pass over T - 1 copies instead of two over T. */
+template <class DeviceType> struct DemcThreadCopies {
+  using ExecSpace = typename DeviceType::execution_space;
+  using Token = Kokkos::Experimental::UniqueToken<ExecSpace>;
+  Kokkos::View<KK_ACC_FLOAT *, Kokkos::LayoutRight, DeviceType>
+      rows;          // (copy, f|torque, atom, 3)
+  int atoms = 0;     // rows per array (atom->nmax when sized)
+  int copies = 0;    // threads but the first
+
+  // compute(), before the loop: room for every thread but the first; new room is zero
+  void size_for(int nmax)
+  {
+    const int threads_but_one = Token().size() - 1;
+    if (atoms == nmax && copies == threads_but_one) return;
+    rows = decltype(rows)("PairGranDemcKokkos::thread_copies", (size_t) threads_but_one * 6 * nmax);
+    atoms = nmax;
+    copies = threads_but_one;
+  }
+  KOKKOS_INLINE_FUNCTION KK_ACC_FLOAT *copy_f(int copy) const
+  {
+    return rows.data() + (size_t) copy * 6 * atoms;
+  }
+  KOKKOS_INLINE_FUNCTION KK_ACC_FLOAT *copy_torque(int copy) const
+  {
+    return copy_f(copy) + 3 * (size_t) atoms;
+  }
+};
+
 /* Views and values every contact loop of the package reads and writes: views and plain
    values only, so that a functor copied to the device holds no pointer into host objects. */
 template <class DeviceType> struct DemcLoopViews {
@@ -42,10 +83,12 @@ template <class DeviceType> struct DemcLoopViews {
   typename AT::t_kkacc_1d_6 vatom;
   typename AT::t_neighbors_2d neighbors;
   typename AT::t_int_1d_randomread ilist, numneigh;
-  typename AT::t_int_2d touch;          // fix neigh/history/kk: firstflag
-  typename AT::t_kkfloat_2d history;    // fix neigh/history/kk: firstvalue
+  typename AT::t_int_2d touch;                   // fix neigh/history/kk: firstflag
+  typename AT::t_kkfloat_2d history;             // fix neigh/history/kk: firstvalue
+  DemcThreadCopies<DeviceType> thread_copies;    // HALFTHREAD on host threads only
   double dt;
-  int nlocal, inum;
+  int nlocal, nall, inum;
+  int block_threads = 1, blocks_per_thread = 0;    // demc_launch_pair_loop() on host spaces
   int eflag_global, eflag_atom, vflag_global, vflag_atom;
 };
 
@@ -65,29 +108,93 @@ template <class View> KOKKOS_FORCEINLINE_FUNCTION auto demc_row(const View &v, i
   return DemcRow<typename View::value_type, contiguous>{v.data() + i * v.stride(0), v.stride(1)};
 }
 
-/* Where a contact loop adds forces and torques, as LAMMPS's own Kokkos pair styles do:
-   with several OpenMP threads on a half list (HALFTHREAD) each thread adds into its own
-   copy, summed by contribute() after the loop, instead of atomic adds to shared arrays;
-   on GPUs (and with one thread) the arrays themselves, atomically where needed. A base of
-   each style's functor, made from the loop's views for one launch. */
+/* A thread's target for one work item: f and torque themselves for token 0, else its copies.
+   Holds the token for the work item's lifetime. */
+template <class DeviceType> struct DemcThreadTarget {
+  const typename DemcThreadCopies<DeviceType>::Token &token;
+  int id;
+  DemcRowsAccess f, torque;
+  KOKKOS_INLINE_FUNCTION DemcThreadTarget(const typename DemcThreadCopies<DeviceType>::Token &t,
+                                          const DemcThreadCopies<DeviceType> &c, KK_ACC_FLOAT *f0,
+                                          KK_ACC_FLOAT *t0) :
+      token(t), id(t.acquire()), f{id == 0 ? f0 : c.copy_f(id - 1)},
+      torque{id == 0 ? t0 : c.copy_torque(id - 1)}
+  {
+  }
+  KOKKOS_INLINE_FUNCTION ~DemcThreadTarget() { token.release(id); }
+  DemcThreadTarget(const DemcThreadTarget &) = delete;
+  DemcThreadTarget &operator=(const DemcThreadTarget &) = delete;
+};
+
+// f and torque themselves through ScatterAccess (atomic where several threads may add)
+template <class AccessF, class AccessT> struct DemcSharedTarget {
+  AccessF f;
+  AccessT torque;
+};
+
+/* After the loop: each copy added into f and torque and zeroed (atoms [0, nall)). */
+template <class DeviceType> struct DemcSumThreadCopies {
+  DemcThreadCopies<DeviceType> c;
+  typename ArrayTypes<DeviceType>::t_kkacc_1d_3 f, torque;
+  KOKKOS_INLINE_FUNCTION void operator()(const int k) const
+  {
+    for (int copy = 0; copy < c.copies; copy++) {
+      KK_ACC_FLOAT *cf = c.copy_f(copy) + 3 * k, *ct = c.copy_torque(copy) + 3 * k;
+      for (int d = 0; d < 3; d++) {
+        f(k, d) += cf[d];
+        torque(k, d) += ct[d];
+        cf[d] = ct[d] = 0.0;
+      }
+    }
+  }
+};
+
+/* Where a contact loop adds forces and torques, a base of each style's functor made from the
+   loop's views for one launch: with several host threads on a half list (HALFTHREAD) into
+   per-thread copies (DemcThreadCopies), otherwise, as LAMMPS's own Kokkos pair styles, into
+   the arrays themselves, atomically where needed (GPUs). target() is what one work item adds
+   to, as two accessors f and torque. */
 template <class DeviceType, int NEIGHFLAG> struct DemcForceScatter {
-  using Dup = NeedDup_v<NEIGHFLAG, DeviceType>;
+  static constexpr bool THREAD_COPIES =
+      std::is_same_v<NeedDup_v<NEIGHFLAG, DeviceType>, Kokkos::Experimental::ScatterDuplicated>;
   using Access = AtomicDup_v<NEIGHFLAG, DeviceType>;
   using View3 = KKScatterView<KK_ACC_FLOAT *[3], typename DAT::t_kkacc_1d_3::array_layout,
-                              typename KKDevice<DeviceType>::value, KKScatterSum, Dup>;
+                              typename KKDevice<DeviceType>::value, KKScatterSum,
+                              Kokkos::Experimental::ScatterNonDuplicated>;
   View3 scatter_f, scatter_torque;
+  DemcThreadCopies<DeviceType> copies;
+  std::conditional_t<THREAD_COPIES, typename DemcThreadCopies<DeviceType>::Token, char> token{};
 
   explicit DemcForceScatter(const DemcLoopViews<DeviceType> &d) :
-      scatter_f(Kokkos::Experimental::create_scatter_view<KKScatterSum, Dup>(d.f)),
-      scatter_torque(Kokkos::Experimental::create_scatter_view<KKScatterSum, Dup>(d.torque))
+      scatter_f(Kokkos::Experimental::create_scatter_view<
+                KKScatterSum, Kokkos::Experimental::ScatterNonDuplicated>(d.f)),
+      scatter_torque(Kokkos::Experimental::create_scatter_view<
+                     KKScatterSum, Kokkos::Experimental::ScatterNonDuplicated>(d.torque)),
+      copies(d.thread_copies)
   {
+    if constexpr (THREAD_COPIES)
+      static_assert(std::is_same_v<typename DAT::t_kkacc_1d_3::array_layout, Kokkos::LayoutRight>,
+                    "per-thread copies assume rows of three");
+  }
+
+  KOKKOS_INLINE_FUNCTION auto target() const
+  {
+    if constexpr (THREAD_COPIES)
+      return DemcThreadTarget<DeviceType>(token, copies, scatter_f.subview().data(),
+                                          scatter_torque.subview().data());
+    else
+      return DemcSharedTarget<decltype(scatter_f.template access<Access>()),
+                              decltype(scatter_torque.template access<Access>())>{
+          scatter_f.template access<Access>(), scatter_torque.template access<Access>()};
   }
 
   void contribute(const DemcLoopViews<DeviceType> &d)
   {
-    if constexpr (std::is_same_v<Dup, Kokkos::Experimental::ScatterDuplicated>) {
-      Kokkos::Experimental::contribute(d.f, scatter_f);
-      Kokkos::Experimental::contribute(d.torque, scatter_torque);
+    if constexpr (THREAD_COPIES) {
+      if (copies.copies == 0) return;
+      Kokkos::parallel_for("PairGranDemcKokkos::sum_thread_copies",
+                           Kokkos::RangePolicy<DeviceType>(0, d.nall),
+                           DemcSumThreadCopies<DeviceType>{copies, d.f, d.torque});
     }
   }
 };
@@ -124,6 +231,11 @@ struct DemcContactBlock {
   int n = 0;
   KOKKOS_INLINE_FUNCTION void add(const DemcPendingContact &c) { pairs[n++] = c; }
   KOKKOS_INLINE_FUNCTION bool full() const { return n == SIZE; }
+  // the block of work item w of blocks_per_thread * threads (empty beyond the last atom)
+  KOKKOS_INLINE_FUNCTION static int interleaved(int w, int blocks_per_thread, int threads)
+  {
+    return (w % blocks_per_thread) * threads + w / blocks_per_thread;
+  }
   KOKKOS_INLINE_FUNCTION static int begin_of(int block) { return block * ATOMS; }
   KOKKOS_INLINE_FUNCTION static int end_of(int block, int inum)
   {
@@ -145,7 +257,7 @@ KOKKOS_INLINE_FUNCTION void demc_prefetch_contact(const DemcLoopViews<DeviceType
 {
   demc_prefetch(&d.v(j, 0), false);
   demc_prefetch(&d.omega(j, 0), false);
-  if constexpr (!std::is_same_v<typename Scatter::Dup, Kokkos::Experimental::ScatterDuplicated>) {
+  if constexpr (!Scatter::THREAD_COPIES) {
     demc_prefetch(&d.f(j, 0), true);
     demc_prefetch(&d.torque(j, 0), true);
   }
@@ -154,16 +266,26 @@ KOKKOS_INLINE_FUNCTION void demc_prefetch_contact(const DemcLoopViews<DeviceType
   demc_prefetch(static_cast<const double *>(history) + history_doubles - 1, true);
 }
 
-/* The launch of a contact loop: blocks in two passes on host spaces, one atom per
-   work item on devices. */
+/* The launch of a contact loop: blocks in two passes on host spaces, one atom per work item
+   on devices. Each host thread takes an equal range of work items; work item w stands for
+   block DemcContactBlock::interleaved(w), so that thread t runs blocks t, t + T, t + 2T, ...
+   of the T threads. Contiguous ranges of the list are unequal work where the list is ordered
+   in space (chute, 2 threads, samples in the pair loop: 2609 against 2099 with contiguous
+   ranges, 2229 against 2370 interleaved). Handing blocks out dynamically would balance them
+   too, but the sums of forces would then depend on the run's timing. */
 template <class DeviceType, class Loop, class Sums>
 void demc_launch_pair_loop(const char *name, int inum, const Loop &loop, Sums &sums)
 {
   if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace,
                                            typename DeviceType::memory_space>::accessible) {
+    Loop interleaved = loop;
     const int blocks = (inum + DemcContactBlock::ATOMS - 1) / DemcContactBlock::ATOMS;
-    Kokkos::parallel_reduce(name, Kokkos::RangePolicy<DeviceType, DemcBlockTag>(0, blocks), loop,
-                            sums);
+    interleaved.block_threads = typename DeviceType::execution_space().concurrency();
+    interleaved.blocks_per_thread =
+        (blocks + interleaved.block_threads - 1) / interleaved.block_threads;
+    const int items = interleaved.blocks_per_thread * interleaved.block_threads;
+    Kokkos::parallel_reduce(name, Kokkos::RangePolicy<DeviceType, DemcBlockTag>(0, items),
+                            interleaved, sums);
   } else {
     Kokkos::parallel_reduce(name, Kokkos::RangePolicy<DeviceType>(0, inum), loop, sums);
   }
@@ -369,6 +491,9 @@ template <class DeviceType> struct PairGranDemcKokkosShared {
     d.tag = atomKK->k_tag.template view<DeviceType>();
     d.radius = atomKK->k_radius.template view<DeviceType>();
     d.nlocal = p.atom->nlocal;
+    d.nall = p.atom->nlocal + p.atom->nghost;
+    if constexpr (DemcForceScatter<DeviceType, HALFTHREAD>::THREAD_COPIES)
+      if (neighflag == HALFTHREAD) d.thread_copies.size_for(p.atom->nmax);
     d.inum = p.list->inum;
 
     auto *k_list = static_cast<NeighListKokkos<DeviceType> *>(p.list);

@@ -88,18 +88,31 @@ static_assert(sizeof(jaeger::Point) == 4 * sizeof(double), "a history point is 4
 ------------------------------------------------------------------------- */
 
 template <class DeviceType, int NEIGHFLAG, int NEWTON_PAIR, int EVFLAG, int ADVANCE>
-struct JaegerPairLoop : PairGranJaegerKernelData<DeviceType>, DemcForceScatter<DeviceType, NEIGHFLAG> {
+struct JaegerPairLoop :
+    PairGranJaegerKernelData<DeviceType>,
+    DemcForceScatter<DeviceType, NEIGHFLAG> {
   typedef DeviceType device_type;
   typedef PairGranJaegerSums value_type;
   typedef PairGranJaegerKernelData<DeviceType> Data;
-  enum { R_QW = Rec::R_QW, R_QX = Rec::R_QX, R_QY = Rec::R_QY, R_QZ = Rec::R_QZ, R_WORK = Rec::R_WORK,
-         R_DAMPWORK = Rec::R_DAMPWORK, R_LENGTH = Rec::R_LENGTH, R_POINTS = Rec::R_POINTS };
+  enum {
+    R_QW = Rec::R_QW,
+    R_QX = Rec::R_QX,
+    R_QY = Rec::R_QY,
+    R_QZ = Rec::R_QZ,
+    R_WORK = Rec::R_WORK,
+    R_DAMPWORK = Rec::R_DAMPWORK,
+    R_LENGTH = Rec::R_LENGTH,
+    R_POINTS = Rec::R_POINTS
+  };
 
   typedef DemcForceScatter<DeviceType, NEIGHFLAG> Scatter;
   explicit JaegerPairLoop(const Data &d) : Data(d), Scatter(d) {}
 
   // a fixed slot of the view, contiguous (LayoutRight rows)
-  KOKKOS_INLINE_FUNCTION double *slot_of(int i, int jj) const { return &this->history(i, this->dnum * jj); }
+  KOKKOS_INLINE_FUNCTION double *slot_of(int i, int jj) const
+  {
+    return &this->history(i, this->dnum * jj);
+  }
 
   KOKKOS_INLINE_FUNCTION static bool holds_record(const double *rec)
   {
@@ -136,12 +149,22 @@ struct JaegerPairLoop : PairGranJaegerKernelData<DeviceType>, DemcForceScatter<D
     for (int k = 0; k < R_POINTS; k++) rec[k] = 0.0;
   }
 
+  // host spaces: a block of atoms (demc_launch_pair_loop()), each atom in one pass
+  KOKKOS_INLINE_FUNCTION void operator()(DemcBlockTag, const int item, value_type &sums) const
+  {
+    const int block =
+        DemcContactBlock::interleaved(item, this->blocks_per_thread, this->block_threads);
+    const int end = DemcContactBlock::end_of(block, this->inum);
+    for (int ii = DemcContactBlock::begin_of(block); ii < end; ii++) (*this)(ii, sums);
+  }
+
   KOKKOS_INLINE_FUNCTION void operator()(const int ii, value_type &sums) const
   {
     const Data &d = *this;
     // forces and torques: per-thread copies or the arrays themselves (DemcForceScatter)
-    auto a_f = this->scatter_f.template access<typename Scatter::Access>();
-    auto a_torque = this->scatter_torque.template access<typename Scatter::Access>();
+    const auto target = this->target();
+    const auto &a_f = target.f;
+    const auto &a_torque = target.torque;
 
     const double step_dt = ADVANCE ? d.dt : 0.0;
     const int i = d.ilist[ii];
@@ -192,8 +215,9 @@ struct JaegerPairLoop : PairGranJaegerKernelData<DeviceType>, DemcForceScatter<D
       const demc::SphereContact g = demc::sphere_contact(
           i_first ? x_i : x_j, i_first ? x_j : x_i, d.radius[p], d.radius[q], demc::math::sqrt(rsq),
           Vec3{d.v(p, 0), d.v(p, 1), d.v(p, 2)}, Vec3{d.v(q, 0), d.v(q, 1), d.v(q, 2)},
-          Vec3{d.omega(p, 0), d.omega(p, 1), d.omega(p, 2)}, Vec3{d.omega(q, 0), d.omega(q, 1), d.omega(q, 2)},
-          step_dt, false);    // the frame carries the normal: no old normal needed
+          Vec3{d.omega(p, 0), d.omega(p, 1), d.omega(p, 2)},
+          Vec3{d.omega(q, 0), d.omega(q, 1), d.omega(q, 2)}, step_dt,
+          false);    // the frame carries the normal: no old normal needed
       const jaeger::Material mat = {c.estar, c.gstar, rad_i * rad_j / radsum, c.mu};
 
       if (!touching) {
@@ -202,7 +226,8 @@ struct JaegerPairLoop : PairGranJaegerKernelData<DeviceType>, DemcForceScatter<D
         const frame::Quat qf = frame::update(frame::load(rec + R_QW), g.n, g.twirl);
         const frame::Local dl = frame::to_local(qf, g.du);
         jaeger::Stack st = stack_of(rec);
-        const double work = jaeger::step(mat, st, g.overlap, jaeger::Vec2{dl.x, dl.y}, d.beta, d.work).work;
+        const double work =
+            jaeger::step(mat, st, g.overlap, jaeger::Vec2{dl.x, dl.y}, d.beta, d.work).work;
         sums.work += weight * work;
         close_record(rec);
         touch_i(jj) = 0;
@@ -287,7 +312,8 @@ struct JaegerPairLoop : PairGranJaegerKernelData<DeviceType>, DemcForceScatter<D
       if (NEWTON_PAIR || j < d.nlocal)
         demc_add_force_torque(a_f, a_torque, j, -fi, i_first ? tor_q : tor_p);
       // energy and virial of this pair's force on i, branch vector x_i - x_j
-      if (EVFLAG) demc_tally<NEIGHFLAG, NEWTON_PAIR>(d, sums, i, j, un + ut, fi, Vec3{-dx, -dy, -dz});
+      if (EVFLAG)
+        demc_tally<NEIGHFLAG, NEWTON_PAIR>(d, sums, i, j, un + ut, fi, Vec3{-dx, -dy, -dz});
     }
 
     demc_add_force_torque(a_f, a_torque, i, f_i, tor_i);
@@ -336,19 +362,24 @@ template <class DeviceType> void PairGranJaegerKokkos<DeviceType>::init_style()
   const int dnum = FixJaegerHistoryKokkos<DeviceType>::values_per_contact(capacity());
   if (fix_historyKK == nullptr && modify->get_fix_by_id(history_fix_id() + "_DUMMY") == nullptr) {
     // made by an init_style() that stopped with an error after the fix was made
-    fix_historyKK = dynamic_cast<FixJaegerHistoryKokkos<DeviceType> *>(modify->get_fix_by_id(history_fix_id()));
-    if (fix_historyKK == nullptr) error->all(FLERR, "Pair gran/jaeger/kk: its history fix is missing");
+    fix_historyKK =
+        dynamic_cast<FixJaegerHistoryKokkos<DeviceType> *>(modify->get_fix_by_id(history_fix_id()));
+    if (fix_historyKK == nullptr)
+      error->all(FLERR, "Pair gran/jaeger/kk: its history fix is missing");
   }
   if (fix_historyKK == nullptr) {
     auto cmd = fmt::format("{} all {} {}", history_fix_id(),
-                           execution_space == Device ? "DEMC/JAEGER_HISTORY/KK/DEVICE" : "DEMC/JAEGER_HISTORY/KK/HOST",
+                           execution_space == Device ? "DEMC/JAEGER_HISTORY/KK/DEVICE"
+                                                     : "DEMC/JAEGER_HISTORY/KK/HOST",
                            dnum);
-    fix_historyKK =
-        dynamic_cast<FixJaegerHistoryKokkos<DeviceType> *>(modify->replace_fix(history_fix_id() + "_DUMMY", cmd, 1));
-    if (fix_historyKK == nullptr) error->all(FLERR, "Pair gran/jaeger/kk could not create its history fix");
+    fix_historyKK = dynamic_cast<FixJaegerHistoryKokkos<DeviceType> *>(
+        modify->replace_fix(history_fix_id() + "_DUMMY", cmd, 1));
+    if (fix_historyKK == nullptr)
+      error->all(FLERR, "Pair gran/jaeger/kk could not create its history fix");
   } else if (fix_historyKK->values() != dnum) {
     error->all(FLERR,
-               "Pair gran/jaeger/kk: history/max cannot change once contact histories exist (they have room for "
+               "Pair gran/jaeger/kk: history/max cannot change once contact histories exist (they "
+               "have room for "
                "{} points, history/max asks for {}): use 'history/max {}' or a new pair_style",
                fix_historyKK->capacity(), capacity(), fix_historyKK->capacity());
   }
@@ -377,7 +408,8 @@ template <class DeviceType> double PairGranJaegerKokkos<DeviceType>::init_one(in
 
 /* ---------------------------------------------------------------------- */
 
-template <class DeviceType> void PairGranJaegerKokkos<DeviceType>::compute(int eflag_in, int vflag_in)
+template <class DeviceType>
+void PairGranJaegerKokkos<DeviceType>::compute(int eflag_in, int vflag_in)
 {
   // at setup the particles have not moved since the last step: forces are
   // evaluated from the stored history without advancing it (as the CPU style)
@@ -387,7 +419,8 @@ template <class DeviceType> void PairGranJaegerKokkos<DeviceType>::compute(int e
   auto *k_list = static_cast<NeighListKokkos<DeviceType> *>(list);
   // a slot must be contiguous: the kernel works on the points in place
   static_assert(std::is_same_v<typename decltype(kdata.history)::array_layout, Kokkos::LayoutRight>,
-                "gran/jaeger/kk needs fix neigh/history/kk's values in LayoutRight (LMP_KOKKOS_LAYOUT_LEGACY)");
+                "gran/jaeger/kk needs fix neigh/history/kk's values in LayoutRight "
+                "(LMP_KOKKOS_LAYOUT_LEGACY)");
   kdata.dnum = fix_historyKK->values();
   kdata.capacity = fix_historyKK->capacity();
   if (inum > 0 && (int) kdata.history.extent(1) < kdata.dnum * k_list->maxneighs)
@@ -401,12 +434,15 @@ template <class DeviceType> void PairGranJaegerKokkos<DeviceType>::compute(int e
 
   PairGranJaegerSums sums;
   shared.dispatch(evflag, advance, [&](auto neigh, auto ev, auto adv) {
-    this->template launch<decltype(neigh)::value, decltype(ev)::value, decltype(adv)::value>(inum, sums);
+    this->template launch<decltype(neigh)::value, decltype(ev)::value, decltype(adv)::value>(inum,
+                                                                                             sums);
   });
 
   if (sums.corrupt > 0.0)
-    error->one(FLERR, "Pair gran/jaeger/kk: {} contact histories are not Jaeger records (stack length or sign)",
-               sums.corrupt);
+    error->one(
+        FLERR,
+        "Pair gran/jaeger/kk: {} contact histories are not Jaeger records (stack length or sign)",
+        sums.corrupt);
 
   // pvector: the same layout and meaning as the CPU style's (this rank's share)
   if (advance) {
@@ -432,7 +468,7 @@ template <int NEIGHFLAG, int EVFLAG, int ADVANCE>
 void PairGranJaegerKokkos<DeviceType>::launch(int inum, PairGranJaegerSums &sums)
 {
   JaegerPairLoop<DeviceType, NEIGHFLAG, 0, EVFLAG, ADVANCE> loop(kdata);
-  Kokkos::parallel_reduce("PairGranJaegerKokkos::compute", Kokkos::RangePolicy<DeviceType>(0, inum), loop, sums);
+  demc_launch_pair_loop<DeviceType>("PairGranJaegerKokkos::compute", inum, loop, sums);
   loop.contribute(kdata);
 }
 
@@ -454,7 +490,8 @@ int PairGranJaegerKokkos<DeviceType>::find_record_host(int i, int j, std::vector
   if (i >= (int) h_values.extent(0)) return -1;
   using R = FixJaegerHistoryKokkos<DeviceType>;
   const double *rec = &h_values(i, fix_historyKK->values() * slot);
-  if (rec[R::R_QW] == 0.0 && rec[R::R_QX] == 0.0 && rec[R::R_QY] == 0.0 && rec[R::R_QZ] == 0.0) return 0;
+  if (rec[R::R_QW] == 0.0 && rec[R::R_QX] == 0.0 && rec[R::R_QY] == 0.0 && rec[R::R_QZ] == 0.0)
+    return 0;
   const double sign = std::signbit(rec[R::R_LENGTH]) ? -1.0 : 1.0;
   const int n = std::min(static_cast<int>(sign * rec[R::R_LENGTH]), fix_historyKK->capacity());
   record.resize(R::R_POINTS + 4 * n);
@@ -471,8 +508,8 @@ int PairGranJaegerKokkos<DeviceType>::find_record_host(int i, int j, std::vector
 ------------------------------------------------------------------------- */
 
 template <class DeviceType>
-double PairGranJaegerKokkos<DeviceType>::single(int i, int j, int itype, int jtype, double rsq, double, double,
-                                                double &fforce)
+double PairGranJaegerKokkos<DeviceType>::single(int i, int j, int itype, int jtype, double rsq,
+                                                double, double, double &fforce)
 {
   using R = FixJaegerHistoryKokkos<DeviceType>;
   for (int k = 0; k < single_extra; k++) svector[k] = 0.0;
@@ -486,8 +523,8 @@ double PairGranJaegerKokkos<DeviceType>::single(int i, int j, int itype, int jty
   if (found < 0) return 0.0;    // as the CPU style: a pair not in i's list gives zeros
   const bool has = found > 0;
   const double r = std::sqrt(rsq);
-  const jaeger::Material mat = {estar[itype][jtype], gstar[itype][jtype], radius[i] * radius[j] / radsum,
-                                mu[itype][jtype]};
+  const jaeger::Material mat = {estar[itype][jtype], gstar[itype][jtype],
+                                radius[i] * radius[j] / radsum, mu[itype][jtype]};
   const double P = jaeger::hertz_force(mat, radsum - r);
   fforce = P / r;    // force on i = fforce * (x_i - x_j): the normal part
   svector[0] = P;
@@ -500,8 +537,7 @@ double PairGranJaegerKokkos<DeviceType>::single(int i, int j, int itype, int jty
     const jaeger::Point &top = st.pts[st.n - 1];
     // T acts on p (the smaller ID); report it as the force on i
     const double sign = atom->tag[i] < atom->tag[j] ? 1.0 : -1.0;
-    const Vec3 T =
-        sign * frame::to_global(frame::load(&rec[R::R_QW]), top.tx, top.ty);
+    const Vec3 T = sign * frame::to_global(frame::load(&rec[R::R_QW]), top.tx, top.ty);
     svector[1] = T.x;
     svector[2] = T.y;
     svector[3] = T.z;
@@ -517,7 +553,8 @@ double PairGranJaegerKokkos<DeviceType>::single(int i, int j, int itype, int jty
 
 template <class DeviceType> double PairGranJaegerKokkos<DeviceType>::memory_usage()
 {
-  return PairGranJaeger::memory_usage() + (double) k_params.extent(0) * k_params.extent(1) * sizeof(PairGranJaegerTypeParams);
+  return PairGranJaeger::memory_usage() +
+      (double) k_params.extent(0) * k_params.extent(1) * sizeof(PairGranJaegerTypeParams);
 }
 
 namespace LAMMPS_NS {

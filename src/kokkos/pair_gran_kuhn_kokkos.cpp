@@ -206,8 +206,9 @@ struct KuhnPairLoop : PairGranKuhnKernelData<DeviceType>, DemcForceScatter<Devic
   KOKKOS_INLINE_FUNCTION void operator()(const int ii, value_type &sums) const
   {
     // forces and torques: per-thread copies or the arrays themselves (DemcForceScatter)
-    auto a_f = this->scatter_f.template access<typename Scatter::Access>();
-    auto a_torque = this->scatter_torque.template access<typename Scatter::Access>();
+    const auto target = this->target();
+    const auto &a_f = target.f;
+    const auto &a_torque = target.torque;
     const int i = this->ilist[ii];
     const ScannedAtom a = scanned_atom(i);
     Vec3 f_i = {0.0, 0.0, 0.0}, tor_i = {0.0, 0.0, 0.0};
@@ -220,10 +221,13 @@ struct KuhnPairLoop : PairGranKuhnKernelData<DeviceType>, DemcForceScatter<Devic
   }
 
   // a block of atoms in two passes (host spaces: see DemcContactBlock)
-  KOKKOS_INLINE_FUNCTION void operator()(DemcBlockTag, const int block, value_type &sums) const
+  KOKKOS_INLINE_FUNCTION void operator()(DemcBlockTag, const int item, value_type &sums) const
   {
-    auto a_f = this->scatter_f.template access<typename Scatter::Access>();
-    auto a_torque = this->scatter_torque.template access<typename Scatter::Access>();
+    const int block =
+        DemcContactBlock::interleaved(item, this->blocks_per_thread, this->block_threads);
+    const auto target = this->target();
+    const auto &a_f = target.f;
+    const auto &a_torque = target.torque;
     DemcContactBlock pending;
     auto flush = [&]() {
       for (int k = 0; k < pending.n; k++) {
