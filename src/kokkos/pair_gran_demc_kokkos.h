@@ -164,13 +164,14 @@ template <class DeviceType, int NEIGHFLAG> struct DemcForceScatter {
   View3 scatter_f, scatter_torque;
   DemcThreadCopies<DeviceType> copies;
   std::conditional_t<THREAD_COPIES, typename DemcThreadCopies<DeviceType>::Token, char> token{};
+  KK_ACC_FLOAT *f_rows, *torque_rows;    // f and torque themselves (thread copies: token 0)
 
   explicit DemcForceScatter(const DemcLoopViews<DeviceType> &d) :
       scatter_f(Kokkos::Experimental::create_scatter_view<
                 KKScatterSum, Kokkos::Experimental::ScatterNonDuplicated>(d.f)),
       scatter_torque(Kokkos::Experimental::create_scatter_view<
                      KKScatterSum, Kokkos::Experimental::ScatterNonDuplicated>(d.torque)),
-      copies(d.thread_copies)
+      copies(d.thread_copies), f_rows(d.f.data()), torque_rows(d.torque.data())
   {
     if constexpr (THREAD_COPIES)
       static_assert(std::is_same_v<typename DAT::t_kkacc_1d_3::array_layout, Kokkos::LayoutRight>,
@@ -180,8 +181,7 @@ template <class DeviceType, int NEIGHFLAG> struct DemcForceScatter {
   KOKKOS_INLINE_FUNCTION auto target() const
   {
     if constexpr (THREAD_COPIES)
-      return DemcThreadTarget<DeviceType>(token, copies, scatter_f.subview().data(),
-                                          scatter_torque.subview().data());
+      return DemcThreadTarget<DeviceType>(token, copies, f_rows, torque_rows);
     else
       return DemcSharedTarget<decltype(scatter_f.template access<Access>()),
                               decltype(scatter_torque.template access<Access>())>{
