@@ -149,174 +149,219 @@ struct JaegerPairLoop :
     for (int k = 0; k < R_POINTS; k++) rec[k] = 0.0;
   }
 
-  // host spaces: a block of atoms (demc_launch_pair_loop()), each atom in one pass
-  KOKKOS_INLINE_FUNCTION void operator()(DemcBlockTag, const int item, value_type &sums) const
+  /* Neighbor jj of atom i: true if the pair needs the contact law, touching or holding a
+     record (j and rsq are then set). A zero touch flag means no record (see the file
+     header): most pairs apart are done without reading their slot, which is far from the
+     flags in memory. */
+  KOKKOS_INLINE_FUNCTION bool needs_contact(int i, double rad_i, const Vec3 &x_i, int jj, int &j,
+                                            double &rsq) const
   {
-    const int block =
-        DemcContactBlock::interleaved(item, this->blocks_per_thread, this->block_threads);
-    const int end = DemcContactBlock::end_of(block, this->inum);
-    for (int ii = DemcContactBlock::begin_of(block); ii < end; ii++) (*this)(ii, sums);
+    const Data &d = *this;
+    // NEIGHMASK also clears the history bit that fix neigh/history/kk leaves in the list
+    j = demc_row(d.neighbors, i)(jj) & NEIGHMASK;
+    const auto *x_row = &d.x(j, 0);    // x is LayoutRight on every device
+    const double dx = x_row[0] - x_i.x, dy = x_row[1] - x_i.y, dz = x_row[2] - x_i.z;
+    rsq = dx * dx + dy * dy + dz * dz;
+    const double radsum = rad_i + d.radius[j];
+    return rsq < radsum * radsum || demc_row(d.touch, i)(jj) != 0;
   }
 
+  /* The step of pair (i, j), neighbor jj of i, that needs_contact(): the force on i is added
+     to f_i and tor_i, the reaction to j through a_f and a_torque. */
+  template <class AccessF, class AccessT>
+  KOKKOS_INLINE_FUNCTION void contact(int i, int jj, int j, double rsq, value_type &sums,
+                                      const AccessF &a_f, const AccessT &a_torque, Vec3 &f_i,
+                                      Vec3 &tor_i) const
+  {
+    const Data &d = *this;
+    const double step_dt = ADVANCE ? d.dt : 0.0;
+    const int itype = d.type[i];
+    const tagint tag_i = d.tag[i];
+    const Vec3 x_i = {d.x(i, 0), d.x(i, 1), d.x(i, 2)};
+    const Vec3 x_j = {d.x(j, 0), d.x(j, 1), d.x(j, 2)};
+    const double dx = x_j.x - x_i.x, dy = x_j.y - x_i.y, dz = x_j.z - x_i.z;
+    const double rad_i = d.radius[i], rad_j = d.radius[j];
+    const double radsum = rad_i + rad_j;
+    const bool touching = rsq < radsum * radsum;
+    const auto touch_i = demc_row(d.touch, i);
+    const bool flagged = touch_i(jj) != 0;
+    double *rec = slot_of(i, jj);
+    bool has = flagged && holds_record(rec);
+    if (has && !restore_orientation(rec, sums)) {
+      sums.corrupt += 1.0;
+      close_record(rec);
+      has = false;
+    }
+    // CPU: a pair apart keeps its record at setup and parts on the next step
+    if (!touching && !(has && ADVANCE)) {
+      touch_i(jj) = has ? 1 : 0;
+      return;
+    }
+    const int jtype = d.type[j];
+    const PairGranJaegerTypeParams &c = d.params(itype, jtype);
+    // with newton off a pair with a ghost is computed on two ranks: count half on each
+    const double weight = (NEWTON_PAIR || j < d.nlocal) ? 1.0 : 0.5;
+
+    // records are oriented by atom IDs (p = smaller ID): any list order, any rank, same record
+    const bool i_first = tag_i < d.tag[j];
+    const int p = i_first ? i : j, q = i_first ? j : i;
+    const demc::SphereContact g = demc::sphere_contact(
+        i_first ? x_i : x_j, i_first ? x_j : x_i, d.radius[p], d.radius[q], demc::math::sqrt(rsq),
+        Vec3{d.v(p, 0), d.v(p, 1), d.v(p, 2)}, Vec3{d.v(q, 0), d.v(q, 1), d.v(q, 2)},
+        Vec3{d.omega(p, 0), d.omega(p, 1), d.omega(p, 2)},
+        Vec3{d.omega(q, 0), d.omega(q, 1), d.omega(q, 2)}, step_dt,
+        false);    // the frame carries the normal: no old normal needed
+    const jaeger::Material mat = {c.estar, c.gstar, rad_i * rad_j / radsum, c.mu};
+
+    if (!touching) {
+      // parting (ADVANCE, has): the last step still does work as the springs leave (the
+      // kernel clears the stack), as PairGranJaeger::part()
+      const frame::Quat qf = frame::update(frame::load(rec + R_QW), g.n, g.twirl);
+      const frame::Local dl = frame::to_local(qf, g.du);
+      jaeger::Stack st = stack_of(rec);
+      const double work =
+          jaeger::step(mat, st, g.overlap, jaeger::Vec2{dl.x, dl.y}, d.beta, d.work).work;
+      sums.work += weight * work;
+      close_record(rec);
+      touch_i(jj) = 0;
+      return;
+    }
+
+    frame::Quat qf;
+    if (has) {
+      qf = frame::load(rec + R_QW);
+      if (ADVANCE) qf = frame::update(qf, g.n, g.twirl);
+    } else {
+      qf = frame::init_frame(g.n);
+      if (ADVANCE) {    // a new record
+        rec[R_WORK] = rec[R_DAMPWORK] = 0.0;
+        rec[R_LENGTH] = 0.0;
+      }
+    }
+    const bool held = has || ADVANCE;    // the CPU style's `hist != nullptr`
+
+    jaeger::StepResult res;
+    if (ADVANCE) {
+      const frame::Local dl = frame::to_local(qf, g.du);
+      jaeger::Vec2 ds = {dl.x, dl.y};
+      if (rec[R_LENGTH] == 0.0) {
+        // touching since this step only: the part of the movement before touching is not felt
+        const double overlap_old = g.overlap + demc::dot(g.du, g.n);
+        ds = jaeger::fresh_contact_shift(overlap_old, g.overlap, ds);
+      }
+      jaeger::Stack st = stack_of(rec);
+      const int n_before = st.n;
+      res = jaeger::step(mat, st, g.overlap, ds, d.beta, d.work);
+      rec[R_LENGTH] = st.n;
+      rec[R_WORK] += res.work;
+      frame::store(rec + R_QW, qf);
+      sums.work += weight * res.work;
+      sums.merges += res.merges;
+      // merges forced by the capacity: only a push onto a full stack merges (make_room);
+      // besides, an elastic push may be followed by beta merges of the top segments
+      if (res.kind == jaeger::STEP_ELASTIC)
+        sums.forced += (n_before == d.capacity && res.merges > 0) ? 1.0 : 0.0;
+      else
+        sums.forced += res.merges;
+      touch_i(jj) = 1;
+    } else {
+      res.P = jaeger::hertz_force(mat, g.overlap);
+      res.T = {0.0, 0.0};
+      if (has && rec[R_LENGTH] > 0.0) {
+        const jaeger::Stack st = stack_of(rec);
+        const jaeger::Point &top = st.pts[st.n - 1];
+        res.T = {top.tx, top.ty};
+      }
+      touch_i(jj) = has ? 1 : 0;
+    }
+
+    const Vec3 fdamp = ADVANCE ? demc::contact_damping_force(g.du, g.n, c.damp_n, c.damp_t, d.dt)
+                               : Vec3{0.0, 0.0, 0.0};
+    const Vec3 force = -res.P * g.n + frame::to_global(qf, res.T.x, res.T.y) + fdamp;
+    const double dwd = ADVANCE ? demc::dot(fdamp, g.du) : 0.0;
+    if (ADVANCE) {
+      sums.damping += weight * dwd;
+      rec[R_DAMPWORK] += dwd;
+    }
+
+    // energies and counts only on energy steps, where compute pair reads them (as the CPU style)
+    const double un = d.eflag ? jaeger::normal_energy(mat, g.overlap) : 0.0;
+    const double ut = (d.eflag && held) ? jaeger::stored_energy(mat, stack_of(rec)) : 0.0;
+    if (d.eflag) {
+      sums.tangential += weight * ut;
+      sums.normal += weight * un;
+      sums.contacts += weight;
+      const double limit = mat.mu * res.P * (1.0 - 1e-9);
+      if (mat.mu * res.P > 0.0 && res.T.x * res.T.x + res.T.y * res.T.y >= limit * limit)
+        sums.sliding += weight;
+    }
+
+    // force on p is `force`, q takes the reaction; torques from the contact vectors
+    const Vec3 torque_axis = demc::sphere_torque_arm(g, force);
+    const Vec3 tor_p = g.arm_p * torque_axis, tor_q = g.arm_q * torque_axis;
+    const Vec3 fi = i_first ? force : -force;
+    f_i = f_i + fi;
+    tor_i = tor_i + (i_first ? tor_p : tor_q);
+    if (NEWTON_PAIR || j < d.nlocal)
+      demc_add_force_torque(a_f, a_torque, j, -fi, i_first ? tor_q : tor_p);
+    // energy and virial of this pair's force on i, branch vector x_i - x_j
+    if (EVFLAG) demc_tally<NEIGHFLAG, NEWTON_PAIR>(d, sums, i, j, un + ut, fi, Vec3{-dx, -dy, -dz});
+  }
+
+  // devices: one atom i of the half list and all its neighbors, in one pass
   KOKKOS_INLINE_FUNCTION void operator()(const int ii, value_type &sums) const
   {
     const Data &d = *this;
     // forces and torques: per-thread copies or the arrays themselves (DemcForceScatter)
     const auto target = this->target();
-    const auto &a_f = target.f;
-    const auto &a_torque = target.torque;
-
-    const double step_dt = ADVANCE ? d.dt : 0.0;
     const int i = d.ilist[ii];
-    const int itype = d.type[i];
-    const tagint tag_i = d.tag[i];
     const Vec3 x_i = {d.x(i, 0), d.x(i, 1), d.x(i, 2)};
     const double rad_i = d.radius[i];
-    const int jnum = d.numneigh[i];
-    const auto neighbors_i = demc_row(d.neighbors, i);
-    const auto touch_i = demc_row(d.touch, i);
-
     Vec3 f_i = {0.0, 0.0, 0.0}, tor_i = {0.0, 0.0, 0.0};
-
-    for (int jj = 0; jj < jnum; jj++) {
-      // NEIGHMASK also clears the history bit that fix neigh/history/kk leaves in the list
-      const int j = neighbors_i(jj) & NEIGHMASK;
-      const auto *x_row = &d.x(j, 0);    // x is LayoutRight on every device
-      const Vec3 x_j = {x_row[0], x_row[1], x_row[2]};
-      const double dx = x_j.x - x_i.x, dy = x_j.y - x_i.y, dz = x_j.z - x_i.z;
-      const double rsq = dx * dx + dy * dy + dz * dz;
-      const double rad_j = d.radius[j];
-      const double radsum = rad_i + rad_j;
-      const bool touching = rsq < radsum * radsum;
-      // a zero touch flag means no record (see the file header): most pairs apart are done
-      // without reading their slot, which is far from the flags in memory
-      const bool flagged = touch_i(jj) != 0;
-      if (!touching && !flagged) continue;
-      double *rec = slot_of(i, jj);
-      bool has = flagged && holds_record(rec);
-      if (has && !restore_orientation(rec, sums)) {
-        sums.corrupt += 1.0;
-        close_record(rec);
-        has = false;
-      }
-      // CPU: a pair apart keeps its record at setup and parts on the next step
-      if (!touching && !(has && ADVANCE)) {
-        touch_i(jj) = has ? 1 : 0;
-        continue;
-      }
-      const int jtype = d.type[j];
-      const PairGranJaegerTypeParams &c = d.params(itype, jtype);
-      // with newton off a pair with a ghost is computed on two ranks: count half on each
-      const double weight = (NEWTON_PAIR || j < d.nlocal) ? 1.0 : 0.5;
-
-      // records are oriented by atom IDs (p = smaller ID): any list order, any rank, same record
-      const bool i_first = tag_i < d.tag[j];
-      const int p = i_first ? i : j, q = i_first ? j : i;
-      const demc::SphereContact g = demc::sphere_contact(
-          i_first ? x_i : x_j, i_first ? x_j : x_i, d.radius[p], d.radius[q], demc::math::sqrt(rsq),
-          Vec3{d.v(p, 0), d.v(p, 1), d.v(p, 2)}, Vec3{d.v(q, 0), d.v(q, 1), d.v(q, 2)},
-          Vec3{d.omega(p, 0), d.omega(p, 1), d.omega(p, 2)},
-          Vec3{d.omega(q, 0), d.omega(q, 1), d.omega(q, 2)}, step_dt,
-          false);    // the frame carries the normal: no old normal needed
-      const jaeger::Material mat = {c.estar, c.gstar, rad_i * rad_j / radsum, c.mu};
-
-      if (!touching) {
-        // parting (ADVANCE, has): the last step still does work as the springs leave (the
-        // kernel clears the stack), as PairGranJaeger::part()
-        const frame::Quat qf = frame::update(frame::load(rec + R_QW), g.n, g.twirl);
-        const frame::Local dl = frame::to_local(qf, g.du);
-        jaeger::Stack st = stack_of(rec);
-        const double work =
-            jaeger::step(mat, st, g.overlap, jaeger::Vec2{dl.x, dl.y}, d.beta, d.work).work;
-        sums.work += weight * work;
-        close_record(rec);
-        touch_i(jj) = 0;
-        continue;
-      }
-
-      frame::Quat qf;
-      if (has) {
-        qf = frame::load(rec + R_QW);
-        if (ADVANCE) qf = frame::update(qf, g.n, g.twirl);
-      } else {
-        qf = frame::init_frame(g.n);
-        if (ADVANCE) {    // a new record
-          rec[R_WORK] = rec[R_DAMPWORK] = 0.0;
-          rec[R_LENGTH] = 0.0;
-        }
-      }
-      const bool held = has || ADVANCE;    // the CPU style's `hist != nullptr`
-
-      jaeger::StepResult res;
-      if (ADVANCE) {
-        const frame::Local dl = frame::to_local(qf, g.du);
-        jaeger::Vec2 ds = {dl.x, dl.y};
-        if (rec[R_LENGTH] == 0.0) {
-          // touching since this step only: the part of the movement before touching is not felt
-          const double overlap_old = g.overlap + demc::dot(g.du, g.n);
-          ds = jaeger::fresh_contact_shift(overlap_old, g.overlap, ds);
-        }
-        jaeger::Stack st = stack_of(rec);
-        const int n_before = st.n;
-        res = jaeger::step(mat, st, g.overlap, ds, d.beta, d.work);
-        rec[R_LENGTH] = st.n;
-        rec[R_WORK] += res.work;
-        frame::store(rec + R_QW, qf);
-        sums.work += weight * res.work;
-        sums.merges += res.merges;
-        // merges forced by the capacity: only a push onto a full stack merges (make_room);
-        // besides, an elastic push may be followed by beta merges of the top segments
-        if (res.kind == jaeger::STEP_ELASTIC)
-          sums.forced += (n_before == d.capacity && res.merges > 0) ? 1.0 : 0.0;
-        else
-          sums.forced += res.merges;
-        touch_i(jj) = 1;
-      } else {
-        res.P = jaeger::hertz_force(mat, g.overlap);
-        res.T = {0.0, 0.0};
-        if (has && rec[R_LENGTH] > 0.0) {
-          const jaeger::Stack st = stack_of(rec);
-          const jaeger::Point &top = st.pts[st.n - 1];
-          res.T = {top.tx, top.ty};
-        }
-        touch_i(jj) = has ? 1 : 0;
-      }
-
-      const Vec3 fdamp = ADVANCE ? demc::contact_damping_force(g.du, g.n, c.damp_n, c.damp_t, d.dt)
-                                 : Vec3{0.0, 0.0, 0.0};
-      const Vec3 force = -res.P * g.n + frame::to_global(qf, res.T.x, res.T.y) + fdamp;
-      const double dwd = ADVANCE ? demc::dot(fdamp, g.du) : 0.0;
-      if (ADVANCE) {
-        sums.damping += weight * dwd;
-        rec[R_DAMPWORK] += dwd;
-      }
-
-      // energies and counts only on energy steps, where compute pair reads them (as the CPU style)
-      const double un = d.eflag ? jaeger::normal_energy(mat, g.overlap) : 0.0;
-      const double ut = (d.eflag && held) ? jaeger::stored_energy(mat, stack_of(rec)) : 0.0;
-      if (d.eflag) {
-        sums.tangential += weight * ut;
-        sums.normal += weight * un;
-        sums.contacts += weight;
-        const double limit = mat.mu * res.P * (1.0 - 1e-9);
-        if (mat.mu * res.P > 0.0 && res.T.x * res.T.x + res.T.y * res.T.y >= limit * limit)
-          sums.sliding += weight;
-      }
-
-      // force on p is `force`, q takes the reaction; torques from the contact vectors
-      const Vec3 torque_axis = demc::sphere_torque_arm(g, force);
-      const Vec3 tor_p = g.arm_p * torque_axis, tor_q = g.arm_q * torque_axis;
-      const Vec3 fi = i_first ? force : -force;
-      f_i = f_i + fi;
-      tor_i = tor_i + (i_first ? tor_p : tor_q);
-      if (NEWTON_PAIR || j < d.nlocal)
-        demc_add_force_torque(a_f, a_torque, j, -fi, i_first ? tor_q : tor_p);
-      // energy and virial of this pair's force on i, branch vector x_i - x_j
-      if (EVFLAG)
-        demc_tally<NEIGHFLAG, NEWTON_PAIR>(d, sums, i, j, un + ut, fi, Vec3{-dx, -dy, -dz});
+    for (int jj = 0; jj < d.numneigh[i]; jj++) {
+      int j;
+      double rsq;
+      if (needs_contact(i, rad_i, x_i, jj, j, rsq))
+        contact(i, jj, j, rsq, sums, target.f, target.torque, f_i, tor_i);
     }
+    demc_add_force_torque(target.f, target.torque, i, f_i, tor_i);
+  }
 
-    demc_add_force_torque(a_f, a_torque, i, f_i, tor_i);
+  /* host spaces: a block of atoms in two passes (see DemcContactBlock): the pairs that need
+     the contact law found and the first cache lines of their slots asked for, then the law */
+  KOKKOS_INLINE_FUNCTION void operator()(DemcBlockTag, const int item, value_type &sums) const
+  {
+    const Data &d = *this;
+    const int block =
+        DemcContactBlock::interleaved(item, this->blocks_per_thread, this->block_threads);
+    const auto target = this->target();
+    constexpr int SLOT_PREFETCH = 16;    // values: a slot's header and first points
+    DemcContactBlock pending;
+    auto flush = [&]() {
+      for (int k = 0; k < pending.n; k++) {
+        const DemcPendingContact &c = pending.pairs[k];
+        Vec3 f_i = {0.0, 0.0, 0.0}, tor_i = {0.0, 0.0, 0.0};
+        contact(c.i, c.jj, c.j, c.rsq, sums, target.f, target.torque, f_i, tor_i);
+        demc_add_force_torque(target.f, target.torque, c.i, f_i, tor_i);
+      }
+      pending.n = 0;
+    };
+    const int end = DemcContactBlock::end_of(block, d.inum);
+    for (int ii = DemcContactBlock::begin_of(block); ii < end; ii++) {
+      const int i = d.ilist[ii];
+      const Vec3 x_i = {d.x(i, 0), d.x(i, 1), d.x(i, 2)};
+      const double rad_i = d.radius[i];
+      for (int jj = 0; jj < d.numneigh[i]; jj++) {
+        int j;
+        double rsq;
+        if (!needs_contact(i, rad_i, x_i, jj, j, rsq)) continue;
+        pending.add({i, jj, j, rsq});
+        demc_prefetch_contact<Scatter>(d, j, slot_of(i, jj),
+                                       SLOT_PREFETCH < d.dnum ? SLOT_PREFETCH : d.dnum);
+        if (pending.full()) flush();
+      }
+    }
+    flush();
   }
 };
 
