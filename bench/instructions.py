@@ -51,9 +51,11 @@ def count(name, steps, work, scope):
     path = os.path.join(work, "in." + re.sub(r"[^A-Za-z0-9.]", "_", name))
     with open(path, "w") as f:
         f.write(bench.case_input(c, steps))
+    # "compute(*", not "compute*": a member such as compute_contact() called from compute()
+    # would match too, and entering it toggles the collection off again
     cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
            "--toggle-collect=LAMMPS_NS::" +
-           (CLASSES[name] + "::compute*" if scope == PAIR else "Verlet::run*"),
+           (CLASSES[name] + "::compute(*" if scope == PAIR else "Verlet::run(*"),
            os.path.join(bench.BUILD, "lmp"), "-in", path, "-log", "none", "-nocite"]
     env = dict(os.environ, LAMMPS_PLUGIN_PATH=bench.PLUGIN_DIR, OMP_NUM_THREADS="1")
     out = subprocess.run(cmd, cwd=work, env=env, capture_output=True, text=True)
