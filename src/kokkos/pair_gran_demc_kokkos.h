@@ -25,6 +25,7 @@
 
 #include <string>
 #include <type_traits>
+#include <utility>
 
 namespace LAMMPS_NS {
 
@@ -106,6 +107,22 @@ template <class View> KOKKOS_FORCEINLINE_FUNCTION auto demc_row(const View &v, i
 {
   constexpr bool contiguous = std::is_same_v<typename View::array_layout, Kokkos::LayoutRight>;
   return DemcRow<typename View::value_type, contiguous>{v.data() + i * v.stride(0), v.stride(1)};
+}
+
+/* What a contact loop's neighbor scan reads of list atom i, found once per atom rather than
+   once per neighbor. */
+template <class DeviceType> struct DemcScannedAtom {
+  int i;
+  demc::Vec3 x;
+  double radius;
+  decltype(demc_row(std::declval<const typename ArrayTypes<DeviceType>::t_neighbors_2d &>(),
+                    0)) neighbors;
+};
+template <class DeviceType>
+KOKKOS_INLINE_FUNCTION DemcScannedAtom<DeviceType>
+demc_scanned_atom(const DemcLoopViews<DeviceType> &d, int i)
+{
+  return {i, {d.x(i, 0), d.x(i, 1), d.x(i, 2)}, d.radius[i], demc_row(d.neighbors, i)};
 }
 
 /* A thread's target for one work item: f and torque themselves for token 0, else its copies.
@@ -264,6 +281,62 @@ KOKKOS_INLINE_FUNCTION void demc_prefetch_contact(const DemcLoopViews<DeviceType
   for (int k = 0; k < history_doubles; k += 8)
     demc_prefetch(static_cast<const double *>(history) + k, true);
   demc_prefetch(static_cast<const double *>(history) + history_doubles - 1, true);
+}
+
+/* The two drivers of a contact loop, shared by the package's styles. A Loop (the style's
+   functor) provides needs_contact(a, jj, j, rsq, sums): whether neighbor jj of the scanned
+   atom a needs the contact law (setting j and rsq; it may release a parted pair's history),
+   contact(i, jj, j, rsq, sums, f, torque, f_i, tor_i): the law, its reaction added to j
+   through f and torque and its force on i to f_i and tor_i, and prefetch_pair(i, jj, j):
+   what the first pass asks the caches for. */
+
+// devices: one atom of the half list and all its neighbors, in one pass
+template <class Loop, class Sums>
+KOKKOS_INLINE_FUNCTION void demc_atom_in_one_pass(const Loop &loop, int ii, Sums &sums)
+{
+  const auto target = loop.target();
+  const auto a = demc_scanned_atom(loop, loop.ilist[ii]);
+  demc::Vec3 f_i = {0.0, 0.0, 0.0}, tor_i = {0.0, 0.0, 0.0};
+  const int jnum = loop.numneigh[a.i];
+  for (int jj = 0; jj < jnum; jj++) {
+    int j;
+    double rsq;
+    if (loop.needs_contact(a, jj, j, rsq, sums))
+      loop.contact(a.i, jj, j, rsq, sums, target.f, target.torque, f_i, tor_i);
+  }
+  demc_add_force_torque(target.f, target.torque, a.i, f_i, tor_i);
+}
+
+// host spaces: work item `item` of demc_launch_pair_loop(), a block of atoms in two passes
+template <class Loop, class Sums>
+KOKKOS_INLINE_FUNCTION void demc_block_in_two_passes(const Loop &loop, int item, Sums &sums)
+{
+  const int block = DemcContactBlock::interleaved(item, loop.blocks_per_thread, loop.block_threads);
+  const auto target = loop.target();
+  DemcContactBlock pending;
+  auto flush = [&]() {
+    for (int k = 0; k < pending.n; k++) {
+      const DemcPendingContact &c = pending.pairs[k];
+      demc::Vec3 f_i = {0.0, 0.0, 0.0}, tor_i = {0.0, 0.0, 0.0};
+      loop.contact(c.i, c.jj, c.j, c.rsq, sums, target.f, target.torque, f_i, tor_i);
+      demc_add_force_torque(target.f, target.torque, c.i, f_i, tor_i);
+    }
+    pending.n = 0;
+  };
+  const int end = DemcContactBlock::end_of(block, loop.inum);
+  for (int ii = DemcContactBlock::begin_of(block); ii < end; ii++) {
+    const auto a = demc_scanned_atom(loop, loop.ilist[ii]);
+    const int jnum = loop.numneigh[a.i];
+    for (int jj = 0; jj < jnum; jj++) {
+      int j;
+      double rsq;
+      if (!loop.needs_contact(a, jj, j, rsq, sums)) continue;
+      pending.add({a.i, jj, j, rsq});
+      loop.prefetch_pair(a.i, jj, j);
+      if (pending.full()) flush();
+    }
+  }
+  flush();
 }
 
 /* The launch of a contact loop: blocks in two passes on host spaces, one atom per work item

@@ -153,17 +153,17 @@ struct JaegerPairLoop :
      record (j and rsq are then set). A zero touch flag means no record (see the file
      header): most pairs apart are done without reading their slot, which is far from the
      flags in memory. */
-  KOKKOS_INLINE_FUNCTION bool needs_contact(int i, double rad_i, const Vec3 &x_i, int jj, int &j,
-                                            double &rsq) const
+  KOKKOS_INLINE_FUNCTION bool needs_contact(const DemcScannedAtom<DeviceType> &a, int jj, int &j,
+                                            double &rsq, value_type &) const
   {
     const Data &d = *this;
     // NEIGHMASK also clears the history bit that fix neigh/history/kk leaves in the list
-    j = demc_row(d.neighbors, i)(jj) & NEIGHMASK;
+    j = a.neighbors(jj) & NEIGHMASK;
     const auto *x_row = &d.x(j, 0);    // x is LayoutRight on every device
-    const double dx = x_row[0] - x_i.x, dy = x_row[1] - x_i.y, dz = x_row[2] - x_i.z;
+    const double dx = x_row[0] - a.x.x, dy = x_row[1] - a.x.y, dz = x_row[2] - a.x.z;
     rsq = dx * dx + dy * dy + dz * dz;
-    const double radsum = rad_i + d.radius[j];
-    return rsq < radsum * radsum || demc_row(d.touch, i)(jj) != 0;
+    const double radsum = a.radius + d.radius[j];
+    return rsq < radsum * radsum || demc_row(d.touch, a.i)(jj) != 0;
   }
 
   /* The step of pair (i, j), neighbor jj of i, that needs_contact(): the force on i is added
@@ -308,60 +308,22 @@ struct JaegerPairLoop :
     if (EVFLAG) demc_tally<NEIGHFLAG, NEWTON_PAIR>(d, sums, i, j, un + ut, fi, Vec3{-dx, -dy, -dz});
   }
 
-  // devices: one atom i of the half list and all its neighbors, in one pass
-  KOKKOS_INLINE_FUNCTION void operator()(const int ii, value_type &sums) const
+  // the first pass's requests: the partner's data and a slot's header and first points
+  KOKKOS_INLINE_FUNCTION void prefetch_pair(int i, int jj, int j) const
   {
-    const Data &d = *this;
-    // forces and torques: per-thread copies or the arrays themselves (DemcForceScatter)
-    const auto target = this->target();
-    const int i = d.ilist[ii];
-    const Vec3 x_i = {d.x(i, 0), d.x(i, 1), d.x(i, 2)};
-    const double rad_i = d.radius[i];
-    Vec3 f_i = {0.0, 0.0, 0.0}, tor_i = {0.0, 0.0, 0.0};
-    for (int jj = 0; jj < d.numneigh[i]; jj++) {
-      int j;
-      double rsq;
-      if (needs_contact(i, rad_i, x_i, jj, j, rsq))
-        contact(i, jj, j, rsq, sums, target.f, target.torque, f_i, tor_i);
-    }
-    demc_add_force_torque(target.f, target.torque, i, f_i, tor_i);
+    constexpr int SLOT_PREFETCH = 16;    // values
+    demc_prefetch_contact<Scatter>(*this, j, slot_of(i, jj),
+                                   SLOT_PREFETCH < this->dnum ? SLOT_PREFETCH : this->dnum);
   }
 
-  /* host spaces: a block of atoms in two passes (see DemcContactBlock): the pairs that need
-     the contact law found and the first cache lines of their slots asked for, then the law */
+  // devices: an atom in one pass; host spaces: a block of atoms in two (DemcContactBlock)
+  KOKKOS_INLINE_FUNCTION void operator()(const int ii, value_type &sums) const
+  {
+    demc_atom_in_one_pass(*this, ii, sums);
+  }
   KOKKOS_INLINE_FUNCTION void operator()(DemcBlockTag, const int item, value_type &sums) const
   {
-    const Data &d = *this;
-    const int block =
-        DemcContactBlock::interleaved(item, this->blocks_per_thread, this->block_threads);
-    const auto target = this->target();
-    constexpr int SLOT_PREFETCH = 16;    // values: a slot's header and first points
-    DemcContactBlock pending;
-    auto flush = [&]() {
-      for (int k = 0; k < pending.n; k++) {
-        const DemcPendingContact &c = pending.pairs[k];
-        Vec3 f_i = {0.0, 0.0, 0.0}, tor_i = {0.0, 0.0, 0.0};
-        contact(c.i, c.jj, c.j, c.rsq, sums, target.f, target.torque, f_i, tor_i);
-        demc_add_force_torque(target.f, target.torque, c.i, f_i, tor_i);
-      }
-      pending.n = 0;
-    };
-    const int end = DemcContactBlock::end_of(block, d.inum);
-    for (int ii = DemcContactBlock::begin_of(block); ii < end; ii++) {
-      const int i = d.ilist[ii];
-      const Vec3 x_i = {d.x(i, 0), d.x(i, 1), d.x(i, 2)};
-      const double rad_i = d.radius[i];
-      for (int jj = 0; jj < d.numneigh[i]; jj++) {
-        int j;
-        double rsq;
-        if (!needs_contact(i, rad_i, x_i, jj, j, rsq)) continue;
-        pending.add({i, jj, j, rsq});
-        demc_prefetch_contact<Scatter>(d, j, slot_of(i, jj),
-                                       SLOT_PREFETCH < d.dnum ? SLOT_PREFETCH : d.dnum);
-        if (pending.full()) flush();
-      }
-    }
-    flush();
+    demc_block_in_two_passes(*this, item, sums);
   }
 };
 

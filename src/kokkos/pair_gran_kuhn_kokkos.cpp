@@ -74,24 +74,10 @@ struct KuhnPairLoop : PairGranKuhnKernelData<DeviceType>, DemcForceScatter<Devic
     return (NEWTON_PAIR || j < this->nlocal) ? 1.0 : 0.5;
   }
 
-  // what the neighbor scan reads of atom i, found once per atom
-  using NeighborRow = decltype(demc_row(std::declval<const Data &>().neighbors, 0));
-  struct ScannedAtom {
-    int i;
-    Vec3 x;
-    double radius;
-    NeighborRow neighbors;
-  };
-  KOKKOS_INLINE_FUNCTION ScannedAtom scanned_atom(int i) const
-  {
-    const Data &d = *this;
-    return {i, {d.x(i, 0), d.x(i, 1), d.x(i, 2)}, d.radius[i], demc_row(d.neighbors, i)};
-  }
-
   /* Neighbor jj of atom a.i: true if the pair touches (j and rsq are then set); a pair
      apart that held a history is released here. */
-  KOKKOS_INLINE_FUNCTION bool touches(const ScannedAtom &a, int jj, int &j, double &rsq,
-                                      value_type &sums) const
+  KOKKOS_INLINE_FUNCTION bool needs_contact(const DemcScannedAtom<DeviceType> &a, int jj, int &j,
+                                            double &rsq, value_type &sums) const
   {
     const Data &d = *this;
     const int i = a.i;
@@ -202,56 +188,20 @@ struct KuhnPairLoop : PairGranKuhnKernelData<DeviceType>, DemcForceScatter<Devic
     if (EVFLAG) demc_tally<NEIGHFLAG, NEWTON_PAIR>(d, sums, i, j, res.Wn + stored_t, F, x_i - x_j);
   }
 
-  // one atom i of the half list and all its neighbors, in one pass (devices)
-  KOKKOS_INLINE_FUNCTION void operator()(const int ii, value_type &sums) const
+  // the first pass's requests: the partner's data and the contact's history
+  KOKKOS_INLINE_FUNCTION void prefetch_pair(int i, int jj, int j) const
   {
-    // forces and torques: per-thread copies or the arrays themselves (DemcForceScatter)
-    const auto target = this->target();
-    const auto &a_f = target.f;
-    const auto &a_torque = target.torque;
-    const int i = this->ilist[ii];
-    const ScannedAtom a = scanned_atom(i);
-    Vec3 f_i = {0.0, 0.0, 0.0}, tor_i = {0.0, 0.0, 0.0};
-    for (int jj = 0; jj < this->numneigh[i]; jj++) {
-      int j;
-      double rsq;
-      if (touches(a, jj, j, rsq, sums)) contact(i, jj, j, rsq, sums, a_f, a_torque, f_i, tor_i);
-    }
-    demc_add_force_torque(a_f, a_torque, i, f_i, tor_i);
+    demc_prefetch_contact<Scatter>(*this, j, &demc_row(this->history, i)(H_SIZE * jj), H_SIZE);
   }
 
-  // a block of atoms in two passes (host spaces: see DemcContactBlock)
+  // devices: an atom in one pass; host spaces: a block of atoms in two (DemcContactBlock)
+  KOKKOS_INLINE_FUNCTION void operator()(const int ii, value_type &sums) const
+  {
+    demc_atom_in_one_pass(*this, ii, sums);
+  }
   KOKKOS_INLINE_FUNCTION void operator()(DemcBlockTag, const int item, value_type &sums) const
   {
-    const int block =
-        DemcContactBlock::interleaved(item, this->blocks_per_thread, this->block_threads);
-    const auto target = this->target();
-    const auto &a_f = target.f;
-    const auto &a_torque = target.torque;
-    DemcContactBlock pending;
-    auto flush = [&]() {
-      for (int k = 0; k < pending.n; k++) {
-        const DemcPendingContact &c = pending.pairs[k];
-        Vec3 f_i = {0.0, 0.0, 0.0}, tor_i = {0.0, 0.0, 0.0};
-        contact(c.i, c.jj, c.j, c.rsq, sums, a_f, a_torque, f_i, tor_i);
-        demc_add_force_torque(a_f, a_torque, c.i, f_i, tor_i);
-      }
-      pending.n = 0;
-    };
-    const int end = DemcContactBlock::end_of(block, this->inum);
-    for (int ii = DemcContactBlock::begin_of(block); ii < end; ii++) {
-      const int i = this->ilist[ii];
-      const ScannedAtom a = scanned_atom(i);
-      for (int jj = 0; jj < this->numneigh[i]; jj++) {
-        int j;
-        double rsq;
-        if (!touches(a, jj, j, rsq, sums)) continue;
-        pending.add({i, jj, j, rsq});
-        demc_prefetch_contact<Scatter>(*this, j, &demc_row(this->history, i)(H_SIZE * jj), H_SIZE);
-        if (pending.full()) flush();
-      }
-    }
-    flush();
+    demc_block_in_two_passes(*this, item, sums);
   }
 };
 
