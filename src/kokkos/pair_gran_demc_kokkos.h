@@ -331,7 +331,7 @@ KOKKOS_INLINE_FUNCTION void demc_block_in_two_passes(const Loop &loop, int item,
       int j;
       double rsq;
       if (!loop.needs_contact(a, jj, j, rsq, sums)) continue;
-      pending.add({a.i, jj, j, rsq});
+      pending.add(DemcPendingContact{a.i, jj, j, rsq});
       loop.prefetch_pair(a.i, jj, j);
       if (pending.full()) flush();
     }
