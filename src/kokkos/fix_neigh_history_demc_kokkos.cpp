@@ -5,7 +5,8 @@
 
 #include "fix_neigh_history_demc_kokkos.h"
 
-#include "atom.h"
+#include "atom_kokkos.h"
+#include "atom_masks.h"
 #include "comm.h"
 #include "neigh_list_kokkos.h"
 #include "pair.h"
@@ -14,8 +15,10 @@
 using namespace LAMMPS_NS;
 
 template <class DeviceType>
-FixNeighHistoryDemcKokkos<DeviceType>::FixNeighHistoryDemcKokkos(LAMMPS *lmp, int narg, char **arg) :
-    FixNeighHistoryKokkos<DeviceType>(lmp, narg, arg), stored_by_post_run(false)
+FixNeighHistoryDemcKokkos<DeviceType>::FixNeighHistoryDemcKokkos(LAMMPS *lmp, int narg,
+                                                                 char **arg) :
+    FixNeighHistoryKokkos<DeviceType>(lmp, narg, arg), stored_by_post_run(false),
+    tag_data_of_base(nullptr)
 {
 }
 
@@ -38,7 +41,8 @@ template <class DeviceType> int FixNeighHistoryDemcKokkos<DeviceType>::count_par
   const auto neighbors = k_list->d_neighbors;
   Kokkos::View<int *, DeviceType> count("neighbor_history:count", nlocal_neigh);
   Kokkos::parallel_for(
-      "FixNeighHistoryDemcKokkos::count", Kokkos::RangePolicy<DeviceType>(0, inum), KOKKOS_LAMBDA(const int ii) {
+      "FixNeighHistoryDemcKokkos::count", Kokkos::RangePolicy<DeviceType>(0, inum),
+      KOKKOS_LAMBDA(const int ii) {
         const int i = ilist(ii);
         for (int jj = 0; jj < numneigh(i); jj++) {
           if (!flag(i, jj)) continue;
@@ -50,7 +54,8 @@ template <class DeviceType> int FixNeighHistoryDemcKokkos<DeviceType>::count_par
   int most = 0;
   Kokkos::parallel_reduce(
       "FixNeighHistoryDemcKokkos::max", Kokkos::RangePolicy<DeviceType>(0, nlocal_neigh),
-      KOKKOS_LAMBDA(const int i, int &m) { m = count(i) > m ? count(i) : m; }, Kokkos::Max<int>(most));
+      KOKKOS_LAMBDA(const int i, int &m) { m = count(i) > m ? count(i) : m; },
+      Kokkos::Max<int>(most));
   return most;
 }
 
@@ -60,7 +65,8 @@ template <class DeviceType> int FixNeighHistoryDemcKokkos<DeviceType>::count_par
    device views pre_exchange_no_newton() writes through
 ------------------------------------------------------------------------- */
 
-template <class DeviceType> void FixNeighHistoryDemcKokkos<DeviceType>::ensure_partner_capacity(int needed_here)
+template <class DeviceType>
+void FixNeighHistoryDemcKokkos<DeviceType>::ensure_partner_capacity(int needed_here)
 {
   const int mine = MAX(needed_here, this->maxpartner);
   int needed = mine;
@@ -90,8 +96,82 @@ template <class DeviceType> void FixNeighHistoryDemcKokkos<DeviceType>::post_nei
 {
   const int saved = this->pair->beyond_contact;
   this->pair->beyond_contact = 1;
-  FixNeighHistoryKokkos<DeviceType>::post_neighbor();
+  if (can_refill_in_place()) {
+    refill_slots_in_place();
+  } else {
+    FixNeighHistoryKokkos<DeviceType>::post_neighbor();
+    tag_data_of_base = this->atomKK->k_tag.template view<DeviceType>().data();
+  }
   this->pair->beyond_contact = saved;
+}
+
+/* ----------------------------------------------------------------------
+   whether post_neighbor() may skip the base class (see the header, point 4):
+   host-only build, arrays large enough, and the tag array the base class's
+   functors hold is still the atoms' (a reallocated one has another address,
+   as the held view keeps the old one alive)
+------------------------------------------------------------------------- */
+
+template <class DeviceType> bool FixNeighHistoryDemcKokkos<DeviceType>::can_refill_in_place() const
+{
+#ifdef LMP_KOKKOS_GPU
+  return false;
+#else
+  if (this->pair == nullptr || this->pair->list == nullptr) return false;
+  const auto *k_list = static_cast<NeighListKokkos<DeviceType> *>(this->pair->list);
+  return tag_data_of_base != nullptr &&
+      tag_data_of_base == this->atomKK->k_tag.template view<DeviceType>().data() &&
+      this->maxatom >= this->atom->nlocal &&
+      k_list->maxneighs <= (int) this->k_firstflag.template view<DeviceType>().extent(1);
+#endif
+}
+
+/* ----------------------------------------------------------------------
+   what FixNeighHistoryKokkos::post_neighbor() does with beyond_contact = 1,
+   in one parallel pass that writes only the slots that are read: each slot
+   of a listed atom gets its partner's values (flag 1) or zeros (flag 0).
+   The partner arrays are read through FixNeighHistory's host pointers,
+   which in a host-only build address the Kokkos arrays themselves.
+------------------------------------------------------------------------- */
+
+template <class DeviceType> void FixNeighHistoryDemcKokkos<DeviceType>::refill_slots_in_place()
+{
+#ifndef LMP_KOKKOS_GPU
+  this->atomKK->sync(this->execution_space, TAG_MASK);
+  this->k_firstflag.template sync<DeviceType>();
+  this->k_firstvalue.template sync<DeviceType>();
+  this->nlocal_neigh = this->atom->nlocal;
+  this->nall_neigh = this->atom->nlocal + this->atom->nghost;
+  auto *k_list = static_cast<NeighListKokkos<DeviceType> *>(this->pair->list);
+  const auto ilist = k_list->d_ilist;
+  const auto numneigh = k_list->d_numneigh;
+  const auto neighbors = k_list->d_neighbors;
+  const auto flag = this->k_firstflag.template view<DeviceType>();
+  const auto values = this->k_firstvalue.template view<DeviceType>();
+  const auto tag = this->atomKK->k_tag.template view<DeviceType>();
+  const int *npartner = this->npartner;
+  tagint *const *partner = this->partner;
+  double *const *valuepartner = this->valuepartner;
+  const int dnum = this->dnum;
+  Kokkos::parallel_for("FixNeighHistoryDemcKokkos::refill",
+                       Kokkos::RangePolicy<DeviceType>(0, k_list->inum), [=](const int ii) {
+                         const int i = ilist(ii);
+                         const int np = npartner[i];
+                         for (int jj = 0; jj < numneigh(i); jj++) {
+                           const tagint jtag = tag(neighbors(i, jj) & NEIGHMASK);
+                           int m = 0;
+                           while (m < np && partner[i][m] != jtag) m++;
+                           flag(i, jj) = m < np ? 1 : 0;
+                           auto *slot = &values(i, dnum * jj);
+                           if (m < np)
+                             for (int k = 0; k < dnum; k++) slot[k] = valuepartner[i][dnum * m + k];
+                           else
+                             for (int k = 0; k < dnum; k++) slot[k] = 0.0;
+                         }
+                       });
+  this->k_firstflag.template modify<DeviceType>();
+  this->k_firstvalue.template modify<DeviceType>();
+#endif
 }
 
 template <class DeviceType> void FixNeighHistoryDemcKokkos<DeviceType>::setup_post_neighbor()
@@ -125,7 +205,8 @@ template <class DeviceType> void FixNeighHistoryDemcKokkos<DeviceType>::write_re
    pack_exchange() is the public way to bring it up to date (it syncs first)
 ------------------------------------------------------------------------- */
 
-template <class DeviceType> int FixNeighHistoryDemcKokkos<DeviceType>::pack_restart(int i, double *buf)
+template <class DeviceType>
+int FixNeighHistoryDemcKokkos<DeviceType>::pack_restart(int i, double *buf)
 {
   scratch.resize((size_t) (this->dnum + 1) * this->maxpartner + 1);
   FixNeighHistoryKokkos<DeviceType>::pack_exchange(i, scratch.data());
@@ -139,7 +220,8 @@ template <class DeviceType> int FixNeighHistoryDemcKokkos<DeviceType>::pack_rest
    n, the n IDs, then the n*dnum values), which syncs and marks the host side
 ------------------------------------------------------------------------- */
 
-template <class DeviceType> void FixNeighHistoryDemcKokkos<DeviceType>::unpack_restart(int nlocal, int nth)
+template <class DeviceType>
+void FixNeighHistoryDemcKokkos<DeviceType>::unpack_restart(int nlocal, int nth)
 {
   double **extra = this->atom->extra;
   int m = 0;

@@ -39,6 +39,23 @@
       setup_pre_exchange() does the same for histories read from a restart file
       before the first exchange.
 
+   4. Time and memory traffic at each reneighboring. post_neighbor() zeroes all
+      of firstflag and firstvalue (every slot of every atom, ghosts included,
+      up to the list's maxneighs) before it fills the slots that have a
+      partner. On host spaces with fewer than 4 threads Kokkos zeroes with one
+      serial memset: gran/jaeger/kk's 32-point records made that 650 MB per
+      build in the chute benchmark, most of the fix's time, and it did not
+      speed up with threads. In host-only builds this class refills in place
+      instead: one parallel pass over the list's atoms writes each slot that
+      is read later (i in the list, jj < numneigh) once, with the partner's
+      values or zeros. It also sets the flag of a slot without history to 0;
+      LAMMPS's functor leaves the neighbor index there, a non-zero flag that
+      makes the next pre_exchange() carry a record of zeros for every such
+      neighbor until the pair style clears it. The base class still runs when
+      its arrays must grow, when the atoms' tag array was reallocated (its
+      functors keep a view of it), and in builds with a GPU (its partner
+      arrays are private, their host copies are current only there).
+
    Only public and protected members of the LAMMPS classes are used: nothing
    in LAMMPS is patched.
 ------------------------------------------------------------------------- */
@@ -66,12 +83,15 @@ template <class DeviceType> class FixNeighHistoryDemcKokkos : public FixNeighHis
 
   // public only because a CUDA extended lambda may not sit in a protected member function
   int count_partners();
+  void refill_slots_in_place();
 
  protected:
   bool stored_by_post_run;    // per-atom copy is current and no run has started since
   std::vector<double> scratch;
 
   void ensure_partner_capacity(int needed_here);
+  const void *tag_data_of_base;    // the tag array the base class's functors hold a view of
+  bool can_refill_in_place() const;
 };
 
 }    // namespace LAMMPS_NS
