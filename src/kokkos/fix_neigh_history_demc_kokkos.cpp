@@ -12,6 +12,8 @@
 #include "pair.h"
 #include "update.h"
 
+#include <cstring>
+
 using namespace LAMMPS_NS;
 
 template <class DeviceType>
@@ -20,6 +22,28 @@ FixNeighHistoryDemcKokkos<DeviceType>::FixNeighHistoryDemcKokkos(LAMMPS *lmp, in
     FixNeighHistoryKokkos<DeviceType>(lmp, narg, arg), stored_by_post_run(false),
     tag_data_of_base(nullptr)
 {
+  // the base constructor's grow_arrays(atom->nmax) ran before this class existed
+  partner_rows = this->atom->nmax;
+  partner_columns = this->maxpartner;
+}
+
+/* ----------------------------------------------------------------------
+   per-atom partner arrays with room to spare (see the header, point 5)
+------------------------------------------------------------------------- */
+
+template <class DeviceType> void FixNeighHistoryDemcKokkos<DeviceType>::grow_arrays(int nmax)
+{
+  if (nmax <= partner_rows && this->maxpartner == partner_columns) return;
+  if (nmax > partner_rows) partner_rows = MAX(nmax, partner_rows + partner_rows / 8);
+  partner_columns = this->maxpartner;
+  FixNeighHistoryKokkos<DeviceType>::grow_arrays(partner_rows);
+}
+
+template <class DeviceType>
+void *FixNeighHistoryDemcKokkos<DeviceType>::extract(const char *name, int &dim)
+{
+  dim = 0;
+  return strcmp(name, "partner_rows") == 0 ? &partner_rows : nullptr;
 }
 
 /* ----------------------------------------------------------------------

@@ -56,6 +56,14 @@
       functors keep a view of it), and in builds with a GPU (its partner
       arrays are private, their host copies are current only there).
 
+   5. Setup time. The atom arrays of Kokkos grow by 1 % at a time while the
+      ghost atoms are made, and each growth reallocated and copied the
+      per-atom partner arrays (maxpartner records of dnum values per atom
+      slot): 15 times 300 MB, about 4 s, when gran/jaeger/kk set up the
+      chute benchmark. grow_arrays() here gives them 1/8 more rows than asked
+      for, and skips a call that needs no more rows than they have (and no
+      other maxpartner).
+
    Only public and protected members of the LAMMPS classes are used: nothing
    in LAMMPS is patched.
 ------------------------------------------------------------------------- */
@@ -69,10 +77,13 @@
 
 namespace LAMMPS_NS {
 
-template <class DeviceType> class FixNeighHistoryDemcKokkos : public FixNeighHistoryKokkos<DeviceType> {
+template <class DeviceType>
+class FixNeighHistoryDemcKokkos : public FixNeighHistoryKokkos<DeviceType> {
  public:
   FixNeighHistoryDemcKokkos(class LAMMPS *, int, char **);
   void setup_pre_exchange() override;
+  void grow_arrays(int) override;
+  void *extract(const char *, int &) override;    // "partner_rows": rows of the partner arrays
   void pre_exchange() override;
   void setup_post_neighbor() override;
   void post_neighbor() override;
@@ -90,7 +101,8 @@ template <class DeviceType> class FixNeighHistoryDemcKokkos : public FixNeighHis
   std::vector<double> scratch;
 
   void ensure_partner_capacity(int needed_here);
-  const void *tag_data_of_base;    // the tag array the base class's functors hold a view of
+  int partner_rows, partner_columns;    // the per-atom partner arrays' size (atoms, maxpartner)
+  const void *tag_data_of_base;         // the tag array the base class's functors hold a view of
   bool can_refill_in_place() const;
 };
 

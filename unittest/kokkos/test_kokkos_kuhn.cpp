@@ -29,6 +29,7 @@
 #include "atom.h"
 #include "compute.h"
 #include "exceptions.h"
+#include "fix_neigh_history_kokkos.h"
 #include "force.h"
 #include "lammps.h"
 #include "modify.h"
@@ -213,6 +214,66 @@ void expect_same_dense(const Outcome &cpu, const Outcome &kk, const char *what)
 TEST(KokkosKuhn, MoreThanEightContactsPerAtom)
 {
   expect_same_dense(dense_run(MPI_COMM_WORLD, {}), dense_run(MPI_COMM_WORLD, kokkos_args()), "1 rank");
+}
+
+/* Atoms added while contacts hold histories: the atom arrays grow, and fix
+   neigh/history/kk's per-atom partner arrays (which its subclass grows with 1/8 room to spare
+   and only when needed) must follow, or the next re-neighboring writes the partner records of
+   the new atoms beyond them. LAMMPS allocates atom arrays 16384 at a time, so the packing is
+   20^3 spheres (8000, with ghosts about 11,000 slots); after 20 steps 8000 small spheres go
+   into the cube centres (16,000 atoms, about 23,000 with ghosts), and 60 more steps
+   re-neighbor with them in contact. The Kokkos style must still agree with the CPU style,
+   and the partner arrays must have at least atom->nmax rows: both the rows the fix reports
+   and the bytes LAMMPS's memory_usage() counts for them (its total less the slot arrays,
+   whose sizes are public). */
+TEST(KokkosKuhn, PartnerArraysFollowAtomGrowth)
+{
+  auto input = dense_packing_input(pair_lines(), false);
+  std::replace(input.begin(), input.end(), std::string("region box block 0 8 0 8 0 8"),
+               std::string("region box block 0 20 0 20 0 20"));
+  const std::vector<std::string> add_atoms = {
+      "lattice sc 0.0019 origin 0.5 0.5 0.5", "create_atoms 1 box", "group new id > 8000",
+      "set group new diameter 0.0004", "set group new density 2650", "velocity new set 2.0 -1.5 1.0"};
+  auto run_with_growth = [&](const std::vector<std::string> &args, double *partner_bytes,
+                             int *rows_before, int *rows_after, int *nmax_after)
+      -> std::pair<std::vector<std::array<double, 3>>, std::vector<std::array<double, 3>>> {
+    LammpsSession s(MPI_COMM_WORLD, args);
+    s.load_plugin();
+    s.commands(input);
+    s.command("run 20");
+    auto history = s.lmp->modify->get_fix_by_style("^DEMC/NEIGH_HISTORY/KK");
+    int dim = 0;
+    if (rows_before) *rows_before = *static_cast<int *>(history.at(0)->extract("partner_rows", dim));
+    s.commands(add_atoms);
+    EXPECT_EQ(s.lmp->atom->natoms, 16000);
+    s.command("run 60");
+    EXPECT_GE(s.lmp->neighbor->ncalls, 3);    // set-up and at least two during the run
+    if (rows_after) {
+      auto *kk = dynamic_cast<LAMMPS_NS::FixNeighHistoryKokkos<LMPDeviceType> *>(history.at(0));
+      EXPECT_NE(kk, nullptr);
+      if (kk == nullptr) return {};
+      *rows_after = *static_cast<int *>(kk->extract("partner_rows", dim));
+      *nmax_after = s.lmp->atom->nmax;
+      const double slots = (double) kk->k_firstflag.view_host().span() * sizeof(int) +
+          (double) kk->k_firstvalue.view_host().span() * sizeof(double);
+      *partner_bytes = kk->memory_usage() - slots;
+    }
+    return std::make_pair(s.forces(), s.torques());
+  };
+  const auto cpu = run_with_growth({}, nullptr, nullptr, nullptr, nullptr);
+  double partner_bytes = 0.0;
+  int rows_before = 0, rows_after = 0, nmax_after = 0;
+  const auto kk = run_with_growth(kokkos_args(), &partner_bytes, &rows_before, &rows_after, &nmax_after);
+  ASSERT_GT(nmax_after, rows_before) << "the atoms did not outgrow the partner arrays' first size";
+  EXPECT_GE(rows_after, nmax_after);
+  // d_partner (tagint) and d_valuepartner (dnum doubles) for at least 8 partners per row
+  const double per_partner = sizeof(LAMMPS_NS::tagint) + 6.0 * sizeof(double);
+  EXPECT_GE(partner_bytes, (double) nmax_after * 8 * per_partner);
+  EXPECT_LT(max_relative_difference(cpu.first, kk.first), 1e-10);
+  EXPECT_LT(max_relative_difference(cpu.second, kk.second), 1e-10);
+  printf("[ measured ] partner rows %d -> %d for nmax %d; forces %.3g torques %.3g\n", rows_before,
+         rows_after, nmax_after, max_relative_difference(cpu.first, kk.first),
+         max_relative_difference(cpu.second, kk.second));
 }
 
 TEST(KokkosKuhn, UnsupportedSettingsGiveClearErrors)
