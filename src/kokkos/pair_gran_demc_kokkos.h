@@ -209,8 +209,9 @@ template <class DeviceType, int NEIGHFLAG> struct DemcForceScatter {
   {
     if constexpr (THREAD_COPIES) {
       if (copies.copies == 0) return;
+      // owned atoms only: with newton off (check_settings()) no ghost receives a force
       Kokkos::parallel_for("PairGranDemcKokkos::sum_thread_copies",
-                           Kokkos::RangePolicy<DeviceType>(0, d.nall),
+                           Kokkos::RangePolicy<DeviceType>(0, d.nlocal),
                            DemcSumThreadCopies<DeviceType>{copies, d.f, d.torque});
     }
   }

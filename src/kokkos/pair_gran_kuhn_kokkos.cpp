@@ -90,10 +90,11 @@ struct KuhnPairLoop : PairGranKuhnKernelData<DeviceType>, DemcForceScatter<Devic
     const double radsum = a.radius + d.radius[j];
     if (rsq < radsum * radsum) return true;
     /* Most neighbors are apart and hold no history. Their flag is 0 then: set so below,
-       or by the list build of fix neigh/history/kk, which zeroes every value and sets
-       the flag of a pair without a saved history to its neighbor index j (nonzero but for
-       atom 0): such a pair passes once through the release below, which then clears the
-       flag. Skipping them on the flag alone, as the CPU style does, spares every
+       or by the list build of the history fix (host-only builds: FixNeighHistoryDemcKokkos
+       sets 0; with a GPU, LAMMPS's fix neigh/history/kk zeroes every value and sets the
+       flag of a pair without a saved history to its neighbor index j, nonzero but for
+       atom 0: such a pair passes once through the release below, which then clears the
+       flag). Skipping them on the flag alone, as the CPU style does, spares every
        neighbor a rewrite of its values in every step. */
     const auto touch_i = demc_row(d.touch, i);
     if (touch_i(jj) == 0) return false;
