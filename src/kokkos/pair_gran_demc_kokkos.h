@@ -88,7 +88,7 @@ template <class DeviceType> struct DemcLoopViews {
   typename AT::t_kkfloat_2d history;             // fix neigh/history/kk: firstvalue
   DemcThreadCopies<DeviceType> thread_copies;    // HALFTHREAD on host threads only
   double dt;
-  int nlocal, nall, inum;
+  int nlocal, inum;
   int block_threads = 1, blocks_per_thread = 0;    // demc_launch_pair_loop() on host spaces
   int eflag_global, eflag_atom, vflag_global, vflag_atom;
 };
@@ -125,6 +125,22 @@ demc_scanned_atom(const DemcLoopViews<DeviceType> &d, int i)
   return {i, {d.x(i, 0), d.x(i, 1), d.x(i, 2)}, d.radius[i], demc_row(d.neighbors, i)};
 }
 
+/* Neighbor jj of the scanned atom a: its index j (NEIGHMASK also clears the history bit
+   that fix neigh/history/kk leaves in the list), the squared centre distance rsq, and
+   whether the two spheres overlap. */
+template <class DeviceType>
+KOKKOS_INLINE_FUNCTION bool demc_overlaps(const DemcLoopViews<DeviceType> &d,
+                                          const DemcScannedAtom<DeviceType> &a, int jj, int &j,
+                                          double &rsq)
+{
+  j = a.neighbors(jj) & NEIGHMASK;
+  const auto *x_j = &d.x(j, 0);    // x is LayoutRight on every device: a row is contiguous
+  const double dx = x_j[0] - a.x.x, dy = x_j[1] - a.x.y, dz = x_j[2] - a.x.z;
+  rsq = dx * dx + dy * dy + dz * dz;
+  const double radsum = a.radius + d.radius[j];
+  return rsq < radsum * radsum;
+}
+
 /* A thread's target for one work item: f and torque themselves for token 0, else its copies.
    Holds the token for the work item's lifetime. */
 template <class DeviceType> struct DemcThreadTarget {
@@ -149,7 +165,7 @@ template <class AccessF, class AccessT> struct DemcSharedTarget {
   AccessT torque;
 };
 
-/* After the loop: each copy added into f and torque and zeroed (atoms [0, nall)). */
+/* After the loop: each copy added into f and torque and zeroed (owned atoms). */
 template <class DeviceType> struct DemcSumThreadCopies {
   DemcThreadCopies<DeviceType> c;
   typename ArrayTypes<DeviceType>::t_kkacc_1d_3 f, torque;
@@ -565,7 +581,6 @@ template <class DeviceType> struct PairGranDemcKokkosShared {
     d.tag = atomKK->k_tag.template view<DeviceType>();
     d.radius = atomKK->k_radius.template view<DeviceType>();
     d.nlocal = p.atom->nlocal;
-    d.nall = p.atom->nlocal + p.atom->nghost;
     if constexpr (DemcForceScatter<DeviceType, HALFTHREAD>::THREAD_COPIES)
       if (neighflag == HALFTHREAD) d.thread_copies.size_for(p.atom->nmax);
     d.inum = p.list->inum;

@@ -157,13 +157,7 @@ struct JaegerPairLoop :
                                             double &rsq, value_type &) const
   {
     const Data &d = *this;
-    // NEIGHMASK also clears the history bit that fix neigh/history/kk leaves in the list
-    j = a.neighbors(jj) & NEIGHMASK;
-    const auto *x_row = &d.x(j, 0);    // x is LayoutRight on every device
-    const double dx = x_row[0] - a.x.x, dy = x_row[1] - a.x.y, dz = x_row[2] - a.x.z;
-    rsq = dx * dx + dy * dy + dz * dz;
-    const double radsum = a.radius + d.radius[j];
-    return rsq < radsum * radsum || demc_row(d.touch, a.i)(jj) != 0;
+    return demc_overlaps(d, a, jj, j, rsq) || demc_row(d.touch, a.i)(jj) != 0;
   }
 
   /* The step of pair (i, j), neighbor jj of i, that needs_contact(): the force on i is added

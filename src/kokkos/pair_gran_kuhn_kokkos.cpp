@@ -81,14 +81,7 @@ struct KuhnPairLoop : PairGranKuhnKernelData<DeviceType>, DemcForceScatter<Devic
   {
     const Data &d = *this;
     const int i = a.i;
-    // NEIGHMASK also clears the history bit that fix neigh/history/kk leaves in the list
-    j = a.neighbors(jj) & NEIGHMASK;
-    // x is LayoutRight on every device: a row's coordinates are contiguous
-    const auto *x_j = &d.x(j, 0);
-    const double dx = x_j[0] - a.x.x, dy = x_j[1] - a.x.y, dz = x_j[2] - a.x.z;
-    rsq = dx * dx + dy * dy + dz * dz;
-    const double radsum = a.radius + d.radius[j];
-    if (rsq < radsum * radsum) return true;
+    if (demc_overlaps(d, a, jj, j, rsq)) return true;
     /* Most neighbors are apart and hold no history. Their flag is 0 then: set so below,
        or by the list build of the history fix (host-only builds: FixNeighHistoryDemcKokkos
        sets 0; with a GPU, LAMMPS's fix neigh/history/kk zeroes every value and sets the

@@ -234,46 +234,54 @@ TEST(KokkosKuhn, PartnerArraysFollowAtomGrowth)
   const std::vector<std::string> add_atoms = {
       "lattice sc 0.0019 origin 0.5 0.5 0.5", "create_atoms 1 box", "group new id > 8000",
       "set group new diameter 0.0004", "set group new density 2650", "velocity new set 2.0 -1.5 1.0"};
-  auto run_with_growth = [&](const std::vector<std::string> &args, double *partner_bytes,
-                             int *rows_before, int *rows_after, int *nmax_after)
-      -> std::pair<std::vector<std::array<double, 3>>, std::vector<std::array<double, 3>>> {
-    LammpsSession s(MPI_COMM_WORLD, args);
+  // forces and torques at the end; with Kokkos also the partner arrays' rows before and after
+  // the growth, atom->nmax after it, and the bytes memory_usage() counts for the partner arrays
+  struct Growth {
+    std::vector<std::array<double, 3>> forces, torques;
+    int rows_before = 0, rows_after = 0, nmax_after = 0;
+    double partner_bytes = 0.0;
+  };
+  auto run_with_growth = [&](bool kokkos) {
+    LammpsSession s(MPI_COMM_WORLD, kokkos ? kokkos_args() : std::vector<std::string>{});
     s.load_plugin();
     s.commands(input);
     s.command("run 20");
-    auto history = s.lmp->modify->get_fix_by_style("^DEMC/NEIGH_HISTORY/KK");
+    Growth g;
+    LAMMPS_NS::FixNeighHistoryKokkos<LMPDeviceType> *kk = nullptr;
     int dim = 0;
-    if (rows_before) *rows_before = *static_cast<int *>(history.at(0)->extract("partner_rows", dim));
+    if (kokkos) {
+      auto history = s.lmp->modify->get_fix_by_style("^DEMC/NEIGH_HISTORY/KK");
+      kk = dynamic_cast<LAMMPS_NS::FixNeighHistoryKokkos<LMPDeviceType> *>(history.at(0));
+      EXPECT_NE(kk, nullptr);
+      if (kk) g.rows_before = *static_cast<int *>(kk->extract("partner_rows", dim));
+    }
     s.commands(add_atoms);
     EXPECT_EQ(s.lmp->atom->natoms, 16000);
     s.command("run 60");
     EXPECT_GE(s.lmp->neighbor->ncalls, 3);    // set-up and at least two during the run
-    if (rows_after) {
-      auto *kk = dynamic_cast<LAMMPS_NS::FixNeighHistoryKokkos<LMPDeviceType> *>(history.at(0));
-      EXPECT_NE(kk, nullptr);
-      if (kk == nullptr) return {};
-      *rows_after = *static_cast<int *>(kk->extract("partner_rows", dim));
-      *nmax_after = s.lmp->atom->nmax;
+    if (kk) {
+      g.rows_after = *static_cast<int *>(kk->extract("partner_rows", dim));
+      g.nmax_after = s.lmp->atom->nmax;
       const double slots = (double) kk->k_firstflag.view_host().span() * sizeof(int) +
           (double) kk->k_firstvalue.view_host().span() * sizeof(double);
-      *partner_bytes = kk->memory_usage() - slots;
+      g.partner_bytes = kk->memory_usage() - slots;
     }
-    return std::make_pair(s.forces(), s.torques());
+    g.forces = s.forces();
+    g.torques = s.torques();
+    return g;
   };
-  const auto cpu = run_with_growth({}, nullptr, nullptr, nullptr, nullptr);
-  double partner_bytes = 0.0;
-  int rows_before = 0, rows_after = 0, nmax_after = 0;
-  const auto kk = run_with_growth(kokkos_args(), &partner_bytes, &rows_before, &rows_after, &nmax_after);
-  ASSERT_GT(nmax_after, rows_before) << "the atoms did not outgrow the partner arrays' first size";
-  EXPECT_GE(rows_after, nmax_after);
+  const Growth cpu = run_with_growth(false), kk = run_with_growth(true);
+  ASSERT_GT(kk.nmax_after, kk.rows_before) << "the atoms did not outgrow the partner arrays' first size";
+  EXPECT_GE(kk.rows_after, kk.nmax_after);
   // d_partner (tagint) and d_valuepartner (dnum doubles) for at least 8 partners per row
   const double per_partner = sizeof(LAMMPS_NS::tagint) + 6.0 * sizeof(double);
-  EXPECT_GE(partner_bytes, (double) nmax_after * 8 * per_partner);
-  EXPECT_LT(max_relative_difference(cpu.first, kk.first), 1e-10);
-  EXPECT_LT(max_relative_difference(cpu.second, kk.second), 1e-10);
-  printf("[ measured ] partner rows %d -> %d for nmax %d; forces %.3g torques %.3g\n", rows_before,
-         rows_after, nmax_after, max_relative_difference(cpu.first, kk.first),
-         max_relative_difference(cpu.second, kk.second));
+  EXPECT_GE(kk.partner_bytes, (double) kk.nmax_after * 8 * per_partner);
+  const double df = max_relative_difference(cpu.forces, kk.forces);
+  const double dt = max_relative_difference(cpu.torques, kk.torques);
+  EXPECT_LT(df, 1e-10);
+  EXPECT_LT(dt, 1e-10);
+  printf("[ measured ] partner rows %d -> %d for nmax %d; forces %.3g torques %.3g\n",
+         kk.rows_before, kk.rows_after, kk.nmax_after, df, dt);
 }
 
 TEST(KokkosKuhn, UnsupportedSettingsGiveClearErrors)
