@@ -92,19 +92,6 @@ class PairGranDemc : public Pair {
     void add(const TouchingPair &t) { pairs[n++] = t; }
     bool full() const { return n == SIZE; }
   };
-  // ask the caches for the positions and radii of the neighbors of list atom ii (if any)
-  static constexpr int NEIGHBORS_AHEAD = 4;    // atoms ahead of the one scanned
-  void prefetch_neighbors(int ii) const
-  {
-    if (ii >= list->inum) return;
-    const int i = list->ilist[ii];
-    const int *jlist = list->firstneigh[i];
-    for (int jj = 0; jj < list->numneigh[i]; jj++) {
-      const int j = jlist[jj] & NEIGHMASK;
-      __builtin_prefetch(loop.xs + 3 * j);
-      __builtin_prefetch(atom->radius + j);
-    }
-  }
   // ask the caches for what the contact law will read and write of partner j and the history
   void prefetch_contact(int j, const double *history, int history_size) const
   {

@@ -93,7 +93,6 @@ void PairGranJaeger::compute(int eflag, int vflag)
   ContactBuffer buf;
   const double *xs = loop.xs;
   for (int ii = 0; ii < list->inum; ii++) {
-    prefetch_neighbors(ii + NEIGHBORS_AHEAD);
     const int i = list->ilist[ii];
     const double xi = xs[3 * i], yi = xs[3 * i + 1], zi = xs[3 * i + 2], radi = radius[i];
     const int *jlist = list->firstneigh[i];

@@ -81,7 +81,6 @@ void PairGranKuhn::compute(int eflag, int vflag)
      loads early, so every cache miss was waited for in turn. */
   ContactBuffer buf;
   for (int ii = 0; ii < list->inum; ii++) {
-    prefetch_neighbors(ii + NEIGHBORS_AHEAD);
     const int i = list->ilist[ii];
     const double xi = xs[3 * i], yi = xs[3 * i + 1], zi = xs[3 * i + 2], radi = radius[i];
     int *touch = firsttouch[i];
