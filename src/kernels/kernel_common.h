@@ -23,6 +23,7 @@ namespace math {
   using Kokkos::fabs;
   using Kokkos::log;
   using Kokkos::log1p;
+  using Kokkos::pow;
   using Kokkos::sin;
   using Kokkos::sqrt;
   using Kokkos::tan;
@@ -45,6 +46,7 @@ namespace math {
   using std::fabs;
   using std::log;
   using std::log1p;
+  using std::pow;
   using std::sin;
   using std::sqrt;
   using std::tan;
@@ -65,18 +67,42 @@ struct Vec3 {
   double x, y, z;
 };
 
-DEMC_FN Vec3 operator+(const Vec3 &a, const Vec3 &b) { return {a.x + b.x, a.y + b.y, a.z + b.z}; }
-DEMC_FN Vec3 operator-(const Vec3 &a, const Vec3 &b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
-DEMC_FN Vec3 operator-(const Vec3 &a) { return {-a.x, -a.y, -a.z}; }
-DEMC_FN Vec3 operator*(double s, const Vec3 &a) { return {s * a.x, s * a.y, s * a.z}; }
-DEMC_FN Vec3 operator*(const Vec3 &a, double s) { return {s * a.x, s * a.y, s * a.z}; }
-DEMC_FN double dot(const Vec3 &a, const Vec3 &b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+DEMC_FN Vec3 operator+(const Vec3 &a, const Vec3 &b)
+{
+  return {a.x + b.x, a.y + b.y, a.z + b.z};
+}
+DEMC_FN Vec3 operator-(const Vec3 &a, const Vec3 &b)
+{
+  return {a.x - b.x, a.y - b.y, a.z - b.z};
+}
+DEMC_FN Vec3 operator-(const Vec3 &a)
+{
+  return {-a.x, -a.y, -a.z};
+}
+DEMC_FN Vec3 operator*(double s, const Vec3 &a)
+{
+  return {s * a.x, s * a.y, s * a.z};
+}
+DEMC_FN Vec3 operator*(const Vec3 &a, double s)
+{
+  return {s * a.x, s * a.y, s * a.z};
+}
+DEMC_FN double dot(const Vec3 &a, const Vec3 &b)
+{
+  return a.x * b.x + a.y * b.y + a.z * b.z;
+}
 DEMC_FN Vec3 cross(const Vec3 &a, const Vec3 &b)
 {
   return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
 }
-DEMC_FN double norm2(const Vec3 &a) { return dot(a, a); }
-DEMC_FN double norm(const Vec3 &a) { return math::sqrt(dot(a, a)); }
+DEMC_FN double norm2(const Vec3 &a)
+{
+  return dot(a, a);
+}
+DEMC_FN double norm(const Vec3 &a)
+{
+  return math::sqrt(dot(a, a));
+}
 
 /* sin and cos of an angle. Contact rotations per time step are tiny (omega dt ~ 1e-4 to 1e-3):
    there a short Taylor series is exact to round-off and far cheaper than the library calls.

@@ -562,8 +562,7 @@ TEST(KuhnOnset, OnsetIsOnTheConeForEveryPrintedBranch)
   std::printf("[ measured ] onset: worst |f_s|/(mu fn_s) - 1 = %.3g; cases C~0 %d, A~0 %d, both "
               "%d, A<0 %d, A>0 %d\n",
               worst, count[C0], count[A0], count[A0C0], count[AN], count[AP]);
-  for (int k = 0; k < NCAT; ++k)
-    EXPECT_GT(count[k], 1000) << "category " << k;
+  for (int k = 0; k < NCAT; ++k) EXPECT_GT(count[k], 1000) << "category " << k;
 }
 
 /* Lines 25-27 as printed: the second if/else always runs, so line 25 is overwritten; for a
@@ -696,6 +695,34 @@ TEST(KuhnTurn, BruteForceOracleIsConverged)
   std::printf(
       "[ measured ] brute force: raw 1e5-step error %.3g rad, extrapolated change %.3g rad\n",
       angle_between(raw, b), angle_between(a, b));
+}
+
+/* Eq. 18's decay factor exp(-E), E = kt |dxi| ln(fn_end / fn_s) / (mu (fn_end - fn_s)), in each
+   of the kernel's three forms (series for |x| < 1e-4, logarithm and exponential, power for
+   |x| > 1e-2; x = fn_end / fn_s - 1), against the same formula in long double with log1pl.
+   Rounding the force ratio for the power costs at most about 1e-14 E relative. */
+TEST(KuhnTurn, DecayFactorMatchesExtendedPrecision)
+{
+  double worst = 0.0;
+  const double fn_s = 3.0, mu = 0.4;
+  for (double x :
+       {1e-7, -3e-5, 9e-5, -2e-4, 4e-3, -9.9e-3, 1.01e-2, -1.2e-2, 0.1, -0.5, 2.0, -0.999, 40.0}) {
+    for (double E_unit : {1e-6, 0.1, 1.0, 5.0, 20.0}) {
+      const double fn_end = fn_s * (1.0 + x);
+      const double kt_len = E_unit * mu * fn_s;    // E = E_unit ln(1 + x) / x
+      const long double xl = ((long double) fn_end - fn_s) / fn_s;
+      const long double E = (long double) kt_len * log1pl(xl) / ((long double) mu * fn_s * xl);
+      const double exact = (double) expl(-E);
+      const double got = kuhn::detail::slide_decay(fn_s, fn_end, kt_len, mu);
+      const double rel = std::fabs(got - exact) / exact;
+      worst = std::max(worst, rel);
+      EXPECT_LT(rel, 2e-14 * (1.0 + (double) E)) << "x " << x << " E " << (double) E;
+    }
+  }
+  // an infinite exponent (the normal force reaches zero, or no friction) stops the turn
+  EXPECT_EQ(kuhn::detail::slide_decay(fn_s, 0.0, 1.0, mu), 0.0);
+  EXPECT_EQ(kuhn::detail::slide_decay(fn_s, 1.0, 1.0, 0.0), 0.0);
+  std::printf("[ measured ] turn decay factor: worst relative error %.3g\n", worst);
 }
 
 // The conventional add-then-scale misses the turn for large movements (Fig. 4): with
@@ -898,8 +925,7 @@ TEST(KuhnRotation, RigidRotationCarriesTheForce)
     const RotationOutcome a = rotate_loaded_pair(EZ, ft0, kuhn::ALL);
     const RotationOutcome b = rotate_loaded_pair(EX, ft0, kuhn::ALL);
     const RotationOutcome o = rotate_loaded_pair(oblique, ft0, kuhn::ALL);
-    for (const RotationOutcome &r : {a, b, o})
-      EXPECT_LT(r.magnitude_error, 1e-12);
+    for (const RotationOutcome &r : {a, b, o}) EXPECT_LT(r.magnitude_error, 1e-12);
     EXPECT_LT(a.direction_error, 1e-12);
     EXPECT_LT(b.direction_error, 1e-12);
     EXPECT_NEAR(o.direction_error, lag, 1e-3 * lag + 1e-12);
