@@ -225,7 +225,7 @@ CHUNK = 30    # steps per timed chunk of a run
 
 def chunked_run(steps):
     """run STEPS as chunks of CHUNK steps (one run if STEPS is not a multiple of CHUNK)."""
-    if steps % CHUNK or steps == CHUNK:
+    if steps % CHUNK:
         return "run %d" % steps
     return "run %d\n" % CHUNK + "run %d pre no post no\n" % CHUNK * (steps // CHUNK - 1)
 

@@ -25,8 +25,9 @@ namespace demc {
    1/|delta| (1 + e)^(-1/2) = (1 - e/2 + 3e^2/8 - 5e^3/16 + 35e^4/128) / |delta| is exact to
    round-off (the first omitted term, 63 e^5 / 256, is below 8e-18 for |e| < 5e-4) and saves
    the square root and the division, the slowest operations of a contact's geometry.
-   DEMC_FN_FLAT: out of line in gran/kuhn/kk's functor (as sphere_contact() was), inlined
-   3-7 % less pair time there, 3-4 % in gran/kuhn (A/B in 30-step chunks). */
+   DEMC_FN_FLAT: GCC kept it out of line in gran/kuhn/kk's functor (as sphere_contact());
+   inlined, the pair loop takes 3-7 % less time there and 3-4 % less in gran/kuhn (A/B in
+   30-step chunks). */
 DEMC_FN_FLAT double inverse_length_after_move(const Vec3 &delta, const Vec3 &dd, double inv_r)
 {
   const double e = (dot(dd, dd) - 2.0 * dot(delta, dd)) * (inv_r * inv_r);

@@ -93,10 +93,11 @@ namespace kuhn {
 
   namespace detail {
 
+    // x clamped to [0, 1]; NaN -> 0
     DEMC_FN double clamp01(double x)
     {
       return x > 0.0 ? (x < 1.0 ? x : 1.0) : 0.0;
-    }    // NaN -> 0
+    }
     DEMC_FN double max2(double a, double b)
     {
       return a > b ? a : b;
