@@ -469,7 +469,8 @@ template <int NEIGHFLAG, int EVFLAG, int ADVANCE>
 void PairGranJaegerKokkos<DeviceType>::launch(int inum, PairGranJaegerSums &sums)
 {
   JaegerPairLoop<DeviceType, NEIGHFLAG, 0, EVFLAG, ADVANCE> loop(kdata);
-  demc_launch_pair_loop<DeviceType>("PairGranJaegerKokkos::compute", inum, loop, sums);
+  demc_launch_pair_loop<DeviceType>("PairGranJaegerKokkos::compute", inum, loop, sums,
+                                    this->static_schedule);
   loop.contribute(kdata);
 }
 

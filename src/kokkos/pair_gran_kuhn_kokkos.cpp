@@ -301,7 +301,8 @@ template <int NEIGHFLAG, int EVFLAG, int ADVANCE>
 void PairGranKuhnKokkos<DeviceType>::launch(int inum, PairGranKuhnSums &sums)
 {
   KuhnPairLoop<DeviceType, NEIGHFLAG, 0, EVFLAG, ADVANCE> loop(kdata);
-  demc_launch_pair_loop<DeviceType>("PairGranKuhnKokkos::compute", inum, loop, sums);
+  demc_launch_pair_loop<DeviceType>("PairGranKuhnKokkos::compute", inum, loop, sums,
+                                    this->static_schedule);
   loop.contribute(kdata);
 }
 

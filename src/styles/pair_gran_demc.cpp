@@ -19,8 +19,8 @@
 #include "update.h"
 
 #include <cctype>
-#include <cstring>
 #include <cmath>
+#include <cstring>
 
 using namespace LAMMPS_NS;
 using demc::Vec3;
@@ -28,9 +28,10 @@ using demc::Vec3;
 /* ---------------------------------------------------------------------- */
 
 PairGranDemc::PairGranDemc(LAMMPS *lmp, const char *name) :
-    Pair(lmp), style_name(name), dt(0.0), history_index(0), tangential_sum(0.0), dissipated_damping(0.0),
-    restart_histories_checked(true), onerad_dynamic(nullptr), maxrad_dynamic(nullptr), neighprev(0),
-    atom_energy(nullptr), energy_per_atom(false)
+    Pair(lmp), style_name(name), dt(0.0), history_index(0), tangential_sum(0.0),
+    dissipated_damping(0.0), restart_histories_checked(true), onerad_dynamic(nullptr),
+    maxrad_dynamic(nullptr), neighprev(0), atom_energy(nullptr), energy_per_atom(false),
+    static_schedule(false)
 {
   single_enable = 1;
   no_virial_fdotr_compute = 1;
@@ -66,7 +67,8 @@ void PairGranDemc::prepare_style(int n_single_extra)
   modify->add_fix(history_fix_id() + "_DUMMY all DUMMY");
 }
 
-void PairGranDemc::release_style(bool history_made, std::initializer_list<double **> coefficient_arrays)
+void PairGranDemc::release_style(bool history_made,
+                                 std::initializer_list<double **> coefficient_arrays)
 {
   delete[] svector;
   modify->delete_fix(history_made ? history_fix_id() : history_fix_id() + "_DUMMY");
@@ -117,7 +119,8 @@ void PairGranDemc::allocate_base()
 void PairGranDemc::init_style()
 {
   if (!atom->radius_flag || !atom->rmass_flag || !atom->omega_flag)
-    error->all(FLERR, "Pair {} requires atom attributes radius, rmass, omega (e.g. atom_style sphere)",
+    error->all(FLERR,
+               "Pair {} requires atom attributes radius, rmass, omega (e.g. atom_style sphere)",
                style_name);
   if (comm->ghost_velocity == 0)
     error->all(FLERR, "Pair {} requires ghost atoms store velocity: use comm_modify vel yes",
@@ -186,11 +189,12 @@ void PairGranDemc::check_overlapping_contact_laws()
         const bool law = dynamic_cast<PairGranDemc *>(sub.pairs[k]) != nullptr ||
             demc_restart::is_contact_law_keyword(sub.keywords[k]);
         if (law)
-          error->all(FLERR,
-                     "Pair {}: atom types {} {} have two contact laws in pair_style {} ({} and {}): "
-                     "each adds its own contact force and keeps its own history, so every contact "
-                     "would count twice. Give each type pair one granular pair style",
-                     style_name, i, j, force->pair_style, style_name, sub.keywords[k]);
+          error->all(
+              FLERR,
+              "Pair {}: atom types {} {} have two contact laws in pair_style {} ({} and {}): "
+              "each adds its own contact force and keeps its own history, so every contact "
+              "would count twice. Give each type pair one granular pair style",
+              style_name, i, j, force->pair_style, style_name, sub.keywords[k]);
       }
     }
 }
@@ -214,21 +218,23 @@ void PairGranDemc::end_atom_energy_tally()
 PairGranDemc::CoeffArgs PairGranDemc::read_coeff_args(int narg, char **arg, const char *law_names)
 {
   if (narg != 5 && narg != 8)
-    error->all(FLERR, "Pair_coeff {} expects: I J {} [damping nu_n nu_t], got {} arguments", style_name,
-               law_names, narg);
+    error->all(FLERR, "Pair_coeff {} expects: I J {} [damping nu_n nu_t], got {} arguments",
+               style_name, law_names, narg);
   CoeffArgs c;
   for (int k = 0; k < 3; k++) c.law[k] = utils::numeric(FLERR, arg[2 + k], false, lmp);
   c.damp_n = c.damp_t = 0.0;
   if (narg == 8) {
     if (strcmp(arg[5], "damping") != 0)
-      error->all(FLERR, "Unknown pair_coeff {} keyword: {} (expected 'damping')", style_name, arg[5]);
+      error->all(FLERR, "Unknown pair_coeff {} keyword: {} (expected 'damping')", style_name,
+                 arg[5]);
     c.damp_n = utils::numeric(FLERR, arg[6], false, lmp);
     c.damp_t = utils::numeric(FLERR, arg[7], false, lmp);
   }
-  if (c.law[2] < 0.0) error->all(FLERR, "Pair_coeff {}: mu must be >= 0, got {}", style_name, c.law[2]);
+  if (c.law[2] < 0.0)
+    error->all(FLERR, "Pair_coeff {}: mu must be >= 0, got {}", style_name, c.law[2]);
   if (c.damp_n < 0.0 || c.damp_t < 0.0)
-    error->all(FLERR, "Pair_coeff {}: damping coefficients must be >= 0, got {} {}", style_name, c.damp_n,
-               c.damp_t);
+    error->all(FLERR, "Pair_coeff {}: damping coefficients must be >= 0, got {} {}", style_name,
+               c.damp_n, c.damp_t);
   return c;
 }
 
@@ -239,9 +245,19 @@ PairGranDemc::CoeffArgs PairGranDemc::read_coeff_args(int narg, char **arg, cons
 
 int PairGranDemc::parse_common_keyword(int narg, char **arg, int iarg)
 {
-  if (strcmp(arg[iarg], "energy/atom") != 0) return 0;
-  if (iarg + 2 > narg) utils::missing_cmd_args(FLERR, "pair_style " + style_name + " energy/atom", error);
-  energy_per_atom = utils::logical(FLERR, arg[iarg + 1], false, lmp);
+  const std::string keyword = arg[iarg];
+  if (keyword != "energy/atom" && keyword != "schedule") return 0;
+  if (iarg + 2 > narg)
+    utils::missing_cmd_args(FLERR, "pair_style " + style_name + " " + keyword, error);
+  const std::string value = arg[iarg + 1];
+  if (keyword == "energy/atom") {
+    energy_per_atom = utils::logical(FLERR, value, false, lmp);
+  } else if (value == "static" || value == "dynamic") {
+    static_schedule = (value == "static");
+  } else {
+    error->all(FLERR, "Pair_style {} schedule must be static or dynamic, got {}", style_name,
+               value);
+  }
   return 2;
 }
 
@@ -292,7 +308,9 @@ double PairGranDemc::contact_cutoff(int i, int j) const
 int PairGranDemc::find_neighbor_index(int i, int j)
 {
   const int *jlist = list->firstneigh[i];
-  return find_neighbor_slot(list->numneigh[i], j, [jlist](int k) { return jlist[k] & NEIGHMASK; });
+  return find_neighbor_slot(list->numneigh[i], j, [jlist](int k) {
+    return jlist[k] & NEIGHMASK;
+  });
 }
 
 /* ---------------------------------------------------------------------- */

@@ -72,6 +72,16 @@ class PairGranDemc : public Pair {
   // per-atom energies (keyword energy/atom yes: they cost ~10 % of the pair time): begin and
   // end each compute(); each contact gives half to p and q
   bool energy_per_atom;
+  /* keyword schedule: how the Kokkos variants share the neighbor list among host threads
+     (dynamic: blocks handed out as threads become free; static: fixed shares, so that the
+     sums of forces, formed in thread copies, are the same bit for bit in every run).
+     Without Kokkos a rank runs one thread and the keyword has no effect. */
+  bool static_schedule;
+  void reset_common_keywords()    // at the start of settings()
+  {
+    energy_per_atom = false;
+    static_schedule = false;
+  }
   int parse_common_keyword(int narg, char **arg, int iarg);
   // pair_coeff I J c1 c2 mu [damping nu_n nu_t], read and checked for what both laws share
   struct CoeffArgs {

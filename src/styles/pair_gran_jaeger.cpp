@@ -276,7 +276,7 @@ void PairGranJaeger::settings(int narg, char **arg)
   beta = 0.0;
   max_length = 0;
   work = true;
-  energy_per_atom = false;
+  reset_common_keywords();
   int iarg = 0;
   while (iarg < narg) {
     const int used = parse_common_keyword(narg, arg, iarg);

@@ -182,7 +182,7 @@ void PairGranKuhn::allocate()
 void PairGranKuhn::settings(int narg, char **arg)
 {
   refinements = kuhn::ALL;
-  energy_per_atom = false;
+  reset_common_keywords();
   int iarg = 0;
   while (iarg < narg) {
     int used = parse_kuhn_refinement(lmp, "pair_style gran/kuhn", narg, arg, iarg, refinements);

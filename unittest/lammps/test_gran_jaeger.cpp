@@ -329,6 +329,7 @@ TEST(GranJaeger, BadInputGivesClearErrors)
       {"pair_style gran/jaeger beta", "missing argument"},
       {"pair_style gran/jaeger memory 3", "Unknown pair_style gran/jaeger keyword: memory"},
       {"pair_style gran/jaeger work maybe", "Expected boolean"},
+      {"pair_style gran/jaeger schedule 2", "schedule must be static or dynamic, got 2"},
       {"pair_style gran/jaeger work no energy/atom yes", "energy/atom yes needs work yes"},
   };
   for (const auto &c : cases) {
