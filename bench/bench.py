@@ -171,6 +171,11 @@ GROUPS = {
                ("jaeger/kk", "jaeger"), ("jaeger/kk", "hooke/history/kk"),
                ("kuhn/kk", "kuhn/kk t2"), ("hooke/history/kk", "hooke/history/kk t2"),
                ("jaeger/kk", "jaeger/kk t2")],
+    # the issues' targets alone, for an invocation with more runs per case than the full set
+    "targets": [("kuhn", "hooke/history"), ("jaeger shear 32k", "granular/mindlin shear 32k"),
+                ("kuhn/kk", "hooke/history/kk"), ("jaeger/kk", "jaeger"),
+                ("kuhn/kk", "kuhn/kk t2"), ("jaeger/kk", "jaeger/kk t2"),
+                ("hooke/history/kk", "hooke/history/kk t2")],
     "mpi": [("kuhn", "kuhn np2"), ("hooke/history", "hooke/history np2")],
     "scaling": [("kuhn 128k", "kuhn"), ("hooke/history 128k", "hooke/history"),
                 ("kuhn pack 4k", "hooke/history pack 4k"), ("kuhn pack 32k", "hooke/history pack 32k"),
@@ -250,42 +255,99 @@ def chute_input(c, steps):
     return re.sub(r"run\s+100", run_lines(c, steps), src)
 
 
-def run_case(name, steps, workdir):
+def case_command(name, steps, workdir, gated=False):
+    """Input file, command line and environment of a case. gated: each timed chunk waits for a
+    line on standard input before it starts and prints "done" when it ends (run_pair()); the
+    LAMMPS output then goes to a log file only, so that these lines stay apart from it."""
     c = CASES[name]
-    path = os.path.join(workdir, "in." + re.sub(r"[^A-Za-z0-9.]", "_", name))
+    stem = re.sub(r"[^A-Za-z0-9.]", "_", name) + ("_gated" if gated else "")
+    text = case_input(c, steps)
+    if gated:
+        text = re.sub(r"^(run [1-9].*)$", r"shell read go\n\1\nshell echo done", text, flags=re.M)
+    path = os.path.join(workdir, "in." + stem)
     with open(path, "w") as f:
-        f.write(case_input(c, steps))
-    cmd = [os.path.join(BUILD, "lmp"), "-in", path, "-log", "none", "-nocite"]
+        f.write(text)
+    log = os.path.join(workdir, "log." + stem)
+    cmd = [os.path.join(BUILD, "lmp"), "-in", path, "-nocite"]
+    cmd += ["-log", log, "-screen", "none"] if gated else ["-log", "none"]
     if c["kk"]:
         cmd += [a.format(threads=c["threads"]) for a in KK]
     if c["ranks"] > 1:
         cmd = ["mpirun", "-np", str(c["ranks"]), "--oversubscribe"] + cmd
     env = dict(os.environ, LAMMPS_PLUGIN_PATH=PLUGIN_DIR, OMP_NUM_THREADS=str(c["threads"]),
                OMP_PROC_BIND="false")
-    out = subprocess.run(cmd, cwd=workdir, env=env, capture_output=True, text=True)
-    if out.returncode != 0:
-        sys.exit("case %s failed:\n%s%s" % (name, out.stdout[-3000:], out.stderr[-3000:]))
+    return cmd, env, log
+
+
+def parse_output(name, steps, text):
+    """The chunk loop times and (gran/jaeger with stats) the history statistics of a run."""
     # one "Loop time" per run command; run 0 (gran/jaeger's statistics) takes no steps
     chunks = [float(t) for t, n in re.findall(r"Loop time of ([0-9.eE+-]+) on \d+ procs for (\d+) steps",
-                                                 out.stdout) if int(n) > 0]
+                                                 text) if int(n) > 0]
     stats = None
-    if c["stats"]:
-        line = [l for l in out.stdout.splitlines() if re.match(r"^\s*%d\s" % steps, l)]
+    if CASES[name]["stats"]:
+        line = [l for l in text.splitlines() if re.match(r"^\s*%d\s" % steps, l)]
         if line:
             stats = [float(v) for v in line[-1].split()[1:6]]
     return chunks, stats
 
 
+def run_case(name, steps, workdir):
+    cmd, env, _ = case_command(name, steps, workdir)
+    out = subprocess.run(cmd, cwd=workdir, env=env, capture_output=True, text=True)
+    if out.returncode != 0:
+        sys.exit("case %s failed:\n%s%s" % (name, out.stdout[-3000:], out.stderr[-3000:]))
+    return parse_output(name, steps, out.stdout)
+
+
+def run_pair(a, b, steps, workdir):
+    """Cases a and b at once, as two processes that take turns chunk by chunk (a then b, b then
+    a, ...), each waiting for its turn in LAMMPS's shell command: a slow-down of the host that
+    lasts longer than a chunk (0.1 to 1 s) hits both alike. Returns the chunk times of each."""
+    procs = {}
+    for n in (a, b):
+        cmd, env, log = case_command(n, steps, workdir, gated=True)
+        procs[n] = (subprocess.Popen(cmd, cwd=workdir, env=env, text=True, stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE), log)
+
+    def failed(n):
+        for p, _ in procs.values():
+            p.kill()
+        p, log = procs[n]
+        tail = open(log).read()[-3000:] if os.path.exists(log) else ""
+        sys.exit("case %s failed:\n%s%s" % (n, tail, p.stderr.read()[-3000:]))
+
+    for k in range(steps // CHUNK):
+        for n in ((a, b) if k % 2 == 0 else (b, a)):
+            p = procs[n][0]
+            try:
+                p.stdin.write("go\n")
+                p.stdin.flush()
+            except BrokenPipeError:
+                failed(n)
+            if p.stdout.readline().strip() != "done":
+                failed(n)
+    result = {}
+    for n, (p, log) in procs.items():
+        p.stdin.close()
+        if p.wait() != 0:
+            failed(n)
+        result[n] = parse_output(n, steps, open(log).read())
+    return result
+
+
 def main():
     global SRC, BUILD
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--group", action="append", choices=sorted(GROUPS), help="case groups (default: all)")
+    ap.add_argument("--group", action="append", choices=sorted(GROUPS), help="case groups (default: all but targets, which repeats cases of the others)")
     ap.add_argument("--repeat", type=int, default=3, help="runs of each case (interleaved)")
     ap.add_argument("--steps", type=int, default=300, help="time steps per run")
     ap.add_argument("--output", default=os.path.join(HERE, "RESULTS.md"))
+    ap.add_argument("--paired", action="store_true",
+                    help="each ratio from its two cases run at once, taking turns chunk by chunk")
     args = ap.parse_args()
     SRC, BUILD = lammps_paths()
-    groups = args.group or sorted(GROUPS)
+    groups = args.group or sorted(g for g in GROUPS if g != "targets")    # targets: a subset
     pairs = [p for g in groups for p in GROUPS[g]]
     names = [n for n in CASES if any(n in p for p in pairs)]
     load_start = os.getloadavg()[0]
@@ -294,6 +356,10 @@ def main():
     for n in sorted({CASES[n]["lattice"] for n in names if CASES[n]["regime"] == "rest"}):
         print("preparing the packing at rest (%d^3 spheres)" % n, flush=True)
         prepare_rest(n, work)
+    if args.paired:
+        write_report(args.output, paired_report(args, pairs, work, load_start))
+        shutil.rmtree(work)
+        return
     times = {n: [] for n in names}
     chunk_min = {n: [] for n in names}    # per chunk position: its fastest time over the runs
     stats = {}
@@ -308,12 +374,7 @@ def main():
             print("run %d %-24s %.3f s" % (r + 1, n, t), flush=True)
     shutil.rmtree(work)
     best = {n: sum(chunk_min[n]) for n in names}
-    lines = ["# Benchmark results", "",
-             "Generated by `bench/run %s` on %s." % (" ".join(sys.argv[1:]), datetime.date.today()),
-             "Machine: %s, %d cores, %s; load average %.1f at the start, %.1f at the end"
-             " (above about 0.5 other processes share the cores: trust ratios of medians"
-             " less)." % (platform.processor() or platform.machine(), os.cpu_count(),
-                          platform.platform(), load_start, os.getloadavg()[0]),
+    lines = report_head(load_start) + [
              "Systems: LAMMPS bench/in.chute (32,000 spheres; 128k: replicated 2x2): flow, chute"
              " at 26 degrees; creep (@creep), at 20 degrees (slowing down, contacts persist)."
              " Dense periodic packings of polydisperse spheres (pack: N^3 on a cubic lattice,"
@@ -358,10 +419,52 @@ def main():
                   "|---|---|---|---|---|---|"]
         for n, s in stats.items():
             lines.append("| %s | %.0f | %.2f | %.0f | %.0f | %.0f |" % (n, *s))
+    write_report(args.output, lines)
+
+
+def report_head(load_start):
+    return ["# Benchmark results", "",
+            "Generated by `bench/run %s` on %s." % (" ".join(sys.argv[1:]), datetime.date.today()),
+            "Machine: %s, %d cores, %s; load average %.1f at the start, %.1f at the end"
+            " (above about 0.5 other processes share the cores: trust ratios of medians"
+            " less)." % (platform.processor() or platform.machine(), os.cpu_count(),
+                         platform.platform(), load_start, os.getloadavg()[0])]
+
+
+def write_report(path, lines):
     text = "\n".join(lines) + "\n"
-    with open(args.output, "w") as f:
+    with open(path, "w") as f:
         f.write(text)
     print(text)
+
+
+def paired_report(args, pairs, work, load_start):
+    """Each ratio from its two cases run at once, taking turns chunk by chunk (run_pair())."""
+    ratios = {p: [] for p in pairs}
+    chunk_min = {p: ([], []) for p in pairs}    # per case of the pair and chunk position
+    for r in range(args.repeat):
+        for a, b in pairs:
+            res = run_pair(a, b, args.steps, work)
+            ta, tb = sum(res[a][0]), sum(res[b][0])
+            ratios[(a, b)].append(ta / tb)
+            chunk_min[(a, b)] = tuple(
+                [min(x, y) for x, y in zip(old, res[n][0])] if old else res[n][0]
+                for old, n in zip(chunk_min[(a, b)], (a, b)))
+            print("run %d %s %.3f s / %s %.3f s = %.3f" % (r + 1, a, ta, b, tb, ta / tb), flush=True)
+    lines = report_head(load_start) + [
+        "Paired runs (`--paired`): the two cases of each ratio run at once as two processes that"
+        " take turns, chunk by chunk of %d steps (one, then the other; the order alternates), so"
+        " that a slow-down of the host lasting longer than a chunk hits both alike. %d steps,"
+        " %d paired runs per ratio. Systems as in bench/bench.py (chute: LAMMPS bench/in.chute,"
+        " 32,000 spheres; shear: a dense packing of 32,768 spheres sheared slowly)."
+        % (CHUNK, args.steps, args.repeat), "",
+        "| ratio | median of the paired runs' ratios | min | max | of chunk minima |",
+        "|---|---|---|---|---|"]
+    for (a, b), v in ratios.items():
+        ma, mb = chunk_min[(a, b)]
+        lines.append("| %s / %s | %.3f | %.3f | %.3f | %.3f |" % (
+            a, b, statistics.median(v), min(v), max(v), sum(ma) / sum(mb)))
+    return lines
 
 
 if __name__ == "__main__":
