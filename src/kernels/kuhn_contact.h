@@ -254,8 +254,8 @@ namespace kuhn {
        For |x| > 1e-2 (most sliding steps of chute flow: |x| > 0.1 in 47 % of them) the
        decay is the power (fn_end / fn_s)^(-kt |dxi_r| / (mu (fn_end - fn_s))): one library
        call instead of a logarithm and an exponential, 5-8 % of gran/kuhn's pair time there.
-       Rounding fn_end / fn_s then changes E by about 1e-14 E relative. 0 for an infinite E: the normal force reaches zero on the path
-       (the integral of 1/f^n diverges), or mu = 0. */
+       Rounding fn_end / fn_s then changes E by about 1e-14 E relative. 0 for an infinite E:
+       the normal force reaches zero on the path (the integral of 1/f^n diverges), or mu = 0. */
     DEMC_FN double slide_decay(double fn_s, double fn_end, double kt_len, double mu)
     {
       if (!(fn_s > 0.0) || !(fn_end > 0.0) || !(mu > 0.0)) return 0.0;

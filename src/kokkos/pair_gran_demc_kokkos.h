@@ -376,19 +376,19 @@ void demc_launch_pair_loop(const char *name, int inum, const Loop &loop, Sums &s
                                            typename DeviceType::memory_space>::accessible) {
     Loop blocked = loop;
     const int blocks = (inum + DemcContactBlock::ATOMS - 1) / DemcContactBlock::ATOMS;
-    if (!static_schedule) {
-      blocked.block_threads = 1;    // work item w is block w
-      blocked.blocks_per_thread = blocks;
-      Kokkos::RangePolicy<DeviceType, DemcBlockTag, Kokkos::Schedule<Kokkos::Dynamic>> policy(
-          0, blocks);
-      Kokkos::parallel_reduce(name, policy.set_chunk_size(1), blocked, sums);
-      return;
-    }
-    blocked.block_threads = typename DeviceType::execution_space().concurrency();
+    // dynamic shares: interleaved() over one "thread", i.e. work item w is block w
+    blocked.block_threads = static_schedule ? typename DeviceType::execution_space().concurrency()
+                                            : 1;
     blocked.blocks_per_thread = (blocks + blocked.block_threads - 1) / blocked.block_threads;
     const int items = blocked.blocks_per_thread * blocked.block_threads;
-    Kokkos::parallel_reduce(name, Kokkos::RangePolicy<DeviceType, DemcBlockTag>(0, items), blocked,
-                            sums);
+    if (static_schedule) {
+      Kokkos::parallel_reduce(name, Kokkos::RangePolicy<DeviceType, DemcBlockTag>(0, items),
+                              blocked, sums);
+    } else {
+      Kokkos::RangePolicy<DeviceType, DemcBlockTag, Kokkos::Schedule<Kokkos::Dynamic>> policy(
+          0, items);
+      Kokkos::parallel_reduce(name, policy.set_chunk_size(1), blocked, sums);
+    }
   } else {
     Kokkos::parallel_reduce(name, Kokkos::RangePolicy<DeviceType>(0, inum), loop, sums);
   }
