@@ -31,10 +31,21 @@ namespace jaeger {
   DEMC_FN double dot(const Vec2 &a, const Vec2 &b) { return a.x * b.x + a.y * b.y; }
   DEMC_FN double length(const Vec2 &a) { return math::sqrt(a.x * a.x + a.y * a.y); }
 
-  /* Effective properties of a contact. mu is the friction coefficient. */
+  /* Effective properties of a contact. mu is the friction coefficient. Make it with
+     material() or make_material(): the last three members are derived once per contact, as
+     the step reads them many times (a division or a square root each, the slowest
+     arithmetic there is). */
   struct Material {
     double Estar, Gstar, R, mu;
+    double kappa;     // Estar / Gstar
+    double cone;      // mu kappa
+    double hertz;     // 4/3 Estar sqrt(R): P = hertz z^(3/2)
   };
+
+  DEMC_FN Material material(double Estar, double Gstar, double R, double mu)
+  {
+    return {Estar, Gstar, R, mu, Estar / Gstar, mu * Estar / Gstar, (4.0 / 3.0) * Estar * math::sqrt(R)};
+  }
 
   DEMC_FN double effective_radius(double R1, double R2) { return R1 * R2 / (R1 + R2); }
 
@@ -52,21 +63,21 @@ namespace jaeger {
   DEMC_FN Material make_material(double E1, double nu1, double R1, double E2, double nu2, double R2,
                                  double mu)
   {
-    return {effective_young(E1, nu1, E2, nu2), effective_shear(E1, nu1, E2, nu2),
-            effective_radius(R1, R2), mu};
+    return material(effective_young(E1, nu1, E2, nu2), effective_shear(E1, nu1, E2, nu2),
+                    effective_radius(R1, R2), mu);
   }
 
   // Ratio of normal to tangential stiffness.
-  DEMC_FN double kappa(const Material &m) { return m.Estar / m.Gstar; }
+  DEMC_FN double kappa(const Material &m) { return m.kappa; }
 
   // K = mu kappa: the steepest |ds/dz| a history segment may have (the cone in (z, s) space).
-  DEMC_FN double cone_slope(const Material &m) { return m.mu * m.Estar / m.Gstar; }
+  DEMC_FN double cone_slope(const Material &m) { return m.cone; }
 
   DEMC_FN double contact_radius(const Material &m, double z) { return z > 0.0 ? math::sqrt(m.R * z) : 0.0; }
 
   DEMC_FN double hertz_force(const Material &m, double z)
   {
-    return z > 0.0 ? (4.0 / 3.0) * m.Estar * math::sqrt(m.R) * z * math::sqrt(z) : 0.0;
+    return z > 0.0 ? m.hertz * z * math::sqrt(z) : 0.0;
   }
 
   DEMC_FN double normal_stiffness(const Material &m, double z) { return 2.0 * m.Estar * contact_radius(m, z); }
@@ -86,7 +97,7 @@ namespace jaeger {
     const double q0 = math::sqrt(z0), q1 = math::sqrt(z1);
     if (q0 + q1 == 0.0) return 0.0;
     const double d = (z1 - z0) / (q0 + q1);
-    const double c = (4.0 / 3.0) * m.Estar * math::sqrt(m.R);
+    const double c = m.hertz;
     return c * d * d * (3.0 * q0 * q0 * q0 + d * (4.0 * q0 * q0 + d * (2.0 * q0 + 0.4 * d)));
   }
 

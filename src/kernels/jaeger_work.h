@@ -51,6 +51,8 @@ namespace jaeger {
       double rho;           // e.ds - K dz: the rate of plastic slip along e
       double inv_rho;       // 1 / rho when rho > 0, else 0
       double K;             // mu kappa
+      double inv_adz;       // 1 / |dz| when dz < 0 (springs leave), else 0
+      double inv_R;         // 1 / R
     };
 
     /* Old displacement of a spring in segment lo -> hi: u0(g) = d + m (z_hi - g). */
@@ -79,20 +81,30 @@ namespace jaeger {
           s.K * dot(s.e, s.ds) * slip_time * (w1 - 0.5 * slip_time * s.dz);
     }
 
-    // Region D: leaves at t_e; dragged to zero along its own free displacement.
+    /* Region D: leaves at t_e; dragged to zero along its own free displacement uc (|uc| > 0),
+       reaching the shrinking circle after slip_time = |uc| / rho, rho = a / |uc| + K |dz|,
+       a = uc.ds, if that is before t_e. Work of the dragged phase: K (a / |uc|) |dz| slip_time^2 / 2.
+       With den = a + K |dz| |uc| = rho |uc| that takes one division in either case (this runs
+       at every quadrature node of an unloading step). */
     DEMC_FN double work_region_d(const StepGeometry &s, const SegmentField &f, double g)
     {
       const double adz = -s.dz;
-      const double t_e = min2(1.0, (s.z0 - g) / adz);
+      const double t_e = min2(1.0, (s.z0 - g) * s.inv_adz);
       const Vec2 u0 = old_displacement(f, g);
       const Vec2 uc = u0 + t_e * s.ds;
       const double luc = length(uc);
       if (!(luc > 0.0)) return stuck_work(u0, s.ds, t_e);
-      const Vec2 eh = (1.0 / luc) * uc;
-      const double rho = dot(eh, s.ds) + s.K * adz;
-      const double slip_time = (rho * t_e > luc) ? luc / rho : t_e;
-      const double w1 = adz * slip_time;    // capacity / K when it reaches the circle
-      return stuck_work(u0, s.ds, t_e - slip_time) + 0.5 * s.K * dot(eh, s.ds) * w1 * slip_time;
+      const double a = dot(uc, s.ds), den = a + s.K * adz * luc, luc2 = luc * luc;
+      double slip_time, dragged;
+      if (den * t_e > luc2) {    // rho t_e > |uc|: den > 0
+        const double q = 1.0 / den;
+        slip_time = luc2 * q;
+        dragged = a * luc * luc2 * q * q;    // (a / |uc|) slip_time^2
+      } else {
+        slip_time = t_e;
+        dragged = (a / luc) * t_e * t_e;
+      }
+      return stuck_work(u0, s.ds, t_e - slip_time) + 0.5 * s.K * adz * dragged;
     }
 
     /* 3-point Gauss–Legendre of a region's integrand over x = sqrt(R g) in
@@ -106,10 +118,9 @@ namespace jaeger {
       const double node = 0.7745966692414834 * half;    // sqrt(3/5)
       const double xs[3] = {mid - node, mid, mid + node};
       const double ws[3] = {5.0 / 9.0, 8.0 / 9.0, 5.0 / 9.0};
-      const double inv_R = 1.0 / mat.R;    // one division, not one per node
       double sum = 0.0;
       for (int i = 0; i < 3; ++i) {
-        const double g = xs[i] * xs[i] * inv_R;
+        const double g = xs[i] * xs[i] * s.inv_R;
         sum += ws[i] * (leaving ? work_region_d(s, f, g) : work_region_b(s, f, g));
       }
       return half * sum;
@@ -121,10 +132,9 @@ namespace jaeger {
                                      double g_hi)
     {
       if (!(g_hi > g_lo)) return 0.0;
-      const double adz = -s.dz;
       // uc(g) = uc(g_hi) + B (g - g_hi) with B = -m - ds/|dz| (while t_e < 1).
-      const Vec2 uc_hi = old_displacement(f, g_hi) + ((s.z0 - g_hi) / adz) * s.ds;
-      const Vec2 B = (-1.0) * f.m - (1.0 / adz) * s.ds;
+      const Vec2 uc_hi = old_displacement(f, g_hi) + ((s.z0 - g_hi) * s.inv_adz) * s.ds;
+      const Vec2 B = (-1.0) * f.m - s.inv_adz * s.ds;
       const double B2 = dot(B, B);
       if (B2 > 0.0) {
         const double g_split = g_hi - dot(uc_hi, B) / B2;
@@ -140,7 +150,9 @@ namespace jaeger {
                                   const Plan &p)
     {
       const double K = cone_slope(mat);
-      StepGeometry s = {z0, z1, z1 - z0, ds, {0.0, 0.0}, 0.0, 0.0, K};
+      // the divisions every node would need, once per step
+      StepGeometry s = {z0, z1, z1 - z0, ds, {0.0, 0.0}, 0.0, 0.0, K, 0.0, 1.0 / mat.R};
+      if (s.dz < 0.0) s.inv_adz = 1.0 / -s.dz;
       const double lv = length(p.v);
       const bool slipping = lv > 0.0 && z1 > p.apex.z;
       if (slipping) {

@@ -205,7 +205,7 @@ struct JaegerPairLoop :
         Vec3{d.omega(p, 0), d.omega(p, 1), d.omega(p, 2)},
         Vec3{d.omega(q, 0), d.omega(q, 1), d.omega(q, 2)}, step_dt,
         false);    // the frame carries the normal: no old normal needed
-    const jaeger::Material mat = {c.estar, c.gstar, rad_i * rad_j / radsum, c.mu};
+    const jaeger::Material mat = jaeger::material(c.estar, c.gstar, rad_i * rad_j / radsum, c.mu);
 
     if (!touching) {
       // parting (ADVANCE, has): the last step still does work as the springs leave (the
@@ -525,8 +525,8 @@ double PairGranJaegerKokkos<DeviceType>::single(int i, int j, int itype, int jty
   if (found < 0) return 0.0;    // as the CPU style: a pair not in i's list gives zeros
   const bool has = found > 0;
   const double r = std::sqrt(rsq);
-  const jaeger::Material mat = {estar[itype][jtype], gstar[itype][jtype],
-                                radius[i] * radius[j] / radsum, mu[itype][jtype]};
+  const jaeger::Material mat = jaeger::material(estar[itype][jtype], gstar[itype][jtype],
+                                                radius[i] * radius[j] / radsum, mu[itype][jtype]);
   const double P = jaeger::hertz_force(mat, radsum - r);
   fforce = P / r;    // force on i = fforce * (x_i - x_j): the normal part
   svector[0] = P;

@@ -148,7 +148,7 @@ void FixWallGranJaeger::init()
 jaeger::Material FixWallGranJaeger::material(int i) const
 {
   const int t = atom->type[i];
-  return {estar[t], gstar[t], atom->radius[i], mu};
+  return jaeger::material(estar[t], gstar[t], atom->radius[i], mu);
 }
 
 /* ---------------------------------------------------------------------- */

@@ -148,8 +148,8 @@ void PairGranJaeger::compute_contact(const TouchingPair &t, bool advance, bool e
   const int atom_p = i_first ? i : j, atom_q = i_first ? j : i;
   // the frame carries the normal from step to step: no old normal needed
   const demc::SphereContact c = sphere_contact(atom_p, atom_q, std::sqrt(rsq), advance, false);
-  const jaeger::Material mat = {estar[itype][jtype], gstar[itype][jtype],
-                                radius[i] * radius[j] / radsum, mu[itype][jtype]};
+  const jaeger::Material mat = jaeger::material(estar[itype][jtype], gstar[itype][jtype],
+                                                radius[i] * radius[j] / radsum, mu[itype][jtype]);
   if (!touching) {
     // parting: the last step still does work as the springs leave (kernel clears the stack)
     const double work = part(rec, c, mat);
@@ -445,8 +445,8 @@ double PairGranJaeger::single(int i, int j, int itype, int jtype, double rsq, do
   const int jj = find_neighbor_index(i, j);
   if (rsq >= radsum * radsum || jj < 0) return 0.0;
   const double r = std::sqrt(rsq);
-  const jaeger::Material mat = {estar[itype][jtype], gstar[itype][jtype],
-                                radius[i] * radius[j] / radsum, mu[itype][jtype]};
+  const jaeger::Material mat = jaeger::material(estar[itype][jtype], gstar[itype][jtype],
+                                                radius[i] * radius[j] / radsum, mu[itype][jtype]);
   const double P = jaeger::hertz_force(mat, radsum - r);
   fforce = P / r;    // force on i = fforce * (x_i - x_j): the normal part
   svector[0] = P;

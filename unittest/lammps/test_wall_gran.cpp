@@ -333,7 +333,7 @@ TEST(WallGranJaeger, PrescribedPressAndShearReproducesKernel)
   const double E = 1.0e7, NU = 0.3;
   for (const auto &wc : WALLS) {
     JaegerByHand law;
-    law.mat = {jaeger::effective_young(E, NU, E, NU), jaeger::effective_shear(E, NU, E, NU), RADIUS, 0.4};
+    law.mat = jaeger::material(jaeger::effective_young(E, NU, E, NU), jaeger::effective_shear(E, NU, E, NU), RADIUS, 0.4);
     law.nu_n = 2.0;
     law.nu_t = 1.0;
     drive_against_wall("wall/gran/jaeger 1e7 0.3 0.4 damping 2 1", wc, 0.08, jaeger_drive, 230, law);
