@@ -18,6 +18,7 @@ namespace demc {
 namespace math {
   using Kokkos::atan;
   using Kokkos::atan2;
+  using Kokkos::bit_cast;
   using Kokkos::cos;
   using Kokkos::exp;
   using Kokkos::fabs;
@@ -31,6 +32,7 @@ namespace math {
 }    // namespace demc
 #else
 #include <cmath>
+#include <cstring>
 #define DEMC_FN inline
 #if defined(__GNUC__)
 #define DEMC_FN_FLAT inline __attribute__((always_inline))
@@ -50,6 +52,14 @@ namespace math {
   using std::sin;
   using std::sqrt;
   using std::tan;
+  // std::bit_cast is C++20; the CPU build is C++17
+  template <class To, class From> inline To bit_cast(const From &from)
+  {
+    static_assert(sizeof(To) == sizeof(From), "bit_cast between types of one size");
+    To to;
+    std::memcpy(&to, &from, sizeof(To));
+    return to;
+  }
 }    // namespace math
 }    // namespace demc
 #endif
@@ -128,6 +138,70 @@ DEMC_FN_FLAT void sin_cos(double phi, double &s, double &c)
   }
   s = math::sin(phi);
   c = math::cos(phi);
+}
+
+/* exp(-E) for E >= 0 and logarithms, inline and without library calls in the usual range: a contact that slides needs both (Kuhn et al., Eq. 18), and the library's
+   pow (or log1p and exp) took about a tenth of gran/kuhn's pair time in chute flow. Both are
+   accurate to a few units in the last place (the kernel tests check them against long double).
+
+   2^k for an integer k in [-1022, 1023], assembled from its bits. */
+DEMC_FN double pow2i(int k)
+{
+  return math::bit_cast<double>(static_cast<unsigned long long>(k + 1023) << 52);
+}
+
+/* exp(-E): E = k ln 2 - r with an integer k and |r| <= ln(2) / 2 (Cody and Waite: ln 2 in two
+   parts, the first with a short mantissa, so that k ln2_hi is exact), then exp(r) by its Taylor
+   series to r^13 (the first omitted term is below 5e-18), evaluated by Estrin's scheme (short
+   dependency chains). Beyond E = 700 (a factor below 1e-304) and for NaN: the library. */
+DEMC_FN double exp_neg(double E)
+{
+  if (!(E >= 0.0 && E < 700.0)) return math::exp(-E);
+  constexpr double inv_ln2 = 1.4426950408889634, ln2_hi = 6.93147180369123816490e-01,
+                   ln2_lo = 1.90821492927058770002e-10;
+  const int k = static_cast<int>(E * inv_ln2 + 0.5);
+  const double r = (k * ln2_hi - E) + k * ln2_lo;    // exp(-E) = 2^-k exp(r)
+  constexpr double c2 = 1.0 / 2, c3 = 1.0 / 6, c4 = 1.0 / 24, c5 = 1.0 / 120, c6 = 1.0 / 720,
+                   c7 = 1.0 / 5040, c8 = 1.0 / 40320, c9 = 1.0 / 362880, c10 = 1.0 / 3628800,
+                   c11 = 1.0 / 39916800, c12 = 1.0 / 479001600, c13 = 1.0 / 6227020800;
+  const double r2 = r * r, r4 = r2 * r2, r8 = r4 * r4;
+  const double lo = ((1.0 + r) + r2 * (c2 + c3 * r)) + r4 * ((c4 + c5 * r) + r2 * (c6 + c7 * r));
+  const double hi = ((c8 + c9 * r) + r2 * (c10 + c11 * r)) + r4 * (c12 + c13 * r);
+  return (lo + r8 * hi) * pow2i(-k);
+}
+
+/* 2 atanh(s) / s = 2 (1 + t/3 + t^2/5 + ...), t = s^2, for |s| <= 1/3 (t <= 1/9): sixteen terms,
+   the first omitted below 2e-17. */
+DEMC_FN double atanh_ratio(double t)
+{
+  constexpr double a1 = 1.0 / 3, a2 = 1.0 / 5, a3 = 1.0 / 7, a4 = 1.0 / 9, a5 = 1.0 / 11,
+                   a6 = 1.0 / 13, a7 = 1.0 / 15, a8 = 1.0 / 17, a9 = 1.0 / 19, a10 = 1.0 / 21,
+                   a11 = 1.0 / 23, a12 = 1.0 / 25, a13 = 1.0 / 27, a14 = 1.0 / 29, a15 = 1.0 / 31;
+  const double t2 = t * t, t4 = t2 * t2, t8 = t4 * t4;
+  const double lo =
+      ((1.0 + a1 * t) + t2 * (a2 + a3 * t)) + t4 * ((a4 + a5 * t) + t2 * (a6 + a7 * t));
+  const double hi =
+      ((a8 + a9 * t) + t2 * (a10 + a11 * t)) + t4 * ((a12 + a13 * t) + t2 * (a14 + a15 * t));
+  return 2.0 * (lo + t8 * hi);
+}
+
+/* ln q for a normal q > 0: q = 2^e m with m in [sqrt(1/2), sqrt(2)) (read from the bits),
+   ln q = e ln 2 + 2 atanh((m - 1) / (m + 1)). Meant for q outside [1/2, 2] (there |e| >= 1 and
+   the two terms never cancel by more than half; closer to 1, use atanh_ratio() directly on
+   s = (q - 1) / (q + 1) formed from a difference). Subnormal or infinite q: the library. */
+DEMC_FN double log_far_from_one(double q)
+{
+  if (!(q >= 2.2250738585072014e-308 && q <= 1.7976931348623157e308)) return math::log(q);
+  const unsigned long long bits = math::bit_cast<unsigned long long>(q);
+  int e = static_cast<int>(bits >> 52) - 1023;    // q > 0: no sign bit
+  double m = math::bit_cast<double>((bits & 0xfffffffffffffULL) | (1023ULL << 52));    // [1, 2)
+  if (m > 1.4142135623730951) {
+    m *= 0.5;
+    e += 1;
+  }
+  const double s = (m - 1.0) / (m + 1.0);
+  constexpr double ln2_hi = 6.93147180369123816490e-01, ln2_lo = 1.90821492927058770002e-10;
+  return e * ln2_hi + (e * ln2_lo + s * atanh_ratio(s * s));
 }
 
 /* Rotate v about the unit axis k by angle phi (Rodrigues): exact, length-preserving. phi = 0

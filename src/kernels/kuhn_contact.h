@@ -249,22 +249,21 @@ namespace kuhn {
        E = kt |dxi_r| / (mu logmean(fn_s, fn_end)), with the logarithmic mean
        (b - a) / ln(b / a) (= a when a = b): the paper's (1/(c1 c2)) ln(1 + c2) written so
        that the c2 -> 0 limit (line 38) needs no special case and no cancellation.
-       With x = fn_end / fn_s - 1, 1 / logmean = ln(1 + x) / (x fn_s), whose series for
-       small x (the first omitted term, x^4 / 5, is below 2e-17) needs no logarithm.
-       For |x| > 1e-2 (most sliding steps of chute flow: |x| > 0.1 in 47 % of them) the
-       decay is the power (fn_end / fn_s)^(-kt |dxi_r| / (mu (fn_end - fn_s))): one library
-       call instead of a logarithm and an exponential, 5-8 % of gran/kuhn's pair time there.
-       Rounding fn_end / fn_s then changes E by about 1e-14 E relative. 0 for an infinite E:
-       the normal force reaches zero on the path (the integral of 1/f^n diverges), or mu = 0. */
+       With s = (fn_end - fn_s) / (fn_end + fn_s), ln(fn_end / fn_s) = 2 atanh(s), so
+         E = kt |dxi_r| 2 atanh(s) / (mu s (fn_end + fn_s)),
+       and 2 atanh(s) / s is a series in s^2 (demc::atanh_ratio()) for |s| < 1/3, i.e. forces
+       within a factor of 2; beyond, ln(fn_end / fn_s) itself (demc::log_far_from_one()).
+       Inline, without the library's pow (or log1p and exp), which took about a tenth of
+       gran/kuhn's pair time in chute flow. 0 for an infinite E: the normal force reaches zero
+       on the path (the integral of 1/f^n diverges), or mu = 0. */
     DEMC_FN double slide_decay(double fn_s, double fn_end, double kt_len, double mu)
     {
       if (!(fn_s > 0.0) || !(fn_end > 0.0) || !(mu > 0.0)) return 0.0;
-      const double inv_mu_fn = 1.0 / (mu * fn_s);
-      const double x = (fn_end - fn_s) * (mu * inv_mu_fn);
-      if (math::fabs(x) > 1e-2) return math::pow(fn_end / fn_s, -kt_len / (mu * (fn_end - fn_s)));
-      if (math::fabs(x) < 1e-4)
-        return math::exp(-kt_len * inv_mu_fn * (1.0 - x * (0.5 - x * (1.0 / 3.0 - 0.25 * x))));
-      return math::exp(-kt_len * inv_mu_fn * (math::log1p(x) / x));
+      const double inv = 1.0 / (mu * (fn_end + fn_s));
+      const double s = (fn_end - fn_s) * (mu * inv);    // |s| < 1
+      const double ratio = math::fabs(s) < 1.0 / 3.0 ? atanh_ratio(s * s)
+                                                     : log_far_from_one(fn_end / fn_s) / s;
+      return exp_neg(kt_len * inv * ratio);
     }
 
     /* Lines 31-43: the force slides along the remaining movement dxi_r while the cone

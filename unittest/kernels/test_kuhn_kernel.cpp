@@ -697,16 +697,18 @@ TEST(KuhnTurn, BruteForceOracleIsConverged)
       angle_between(raw, b), angle_between(a, b));
 }
 
-/* Eq. 18's decay factor exp(-E), E = kt |dxi| ln(fn_end / fn_s) / (mu (fn_end - fn_s)), in each
-   of the kernel's three forms (series for |x| < 1e-4, logarithm and exponential, power for
-   |x| > 1e-2; x = fn_end / fn_s - 1), against the same formula in long double with log1pl.
-   Rounding the force ratio for the power costs at most about 1e-14 E relative. */
+/* Eq. 18's decay factor exp(-E), E = kt |dxi| ln(fn_end / fn_s) / (mu (fn_end - fn_s)), in both
+   of the kernel's forms (the series in s = (fn_end - fn_s) / (fn_end + fn_s) for forces within a
+   factor of 2, the logarithm of the force ratio beyond; x = fn_end / fn_s - 1), against the same
+   formula in long double with log1pl. E carries a few rounding errors (relative), which
+   exp(-E) turns into E times as much in the factor: hence the bound 2e-15 (1 + E). */
 TEST(KuhnTurn, DecayFactorMatchesExtendedPrecision)
 {
   double worst = 0.0;
   const double fn_s = 3.0, mu = 0.4;
   for (double x :
-       {1e-7, -3e-5, 9e-5, -2e-4, 4e-3, -9.9e-3, 1.01e-2, -1.2e-2, 0.1, -0.5, 2.0, -0.999, 40.0}) {
+       {1e-7, -3e-5,   9e-5,   -2e-4, 4e-3,   -9.9e-3, 1.01e-2, -1.2e-2, 0.1, -0.4999,
+        -0.5, -0.5001, 0.9999, 1.0,   1.0001, 2.0,     -0.999,  40.0,    1e6, -1.0 + 1e-9}) {
     for (double E_unit : {1e-6, 0.1, 1.0, 5.0, 20.0}) {
       const double fn_end = fn_s * (1.0 + x);
       const double kt_len = E_unit * mu * fn_s;    // E = E_unit ln(1 + x) / x
@@ -716,13 +718,41 @@ TEST(KuhnTurn, DecayFactorMatchesExtendedPrecision)
       const double got = kuhn::detail::slide_decay(fn_s, fn_end, kt_len, mu);
       const double rel = std::fabs(got - exact) / exact;
       worst = std::max(worst, rel);
-      EXPECT_LT(rel, 2e-14 * (1.0 + (double) E)) << "x " << x << " E " << (double) E;
+      EXPECT_LT(rel, 2e-15 * (1.0 + (double) E)) << "x " << x << " E " << (double) E;
     }
   }
   // an infinite exponent (the normal force reaches zero, or no friction) stops the turn
   EXPECT_EQ(kuhn::detail::slide_decay(fn_s, 0.0, 1.0, mu), 0.0);
   EXPECT_EQ(kuhn::detail::slide_decay(fn_s, 1.0, 1.0, 0.0), 0.0);
   std::printf("[ measured ] turn decay factor: worst relative error %.3g\n", worst);
+}
+
+/* The decay's inline exp(-E) and logarithm (kernel_common.h) against long double over their
+   whole range: E in [0, 745] (beyond 700 the library), ln q for q from 1e-300 to 1e300
+   outside [1/2, 2] (inside, the kernel uses the series, checked above). A few rounding errors
+   each: bound 1e-15 relative. */
+TEST(KuhnTurn, InlineExpAndLogMatchExtendedPrecision)
+{
+  std::mt19937_64 rng(20261125);
+  std::uniform_real_distribution<double> uniform(0.0, 1.0);
+  double worst_exp = 0.0, worst_log = 0.0;
+  for (int k = 0; k < 200000; k++) {
+    const double E = (k % 2) ? 745.0 * uniform(rng) : std::exp(-40.0 + 46.6 * uniform(rng));
+    const double exact = (double) expl(-(long double) E);
+    worst_exp = std::max(worst_exp, std::fabs(demc::exp_neg(E) - exact) / exact);
+    const double q =
+        std::exp((k % 2 ? 1.0 : -1.0) * (0.6932 + 690.0 * uniform(rng) * uniform(rng)));
+    const double log_exact = (double) logl((long double) q);
+    worst_log = std::max(worst_log,
+                         std::fabs(demc::log_far_from_one(q) - log_exact) / std::fabs(log_exact));
+  }
+  EXPECT_LT(worst_exp, 1e-15);
+  EXPECT_LT(worst_log, 1e-15);
+  EXPECT_EQ(demc::exp_neg(0.0), 1.0);
+  EXPECT_EQ(demc::exp_neg(std::numeric_limits<double>::infinity()), 0.0);
+  EXPECT_DOUBLE_EQ(demc::atanh_ratio(0.0), 2.0);
+  std::printf("[ measured ] inline exp(-E): worst relative error %.3g; ln q: %.3g\n", worst_exp,
+              worst_log);
 }
 
 // The conventional add-then-scale misses the turn for large movements (Fig. 4): with
