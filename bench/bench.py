@@ -35,9 +35,12 @@ BUILD_DIR = os.environ.get("DEMC_BUILD_DIR", os.path.join(TOP, "build"))
 PLUGIN_DIR = os.path.join(BUILD_DIR, "src")
 
 # The chute's gran/hooke/history: kn = 2e5, kt = 2/7 kn, gamma_n = 50, mu = 0.5.
-# gran/kuhn gets the same stiffnesses and friction, and a normal dashpot of similar size.
+# gran/kuhn gets the same stiffnesses, friction and normal dashpot: gran/hooke/history's
+# dashpot force is meff gamma_n v_n, and meff = m / 2 = pi / 12 for the chute's spheres
+# (diameter 1, density 1), so nu_n = 50 pi / 12. (Until 2026-11-25 the benchmark gave gran/kuhn
+# nu_n = 0.5, a 26 times weaker dashpot; its speed did not depend on it.)
 HOOKE = "pair_style gran/hooke/history 200000.0 NULL 50.0 NULL 0.5 0\npair_coeff * *"
-KUHN = "pair_style gran/kuhn\npair_coeff * * 200000.0 57142.857142857145 0.5 damping 0.5 0.0"
+KUHN = "pair_style gran/kuhn\npair_coeff * * 200000.0 57142.857142857145 0.5 damping 13.089969389957473 0.0"
 # Hertz-Mindlin, E = 5e6, nu = 0.3, mu = 0.5: LAMMPS's closest built-in is pair granular with
 # hertz/material and the incremental tangential mindlin model
 MINDLIN = ("pair_style granular\npair_coeff * * hertz/material 5e6 0.2 0.3 "
