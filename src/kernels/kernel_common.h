@@ -140,9 +140,11 @@ DEMC_FN_FLAT void sin_cos(double phi, double &s, double &c)
   c = math::cos(phi);
 }
 
-/* exp(-E) for E >= 0 and logarithms, inline and without library calls in the usual range: a contact that slides needs both (Kuhn et al., Eq. 18), and the library's
-   pow (or log1p and exp) took about a tenth of gran/kuhn's pair time in chute flow. Both are
-   accurate to a few units in the last place (the kernel tests check them against long double).
+/* exp(-E) for E >= 0 and logarithms, inline and without library calls in the usual range: a
+   sliding contact of gran/kuhn needs both (Kuhn et al., Eq. 18); inline they leave the
+   compiler free to schedule them with the rest of the contact law, and they run on any Kokkos
+   device as they are. Both are accurate to a few units in the last place (the kernel tests
+   check them against long double).
 
    2^k for an integer k in [-1022, 1023], assembled from its bits. */
 DEMC_FN double pow2i(int k)

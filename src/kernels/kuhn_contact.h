@@ -253,9 +253,9 @@ namespace kuhn {
          E = kt |dxi_r| 2 atanh(s) / (mu s (fn_end + fn_s)),
        and 2 atanh(s) / s is a series in s^2 (demc::atanh_ratio()) for |s| < 1/3, i.e. forces
        within a factor of 2; beyond, ln(fn_end / fn_s) itself (demc::log_far_from_one()).
-       Inline, without the library's pow (or log1p and exp), which took about a tenth of
-       gran/kuhn's pair time in chute flow. 0 for an infinite E: the normal force reaches zero
-       on the path (the integral of 1/f^n diverges), or mu = 0. */
+       Inline, without the library's pow (or log1p and exp): 1.5 % fewer instructions and
+       1-3 % less pair time in chute flow (paired A/B). 0 for an infinite E: the normal force
+       reaches zero on the path (the integral of 1/f^n diverges), or mu = 0. */
     DEMC_FN double slide_decay(double fn_s, double fn_end, double kt_len, double mu)
     {
       if (!(fn_s > 0.0) || !(fn_end > 0.0) || !(mu > 0.0)) return 0.0;
