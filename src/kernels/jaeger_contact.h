@@ -17,7 +17,7 @@
 
    ---------------------------------------------------------------- API
    Everything is in namespace demc::jaeger, header-only, DEMC_FN.
-     material(Estar, Gstar, R, mu); make_material(E1,nu1,R1, E2,nu2,R2, mu);
+     material(Estar, Gstar, R, mu); with_radius(mat, R); make_material(E1,nu1,R1, E2,nu2,R2, mu);
      kappa(mat); cone_slope(mat) = mu kappa;
      hertz_force(mat, z); normal_stiffness(mat, z); normal_energy(mat, z)
                                                         (jaeger_hertz.h)

@@ -32,9 +32,10 @@ namespace jaeger {
   DEMC_FN double length(const Vec2 &a) { return math::sqrt(a.x * a.x + a.y * a.y); }
 
   /* Effective properties of a contact. mu is the friction coefficient. Make it with
-     material() or make_material(): the last three members are derived once per contact, as
-     the step reads them many times (a division or a square root each, the slowest
-     arithmetic there is). */
+     material() or make_material(): the last three members are derived, as the step reads them
+     many times (a division or a square root each, the slowest arithmetic there is). A contact
+     loop derives the type pair's part once (kappa, cone) and per contact only what depends on
+     the radius (with_radius()). */
   struct Material {
     double Estar, Gstar, R, mu;
     double kappa;     // Estar / Gstar
@@ -42,9 +43,17 @@ namespace jaeger {
     double hertz;     // 4/3 Estar sqrt(R): P = hertz z^(3/2)
   };
 
+  // m with effective radius R (and the Hertz constant that goes with it)
+  DEMC_FN Material with_radius(Material m, double R)
+  {
+    m.R = R;
+    m.hertz = (4.0 / 3.0) * m.Estar * math::sqrt(R);
+    return m;
+  }
+
   DEMC_FN Material material(double Estar, double Gstar, double R, double mu)
   {
-    return {Estar, Gstar, R, mu, Estar / Gstar, mu * Estar / Gstar, (4.0 / 3.0) * Estar * math::sqrt(R)};
+    return with_radius({Estar, Gstar, 0.0, mu, Estar / Gstar, mu * Estar / Gstar, 0.0}, R);
   }
 
   DEMC_FN double effective_radius(double R1, double R2) { return R1 * R2 / (R1 + R2); }

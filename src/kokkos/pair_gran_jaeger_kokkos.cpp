@@ -205,7 +205,7 @@ struct JaegerPairLoop :
         Vec3{d.omega(p, 0), d.omega(p, 1), d.omega(p, 2)},
         Vec3{d.omega(q, 0), d.omega(q, 1), d.omega(q, 2)}, step_dt,
         false);    // the frame carries the normal: no old normal needed
-    const jaeger::Material mat = jaeger::material(c.estar, c.gstar, rad_i * rad_j / radsum, c.mu);
+    const jaeger::Material mat = jaeger::with_radius(c.mat, rad_i * rad_j / radsum);
 
     if (!touching) {
       // parting (ADVANCE, has): the last step still does work as the springs leave (the
@@ -398,9 +398,7 @@ template <class DeviceType> double PairGranJaegerKokkos<DeviceType>::init_one(in
 {
   const double cut = PairGranJaeger::init_one(i, j);
   PairGranJaegerTypeParams c;
-  c.estar = estar[i][j];
-  c.gstar = gstar[i][j];
-  c.mu = mu[i][j];
+  c.mat = pair_materials[i * (atom->ntypes + 1) + j];
   c.damp_n = damp_n[i][j];
   c.damp_t = damp_t[i][j];
   shared.set_type_params(k_params, i, j, c);
@@ -516,7 +514,7 @@ double PairGranJaegerKokkos<DeviceType>::single(int i, int j, int itype, int jty
   using R = FixJaegerHistoryKokkos<DeviceType>;
   for (int k = 0; k < single_extra; k++) svector[k] = 0.0;
   fforce = 0.0;
-  atomKK->sync(Host, RADIUS_MASK | TAG_MASK);
+  atomKK->sync(Host, RADIUS_MASK | TAG_MASK | TYPE_MASK);    // (type: contact_material())
   const double *radius = atom->radius;
   const double radsum = radius[i] + radius[j];
   std::vector<double> rec;
@@ -525,8 +523,7 @@ double PairGranJaegerKokkos<DeviceType>::single(int i, int j, int itype, int jty
   if (found < 0) return 0.0;    // as the CPU style: a pair not in i's list gives zeros
   const bool has = found > 0;
   const double r = std::sqrt(rsq);
-  const jaeger::Material mat = jaeger::material(estar[itype][jtype], gstar[itype][jtype],
-                                                radius[i] * radius[j] / radsum, mu[itype][jtype]);
+  const jaeger::Material mat = contact_material(i, j);
   const double P = jaeger::hertz_force(mat, radsum - r);
   fforce = P / r;    // force on i = fforce * (x_i - x_j): the normal part
   svector[0] = P;

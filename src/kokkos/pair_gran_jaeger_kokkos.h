@@ -74,8 +74,9 @@ struct PairGranJaegerSums {
 
 // contact coefficients of one type pair, as the device sees them
 struct PairGranJaegerTypeParams {
-  double estar, gstar, mu, damp_n, damp_t;
-  KOKKOS_INLINE_FUNCTION PairGranJaegerTypeParams() : estar(0.0), gstar(0.0), mu(0.0), damp_n(0.0), damp_t(0.0) {}
+  demc::jaeger::Material mat;    // without the radius (PairGranJaeger::pair_materials)
+  double damp_n, damp_t;
+  KOKKOS_INLINE_FUNCTION PairGranJaegerTypeParams() : mat{}, damp_n(0.0), damp_t(0.0) {}
 };
 
 /* Everything the pair loop reads and writes: views and plain values only, so that the

@@ -138,7 +138,7 @@ void PairGranJaeger::compute_contact(const TouchingPair &t, bool advance, bool e
   const double *radius = atom->radius;
   const int i = t.i, j = t.j, jj = t.jj;
   const bool touching = t.touching;
-  const double rsq = t.rsq, radsum = radius[i] + radius[j];
+  const double rsq = t.rsq;
   // read again: opening or growing an earlier pair's record may have moved the arena
   double *rec = fix_history->record(i, jj);
   const int itype = type[i], jtype = type[j];
@@ -148,8 +148,7 @@ void PairGranJaeger::compute_contact(const TouchingPair &t, bool advance, bool e
   const int atom_p = i_first ? i : j, atom_q = i_first ? j : i;
   // the frame carries the normal from step to step: no old normal needed
   const demc::SphereContact c = sphere_contact(atom_p, atom_q, std::sqrt(rsq), advance, false);
-  const jaeger::Material mat = jaeger::material(estar[itype][jtype], gstar[itype][jtype],
-                                                radius[i] * radius[j] / radsum, mu[itype][jtype]);
+  const jaeger::Material mat = contact_material(i, j);
   if (!touching) {
     // parting: the last step still does work as the springs leave (kernel clears the stack)
     const double work = part(rec, c, mat);
@@ -360,7 +359,19 @@ double PairGranJaeger::init_one(int i, int j)
   estar[i][j] = estar[j][i] = jaeger::effective_young(e1, nu1, e2, nu2);
   gstar[i][j] = gstar[j][i] = jaeger::effective_shear(e1, nu1, e2, nu2);
   for (double **a : {youngs, poisson, mu, damp_n, damp_t}) a[j][i] = a[i][j];
+  const int stride = atom->ntypes + 1;
+  pair_materials.resize(stride * stride);
+  pair_materials[i * stride + j] = pair_materials[j * stride + i] =
+      jaeger::material(estar[i][j], gstar[i][j], 0.0, mu[i][j]);
   return contact_cutoff(i, j);
+}
+
+jaeger::Material PairGranJaeger::contact_material(int i, int j) const
+{
+  const double *radius = atom->radius;
+  const int *type = atom->type;
+  return jaeger::with_radius(pair_materials[type[i] * (atom->ntypes + 1) + type[j]],
+                             radius[i] * radius[j] / (radius[i] + radius[j]));
 }
 
 /* ---------------------------------------------------------------------- */
@@ -445,8 +456,7 @@ double PairGranJaeger::single(int i, int j, int itype, int jtype, double rsq, do
   const int jj = find_neighbor_index(i, j);
   if (rsq >= radsum * radsum || jj < 0) return 0.0;
   const double r = std::sqrt(rsq);
-  const jaeger::Material mat = jaeger::material(estar[itype][jtype], gstar[itype][jtype],
-                                                radius[i] * radius[j] / radsum, mu[itype][jtype]);
+  const jaeger::Material mat = contact_material(i, j);
   const double P = jaeger::hertz_force(mat, radsum - r);
   fforce = P / r;    // force on i = fforce * (x_i - x_j): the normal part
   svector[0] = P;

@@ -17,9 +17,12 @@ PairStyle(gran/jaeger,PairGranJaeger);
 
 #include "pair_gran_demc.h"
 
+#include "jaeger_hertz.h"
+
+#include <vector>
+
 namespace demc {
 namespace jaeger {
-  struct Material;
   struct StepResult;
 }    // namespace jaeger
 }    // namespace demc
@@ -49,6 +52,11 @@ class PairGranJaeger : public PairGranDemc {
   // per type pair: the coefficients given (E, nu) and the effective moduli (init_one)
   double **youngs, **poisson, **mu, **damp_n, **damp_t;
   double **estar, **gstar;
+  // per type pair (index itype * (ntypes + 1) + jtype): the moduli and friction as a kernel
+  // Material without the radius (init_one)
+  std::vector<demc::jaeger::Material> pair_materials;
+  // the Material of the contact of atoms i and j (list pair): the type pair's, with their radii
+  demc::jaeger::Material contact_material(int i, int j) const;
   double beta;       // memory approximation, 0 = exact
   int max_length;    // history/max: points per contact, 0 = unbounded
   bool work;         // integrate the tangential work (friction dissipation); "work no": skip
