@@ -224,20 +224,20 @@ DEMC_FN_FLAT Vec3 rotate_perpendicular_about(const Vec3 &v, const Vec3 &k, doubl
   return c * v + s * cross(k, v);
 }
 
-/* The smallest rotation that takes unit vector a to unit vector b, applied to the part of v
-   perpendicular to a (the part along a is dropped): the tilt that carries a tangential
-   vector from the plane normal to a into the plane normal to b. Exact and without angles:
+/* The smallest rotation that takes unit vector a to unit vector b, applied to a vector v in the
+   plane normal to a: the tilt that carries a tangential vector from the plane normal to a into
+   the plane normal to b. Exact and without angles:
      R = I - (a + b)(a + b)^T / (1 + c) + 2 b a^T,   c = a.b,
-   applied to v_t = v - (a.v) a gives v_t - (b.v_t) / (1 + c) (a + b), which is normal to b
-   and has the length of v_t. Antiparallel a, b (no unique rotation): v_t unrotated. */
+   applied to v with a.v = 0 gives v - (b.v) / (1 + c) (a + b), of the length of v. The result
+   is normal to b for any v (its b-part cancels); a part alpha a of v (a tangential force's
+   round-off off its plane) is not removed first, which would cost a dot product: it is turned
+   into the new plane at length alpha tan(theta / 2) for a tilt by theta. Antiparallel a, b (no
+   unique rotation): v unrotated. */
 DEMC_FN_FLAT Vec3 tilt_tangential(const Vec3 &v, const Vec3 &a, const Vec3 &b)
 {
   const double c = dot(a, b);
-  const double av = dot(a, v);
-  const Vec3 v_t = v - av * a;
-  if (c <= -1.0 + 1e-14) return v_t;
-  const double bv_t = dot(b, v) - c * av;
-  return v_t - (bv_t / (1.0 + c)) * (a + b);
+  if (c <= -1.0 + 1e-14) return v;
+  return v - (dot(b, v) / (1.0 + c)) * (a + b);
 }
 
 }    // namespace demc

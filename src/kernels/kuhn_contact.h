@@ -120,12 +120,16 @@ namespace kuhn {
       return m * math::sqrt(dot(w, w));
     }
 
-    /* |v| > R without a square root in the usual range (the stick test of every step). */
+    /* |v| > R without a square root in the usual range (the stick test of every step); v2 is
+       |v|^2 as the caller has it. */
+    DEMC_FN bool longer_than(const Vec3 &v, double v2, double R)
+    {
+      if (v2 > 1e-290 && v2 < 1e290 && R < 1e145) return v2 > R * R;
+      return length(v) > R;
+    }
     DEMC_FN bool longer_than(const Vec3 &v, double R)
     {
-      const double d = dot(v, v);
-      if (d > 1e-290 && d < 1e290 && R < 1e145) return d > R * R;
-      return length(v) > R;
+      return longer_than(v, dot(v, v), R);
     }
 
     DEMC_FN Vec3 unit_or_zero(const Vec3 &v)
@@ -162,7 +166,7 @@ namespace kuhn {
       // (a zero force stays zero: no test for it, it would cost more than it saves)
       Vec3 f = ft_old;
       if (p.flags & PROJECT) {
-        f = tilt_tangential(f, m.n_old, m.n);    // also drops a normal part (round-off)
+        f = tilt_tangential(f, m.n_old, m.n);    // f^{t,t} lies in the plane normal to n_old
         if (p.flags & TWIRL) f = rotate_perpendicular_about(f, m.n, m.twirl);
       } else if (p.flags & TWIRL) {
         f = rotate_about(f, m.n, m.twirl);    // f need not be tangential to n
@@ -236,6 +240,19 @@ namespace kuhn {
       const double B = r0 * a - dot(g0, b);      // Eq. 12
       const double C = r0 * r0 - dot(g0, g0);    // Eq. 13
       return slip_onset_root(A, B, C, tol);
+    }
+
+    /* slip_onset() from the products the caller has already formed: ff = |f0|^2, fd = f0.dxi,
+       dd = |dxi|^2 with df = kt dxi. Where the squares can neither overflow nor underflow,
+       Eqs. 11-13 follow from them at once (three dot products fewer per sliding step);
+       elsewhere slip_onset() rescales. */
+    DEMC_FN_FLAT double slip_onset(double R0, double dR, double kt, const Vec3 &f0, const Vec3 &dxi,
+                                   double ff, double fd, double dd, double eps)
+    {
+      const double bb = kt * kt * dd;
+      const double scale2 = max2(max2(R0 * R0, dR * dR), max2(ff, bb));
+      if (!(scale2 > 1e-140 && scale2 < 1e140)) return slip_onset(R0, dR, f0, kt * dxi, eps);
+      return slip_onset_root(dR * dR - bb, R0 * dR - kt * fd, R0 * R0 - ff, eps * scale2);
     }
 
     /* |v|^2 inside [1e-100, 1e100]: squares and products of two such lengths neither
@@ -341,35 +358,45 @@ namespace kuhn {
        energy shows as dissipation because line 52 uses the original f^{t,t}. The onset is then
        found as for a force on the cone, so a reversing movement unloads elastically instead of
        sliding against the force. (Threshold eps/4 on |f|: C ~ -2 (|f|/R - 1) then stays above
-       slip_onset's -eps.) */
-    DEMC_FN Vec3 admissible_start(const Vec3 &f0, double R_old, double eps)
+       slip_onset's -eps.) f0f0 = |f0|^2. */
+    DEMC_FN bool outside_cone(const Vec3 &f0, double f0f0, double R_old, double eps)
     {
-      return longer_than(f0, R_old * (1.0 + 0.25 * eps)) ? scaled_to(f0, R_old) : f0;
+      return longer_than(f0, f0f0, R_old * (1.0 + 0.25 * eps));
     }
 
     /* Lines 19-45: touching at t and at t+dt. f0 is f^{t,t} already carried by the pair's
        rotation. The within-step path follows Eq. 17, f^n(alpha) = f^{n,t} + alpha kn dzeta,
        while the final force uses f^{n,t+dt} = kn zeta_new (lines 20, 43); the two agree
-       when zeta_new = zeta_old + dzeta. */
+       when zeta_new = zeta_old + dzeta. The products dd = |dxi|^2 and f0f0 = |f0|^2 come from
+       the caller, who needs them too; with fd = f_from.dxi they give the work terms and the
+       slip onset without further dot products. */
     DEMC_FN_FLAT void continuing_contact(const Params &p, const Kinematics &m, double dzeta,
-                                         const Vec3 &dxi, const Vec3 &f0, double fn_new, Result &r)
+                                         const Vec3 &dxi, double dd, const Vec3 &f0, double f0f0,
+                                         double fn_new, Result &r)
     {
       const double fn_old = p.kn * m.zeta_old;    // line 7
       const double R_old = p.mu * fn_old, R_new = p.mu * fn_new;
-      const Vec3 f_from = (p.flags & ELASTIC_SLIP) ? admissible_start(f0, R_old, p.eps) : f0;
+      Vec3 f_from = f0;
+      double ff = f0f0;
+      if ((p.flags & ELASTIC_SLIP) && outside_cone(f0, f0f0, R_old, p.eps)) {
+        f_from = scaled_to(f0, R_old);
+        ff = dot(f_from, f_from);
+      }
+      const double fd = dot(f_from, dxi);
       const Vec3 trial = f_from + p.kt * dxi;    // line 20
       if (!longer_than(trial, R_new)) {          // line 21: inside the cone
         r.ft = trial;
-        r.dWt = 0.5 * dot(dxi, f_from + r.ft);    // line 45 (exact for elastic movement)
+        // line 45, 1/2 dxi.(f_from + trial) (exact for elastic movement)
+        r.dWt = fd + (0.5 * p.kt) * dd;
         r.branch = BRANCH_STICK;
         return;
       }
       r.branch = BRANCH_SLIP;
       const double a_s = (p.flags & ELASTIC_SLIP)
-          ? slip_onset(R_old, p.mu * p.kn * dzeta, f_from, p.kt * dxi, p.eps)
+          ? slip_onset(R_old, p.mu * p.kn * dzeta, p.kt, f_from, dxi, ff, fd, dd, p.eps)
           : 0.0;
       r.alpha_s = a_s;
-      r.dWt = a_s * dot(dxi, f_from + (0.5 * a_s * p.kt) * dxi);    // line 28
+      r.dWt = a_s * (fd + (0.5 * a_s * p.kt) * dd);    // line 28: a_s dxi.(f_from + a_s kt dxi / 2)
       // Line 29 overwrites f^{t,t} in the paper; the start-of-slip force is kept apart
       // here because line 52 needs the START-of-step force f0 (otherwise the reversible
       // work would miss the elastic part before slip and the dissipation would absorb it).
@@ -383,7 +410,7 @@ namespace kuhn {
         r.ft = scaled_to(f_s + p.kt * dxi_r, R_new);
       /* Line 45: trapezoid over the sliding part. Can its dissipation (line 53) be negative?
          With ELASTIC_SLIP on: no (beyond round-off). A start outside the cone adds
-         (|f0|^2 - R_old^2) / (2 kt) >= 0 (admissible_start); the elastic part before slip
+         (|f0|^2 - R_old^2) / (2 kt) >= 0 (outside_cone); the elastic part before slip
          contributes exactly 0. For the sliding part write R_s = |f_s| = mu fn_s,
          R_l = R_s + mu kn dzeta_r (Eq. 17's end) and the slip rate
          lambda' = |dxi_r| cos(theta) - mu kn dzeta_r / kt (>= 0 at the onset, which is where
@@ -407,13 +434,14 @@ namespace kuhn {
     }
 
     /* Lines 51-53. Line 51 prints f^{n,t}; the text says the stored energy comes from the
-       final force, so f^{n,t+dt} is used. Line 52 uses the start-of-step force f_start. */
-    DEMC_FN void split_work(const Params &p, double zeta_new, const Vec3 &f_start, Result &r)
+       final force, so f^{n,t+dt} is used. Line 52 uses the start-of-step force f_start, of which
+       the caller passes |f_start|^2. */
+    DEMC_FN void split_work(const Params &p, double zeta_new, double f_start2, Result &r)
     {
       r.Wn = 0.5 * r.fn * zeta_new;    // fn^2 / (2 kn) with fn = kn zeta_new: no division
       const double half_compliance = p.kt > 0.0 ? 0.5 / p.kt : 0.0;
       r.Wt = dot(r.ft, r.ft) * half_compliance;
-      r.dWt_rev = r.Wt - dot(f_start, f_start) * half_compliance;
+      r.dWt_rev = r.Wt - f_start2 * half_compliance;
       r.dWt_irrev = r.dWt - r.dWt_rev;
     }
 
@@ -421,14 +449,16 @@ namespace kuhn {
        normal and tangential coefficients, only while touching:
          f_damp = damp_n (du.n) n / dt + damp_t dxi / dt   (on p; resists the relative motion).
        The work done on the dashpots is f_damp . du = (damp_n (du.n)^2 + damp_t |dxi|^2) / dt,
-       written in that non-negative form. */
+       written in that non-negative form (dd = |dxi|^2). Sets the force of line 50 with the
+       dashpots; for m.dt > 0 only. */
     DEMC_FN void add_damping(const Params &p, const Kinematics &m, double dzeta, const Vec3 &dxi,
-                             Result &r)
+                             double dd, Result &r)
     {
-      if (!(m.dt > 0.0)) return;
       const double inv_dt = 1.0 / m.dt;
-      r.f_damp = (-p.damp_n * dzeta * inv_dt) * m.n + (p.damp_t * inv_dt) * dxi;    // du.n = -dzeta
-      r.dW_damp = (p.damp_n * dzeta * dzeta + p.damp_t * dot(dxi, dxi)) * inv_dt;
+      const double on_n = -p.damp_n * dzeta * inv_dt, on_t = p.damp_t * inv_dt;    // du.n = -dzeta
+      r.f_damp = on_n * m.n + on_t * dxi;
+      r.dW_damp = (p.damp_n * dzeta * dzeta + p.damp_t * dd) * inv_dt;
+      r.force = (on_n - r.fn) * m.n + r.ft + on_t * dxi;    // line 50 with the dashpots
     }
 
     /* Lines 4-5: apart at t+dt. No force; the tangential energy held at t is released
@@ -437,7 +467,7 @@ namespace kuhn {
     {
       Result r{};
       r.branch = BRANCH_SEPARATED;
-      split_work(p, 0.0, ft_old, r);
+      split_work(p, 0.0, dot(ft_old, ft_old), r);
       return r;
     }
 
@@ -452,6 +482,7 @@ namespace kuhn {
 
     const double dzeta = -dot(m.du, m.n);    // Eq. 6 (line 9)
     const Vec3 dxi = m.du + dzeta * m.n;
+    const double dd = dot(dxi, dxi);
 
     // every field is set below: zero-initialising the whole struct costs more than this step's
     // elastic arithmetic (it compiles to a block store on x86)
@@ -460,16 +491,19 @@ namespace kuhn {
     r.alpha_o = r.alpha_s = 0.0;
     r.dW_damp = 0.0;
     r.f_damp = {0.0, 0.0, 0.0};
-    Vec3 f_start = {0.0, 0.0, 0.0};
+    double f_start2 = 0.0;        // |f^{t,t}|^2 (line 52)
     if (!(m.zeta_old > 0.0)) {    // line 10: f^{n,t} <= 0, not touching at t
       fresh_contact(p, m, dzeta, dxi, r.fn, r);
     } else {
-      f_start = carried_by_pair_rotation(p, m, ft_old);
-      continuing_contact(p, m, dzeta, dxi, f_start, r.fn, r);
+      const Vec3 f_start = carried_by_pair_rotation(p, m, ft_old);
+      f_start2 = dot(f_start, f_start);
+      continuing_contact(p, m, dzeta, dxi, dd, f_start, f_start2, r.fn, r);
     }
-    split_work(p, m.zeta_new, f_start, r);
-    if (p.damp_n != 0.0 || p.damp_t != 0.0) add_damping(p, m, dzeta, dxi, r);
-    r.force = -r.fn * m.n + r.ft + r.f_damp;    // Eq. 3 plus damping (line 50)
+    split_work(p, m.zeta_new, f_start2, r);
+    if ((p.damp_n != 0.0 || p.damp_t != 0.0) && m.dt > 0.0)
+      add_damping(p, m, dzeta, dxi, dd, r);
+    else
+      r.force = -r.fn * m.n + r.ft;    // Eq. 3 (line 50)
     return r;
   }
 

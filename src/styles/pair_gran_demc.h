@@ -95,13 +95,14 @@ class PairGranDemc : public Pair {
     double rsq;
     bool touching;    // (a pair that parted may also need its last step)
   };
-  struct ContactBuffer {
+  template <class Entry> struct BufferOf {
     static constexpr int SIZE = 32;
-    TouchingPair pairs[SIZE];
+    Entry pairs[SIZE];
     int n = 0;
-    void add(const TouchingPair &t) { pairs[n++] = t; }
+    void add(const Entry &t) { pairs[n++] = t; }
     bool full() const { return n == SIZE; }
   };
+  using ContactBuffer = BufferOf<TouchingPair>;
   // ask the caches for what the contact law will read and write of partner j and the history
   void prefetch_contact(int j, const double *history, int history_size) const
   {

@@ -79,7 +79,7 @@ void PairGranKuhn::compute(int eflag, int vflag)
      velocities, forces, torques and the history) is scattered in memory; in one pass the
      long arithmetic of each contact keeps the processor from issuing the next contact's
      loads early, so every cache miss was waited for in turn. */
-  ContactBuffer buf;
+  KuhnBuffer buf;
   for (int ii = 0; ii < list->inum; ii++) {
     const int i = list->ilist[ii];
     const double xi = xs[3 * i], yi = xs[3 * i + 1], zi = xs[3 * i + 2], radi = radius[i];
@@ -95,7 +95,7 @@ void PairGranKuhn::compute(int eflag, int vflag)
       const double radsum = radi + radius[j];
       double *history = &allhistory[H_SIZE * jj];
       if (rsq < radsum * radsum) {
-        buf.add({i, j, jj, rsq, true});
+        buf.add({i, j, rsq, touch + jj, history});
         prefetch_contact(j, history, H_SIZE);
         if (buf.full()) flush_contacts(buf, advance, step_dt, sum, friction, damping);
         continue;
@@ -124,17 +124,17 @@ void PairGranKuhn::compute(int eflag, int vflag)
    the contact law on the touching pairs found by compute()'s first pass
 ------------------------------------------------------------------------- */
 
-void PairGranKuhn::flush_contacts(ContactBuffer &buf, bool advance, double step_dt, double *sum,
+void PairGranKuhn::flush_contacts(KuhnBuffer &buf, bool advance, double step_dt, double *sum,
                                   double &friction, double &damping)
 {
   const int *type = atom->type;
   const kuhn::Params *type_params = contact_params.data();
   const int stride = atom->ntypes + 1;
   for (int k = 0; k < buf.n; k++) {
-    const TouchingPair &t = buf.pairs[k];
+    const KuhnContact &t = buf.pairs[k];
     const int i = t.i, j = t.j;
-    int &touch = fix_history->firstflag[i][t.jj];
-    double *history = &fix_history->firstvalue[i][H_SIZE * t.jj];
+    int &touch = *t.touch;
+    double *history = t.history;
     const double weight = pair_weight(j);
     const demc::SphereContact c = sphere_contact(i, j, std::sqrt(t.rsq), advance);
     const kuhn::Kinematics m = {
@@ -152,6 +152,7 @@ void PairGranKuhn::flush_contacts(ContactBuffer &buf, bool advance, double step_
 
     apply_force(i, j, c, res.force, i, j, res.Wn + res.Wt);
     tally_atoms(i, j, res.Wn, res.Wt, advance ? res.dWt : 0.0, advance ? res.dW_damp : 0.0);
+    if (!eflag_global) continue;    // compute pair reads the sums on energy steps only
     sum[E_NORMAL] += weight * res.Wn;
     sum[E_TANGENTIAL] += weight * res.Wt;
     sum[E_CONTACTS] += weight;

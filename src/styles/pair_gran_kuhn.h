@@ -56,8 +56,16 @@ class PairGranKuhn : public PairGranDemc {
   }
 
   class FixNeighHistory *fix_history;
-  void flush_contacts(ContactBuffer &buf, bool advance, double step_dt, double *sum,
-                      double &friction, double &damping);
+  // a touching pair for flush_contacts(), with its history slot as the first pass found it
+  struct KuhnContact {
+    int i, j;
+    double rsq;
+    int *touch;
+    double *history;
+  };
+  using KuhnBuffer = BufferOf<KuhnContact>;
+  void flush_contacts(KuhnBuffer &buf, bool advance, double step_dt, double *sum, double &friction,
+                      double &damping);
 
   void allocate();
   double single_from_history(int itype, int jtype, double rsq, double radsum, const double *history,

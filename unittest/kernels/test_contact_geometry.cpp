@@ -139,13 +139,15 @@ TEST(ContactGeometry, RotationsAgreeWithAxisAngleMatrix)
   }
 }
 
-/* The tilt: the smallest rotation from a to b applied to the part of v normal to a, i.e.
-   the rotation about a x b by the angle between a and b. Lengths kept, result normal to
-   b, for tilts from 1e-8 rad to nearly pi; antiparallel: the normal part only is dropped. */
+/* The tilt: the smallest rotation from a to b applied to a vector v normal to a, i.e. the
+   rotation about a x b by the angle between a and b. Lengths kept, result normal to b, for
+   tilts from 1e-8 rad to nearly pi. A part alpha a of v along a (round-off in a stored force)
+   is turned into the plane normal to b at length alpha tan(theta / 2), and the result is still
+   normal to b. Antiparallel: v unrotated. */
 TEST(ContactGeometry, TiltIsTheSmallestRotation)
 {
   std::mt19937_64 rng(7);
-  double worst = 0.0;
+  double worst = 0.0, worst_part = 0.0;
   for (double angle = 1e-8; angle < 3.1; angle *= 1.3) {
     for (int k = 0; k < 50; k++) {
       const Vec3 a = unit(random_vec(rng, 1.0));
@@ -153,17 +155,30 @@ TEST(ContactGeometry, TiltIsTheSmallestRotation)
       const Vec3 b = demc::rotate_about(a, axis, angle);
       const Vec3 v = random_vec(rng, 2.0);
       const Vec3 v_t = v - demc::dot(v, a) * a;
-      const Vec3 got = demc::tilt_tangential(v, a, b);
+      const Vec3 got = demc::tilt_tangential(v_t, a, b);
       const Vec3 want = rotate_matrix(v_t, axis, angle);
-      const double err = dist3(got, want) / demc::norm(v);
+      const double err = dist3(got, want) / demc::norm(v_t);
       worst = std::fmax(worst, err);
-      EXPECT_LE(std::fabs(demc::dot(got, b)), 16 * kUlp * demc::norm(v) / (1.0 + std::cos(angle)));
+      EXPECT_LE(std::fabs(demc::dot(got, b)),
+                16 * kUlp * demc::norm(v_t) / (1.0 + std::cos(angle)));
+      // a normal part: normal to b still, turned into the plane at alpha tan(theta / 2)
+      const double alpha = 1e-3 * demc::norm(v_t);
+      const Vec3 with_part = demc::tilt_tangential(v_t + alpha * a, a, b);
+      const Vec3 part = with_part - got;
+      EXPECT_LE(std::fabs(demc::dot(with_part, b)),
+                16 * kUlp * demc::norm(v_t + alpha * a) / (1.0 + std::cos(angle)));
+      // (below 1e-4 rad the turned part, under 5e-8 |v_t|, drowns in the round-off of got)
+      if (angle > 1e-4)
+        worst_part = std::fmax(worst_part,
+                               std::fabs(demc::norm(part) / (alpha * std::tan(0.5 * angle)) - 1.0));
     }
   }
-  std::printf("[ measured ] tilt: worst error against the axis-angle rotation %.3g (relative)\n",
-              worst);
+  std::printf("[ measured ] tilt: worst error against the axis-angle rotation %.3g (relative); a "
+              "normal part's length against alpha tan(theta/2): %.3g (relative)\n",
+              worst, worst_part);
   EXPECT_LE(worst, 1e-13);
-  const Vec3 a = {0, 0, 1}, v = {1, 2, 3};
+  EXPECT_LE(worst_part, 1e-6);
+  const Vec3 a = {0, 0, 1}, v = {1, 2, 0};
   const Vec3 anti = demc::tilt_tangential(v, a, -1.0 * a);
   EXPECT_EQ(anti.x, 1.0);
   EXPECT_EQ(anti.y, 2.0);
