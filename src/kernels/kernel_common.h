@@ -174,7 +174,7 @@ DEMC_FN double exp_neg(double E)
 
 /* 2 atanh(s) / s = 2 (1 + t/3 + t^2/5 + ...), t = s^2, for |s| <= 1/3 (t <= 1/9): sixteen terms,
    the first omitted below 2e-17. */
-DEMC_FN double atanh_ratio(double t)
+DEMC_FN_FLAT double atanh_ratio(double t)
 {
   constexpr double a1 = 1.0 / 3, a2 = 1.0 / 5, a3 = 1.0 / 7, a4 = 1.0 / 9, a5 = 1.0 / 11,
                    a6 = 1.0 / 13, a7 = 1.0 / 15, a8 = 1.0 / 17, a9 = 1.0 / 19, a10 = 1.0 / 21,

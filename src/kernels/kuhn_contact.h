@@ -55,7 +55,8 @@ namespace kuhn {
     double kn, kt, mu;                    // normal and tangential stiffness, friction coefficient
     double damp_n = 0.0, damp_t = 0.0;    // contact dashpots (force per velocity)
     unsigned flags = ALL;                 // Refinement bits
-    double eps = 1e-12;                   // relative tolerance for the near-zero tests
+    // relative tolerance for the near-zero tests: a constant, so that the compiler can fold it
+    static constexpr double eps = 1e-12;
   };
 
   struct Motion {                     // Fig. 1 line 1, geometry and movements over the step
@@ -202,7 +203,7 @@ namespace kuhn {
        C < 0 beyond round-off: the force starts outside the cone, it slips at once
        (continuing_contact returns such a force onto the cone before asking). tol is the
        round-off allowance on C, in C's units. */
-    DEMC_FN double slip_onset_root(double A, double B, double C, double tol)
+    DEMC_FN_FLAT double slip_onset_root(double A, double B, double C, double tol)
     {
       if (C < -tol) return 0.0;
       if (C <= 0.0) {    // on the cone (C slightly negative is round-off)

@@ -127,6 +127,17 @@ void PairGranKuhn::compute(int eflag, int vflag)
 void PairGranKuhn::flush_contacts(KuhnBuffer &buf, bool advance, double step_dt, double *sum,
                                   double &friction, double &damping)
 {
+  if (refinements == kuhn::ALL)
+    run_contact_law<true>(buf, advance, step_dt, sum, friction, damping);
+  else
+    run_contact_law<false>(buf, advance, step_dt, sum, friction, damping);
+  buf.n = 0;
+}
+
+template <bool ALL_ON>
+void PairGranKuhn::run_contact_law(KuhnBuffer &buf, bool advance, double step_dt, double *sum,
+                                   double &friction, double &damping)
+{
   const int *type = atom->type;
   const kuhn::Params *type_params = contact_params.data();
   const int stride = atom->ntypes + 1;
@@ -139,7 +150,8 @@ void PairGranKuhn::flush_contacts(KuhnBuffer &buf, bool advance, double step_dt,
     const demc::SphereContact c = sphere_contact(i, j, std::sqrt(t.rsq), advance);
     const kuhn::Kinematics m = {
         c.overlap, touch ? history[H_ZETA] : 0.0, c.n, c.n_old, c.du, c.twirl, step_dt};
-    const kuhn::Params &params = type_params[type[i] * stride + type[j]];
+    kuhn::Params params = type_params[type[i] * stride + type[j]];
+    if (ALL_ON) params.flags = kuhn::ALL;
 
     const Vec3 ft_old = {history[H_FTX], history[H_FTY], history[H_FTZ]};
     const kuhn::Result res = kuhn::step(params, m, ft_old);
@@ -159,7 +171,6 @@ void PairGranKuhn::flush_contacts(KuhnBuffer &buf, bool advance, double step_dt,
     if (res.branch == kuhn::BRANCH_SLIP || res.branch == kuhn::BRANCH_FRESH_SLIP)
       sum[E_SLIDING] += weight;
   }
-  buf.n = 0;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -322,10 +333,6 @@ void PairGranKuhn::write_data_all(FILE *fp)
       fprintf(fp, "%d %d %.17g %.17g %.17g damping %.17g %.17g\n", i, j, kn[i][j], kt[i][j],
               mu[i][j], damp_n[i][j], damp_t[i][j]);
 }
-
-/* ---------------------------------------------------------------------- */
-
-/* ---------------------------------------------------------------------- */
 
 /* ----------------------------------------------------------------------
    per-contact state for compute pair/local: returns the stored elastic

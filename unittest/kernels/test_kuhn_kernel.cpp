@@ -26,7 +26,7 @@ const Vec3 EX = {1.0, 0.0, 0.0}, EZ = {0.0, 0.0, 1.0}, ZERO = {0.0, 0.0, 0.0};
 
 kuhn::Params params(unsigned flags = kuhn::ALL)
 {
-  kuhn::Params p{KN, KT, MU, 0.0, 0.0, flags, 1e-12};
+  kuhn::Params p{KN, KT, MU, 0.0, 0.0, flags};
   return p;
 }
 

@@ -70,7 +70,7 @@ TEST(GranKuhn, PrescribedTwoSphereMotionReproducesKernel)
   s.command("run 0 post no");
   auto *atom = s.lmp->atom;
 
-  demc::kuhn::Params p{KN, KT, MU, 0.0, 0.0, demc::kuhn::ALL, 1e-12};
+  demc::kuhn::Params p{KN, KT, MU, 0.0, 0.0, demc::kuhn::ALL};
   Vec3 ft{0, 0, 0};
   double zeta_hist = 0.0;
   bool touching = false;
