@@ -113,15 +113,21 @@ namespace frame {
   /* Tilt to the unit normal n_new, then twirl by `twirl` radians about it; renormalised.
      The result is normalised anyway, so the tilt need not be: for unit a (the frame's normal)
      and b = n_new, (1 + a.b, a x b) is the smallest rotation from a to b scaled by
-     sqrt(2 (1 + a.b)) -- no square root or division of its own. Beyond a right angle
+     sqrt(2 (1 + a.b)) -- no square root or division of its own. Twirl after tilt, with
+     (cos h, sin h b) for h = twirl / 2, is then the single quaternion
+       (cos h (1 + a.b), cos h (a x b) + sin h (a + b))
+     (b x (a x b) = a - (a.b) b), one product with q instead of two. Beyond a right angle
      1 + a.b would lose digits to cancellation: rotation_between() takes those tilts. */
   DEMC_FN Quat update(const Quat &q, const Vec3 &n_new, double twirl)
   {
     const Vec3 a = normal(q);
     const double c = dot(a, n_new);
     const Vec3 axis = cross(a, n_new);
-    const Quat tilt = c > 0.0 ? Quat{1.0 + c, axis.x, axis.y, axis.z} : rotation_between(a, n_new);
-    return normalized(mul(rotation_about(n_new, twirl), mul(tilt, q)));
+    if (!(c > 0.0)) return normalized(mul(rotation_about(n_new, twirl), mul(rotation_between(a, n_new), q)));
+    double sh, ch;
+    sin_cos(0.5 * twirl, sh, ch);
+    const Vec3 v = ch * axis + sh * (a + n_new);
+    return normalized(mul(Quat{ch * (1.0 + c), v.x, v.y, v.z}, q));
   }
 
   DEMC_FN Local to_local(const Quat &q, const Vec3 &v)
