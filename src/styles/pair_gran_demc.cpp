@@ -261,6 +261,15 @@ int PairGranDemc::parse_common_keyword(int narg, char **arg, int iarg)
   return 2;
 }
 
+// the shared keywords' values as bool (dim 0), for a style's extract()
+void *PairGranDemc::extract_common(const char *name, int &dim)
+{
+  dim = 0;
+  if (strcmp(name, "energy/atom") == 0) return (void *) &energy_per_atom;
+  if (strcmp(name, "schedule/static") == 0) return (void *) &static_schedule;
+  return nullptr;
+}
+
 void PairGranDemc::tally_atom_shares(int p, int q, double stored_n, double stored_t, double work_t,
                                      double damp)
 {

@@ -83,6 +83,19 @@ class PairGranDemc : public Pair {
     static_schedule = false;
   }
   int parse_common_keyword(int narg, char **arg, int iarg);
+  /* energy/atom and schedule as one number of a restart file's settings: bit 1 and bit 2
+     (files written before schedule was kept hold 0 or 1 there: schedule dynamic) */
+  double common_keywords_code() const
+  {
+    return (energy_per_atom ? 1.0 : 0.0) + (static_schedule ? 2.0 : 0.0);
+  }
+  void set_common_keywords(double code)
+  {
+    const int bits = static_cast<int>(code);
+    energy_per_atom = (bits & 1) != 0;
+    static_schedule = (bits & 2) != 0;
+  }
+  void *extract_common(const char *name, int &dim);    // "energy/atom", "schedule/static"
   // pair_coeff I J c1 c2 mu [damping nu_n nu_t], read and checked for what both laws share
   struct CoeffArgs {
     double law[3];            // c1 c2 mu; mu checked >= 0, the law checks c1 and c2

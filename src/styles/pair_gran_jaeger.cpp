@@ -397,7 +397,7 @@ void PairGranJaeger::write_restart_settings(FILE *fp)
 {
   write_double(fp, beta);
   write_double(fp, max_length);
-  write_double(fp, energy_per_atom ? 1.0 : 0.0);
+  write_double(fp, common_keywords_code());
   write_double(fp, work ? 1.0 : 0.0);
 }
 
@@ -405,7 +405,7 @@ void PairGranJaeger::read_restart_settings(FILE *fp)
 {
   beta = read_double(fp);
   max_length = (int) read_double(fp);
-  energy_per_atom = read_double(fp) != 0.0;
+  set_common_keywords(read_double(fp));
   work = read_double(fp) != 0.0;
 }
 
@@ -493,7 +493,7 @@ void *PairGranJaeger::extract(const char *str, int &dim)
   if (strcmp(str, "beta") == 0) return (void *) &beta;
   if (strcmp(str, "history/max") == 0) return (void *) &max_length;
   if (strcmp(str, "work") == 0) return (void *) &work;
-  return nullptr;
+  return extract_common(str, dim);
 }
 
 double PairGranJaeger::memory_usage()

@@ -303,7 +303,7 @@ void PairGranKuhn::read_restart(FILE *fp)
 void PairGranKuhn::write_restart_settings(FILE *fp)
 {
   fwrite(&refinements, sizeof(unsigned), 1, fp);
-  write_double(fp, energy_per_atom ? 1.0 : 0.0);
+  write_double(fp, common_keywords_code());
 }
 
 /* ---------------------------------------------------------------------- */
@@ -312,7 +312,7 @@ void PairGranKuhn::read_restart_settings(FILE *fp)
 {
   if (comm->me == 0) utils::sfread(FLERR, &refinements, sizeof(unsigned), 1, fp, nullptr, error);
   MPI_Bcast(&refinements, 1, MPI_UNSIGNED, 0, world);
-  energy_per_atom = read_double(fp) != 0.0;
+  set_common_keywords(read_double(fp));
 }
 
 /* ---------------------------------------------------------------------- */
@@ -387,7 +387,7 @@ void *PairGranKuhn::extract(const char *str, int &dim)
   if (strcmp(str, "mu") == 0) return (void *) mu;
   dim = 0;
   if (strcmp(str, "refinements") == 0) return (void *) &refinements;
-  return nullptr;
+  return extract_common(str, dim);
 }
 
 /* ---------------------------------------------------------------------- */

@@ -2,9 +2,15 @@
    forces read back through the session match closed forms. */
 #include "lammps_session.h"
 
+#include "force.h"
+#include "lammps.h"
+#include "pair.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
+#include <utility>
 
 using namespace demc_test;
 
@@ -43,4 +49,40 @@ TEST(LammpsSession, ReadsHookeForcesOfTwoSpheres)
   EXPECT_NEAR(f[2][0], 0.6 * fmag, 1e-9 * fmag);
   EXPECT_NEAR(f[2][1], 0.8 * fmag, 1e-9 * fmag);
   EXPECT_EQ(f[1][2], 0.0);
+}
+
+// the keywords both pair styles share come back from a restart file as they were written
+// (the pair style is then not given again: read_restart makes it from the file)
+TEST(Plugin, SharedPairKeywordsSurviveRestart)
+{
+  const std::vector<std::pair<std::string, std::string>> styles = {
+      {"gran/kuhn", "pair_coeff * * 2.0e3 2.0e3 0.5"},
+      {"gran/jaeger", "pair_coeff * * 1e7 0.3 0.5"}};
+  for (const auto &style : styles)
+    for (bool per_atom : {false, true})
+      for (bool static_shares : {false, true}) {
+        const std::string keywords = std::string(" energy/atom ") + (per_atom ? "yes" : "no") +
+            " schedule " + (static_shares ? "static" : "dynamic");
+        const std::string file = "shared_keywords.bin";
+        {
+          LammpsSession s;
+          s.load_plugin();
+          s.commands(
+              dense_packing_input({"pair_style " + style.first + keywords, style.second}, true));
+          s.commands({"run 0", "write_restart " + file});
+        }
+        LammpsSession r;
+        r.load_plugin();
+        r.command("read_restart " + file);
+        std::remove(file.c_str());
+        int dim = -1;
+        const auto *energy = static_cast<bool *>(r.lmp->force->pair->extract("energy/atom", dim));
+        ASSERT_NE(energy, nullptr);
+        EXPECT_EQ(dim, 0);
+        const auto *shares =
+            static_cast<bool *>(r.lmp->force->pair->extract("schedule/static", dim));
+        ASSERT_NE(shares, nullptr);
+        EXPECT_EQ(*energy, per_atom) << style.first << keywords;
+        EXPECT_EQ(*shares, static_shares) << style.first << keywords;
+      }
 }
