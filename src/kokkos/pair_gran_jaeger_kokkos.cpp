@@ -205,7 +205,7 @@ struct JaegerPairLoop :
         Vec3{d.omega(p, 0), d.omega(p, 1), d.omega(p, 2)},
         Vec3{d.omega(q, 0), d.omega(q, 1), d.omega(q, 2)}, step_dt,
         false);    // the frame carries the normal: no old normal needed
-    const jaeger::Material mat = jaeger::with_radius(c.mat, rad_i * rad_j / radsum);
+    const jaeger::Material mat = jaeger::with_radius(c.mat, jaeger::effective_radius(rad_i, rad_j));
 
     if (!touching) {
       // parting (ADVANCE, has): the last step still does work as the springs leave (the

@@ -371,7 +371,7 @@ jaeger::Material PairGranJaeger::contact_material(int i, int j) const
   const double *radius = atom->radius;
   const int *type = atom->type;
   return jaeger::with_radius(pair_materials[type[i] * (atom->ntypes + 1) + type[j]],
-                             radius[i] * radius[j] / (radius[i] + radius[j]));
+                             jaeger::effective_radius(radius[i], radius[j]));
 }
 
 /* ---------------------------------------------------------------------- */
