@@ -23,7 +23,8 @@
 using namespace LAMMPS_NS;
 using demc::Vec3;
 namespace kuhn = demc::kuhn;
-static_assert(FixWallGranKuhn::H_WDAMP == KH_WDAMP && FixWallGranKuhn::H_SIDE == KH_SIZE,
+static_assert(int(FixWallGranKuhn::H_WDAMP) == int(KH_WDAMP) &&
+                  int(FixWallGranKuhn::H_SIDE) == int(KH_SIZE),
               "the wall's history starts with the shared Kuhn history");
 
 namespace {

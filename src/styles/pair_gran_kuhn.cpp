@@ -32,7 +32,8 @@
 using namespace LAMMPS_NS;
 using demc::Vec3;
 namespace kuhn = demc::kuhn;
-static_assert(PairGranKuhn::H_WDAMP == KH_WDAMP && PairGranKuhn::H_SIZE == KH_SIZE,
+static_assert(int(PairGranKuhn::H_WDAMP) == int(KH_WDAMP) &&
+                  int(PairGranKuhn::H_SIZE) == int(KH_SIZE),
               "gran/kuhn's history is the shared Kuhn history");
 
 /* ---------------------------------------------------------------------- */
