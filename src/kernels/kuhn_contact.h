@@ -122,13 +122,15 @@ namespace kuhn {
     }
 
     /* |v| > R without a square root in the usual range (the stick test of every step); v2 is
-       |v|^2 as the caller has it. */
-    DEMC_FN bool longer_than(const Vec3 &v, double v2, double R)
+       |v|^2 as the caller has it. DEMC_FN_FLAT (as add_damping()): when gran/kuhn/kk got its
+       variant with the refinements known at compile time, GCC's inlining budget for that file
+       ran out and it called these out of line, which made the pair loop 10 % slower. */
+    DEMC_FN_FLAT bool longer_than(const Vec3 &v, double v2, double R)
     {
       if (v2 > 1e-290 && v2 < 1e290 && R < 1e145) return v2 > R * R;
       return length(v) > R;
     }
-    DEMC_FN bool longer_than(const Vec3 &v, double R)
+    DEMC_FN_FLAT bool longer_than(const Vec3 &v, double R)
     {
       return longer_than(v, dot(v, v), R);
     }
@@ -452,8 +454,8 @@ namespace kuhn {
        The work done on the dashpots is f_damp . du = (damp_n (du.n)^2 + damp_t |dxi|^2) / dt,
        written in that non-negative form (dd = |dxi|^2). Sets the force of line 50 with the
        dashpots; for m.dt > 0 only. */
-    DEMC_FN void add_damping(const Params &p, const Kinematics &m, double dzeta, const Vec3 &dxi,
-                             double dd, Result &r)
+    DEMC_FN_FLAT void add_damping(const Params &p, const Kinematics &m, double dzeta,
+                                  const Vec3 &dxi, double dd, Result &r)
     {
       const double inv_dt = 1.0 / m.dt;
       const double on_n = -p.damp_n * dzeta * inv_dt, on_t = p.damp_t * inv_dt;    // du.n = -dzeta

@@ -47,10 +47,13 @@ namespace {
    NEIGHFLAG: HALF or HALFTHREAD (several threads may add to the same j);
    NEWTON_PAIR: only 0 is instantiated (see init_style()), the tallies are
    written for both; EVFLAG: tally energy/virial; ADVANCE: 0 at setup
-   (forces from the stored history, nothing advanced), 1 during a run.
+   (forces from the stored history, nothing advanced), 1 during a run;
+   ALL_ON: every refinement on (the default), known to the compiler, which
+   then drops the kernel's tests of the flags, as PairGranKuhn's
+   run_contact_law<true>.
 ------------------------------------------------------------------------- */
 
-template <class DeviceType, int NEIGHFLAG, int NEWTON_PAIR, int EVFLAG, int ADVANCE>
+template <class DeviceType, int NEIGHFLAG, int NEWTON_PAIR, int EVFLAG, int ADVANCE, int ALL_ON>
 struct KuhnPairLoop : PairGranKuhnKernelData<DeviceType>, DemcForceScatter<DeviceType, NEIGHFLAG> {
   typedef DeviceType device_type;
   typedef PairGranKuhnSums value_type;
@@ -143,7 +146,8 @@ struct KuhnPairLoop : PairGranKuhnKernelData<DeviceType>, DemcForceScatter<Devic
     // kernel skips them for a step of length 0
     const kuhn::Kinematics m = {g.overlap, sign * zeta_stored, g.n, g.n_old, g.du, g.twirl,
                                 step_dt};
-    const kuhn::Params &params = d.params(d.type[i], d.type[j]);
+    kuhn::Params params = d.params(d.type[i], d.type[j]);
+    if (ALL_ON) params.flags = kuhn::ALL;
 
     const Vec3 ft_old = {history_i(h + H_FTX), history_i(h + H_FTY), history_i(h + H_FTZ)};
     const kuhn::Result res = kuhn::step(params, m, ft_old);
@@ -276,8 +280,15 @@ template <class DeviceType> void PairGranKuhnKokkos<DeviceType>::compute(int efl
 
   PairGranKuhnSums sums;
   shared.dispatch(evflag, advance, [&](auto neigh, auto ev, auto adv) {
-    this->template launch<decltype(neigh)::value, decltype(ev)::value, decltype(adv)::value>(inum,
-                                                                                             sums);
+    constexpr int N = decltype(neigh)::value, EV = decltype(ev)::value, ADV = decltype(adv)::value;
+    // setup steps are rare: only the run's steps get the variant with the flags folded
+    if constexpr (ADV) {
+      if (refinements == kuhn::ALL) {
+        this->template launch<N, EV, ADV, 1>(inum, sums);
+        return;
+      }
+    }
+    this->template launch<N, EV, ADV, 0>(inum, sums);
   });
 
   // pvector: the same layout and meaning as the CPU style's (this rank's share)
@@ -297,10 +308,10 @@ template <class DeviceType> void PairGranKuhnKokkos<DeviceType>::compute(int efl
 /* ---------------------------------------------------------------------- */
 
 template <class DeviceType>
-template <int NEIGHFLAG, int EVFLAG, int ADVANCE>
+template <int NEIGHFLAG, int EVFLAG, int ADVANCE, int ALL_ON>
 void PairGranKuhnKokkos<DeviceType>::launch(int inum, PairGranKuhnSums &sums)
 {
-  KuhnPairLoop<DeviceType, NEIGHFLAG, 0, EVFLAG, ADVANCE> loop(kdata);
+  KuhnPairLoop<DeviceType, NEIGHFLAG, 0, EVFLAG, ADVANCE, ALL_ON> loop(kdata);
   demc_launch_pair_loop<DeviceType>("PairGranKuhnKokkos::compute", inum, loop, sums,
                                     this->static_schedule);
   loop.contribute(kdata);

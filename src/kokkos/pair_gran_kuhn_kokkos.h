@@ -44,8 +44,8 @@ struct PairGranKuhnSums {
   double friction, damping;     // dissipation in this step (added to the cumulative sums)
   double contacts, sliding;     // pvector E_CONTACTS, E_SLIDING
   KOKKOS_INLINE_FUNCTION PairGranKuhnSums() :
-      evdwl(0.0), v{0.0, 0.0, 0.0, 0.0, 0.0, 0.0}, normal(0.0), tangential(0.0), friction(0.0), damping(0.0),
-      contacts(0.0), sliding(0.0)
+      evdwl(0.0), v{0.0, 0.0, 0.0, 0.0, 0.0, 0.0}, normal(0.0), tangential(0.0), friction(0.0),
+      damping(0.0), contacts(0.0), sliding(0.0)
   {
   }
   KOKKOS_INLINE_FUNCTION void operator+=(const PairGranKuhnSums &o)
@@ -66,7 +66,8 @@ struct PairGranKuhnSums {
    itself is not copied, unlike LAMMPS's own Kokkos pair styles). */
 template <class DeviceType> struct PairGranKuhnKernelData : DemcLoopViews<DeviceType> {
   // the kernel's parameters per type pair: the CPU style's (PairGranKuhn::type_params())
-  typename Kokkos::DualView<demc::kuhn::Params **, Kokkos::LayoutRight, DeviceType>::t_dev_const_um params;
+  typename Kokkos::DualView<demc::kuhn::Params **, Kokkos::LayoutRight, DeviceType>::t_dev_const_um
+      params;
 };
 
 template <class DeviceType> class PairGranKuhnKokkos : public PairGranKuhn {
@@ -87,7 +88,8 @@ template <class DeviceType> class PairGranKuhnKokkos : public PairGranKuhn {
   PairGranDemcKokkosShared<DeviceType> shared;    // set-up and bookkeeping around the functor
   FixNeighHistoryKokkos<DeviceType> *fix_historyKK;
 
-  template <int NEIGHFLAG, int EVFLAG, int ADVANCE> void launch(int inum, PairGranKuhnSums &sums);
+  template <int NEIGHFLAG, int EVFLAG, int ADVANCE, int ALL_ON>
+  void launch(int inum, PairGranKuhnSums &sums);
 
   // single(): the history of pair (i,j) in i's Kokkos neighbor list, read on the host
   bool find_history_host(int i, int j, double *history);
