@@ -8,17 +8,17 @@
 #include "version.h"
 
 #include "fix_demc_atom_energy.h"
-#include "fix_neigh_history_demc.h"
 #include "fix_jaeger_history.h"
+#include "fix_neigh_history_demc.h"
 #include "fix_wall_gran_jaeger.h"
 #include "fix_wall_gran_kuhn.h"
 #include "pair_gran_jaeger.h"
 #include "pair_gran_kuhn.h"
 #ifdef DEMC_HAS_KOKKOS_STYLES
-#include "fix_neigh_history_demc_kokkos.h"
-#include "pair_gran_kuhn_kokkos.h"
 #include "fix_jaeger_history_kokkos.h"
+#include "fix_neigh_history_demc_kokkos.h"
 #include "pair_gran_jaeger_kokkos.h"
+#include "pair_gran_kuhn_kokkos.h"
 #endif
 
 using namespace LAMMPS_NS;
@@ -91,7 +91,8 @@ extern "C" void lammpsplugin_init(void *lmp, void *handle, void *regfunc)
   // Kokkos variants: "-k on -sf kk" picks gran/kuhn/kk for "pair_style gran/kuhn"
   register_pair(reg, lmp, handle, "gran/kuhn/kk", "gran/kuhn on Kokkos (dem-contact)",
                 (lammpsplugin_factory1 *) &make_pair<PairGranKuhnKokkos<LMPDeviceType>>);
-  register_pair(reg, lmp, handle, "gran/kuhn/kk/device", "gran/kuhn on Kokkos, device (dem-contact)",
+  register_pair(reg, lmp, handle, "gran/kuhn/kk/device",
+                "gran/kuhn on Kokkos, device (dem-contact)",
                 (lammpsplugin_factory1 *) &make_pair<PairGranKuhnKokkos<LMPDeviceType>>);
   register_pair(reg, lmp, handle, "gran/kuhn/kk/host", "gran/kuhn on Kokkos, host (dem-contact)",
                 (lammpsplugin_factory1 *) &make_pair<PairGranKuhnKokkos<LMPHostType>>);
@@ -104,9 +105,11 @@ extern "C" void lammpsplugin_init(void *lmp, void *handle, void *regfunc)
   // "-k on -sf kk" picks gran/jaeger/kk for "pair_style gran/jaeger"
   register_pair(reg, lmp, handle, "gran/jaeger/kk", "gran/jaeger on Kokkos (dem-contact)",
                 (lammpsplugin_factory1 *) &make_pair<PairGranJaegerKokkos<LMPDeviceType>>);
-  register_pair(reg, lmp, handle, "gran/jaeger/kk/device", "gran/jaeger on Kokkos, device (dem-contact)",
+  register_pair(reg, lmp, handle, "gran/jaeger/kk/device",
+                "gran/jaeger on Kokkos, device (dem-contact)",
                 (lammpsplugin_factory1 *) &make_pair<PairGranJaegerKokkos<LMPDeviceType>>);
-  register_pair(reg, lmp, handle, "gran/jaeger/kk/host", "gran/jaeger on Kokkos, host (dem-contact)",
+  register_pair(reg, lmp, handle, "gran/jaeger/kk/host",
+                "gran/jaeger on Kokkos, host (dem-contact)",
                 (lammpsplugin_factory1 *) &make_pair<PairGranJaegerKokkos<LMPHostType>>);
   register_fix(reg, lmp, handle, "DEMC/JAEGER_HISTORY/KK/DEVICE",
                "fixed-capacity contact histories for gran/jaeger/kk (internal)",

@@ -43,11 +43,16 @@ namespace frame {
 
   DEMC_FN Quat mul(const Quat &a, const Quat &b)
   {
-    return {a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z, a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
-            a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x, a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w};
+    return {a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z,
+            a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
+            a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
+            a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w};
   }
 
-  DEMC_FN Quat conjugate(const Quat &q) { return {q.w, -q.x, -q.y, -q.z}; }
+  DEMC_FN Quat conjugate(const Quat &q)
+  {
+    return {q.w, -q.x, -q.y, -q.z};
+  }
 
   DEMC_FN Quat normalized(const Quat &q)
   {
@@ -63,7 +68,10 @@ namespace frame {
     return v + q.w * t + cross(u, t);
   }
 
-  DEMC_FN Vec3 rotate_inverse(const Quat &q, const Vec3 &v) { return rotate(conjugate(q), v); }
+  DEMC_FN Vec3 rotate_inverse(const Quat &q, const Vec3 &v)
+  {
+    return rotate(conjugate(q), v);
+  }
 
   /* The smallest rotation taking unit a to unit b, from the half-way vector
      h = (a + b)/|a + b|: q = (a.h, a x h) is unit by construction and needs no
@@ -78,7 +86,8 @@ namespace frame {
       const Vec3 w = cross(a, h);
       return {dot(a, h), w.x, w.y, w.z};
     }
-    const Vec3 p = math::fabs(a.x) < 0.9 ? cross(a, Vec3{1.0, 0.0, 0.0}) : cross(a, Vec3{0.0, 1.0, 0.0});
+    const Vec3 p = math::fabs(a.x) < 0.9 ? cross(a, Vec3{1.0, 0.0, 0.0})
+                                         : cross(a, Vec3{0.0, 1.0, 0.0});
     const double lp = norm(p);
     return {0.0, p.x / lp, p.y / lp, p.z / lp};
   }
@@ -92,7 +101,10 @@ namespace frame {
   }
 
   // A frame kept in a contact's history record: four consecutive values w, x, y, z.
-  DEMC_FN Quat load(const double *wxyz) { return {wxyz[0], wxyz[1], wxyz[2], wxyz[3]}; }
+  DEMC_FN Quat load(const double *wxyz)
+  {
+    return {wxyz[0], wxyz[1], wxyz[2], wxyz[3]};
+  }
   DEMC_FN void store(double *wxyz, const Quat &q)
   {
     wxyz[0] = q.w;
@@ -104,11 +116,15 @@ namespace frame {
   // The frame's normal: its local z in global coordinates.
   DEMC_FN Vec3 normal(const Quat &q)
   {
-    return {2.0 * (q.x * q.z + q.w * q.y), 2.0 * (q.y * q.z - q.w * q.x), 1.0 - 2.0 * (q.x * q.x + q.y * q.y)};
+    return {2.0 * (q.x * q.z + q.w * q.y), 2.0 * (q.y * q.z - q.w * q.x),
+            1.0 - 2.0 * (q.x * q.x + q.y * q.y)};
   }
 
   // A frame whose normal is the unit vector n (tangent axes: the smallest rotation of x, y).
-  DEMC_FN Quat init_frame(const Vec3 &n) { return rotation_between(Vec3{0.0, 0.0, 1.0}, n); }
+  DEMC_FN Quat init_frame(const Vec3 &n)
+  {
+    return rotation_between(Vec3{0.0, 0.0, 1.0}, n);
+  }
 
   /* Tilt to the unit normal n_new, then twirl by `twirl` radians about it; renormalised.
      The result is normalised anyway, so the tilt need not be: for unit a (the frame's normal)
@@ -123,7 +139,8 @@ namespace frame {
     const Vec3 a = normal(q);
     const double c = dot(a, n_new);
     const Vec3 axis = cross(a, n_new);
-    if (!(c > 0.0)) return normalized(mul(rotation_about(n_new, twirl), mul(rotation_between(a, n_new), q)));
+    if (!(c > 0.0))
+      return normalized(mul(rotation_about(n_new, twirl), mul(rotation_between(a, n_new), q)));
     double sh, ch;
     sin_cos(0.5 * twirl, sh, ch);
     const Vec3 v = ch * axis + sh * (a + n_new);
@@ -136,9 +153,15 @@ namespace frame {
     return {l.x, l.y, l.z};
   }
 
-  DEMC_FN Vec3 to_global(const Quat &q, double tx, double ty) { return rotate(q, Vec3{tx, ty, 0.0}); }
+  DEMC_FN Vec3 to_global(const Quat &q, double tx, double ty)
+  {
+    return rotate(q, Vec3{tx, ty, 0.0});
+  }
 
-  DEMC_FN Vec3 to_global(const Quat &q, const Local &l) { return rotate(q, Vec3{l.x, l.y, l.n}); }
+  DEMC_FN Vec3 to_global(const Quat &q, const Local &l)
+  {
+    return rotate(q, Vec3{l.x, l.y, l.n});
+  }
 
 }    // namespace frame
 }    // namespace demc

@@ -148,15 +148,17 @@ namespace jaeger {
 
     /* Work integral T.ds of an elastic push: no spring slips, the force follows
        the new segment of slope m = ds/dz, T(z) = T0 + (m/kappa)(P(z) - P(z0)). */
-    DEMC_FN double elastic_work(const Material &mat, const Vec2 &T0, const Vec2 &ds, double z0, double z1)
+    DEMC_FN double elastic_work(const Material &mat, const Vec2 &T0, const Vec2 &ds, double z0,
+                                double z1)
     {
       const double dz = z1 - z0;
-      return dot(T0, ds) + dot(ds, ds) / (kappa(mat) * dz * dz) * hertz_excess_integral(mat, z0, z1);
+      return dot(T0, ds) +
+          dot(ds, ds) / (kappa(mat) * dz * dz) * hertz_excess_integral(mat, z0, z1);
     }
 
     // Step 2: elastic push of (z1, slope ds/dz), then the beta merge.
-    DEMC_FN StepResult elastic_push(const Material &mat, Stack &st, double z1, double P1, const Vec2 &ds,
-                                    double beta, bool work)
+    DEMC_FN StepResult elastic_push(const Material &mat, Stack &st, double z1, double P1,
+                                    const Vec2 &ds, double beta, bool work)
     {
       const Point top = top_point(st);
       const double W = work ? elastic_work(mat, force_of(top), ds, top.z, z1) : 0.0;
@@ -179,8 +181,8 @@ namespace jaeger {
        new top there (a stored point, or the cut point), and r = s' - s*(z1): ds
        plus the shift carried by the dropped part. r_tol is the rounding
        allowance of r (the slopes are read back from differences). */
-    DEMC_FN Vec2 locate_cut(const Material &mat, const Stack &st, double z1, double P1, const Vec2 &ds, int &k_top,
-                            Point &top, double &r_tol)
+    DEMC_FN Vec2 locate_cut(const Material &mat, const Stack &st, double z1, double P1,
+                            const Vec2 &ds, int &k_top, Point &top, double &r_tol)
     {
       Vec2 r = ds;
       r_tol = 4.0 * kEps * (math::fabs(ds.x) + math::fabs(ds.y));
@@ -201,7 +203,8 @@ namespace jaeger {
 
     /* Steps 3b-3d without touching the stack: walk down from the top (segment
        k_top, upper end `top` at overlap z1 - c, r = s' - s*(top)) to the apex. */
-    DEMC_FN Plan find_apex(const Material &mat, const Stack &st, int k_top, const Point &top, Vec2 r, double c)
+    DEMC_FN Plan find_apex(const Material &mat, const Stack &st, int k_top, const Point &top,
+                           Vec2 r, double c)
     {
       const double K = cone_slope(mat);
       Plan p = {k_top, top, -1, origin_point(), r};
@@ -230,7 +233,8 @@ namespace jaeger {
     }
 
     /* Apply a plan: keep the stack up to the apex, push the slip segment. */
-    DEMC_FN void apply_plan(const Material &mat, Stack &st, const Plan &p, double z1, double P1, StepResult &res)
+    DEMC_FN void apply_plan(const Material &mat, Stack &st, const Plan &p, double z1, double P1,
+                            StepResult &res)
     {
       st.n = p.k + 1;
       if (p.k >= 0) st.pts[p.k] = p.apex;

@@ -25,11 +25,26 @@ namespace jaeger {
     double x, y;
   };
 
-  DEMC_FN Vec2 operator+(const Vec2 &a, const Vec2 &b) { return {a.x + b.x, a.y + b.y}; }
-  DEMC_FN Vec2 operator-(const Vec2 &a, const Vec2 &b) { return {a.x - b.x, a.y - b.y}; }
-  DEMC_FN Vec2 operator*(double s, const Vec2 &a) { return {s * a.x, s * a.y}; }
-  DEMC_FN double dot(const Vec2 &a, const Vec2 &b) { return a.x * b.x + a.y * b.y; }
-  DEMC_FN double length(const Vec2 &a) { return math::sqrt(a.x * a.x + a.y * a.y); }
+  DEMC_FN Vec2 operator+(const Vec2 &a, const Vec2 &b)
+  {
+    return {a.x + b.x, a.y + b.y};
+  }
+  DEMC_FN Vec2 operator-(const Vec2 &a, const Vec2 &b)
+  {
+    return {a.x - b.x, a.y - b.y};
+  }
+  DEMC_FN Vec2 operator*(double s, const Vec2 &a)
+  {
+    return {s * a.x, s * a.y};
+  }
+  DEMC_FN double dot(const Vec2 &a, const Vec2 &b)
+  {
+    return a.x * b.x + a.y * b.y;
+  }
+  DEMC_FN double length(const Vec2 &a)
+  {
+    return math::sqrt(a.x * a.x + a.y * a.y);
+  }
 
   /* Effective properties of a contact. mu is the friction coefficient. Make it with
      material() or make_material(): the last three members are derived, as the step reads them
@@ -38,9 +53,9 @@ namespace jaeger {
      the radius (with_radius()). */
   struct Material {
     double Estar, Gstar, R, mu;
-    double kappa;     // Estar / Gstar
-    double cone;      // mu kappa
-    double hertz;     // 4/3 Estar sqrt(R): P = hertz z^(3/2)
+    double kappa;    // Estar / Gstar
+    double cone;     // mu kappa
+    double hertz;    // 4/3 Estar sqrt(R): P = hertz z^(3/2)
   };
 
   // m with effective radius R (and the Hertz constant that goes with it)
@@ -56,7 +71,10 @@ namespace jaeger {
     return with_radius({Estar, Gstar, 0.0, mu, Estar / Gstar, mu * Estar / Gstar, 0.0}, R);
   }
 
-  DEMC_FN double effective_radius(double R1, double R2) { return R1 * R2 / (R1 + R2); }
+  DEMC_FN double effective_radius(double R1, double R2)
+  {
+    return R1 * R2 / (R1 + R2);
+  }
 
   DEMC_FN double effective_young(double E1, double nu1, double E2, double nu2)
   {
@@ -77,19 +95,31 @@ namespace jaeger {
   }
 
   // Ratio of normal to tangential stiffness.
-  DEMC_FN double kappa(const Material &m) { return m.kappa; }
+  DEMC_FN double kappa(const Material &m)
+  {
+    return m.kappa;
+  }
 
   // K = mu kappa: the steepest |ds/dz| a history segment may have (the cone in (z, s) space).
-  DEMC_FN double cone_slope(const Material &m) { return m.cone; }
+  DEMC_FN double cone_slope(const Material &m)
+  {
+    return m.cone;
+  }
 
-  DEMC_FN double contact_radius(const Material &m, double z) { return z > 0.0 ? math::sqrt(m.R * z) : 0.0; }
+  DEMC_FN double contact_radius(const Material &m, double z)
+  {
+    return z > 0.0 ? math::sqrt(m.R * z) : 0.0;
+  }
 
   DEMC_FN double hertz_force(const Material &m, double z)
   {
     return z > 0.0 ? m.hertz * z * math::sqrt(z) : 0.0;
   }
 
-  DEMC_FN double normal_stiffness(const Material &m, double z) { return 2.0 * m.Estar * contact_radius(m, z); }
+  DEMC_FN double normal_stiffness(const Material &m, double z)
+  {
+    return 2.0 * m.Estar * contact_radius(m, z);
+  }
 
   DEMC_FN double normal_energy(const Material &m, double z)
   {

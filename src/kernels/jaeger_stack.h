@@ -40,41 +40,62 @@ namespace jaeger {
   };
 
   struct Stack {
-    Point *pts;     // caller-owned storage, bottom first, origin implicit
-    int n;          // points in use
-    int capacity;   // points available at pts
+    Point *pts;      // caller-owned storage, bottom first, origin implicit
+    int n;           // points in use
+    int capacity;    // points available at pts
   };
 
   // Invariant violations reported by check_invariants (0 = all hold).
   enum InvariantError : int {
     INV_OK = 0,
-    INV_SIZE = 1,         // n < 0 or n > capacity
-    INV_NOT_FINITE = 2,   // a NaN or infinity
-    INV_Z_ORDER = 3,      // z* not strictly increasing from 0
-    INV_P_MISMATCH = 4,   // P* != P(z*)
-    INV_SLOPE = 5,        // a segment outside the cone, |dT| > mu dP
-    INV_COULOMB = 6       // the current force outside the Coulomb cone, |T| > mu P
+    INV_SIZE = 1,          // n < 0 or n > capacity
+    INV_NOT_FINITE = 2,    // a NaN or infinity
+    INV_Z_ORDER = 3,       // z* not strictly increasing from 0
+    INV_P_MISMATCH = 4,    // P* != P(z*)
+    INV_SLOPE = 5,         // a segment outside the cone, |dT| > mu dP
+    INV_COULOMB = 6        // the current force outside the Coulomb cone, |T| > mu P
   };
 
   namespace detail {
 
     constexpr double kEps = 2.220446049250313e-16;    // double machine epsilon
 
-    DEMC_FN double max2(double a, double b) { return a > b ? a : b; }
-    DEMC_FN double min2(double a, double b) { return a < b ? a : b; }
-    DEMC_FN bool is_finite(double x) { return x - x == 0.0; }    // false for NaN and +-inf
+    DEMC_FN double max2(double a, double b)
+    {
+      return a > b ? a : b;
+    }
+    DEMC_FN double min2(double a, double b)
+    {
+      return a < b ? a : b;
+    }
+    DEMC_FN bool is_finite(double x)
+    {
+      return x - x == 0.0;
+    }    // false for NaN and +-inf
 
   }    // namespace detail
 
-  DEMC_FN Point origin_point() { return {0.0, 0.0, 0.0, 0.0}; }
+  DEMC_FN Point origin_point()
+  {
+    return {0.0, 0.0, 0.0, 0.0};
+  }
 
-  DEMC_FN Vec2 force_of(const Point &p) { return {p.tx, p.ty}; }
+  DEMC_FN Vec2 force_of(const Point &p)
+  {
+    return {p.tx, p.ty};
+  }
 
   // The current state: the top point, or the origin when not in contact.
-  DEMC_FN Point top_point(const Stack &st) { return st.n > 0 ? st.pts[st.n - 1] : origin_point(); }
+  DEMC_FN Point top_point(const Stack &st)
+  {
+    return st.n > 0 ? st.pts[st.n - 1] : origin_point();
+  }
 
   // Lower end of segment k (point k is its upper end).
-  DEMC_FN Point point_below(const Stack &st, int k) { return k > 0 ? st.pts[k - 1] : origin_point(); }
+  DEMC_FN Point point_below(const Stack &st, int k)
+  {
+    return k > 0 ? st.pts[k - 1] : origin_point();
+  }
 
   /* Displacement-space slope m = ds/dz of the segment lo -> hi, read back from
      force space. Rounding can put a tiny segment's slope a little outside the

@@ -36,11 +36,11 @@ namespace jaeger {
 
     /* The outcome of a non-elastic step, found before the stack is changed. */
     struct Plan {
-      int k_top;    // segment holding the new top; its upper end becomes `top`
-      Point top;    // the top once the leaving springs are dropped (old top or cut point)
-      int k;        // segment holding the apex; -1: the origin (full sliding)
-      Point apex;   // (z*, P*, T*) of the apex
-      Vec2 v;       // s' - s*(z*): its direction is the slip direction; 0: no slip
+      int k_top;     // segment holding the new top; its upper end becomes `top`
+      Point top;     // the top once the leaving springs are dropped (old top or cut point)
+      int k;         // segment holding the apex; -1: the origin (full sliding)
+      Point apex;    // (z*, P*, T*) of the apex
+      Vec2 v;        // s' - s*(z*): its direction is the slip direction; 0: no slip
     };
 
     /* One step's data for the spring integrals. */
@@ -61,7 +61,10 @@ namespace jaeger {
       double z_hi;
     };
 
-    DEMC_FN Vec2 old_displacement(const SegmentField &f, double g) { return f.d + (f.z_hi - g) * f.m; }
+    DEMC_FN Vec2 old_displacement(const SegmentField &f, double g)
+    {
+      return f.d + (f.z_hi - g) * f.m;
+    }
 
     // Work (per unit spring stiffness 2 G* dx) of the stuck phase u = u0 + t ds, t in [0, t1].
     DEMC_FN double stuck_work(const Vec2 &u0, const Vec2 &ds, double t1)
@@ -109,8 +112,8 @@ namespace jaeger {
 
     /* 3-point Gauss–Legendre of a region's integrand over x = sqrt(R g) in
        [sqrt(R g_lo), sqrt(R g_hi)]: exact for polynomials of degree 5 in x. */
-    DEMC_FN double integrate_region(const Material &mat, const StepGeometry &s, const SegmentField &f, double g_lo,
-                                    double g_hi, bool leaving)
+    DEMC_FN double integrate_region(const Material &mat, const StepGeometry &s,
+                                    const SegmentField &f, double g_lo, double g_hi, bool leaving)
     {
       if (!(g_hi > g_lo)) return 0.0;
       const double x_lo = math::sqrt(mat.R * g_lo), x_hi = math::sqrt(mat.R * g_hi);
@@ -128,8 +131,8 @@ namespace jaeger {
 
     /* Region D over [g_lo, g_hi] of one segment, split where |uc(g)| is smallest
        (uc is linear in g; in 1-D that is its sign change, a kink of the integrand). */
-    DEMC_FN double integrate_leaving(const Material &mat, const StepGeometry &s, const SegmentField &f, double g_lo,
-                                     double g_hi)
+    DEMC_FN double integrate_leaving(const Material &mat, const StepGeometry &s,
+                                     const SegmentField &f, double g_lo, double g_hi)
     {
       if (!(g_hi > g_lo)) return 0.0;
       // uc(g) = uc(g_hi) + B (g - g_hi) with B = -m - ds/|dz| (while t_e < 1).
@@ -139,15 +142,16 @@ namespace jaeger {
       if (B2 > 0.0) {
         const double g_split = g_hi - dot(uc_hi, B) / B2;
         if (g_split > g_lo && g_split < g_hi)
-          return integrate_region(mat, s, f, g_lo, g_split, true) + integrate_region(mat, s, f, g_split, g_hi, true);
+          return integrate_region(mat, s, f, g_lo, g_split, true) +
+              integrate_region(mat, s, f, g_split, g_hi, true);
       }
       return integrate_region(mat, s, f, g_lo, g_hi, true);
     }
 
     /* The work integral T.ds of a step that slips somewhere (or unloads), from
        the stack BEFORE the step and the step's plan. */
-    DEMC_FN double slip_step_work(const Material &mat, const Stack &st, double z0, double z1, const Vec2 &ds,
-                                  const Plan &p)
+    DEMC_FN double slip_step_work(const Material &mat, const Stack &st, double z0, double z1,
+                                  const Vec2 &ds, const Plan &p)
     {
       const double K = cone_slope(mat);
       // the divisions every node would need, once per step
@@ -163,7 +167,8 @@ namespace jaeger {
       // A: inside the apex, closed form.
       const double a_apex = contact_radius(mat, p.apex.z);
       const Vec2 d_apex = p.v - ds;
-      double W = dot(ds, force_of(p.apex) + (2.0 * mat.Gstar * a_apex) * d_apex) + mat.Gstar * a_apex * dot(ds, ds);
+      double W = dot(ds, force_of(p.apex) + (2.0 * mat.Gstar * a_apex) * d_apex) +
+          mat.Gstar * a_apex * dot(ds, ds);
       // B and D: the old segments above the apex, from the top down.
       double WBD = 0.0;
       const double z_apex = p.apex.z, z_stay = min2(z0, z1);
@@ -180,7 +185,8 @@ namespace jaeger {
       if (slipping && s.dz > 0.0) {
         const double a1 = contact_radius(mat, z1), a0 = contact_radius(mat, z0);
         const double D = mat.R * s.dz / (a1 + a0);
-        const double int_w2 = D * D * D * ((4.0 / 3.0) * a1 * a1 - a1 * D + 0.2 * D * D) / (mat.R * mat.R);
+        const double int_w2 =
+            D * D * D * ((4.0 / 3.0) * a1 * a1 - a1 * D + 0.2 * D * D) / (mat.R * mat.R);
         WBD += 0.5 * K * dot(s.e, ds) * int_w2 / s.dz;
       }
       return W + 2.0 * mat.Gstar * WBD;

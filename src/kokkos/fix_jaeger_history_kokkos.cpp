@@ -15,11 +15,12 @@ using namespace LAMMPS_NS;
 
 template <class DeviceType>
 FixJaegerHistoryKokkos<DeviceType>::FixJaegerHistoryKokkos(LAMMPS *lmp, int narg, char **arg) :
-    FixNeighHistoryDemcKokkos<DeviceType>(lmp, narg, arg), merges(0.0), forced_merges(0.0), handed_over(0.0),
-    stats_step(-1)
+    FixNeighHistoryDemcKokkos<DeviceType>(lmp, narg, arg), merges(0.0), forced_merges(0.0),
+    handed_over(0.0), stats_step(-1)
 {
   if (this->dnum < R_POINTS + 4 || (this->dnum - R_POINTS) % 4 != 0)
-    this->error->all(FLERR, "Fix DEMC/JAEGER_HISTORY/KK: {} values per contact is not a Jaeger record",
+    this->error->all(FLERR,
+                     "Fix DEMC/JAEGER_HISTORY/KK: {} values per contact is not a Jaeger record",
                      this->dnum);
   this->vector_flag = 1;
   this->size_vector = S_SIZE;
@@ -34,7 +35,8 @@ FixJaegerHistoryKokkos<DeviceType>::FixJaegerHistoryKokkos(LAMMPS *lmp, int narg
    length may carry the hand-over's sign.
 ------------------------------------------------------------------------- */
 
-template <class DeviceType> void FixJaegerHistoryKokkos<DeviceType>::local_stats(double *sums, double &longest)
+template <class DeviceType>
+void FixJaegerHistoryKokkos<DeviceType>::local_stats(double *sums, double &longest)
 {
   sums[0] = sums[1] = 0.0;
   longest = 0.0;
@@ -55,8 +57,8 @@ template <class DeviceType> void FixJaegerHistoryKokkos<DeviceType>::local_stats
         const int i = ilist(ii);
         for (int jj = 0; jj < numneigh(i); jj++) {
           const int h = dnum * jj;
-          if (values(i, h + R_QW) != 0.0 || values(i, h + R_QX) != 0.0 || values(i, h + R_QY) != 0.0 ||
-              values(i, h + R_QZ) != 0.0)
+          if (values(i, h + R_QW) != 0.0 || values(i, h + R_QX) != 0.0 ||
+              values(i, h + R_QY) != 0.0 || values(i, h + R_QZ) != 0.0)
             c += 1.0;
         }
       },
@@ -121,7 +123,8 @@ template <class DeviceType> double FixJaegerHistoryKokkos<DeviceType>::compute_v
    refuse it rather than read records at the wrong offsets
 ------------------------------------------------------------------------- */
 
-template <class DeviceType> void FixJaegerHistoryKokkos<DeviceType>::unpack_restart(int nlocal, int nth)
+template <class DeviceType>
+void FixJaegerHistoryKokkos<DeviceType>::unpack_restart(int nlocal, int nth)
 {
   double **extra = this->atom->extra;
   int m = 0;
@@ -130,10 +133,11 @@ template <class DeviceType> void FixJaegerHistoryKokkos<DeviceType>::unpack_rest
   const int n = static_cast<int>(extra[nlocal][m + 1]);
   if (n > 0 && size != 2 + n * (this->dnum + 1)) {
     const int dnum_file = (size - 2) / n - 1;
-    this->error->one(FLERR,
-                     "Pair gran/jaeger/kk: the restart file holds contact histories with capacity {} "
-                     "(history/max); this run uses {}: set 'history/max {}' in the pair_style command",
-                     (dnum_file - R_POINTS) / 4, capacity(), (dnum_file - R_POINTS) / 4);
+    this->error->one(
+        FLERR,
+        "Pair gran/jaeger/kk: the restart file holds contact histories with capacity {} "
+        "(history/max); this run uses {}: set 'history/max {}' in the pair_style command",
+        (dnum_file - R_POINTS) / 4, capacity(), (dnum_file - R_POINTS) / 4);
   }
   FixNeighHistoryDemcKokkos<DeviceType>::unpack_restart(nlocal, nth);
 }

@@ -23,7 +23,8 @@
 
 namespace LAMMPS_NS {
 
-template <class DeviceType> class FixJaegerHistoryKokkos : public FixNeighHistoryDemcKokkos<DeviceType> {
+template <class DeviceType>
+class FixJaegerHistoryKokkos : public FixNeighHistoryDemcKokkos<DeviceType> {
  public:
   // the record of one contact in its slot of fix neigh/history/kk (dnum values):
   // frame quaternion, the contact's cumulative tangential work and damping work, stack

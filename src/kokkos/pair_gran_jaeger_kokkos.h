@@ -51,8 +51,9 @@ struct PairGranJaegerSums {
   double contacts, sliding;     // pvector E_CONTACTS, E_SLIDING
   double merges, forced, handed_over, corrupt;
   KOKKOS_INLINE_FUNCTION PairGranJaegerSums() :
-      evdwl(0.0), v{0.0, 0.0, 0.0, 0.0, 0.0, 0.0}, normal(0.0), tangential(0.0), work(0.0), damping(0.0),
-      contacts(0.0), sliding(0.0), merges(0.0), forced(0.0), handed_over(0.0), corrupt(0.0)
+      evdwl(0.0), v{0.0, 0.0, 0.0, 0.0, 0.0, 0.0}, normal(0.0), tangential(0.0), work(0.0),
+      damping(0.0), contacts(0.0), sliding(0.0), merges(0.0), forced(0.0), handed_over(0.0),
+      corrupt(0.0)
   {
   }
   KOKKOS_INLINE_FUNCTION void operator+=(const PairGranJaegerSums &o)
@@ -82,7 +83,8 @@ struct PairGranJaegerTypeParams {
 /* Everything the pair loop reads and writes: views and plain values only, so that the
    functor copied to the device holds no pointer into host objects. */
 template <class DeviceType> struct PairGranJaegerKernelData : DemcLoopViews<DeviceType> {
-  typename Kokkos::DualView<PairGranJaegerTypeParams **, Kokkos::LayoutRight, DeviceType>::t_dev_const_um params;
+  typename Kokkos::DualView<PairGranJaegerTypeParams **, Kokkos::LayoutRight,
+                            DeviceType>::t_dev_const_um params;
   int dnum, capacity;    // values per slot, points per stack
   double beta;
   bool work;    // integrate the tangential work (pair_style keyword work)

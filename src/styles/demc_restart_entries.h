@@ -35,7 +35,10 @@ namespace detail {
     static int *LAMMPS_NS::Modify::*used() { return &ModifyAccess::used_restart_peratom; }
   };
   struct HybridAccess : LAMMPS_NS::PairHybrid {
-    static LAMMPS_NS::Pair **LAMMPS_NS::PairHybrid::*styles_member() { return &HybridAccess::styles; }
+    static LAMMPS_NS::Pair **LAMMPS_NS::PairHybrid::*styles_member()
+    {
+      return &HybridAccess::styles;
+    }
     static char **LAMMPS_NS::PairHybrid::*keywords_member() { return &HybridAccess::keywords; }
     static int **LAMMPS_NS::PairHybrid::*nmap_member() { return &HybridAccess::nmap; }
     static int ***LAMMPS_NS::PairHybrid::*map_member() { return &HybridAccess::map; }

@@ -40,7 +40,8 @@ void copy_contents(const double *source, double *target)
 /* ---------------------------------------------------------------------- */
 
 FixJaegerHistory::FixJaegerHistory(LAMMPS *lmp, int narg, char **arg) :
-    Fix(lmp, narg, arg), pair(nullptr), fixed_capacity(0), merges(0.0), stored_by_post_run(false), stats_step(-1)
+    Fix(lmp, narg, arg), pair(nullptr), fixed_capacity(0), merges(0.0), stored_by_post_run(false),
+    stats_step(-1)
 {
   if (narg != 3) error->all(FLERR, "Illegal fix DEMC/JAEGER_HISTORY command");
   restart_peratom = 1;
@@ -78,8 +79,9 @@ void FixJaegerHistory::init()
 {
   if (!pair) error->all(FLERR, "Fix DEMC/JAEGER_HISTORY is internal to pair_style gran/jaeger");
   if ((force->newton_pair != 0) != (comm_reverse != 0))
-    error->all(FLERR, "Pair gran/jaeger: newton pair cannot change while contact histories "
-                      "exist; use the newton setting the pair style was defined with");
+    error->all(FLERR,
+               "Pair gran/jaeger: newton pair cannot change while contact histories "
+               "exist; use the newton setting the pair style was defined with");
 }
 
 /* ---------------------------------------------------------------------- */

@@ -37,7 +37,14 @@ class FixJaegerHistory : public Fix {
  public:
   // record layout: header, then `capacity` points of 4 doubles (z, P, tx, ty)
   enum Header { R_CAPACITY, R_LENGTH, R_QW, R_QX, R_QY, R_QZ, R_WORK, R_DAMPWORK, R_HEADER };
-  enum Stats { S_CONTACTS, S_MEAN_LENGTH, S_MAX_LENGTH, S_BYTES_PER_CONTACT, S_MERGES, S_SIZE };    // S_MERGES: beta and capacity merges
+  enum Stats {
+    S_CONTACTS,
+    S_MEAN_LENGTH,
+    S_MAX_LENGTH,
+    S_BYTES_PER_CONTACT,
+    S_MERGES,
+    S_SIZE
+  };    // S_MERGES: beta and capacity merges
 
   FixJaegerHistory(class LAMMPS *, int, char **);
   ~FixJaegerHistory() override;
@@ -73,12 +80,13 @@ class FixJaegerHistory : public Fix {
     const long h = handles[first[i] + jj];
     return h < 0 ? nullptr : &pool[h];
   }
-  double *open(int i, int jj, int capacity);    // a new, empty record
+  double *open(int i, int jj, int capacity);     // a new, empty record
   double *reserve(int i, int jj, int length);    // room for `length` points
   void close(int i, int jj);
   class Pair *pair;
   int fixed_capacity;    // > 0: every record holds exactly this many points (history/max)
-  double merges;    // history points removed by merging (beta and capacity), counted by the pair style
+  double
+      merges;    // history points removed by merging (beta and capacity), counted by the pair style
 
  private:
   // the arena: records of capacity 4 * 2^k are recycled through per-class free lists

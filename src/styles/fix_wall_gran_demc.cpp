@@ -67,7 +67,8 @@ FixWallGranDemc::FixWallGranDemc(LAMMPS *lmp, int narg, char **arg) :
     step_move{0.0, 0.0, 0.0}, reduced(false)
 {
   if (!atom->radius_flag || !atom->rmass_flag || !atom->omega_flag)
-    error->all(FLERR, "Fix {} requires atom attributes radius, rmass, omega (e.g. atom_style sphere)",
+    error->all(FLERR,
+               "Fix {} requires atom attributes radius, rmass, omega (e.g. atom_style sphere)",
                style);
   create_attribute = 1;
   restart_global = 1;
@@ -90,11 +91,12 @@ FixWallGranDemc::FixWallGranDemc(LAMMPS *lmp, int narg, char **arg) :
   for (const auto &e : demc_restart::unclaimed_peratom_entries(modify))
     if (e.id == id && demc_restart::is_wall_history_style(e.style) &&
         e.style != utils::strip_style_suffix(style, lmp))
-      error->all(FLERR,
-                 "Fix {} {}: the restart file holds wall contact histories of fix {} written by fix "
-                 "style {}, which fix {} cannot read: the run would go on with every wall contact "
-                 "fresh. Use fix {} again, or another fix ID to start the wall afresh on purpose",
-                 id, style, id, e.style, style, e.style);
+      error->all(
+          FLERR,
+          "Fix {} {}: the restart file holds wall contact histories of fix {} written by fix "
+          "style {}, which fix {} cannot read: the run would go on with every wall contact "
+          "fresh. Use fix {} again, or another fix ID to start the wall afresh on purpose",
+          id, style, id, e.style, style, e.style);
 }
 
 FixWallGranDemc::~FixWallGranDemc() = default;
@@ -136,9 +138,11 @@ int FixWallGranDemc::parse_wall_style(int narg, char **arg, int iarg)
 {
   wallstyle = wall_style_of(arg[iarg]);
   if (wallstyle != ZCYLINDER) return parse_plane(narg, arg, iarg);
-  if (iarg + 2 > narg) utils::missing_cmd_args(FLERR, fmt::format("fix {} zcylinder", style), error);
+  if (iarg + 2 > narg)
+    utils::missing_cmd_args(FLERR, fmt::format("fix {} zcylinder", style), error);
   cylradius = utils::numeric(FLERR, arg[iarg + 1], false, lmp);
-  if (cylradius <= 0.0) error->all(FLERR, law_error("zcylinder radius must be > 0, got {}"), cylradius);
+  if (cylradius <= 0.0)
+    error->all(FLERR, law_error("zcylinder radius must be > 0, got {}"), cylradius);
   has_lo = true;
   return iarg + 2;
 }
@@ -158,12 +162,14 @@ int FixWallGranDemc::parse_motion(int narg, char **arg, int iarg)
 {
   const bool wiggle = strcmp(arg[iarg], "wiggle") == 0;
   if (!wiggle && strcmp(arg[iarg], "translate") != 0) return 0;
-  if (iarg + 4 > narg) utils::missing_cmd_args(FLERR, fmt::format("fix {} {}", style, arg[iarg]), error);
+  if (iarg + 4 > narg)
+    utils::missing_cmd_args(FLERR, fmt::format("fix {} {}", style, arg[iarg]), error);
   if (motion != STATIC) error->all(FLERR, law_error("use one of wiggle and translate, once"));
   if (wiggle) {
     motion = WIGGLE;
     wiggle_axis = axis_of(arg[iarg + 1]);
-    if (wiggle_axis < 0) error->all(FLERR, law_error("wiggle dim must be x, y or z, got {}"), arg[iarg + 1]);
+    if (wiggle_axis < 0)
+      error->all(FLERR, law_error("wiggle dim must be x, y or z, got {}"), arg[iarg + 1]);
     amplitude = utils::numeric(FLERR, arg[iarg + 2], false, lmp);
     period = utils::numeric(FLERR, arg[iarg + 3], false, lmp);
     if (period <= 0.0) error->all(FLERR, law_error("wiggle period must be > 0, got {}"), period);

@@ -70,7 +70,7 @@ class FixWallGranDemc : public Fix {
  protected:
   // what a law gives back for one particle in contact
   struct Touch {
-    demc::Vec3 force;    // on the particle
+    demc::Vec3 force;                           // on the particle
     double normal_energy, tangential_energy;    // stored at t+dt
     bool sliding;
   };
@@ -101,11 +101,11 @@ class FixWallGranDemc : public Fix {
   int motion;
   int wiggle_axis;
   double amplitude, period;
-  double velocity[3];    // translate: constant components
+  double velocity[3];     // translate: constant components
   std::string vstr[3];    // translate: equal-style variable names ("" = constant)
   int vvar[3];
-  double disp[3];    // wall displacement since the fix was defined
-  double elapsed;    // time since the fix was defined
+  double disp[3];          // wall displacement since the fix was defined
+  double elapsed;          // time since the fix was defined
   demc::Vec3 step_move;    // wall movement over the current step
   double local[V_SIZE], global[V_SIZE];
   bool reduced;

@@ -73,8 +73,10 @@ FixWallGranJaeger::FixWallGranJaeger(LAMMPS *lmp, int narg, char **arg) :
     beta(0.0), max_length(0)
 {
   if (narg < 7)
-    error->all(FLERR, "Fix {} expects: E nu mu [damping nu_n nu_t] [beta b] [history/max N] "
-                      "wallstyle args [keyword value ...]", style);
+    error->all(FLERR,
+               "Fix {} expects: E nu mu [damping nu_n nu_t] [beta b] [history/max N] "
+               "wallstyle args [keyword value ...]",
+               style);
   youngs = utils::numeric(FLERR, arg[3], false, lmp);
   poisson = utils::numeric(FLERR, arg[4], false, lmp);
   mu = utils::numeric(FLERR, arg[5], false, lmp);
@@ -104,19 +106,23 @@ FixWallGranJaeger::~FixWallGranJaeger()
 int FixWallGranJaeger::law_keyword(int narg, char **arg, int iarg)
 {
   const bool damping = strcmp(arg[iarg], "damping") == 0;
-  const bool known = damping || strcmp(arg[iarg], "beta") == 0 || strcmp(arg[iarg], "history/max") == 0;
+  const bool known = damping || strcmp(arg[iarg], "beta") == 0 ||
+      strcmp(arg[iarg], "history/max") == 0;
   if (!known) return 0;
   const int n = damping ? 3 : 2;
-  if (iarg + n > narg) utils::missing_cmd_args(FLERR, fmt::format("fix {} {}", style, arg[iarg]), error);
+  if (iarg + n > narg)
+    utils::missing_cmd_args(FLERR, fmt::format("fix {} {}", style, arg[iarg]), error);
   if (damping) {
     damp_n = utils::numeric(FLERR, arg[iarg + 1], false, lmp);
     damp_t = utils::numeric(FLERR, arg[iarg + 2], false, lmp);
   } else if (strcmp(arg[iarg], "beta") == 0) {
     beta = utils::numeric(FLERR, arg[iarg + 1], false, lmp);
-    if (beta < 0.0 || beta > 2.0) error->all(FLERR, law_error("beta must be within [0, 2], got {}"), beta);
+    if (beta < 0.0 || beta > 2.0)
+      error->all(FLERR, law_error("beta must be within [0, 2], got {}"), beta);
   } else {
     max_length = utils::inumeric(FLERR, arg[iarg + 1], false, lmp);
-    if (max_length < 2) error->all(FLERR, law_error("history/max must be >= 2 points, got {}"), max_length);
+    if (max_length < 2)
+      error->all(FLERR, law_error("history/max must be >= 2 points, got {}"), max_length);
   }
   return n;
 }
@@ -193,12 +199,13 @@ FixWallGranDemc::Touch FixWallGranJaeger::touch(const Contact &c, int side, bool
     res = advance_record(rec, mat, c, q);
   } else {
     res.P = jaeger::hertz_force(mat, c.overlap);
-    const jaeger::Point top = rec.empty() ? jaeger::origin_point() : jaeger::top_point(stack_of(rec));
+    const jaeger::Point top = rec.empty() ? jaeger::origin_point()
+                                          : jaeger::top_point(stack_of(rec));
     res.T = jaeger::force_of(top);
   }
 
-  const Vec3 fdamp =
-      advance ? demc::contact_damping_force(c.du, c.n, damp_n, damp_t, dt) : Vec3{0.0, 0.0, 0.0};
+  const Vec3 fdamp = advance ? demc::contact_damping_force(c.du, c.n, damp_n, damp_t, dt)
+                             : Vec3{0.0, 0.0, 0.0};
   if (advance) {
     const double dwd = demc::dot(fdamp, c.du);
     cumulative[C_DAMPING] += dwd;
@@ -217,12 +224,14 @@ FixWallGranDemc::Touch FixWallGranJaeger::touch(const Contact &c, int side, bool
    kernel, the work
 ------------------------------------------------------------------------- */
 
-jaeger::StepResult FixWallGranJaeger::advance_record(std::vector<double> &rec, const jaeger::Material &mat,
-                                                     const Contact &c, const frame::Quat &q)
+jaeger::StepResult FixWallGranJaeger::advance_record(std::vector<double> &rec,
+                                                     const jaeger::Material &mat, const Contact &c,
+                                                     const frame::Quat &q)
 {
   jaeger::Vec2 ds = shift_in_frame(q, c.du);
   const int length = stack_length(rec);
-  if (length == 0) ds = jaeger::fresh_contact_shift(c.overlap + demc::dot(c.du, c.n), c.overlap, ds);
+  if (length == 0)
+    ds = jaeger::fresh_contact_shift(c.overlap + demc::dot(c.du, c.n), c.overlap, ds);
   const size_t need = W_HEADER + POINT * (max_length > 0 ? max_length : length + 1);
   if (rec.size() < need) rec.resize(need);
   jaeger::Stack st = stack_of(rec);
@@ -246,7 +255,8 @@ void FixWallGranJaeger::part(const Contact &c, bool advance)
     const frame::Quat q = frame::update(frame::load(&rec[W::W_QW]), c.n, demc::contact_twirl(c));
     jaeger::Stack st = stack_of(rec);
     const double apart = std::min(c.overlap, 0.0);
-    cumulative[C_WORK] += jaeger::step(material(c.p), st, apart, shift_in_frame(q, c.du), beta).work;
+    cumulative[C_WORK] +=
+        jaeger::step(material(c.p), st, apart, shift_in_frame(q, c.du), beta).work;
   }
   rec.clear();
 }

@@ -63,9 +63,9 @@ class FixWallGranJaeger : public FixWallGranDemc {
 
  private:
   double youngs, poisson, mu, damp_n, damp_t;
-  double beta;       // memory approximation, 0 = exact
-  int max_length;    // history/max: points per record, 0 = unbounded
-  std::vector<double> estar, gstar;    // per particle type, with the wall (init)
+  double beta;                                 // memory approximation, 0 = exact
+  int max_length;                              // history/max: points per record, 0 = unbounded
+  std::vector<double> estar, gstar;            // per particle type, with the wall (init)
   std::vector<std::vector<double>> records;    // per atom
 
   demc::jaeger::Material material(int i) const;

@@ -48,7 +48,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   for (int k = 0; k < steps && in.remaining_bytes() > 0; k++) {
     const double dz = zscale * in.ConsumeFloatingPointInRange<double>(-0.6, 0.6);
     jaeger::Vec2 ds = {zscale * in.ConsumeFloatingPointInRange<double>(-1.0, 1.0),
-                       collinear ? 0.0 : zscale * in.ConsumeFloatingPointInRange<double>(-1.0, 1.0)};
+                       collinear ? 0.0
+                                 : zscale * in.ConsumeFloatingPointInRange<double>(-1.0, 1.0)};
     z = std::fabs(z + dz) + 1e-6 * zscale;
     if (!bounded && st.n + 1 > st.capacity) break;
     const jaeger::StepResult r = jaeger::step(mat, st, z, ds, beta);
@@ -63,7 +64,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     sx += ds.x;
     sy += ds.y;
     require(std::isfinite(r.T.x) && std::isfinite(r.T.y) && std::isfinite(r.P) &&
-                std::isfinite(r.work), "finite outputs");
+                std::isfinite(r.work),
+            "finite outputs");
     require(jaeger::check_invariants(mat, st) == jaeger::INV_OK, "stack invariants");
     require(st.n <= capacity, "capacity");
     if (collinear && beta == 0.0 && !bounded) {

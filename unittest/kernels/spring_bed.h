@@ -34,8 +34,8 @@ namespace springbed {
 class SpringBed {
  public:
   SpringBed(double Estar, double Gstar, double R, double mu, double a_max, int n_springs) :
-      Gstar_(Gstar), K_(mu * Estar / Gstar), dx_(a_max / n_springs), g_(n_springs), ux_(n_springs, 0.0),
-      uy_(n_springs, 0.0)
+      Gstar_(Gstar), K_(mu * Estar / Gstar), dx_(a_max / n_springs), g_(n_springs),
+      ux_(n_springs, 0.0), uy_(n_springs, 0.0)
   {
     for (int j = 0; j < n_springs; ++j) {
       const double x = (j + 0.5) * dx_;

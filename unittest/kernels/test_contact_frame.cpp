@@ -21,13 +21,22 @@ using namespace demc::frame;
 
 namespace {
 
-Vec3 unit(const Vec3 &v) { return (1.0 / demc::norm(v)) * v; }
-double dist3(const Vec3 &a, const Vec3 &b) { return demc::norm(a - b); }
+Vec3 unit(const Vec3 &v)
+{
+  return (1.0 / demc::norm(v)) * v;
+}
+double dist3(const Vec3 &a, const Vec3 &b)
+{
+  return demc::norm(a - b);
+}
 /* Rounding allowance for a chain of a few quaternion products and rotations of
    unit vectors: 16 eps (each operation rounds by a few ulp). */
 const double kRound = 16.0 * 2.220446049250313e-16;
 
-double qnorm(const Quat &q) { return std::sqrt(q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z); }
+double qnorm(const Quat &q)
+{
+  return std::sqrt(q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z);
+}
 
 Vec3 random_unit(std::mt19937_64 &rng)
 {
@@ -172,7 +181,8 @@ Objectivity rotate_rigidly(double beta, bool exact_twist, bool noisy_kinematics)
   Vec3 xp = xp0, xq = xq0;
   double max_local = 0.0;
   for (int i = 1; i <= N; ++i) {
-    const Vec3 xp1 = demc::rotate_about(xp0, w, i * theta), xq1 = demc::rotate_about(xq0, w, i * theta);
+    const Vec3 xp1 = demc::rotate_about(xp0, w, i * theta),
+               xq1 = demc::rotate_about(xq0, w, i * theta);
     const Vec3 d = xq1 - xp1;
     const Vec3 n = unit(d);
     q = update(q, n, exact_twist ? phi : theta * demc::dot(w, n));
@@ -190,7 +200,8 @@ Objectivity rotate_rigidly(double beta, bool exact_twist, bool noisy_kinematics)
     const Local l = to_local(q, du);
     step(m, st, z, {l.x, l.y}, 0.0);
     const Point top = st.pts[st.n - 1];
-    max_local = std::max(max_local, std::hypot(top.tx - top0.tx, top.ty - top0.ty) / std::hypot(top0.tx, top0.ty));
+    max_local = std::max(
+        max_local, std::hypot(top.tx - top0.tx, top.ty - top0.ty) / std::hypot(top0.tx, top0.ty));
     xp = xp1;
     xq = xq1;
   }
@@ -207,18 +218,22 @@ TEST(ContactFrame, RigidRotationKeepsTheForceInTheFrame)
 {
   for (double beta : {0.0, M_PI / 3.0, M_PI / 2.0, 2.0}) {
     const Objectivity o = rotate_rigidly(beta, false, false);
-    std::printf("[ measure  ] rigid turn, axis at %.2f rad to n, 1000 steps: force direction error %.3e rad "
-                "(predicted %.3e), |T| error %.1e\n", beta, o.angle_error, o.predicted, o.magnitude_error);
+    std::printf("[ measure  ] rigid turn, axis at %.2f rad to n, 1000 steps: force direction error "
+                "%.3e rad "
+                "(predicted %.3e), |T| error %.1e\n",
+                beta, o.angle_error, o.predicted, o.magnitude_error);
     EXPECT_EQ(o.max_local_change, 0.0);    // no relative movement: the history is untouched
     EXPECT_NEAR(o.angle_error, o.predicted, 1e-9);
     const double theta = 2.0 * M_PI / 1000.0;
-    const double bound = 1000.0 * std::pow(theta, 3) * std::fabs(std::cos(beta)) * std::pow(std::sin(beta), 2) / 12.0;
+    const double bound = 1000.0 * std::pow(theta, 3) * std::fabs(std::cos(beta)) *
+        std::pow(std::sin(beta), 2) / 12.0;
     EXPECT_LE(std::fabs(o.angle_error), 1.001 * bound + 1e-9);
     EXPECT_LE(o.magnitude_error, 1e-12);
   }
   // With the exact swing-twist angle per step only rounding is left.
   const Objectivity o = rotate_rigidly(M_PI / 3.0, true, false);
-  std::printf("[ measure  ] rigid turn with the exact twist per step: direction error %.1e rad\n", o.angle_error);
+  std::printf("[ measure  ] rigid turn with the exact twist per step: direction error %.1e rad\n",
+              o.angle_error);
   EXPECT_LE(std::fabs(o.angle_error), 1e-12);
   EXPECT_LE(o.magnitude_error, 1e-12);
 }
@@ -229,7 +244,8 @@ TEST(ContactFrame, RigidRotationKeepsTheForceInTheFrame)
 TEST(ContactFrame, RigidRotationWithRoundingNoiseInTheKinematics)
 {
   const Objectivity o = rotate_rigidly(M_PI / 3.0, false, true);
-  std::printf("[ measure  ] rigid turn, kinematics from positions: direction error %.3e rad (predicted %.3e), "
+  std::printf("[ measure  ] rigid turn, kinematics from positions: direction error %.3e rad "
+              "(predicted %.3e), "
               "|T| error %.1e, local force change %.1e\n",
               o.angle_error, o.predicted, o.magnitude_error, o.max_local_change);
   // The overlap from positions ~2 mm apart carries ~4e-19 m of rounding, 3.6e-13 of

@@ -28,15 +28,27 @@ namespace {
 const double kE = 70e9, kNu = 0.25, kRad = 1e-3, kMu = 0.3;
 const double kZ = 1e-6;    // reference overlap (1 um)
 
-Material glass() { return make_material(kE, kNu, kRad, kE, kNu, kRad, kMu); }
+Material glass()
+{
+  return make_material(kE, kNu, kRad, kE, kNu, kRad, kMu);
+}
 
 // Hertz force written independently of the kernel.
-double hertz(const Material &m, double z) { return 4.0 / 3.0 * m.Estar * std::sqrt(m.R) * std::pow(z, 1.5); }
+double hertz(const Material &m, double z)
+{
+  return 4.0 / 3.0 * m.Estar * std::sqrt(m.R) * std::pow(z, 1.5);
+}
 
 // 1 - (1 - x)^(3/2) without cancellation for small x.
-double one_minus_pow15(double x) { return -std::expm1(1.5 * std::log1p(-x)); }
+double one_minus_pow15(double x)
+{
+  return -std::expm1(1.5 * std::log1p(-x));
+}
 
-double K_of(const Material &m) { return m.mu * m.Estar / m.Gstar; }
+double K_of(const Material &m)
+{
+  return m.mu * m.Estar / m.Gstar;
+}
 
 /* One contact: caller-owned storage, as a pair style would hold it. */
 struct Contact {
@@ -48,12 +60,14 @@ struct Contact {
   long merges = 0;
   double z_prev = 0.0;    // the caller's previous overlap (negative when open)
 
-  Contact(const Material &m, int capacity, double b = 0.0) : mat(m), buf(capacity), st{nullptr, 0, capacity}, beta(b)
+  Contact(const Material &m, int capacity, double b = 0.0) :
+      mat(m), buf(capacity), st{nullptr, 0, capacity}, beta(b)
   {
     st.pts = buf.data();
   }
   Contact(const Contact &o) :
-      mat(o.mat), buf(o.buf), st(o.st), beta(o.beta), work(o.work), merges(o.merges), z_prev(o.z_prev)
+      mat(o.mat), buf(o.buf), st(o.st), beta(o.beta), work(o.work), merges(o.merges),
+      z_prev(o.z_prev)
   {
     st.pts = buf.data();
   }
@@ -73,7 +87,10 @@ struct Contact {
   double U() const { return stored_energy(mat, st); }
 };
 
-double dist(const Vec2 &a, double bx, double by) { return std::hypot(a.x - bx, a.y - by); }
+double dist(const Vec2 &a, double bx, double by)
+{
+  return std::hypot(a.x - bx, a.y - by);
+}
 
 /* A movement of a random path: new overlap and tangential increment. */
 struct Move {
@@ -82,7 +99,8 @@ struct Move {
 
 /* Random path with loading, unloading, reversals, elastic steps, full sliding
    and separation. collinear: ds along x only. Large steps on purpose. */
-std::vector<Move> random_path(unsigned seed, int n, const Material &m, bool collinear, double separation_rate)
+std::vector<Move> random_path(unsigned seed, int n, const Material &m, bool collinear,
+                              double separation_rate)
 {
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<double> U(0.0, 1.0);
@@ -154,16 +172,20 @@ TEST(JaegerHertz, ExcessIntegralMatchesQuadratureAndTaylorSeries)
   const Material m = glass();
   const double c = m.Estar * std::sqrt(m.R);
   // Large intervals: 20-point Gauss-Legendre of a smooth integrand (exact to rounding).
-  const double xg[10] = {0.0765265211334973, 0.2277858511416451, 0.3737060887154195, 0.5108670019508271,
-                         0.6360536807265150, 0.7463319064601508, 0.8391169718222188, 0.9122344282513259,
-                         0.9639719272779138, 0.9931285991850949};
-  const double wg[10] = {0.1527533871307258, 0.1491729864726037, 0.1420961093183820, 0.1316886384491766,
-                         0.1181945319615184, 0.1019301198172404, 0.0832767415767048, 0.0626720483341091,
-                         0.0406014298003869, 0.0176140071391521};
+  const double xg[10] = {0.0765265211334973, 0.2277858511416451, 0.3737060887154195,
+                         0.5108670019508271, 0.6360536807265150, 0.7463319064601508,
+                         0.8391169718222188, 0.9122344282513259, 0.9639719272779138,
+                         0.9931285991850949};
+  const double wg[10] = {0.1527533871307258, 0.1491729864726037, 0.1420961093183820,
+                         0.1316886384491766, 0.1181945319615184, 0.1019301198172404,
+                         0.0832767415767048, 0.0626720483341091, 0.0406014298003869,
+                         0.0176140071391521};
   // In q = sqrt(zeta) the integrand 2 q (P(q^2) - P(z0)) is a polynomial of degree 4: exact.
-  for (auto zz : {std::pair<double, double>{1e-6, 2e-6}, {2e-6, 0.5e-6}, {0.3e-6, 0.31e-6}, {1e-6, 0.0}}) {
+  for (auto zz :
+       {std::pair<double, double>{1e-6, 2e-6}, {2e-6, 0.5e-6}, {0.3e-6, 0.31e-6}, {1e-6, 0.0}}) {
     const double z0 = zz.first, z1 = zz.second;
-    const double q0 = std::sqrt(z0), q1 = std::sqrt(z1), hm = 0.5 * (q1 - q0), mid = 0.5 * (q1 + q0);
+    const double q0 = std::sqrt(z0), q1 = std::sqrt(z1), hm = 0.5 * (q1 - q0),
+                 mid = 0.5 * (q1 + q0);
     double q = 0.0;
     for (int i = 0; i < 10; ++i)
       for (double sgn : {-1.0, 1.0}) {
@@ -176,8 +198,10 @@ TEST(JaegerHertz, ExcessIntegralMatchesQuadratureAndTaylorSeries)
   // Tiny intervals, either direction: P'(z0) dz^2/2 + P''(z0) dz^3/6 + P'''(z0) dz^4/24 + ...
   for (double dz_wanted : {1e-9 * kZ, -1e-9 * kZ, 1e-13 * kZ}) {
     const double z0 = kZ, dz = (z0 + dz_wanted) - z0;    // the increment the kernel really sees
-    const double d1 = 2.0 * c * std::sqrt(z0), d2 = c / std::sqrt(z0), d3 = -0.5 * c / (z0 * std::sqrt(z0));
-    const double series = d1 * dz * dz / 2.0 + d2 * dz * dz * dz / 6.0 + d3 * dz * dz * dz * dz / 24.0;
+    const double d1 = 2.0 * c * std::sqrt(z0), d2 = c / std::sqrt(z0),
+                 d3 = -0.5 * c / (z0 * std::sqrt(z0));
+    const double series =
+        d1 * dz * dz / 2.0 + d2 * dz * dz * dz / 6.0 + d3 * dz * dz * dz * dz / 24.0;
     EXPECT_NEAR(hertz_excess_integral(m, z0, z0 + dz), series, 1e-13 * std::fabs(series));
   }
 }
@@ -234,7 +258,10 @@ TEST(JaegerClosedForm, CattaneoMindlinLoadingInManySmallSteps)
    T = T1 - 2 mu P [1 - (1 - (s1 - s)/(2 s_max))^(3/2)], reloading from (s2, T2)
    T = T2 + 2 mu P [1 - (1 - (s - s2)/(2 s_max))^(3/2)] up to s1, and beyond s1
    the virgin curve again (the loop's memory is wiped out). */
-double md_loading(const Material &m, double P, double smax, double s) { return m.mu * P * one_minus_pow15(s / smax); }
+double md_loading(const Material &m, double P, double smax, double s)
+{
+  return m.mu * P * one_minus_pow15(s / smax);
+}
 double md_unloading(const Material &m, double P, double smax, double s1, double s)
 {
   return md_loading(m, P, smax, s1) - 2.0 * m.mu * P * one_minus_pow15((s1 - s) / (2.0 * smax));
@@ -242,7 +269,8 @@ double md_unloading(const Material &m, double P, double smax, double s1, double 
 double md_reloading(const Material &m, double P, double smax, double s1, double s2, double s)
 {
   if (s >= s1) return md_loading(m, P, smax, s);
-  return md_unloading(m, P, smax, s1, s2) + 2.0 * m.mu * P * one_minus_pow15((s - s2) / (2.0 * smax));
+  return md_unloading(m, P, smax, s1, s2) +
+      2.0 * m.mu * P * one_minus_pow15((s - s2) / (2.0 * smax));
 }
 
 TEST(JaegerClosedForm, MindlinDeresiewiczUnloadingAndReloadingInOneStep)
@@ -302,8 +330,10 @@ TEST(JaegerClosedForm, MindlinDeresiewiczUnloadingAndReloadingInManySmallSteps)
     ASSERT_TRUE(check(md_reloading(m, P, smax, s1, s2, s))) << "reloading step " << i;
   }
   EXPECT_LE(c.st.n, 2);    // past s1 the loop's history has been popped
-  std::printf("[ measure  ] MD unloading + reloading, 2 x %d steps: max error %.2e relative (as bounded), "
-              "%.2e of mu P\n", n, worst, worst_muP);
+  std::printf(
+      "[ measure  ] MD unloading + reloading, 2 x %d steps: max error %.2e relative (as bounded), "
+      "%.2e of mu P\n",
+      n, worst, worst_muP);
 }
 
 /* Normal unloading at fixed tangential shift s1 (after Cattaneo loading at z1):
@@ -460,8 +490,9 @@ TEST(JaegerFig8, FourLargeStepsEqualTheClosedForm)
     const double T = f.closed_form(i);
     EXPECT_EQ(r.kind, STEP_SLIP);
     EXPECT_LE(std::fabs(r.T.x - T), 1e-12 * std::fabs(T)) << "step " << i;
-    std::printf("[ measure  ] Fig. 8 step %d: T/(mu P) = %+.6f, kernel vs closed form %.1e relative\n", i + 1,
-                T / (f.m.mu * hertz(f.m, f.zs[i])), std::fabs(r.T.x - T) / std::fabs(T));
+    std::printf(
+        "[ measure  ] Fig. 8 step %d: T/(mu P) = %+.6f, kernel vs closed form %.1e relative\n",
+        i + 1, T / (f.m.mu * hertz(f.m, f.zs[i])), std::fabs(r.T.x - T) / std::fabs(T));
   }
   // The same legs in 100 small steps each give the same forces at the leg ends.
   Contact d(f.m, 16);
@@ -476,7 +507,8 @@ TEST(JaegerFig8, FourLargeStepsEqualTheClosedForm)
       s = s_new;
     }
     zp = f.zs[i];
-    EXPECT_LE(std::fabs(d.T().x - f.closed_form(i)), 1e-12 * std::fabs(f.closed_form(i))) << "leg " << i;
+    EXPECT_LE(std::fabs(d.T().x - f.closed_form(i)), 1e-12 * std::fabs(f.closed_form(i)))
+        << "leg " << i;
   }
 }
 
@@ -495,9 +527,11 @@ TEST(JaegerFig8, SpringBedAgreesToItsDiscretisationError)
     s = f.ss[i];
     const double T = f.closed_form(i), muP = f.m.mu * hertz(f.m, f.zs[i]);
     const double e4 = std::fabs(coarse.Tx() - T) / muP, e16 = std::fabs(fine.Tx() - T) / muP;
-    const double est = std::fabs(coarse.Tx() - fine.Tx()) / muP * 16.0 / 15.0;    // Richardson, O(dx^2)
+    const double est =
+        std::fabs(coarse.Tx() - fine.Tx()) / muP * 16.0 / 15.0;    // Richardson, O(dx^2)
     std::printf("[ measure  ] Fig. 8 step %d vs bed (of mu P): N=4000 %.2e, N=16000 %.2e, "
-                "estimated N=4000 error %.2e\n", i + 1, e4, e16, est);
+                "estimated N=4000 error %.2e\n",
+                i + 1, e4, e16, est);
     // The kernel is the N -> infinity limit of the bed: the coarse bed is off by its
     // estimated error, the fine one by a small fraction of it.
     EXPECT_LE(e4, 2.0 * est) << "step " << i;
@@ -510,10 +544,10 @@ TEST(JaegerFig8, SpringBedAgreesToItsDiscretisationError)
 
 namespace {
 struct BedComparison {
-  double e4 = 0.0, e16 = 0.0, est = 0.0;          // max over the path, of mu P
-  double u4 = 0.0, u16 = 0.0, uest = 0.0;         // stored energy, of mu P K z_ref
+  double e4 = 0.0, e16 = 0.0, est = 0.0;               // max over the path, of mu P
+  double u4 = 0.0, u16 = 0.0, uest = 0.0;              // stored energy, of mu P K z_ref
   double max_kernel_cone = 0.0, max_bed_cone = 0.0;    // |T| / (mu P)
-  double sub = 0.0;                               // bed with 16 sub-steps vs 1, of mu P
+  double sub = 0.0;                                    // bed with 16 sub-steps vs 1, of mu P
 };
 
 BedComparison compare_with_bed(const std::vector<Move> &path, int n_sub, int n_coarse, int n_fine)
@@ -522,7 +556,8 @@ BedComparison compare_with_bed(const std::vector<Move> &path, int n_sub, int n_c
   double zmax = 0.0;
   for (const Move &mv : path) zmax = std::max(zmax, mv.z);
   const double amax = std::sqrt(m.R * zmax);
-  SpringBed coarse(m.Estar, m.Gstar, m.R, m.mu, amax, n_coarse), fine(m.Estar, m.Gstar, m.R, m.mu, amax, n_fine);
+  SpringBed coarse(m.Estar, m.Gstar, m.R, m.mu, amax, n_coarse),
+      fine(m.Estar, m.Gstar, m.R, m.mu, amax, n_fine);
   SpringBed substepped(m.Estar, m.Gstar, m.R, m.mu, amax, n_coarse);
   Contact c(m, (int) path.size() + 2);
   BedComparison b;
@@ -537,11 +572,13 @@ BedComparison compare_with_bed(const std::vector<Move> &path, int n_sub, int n_c
     const Vec2 T = c.T();
     b.e4 = std::max(b.e4, dist(T, coarse.Tx(), coarse.Ty()) / muP);
     b.e16 = std::max(b.e16, dist(T, fine.Tx(), fine.Ty()) / muP);
-    b.est = std::max(b.est, std::hypot(coarse.Tx() - fine.Tx(), coarse.Ty() - fine.Ty()) / muP * 16.0 / 15.0);
+    b.est = std::max(
+        b.est, std::hypot(coarse.Tx() - fine.Tx(), coarse.Ty() - fine.Ty()) / muP * 16.0 / 15.0);
     b.u4 = std::max(b.u4, std::fabs(c.U() - coarse.energy()) / escale);
     b.u16 = std::max(b.u16, std::fabs(c.U() - fine.energy()) / escale);
     b.uest = std::max(b.uest, std::fabs(coarse.energy() - fine.energy()) / escale * 16.0 / 15.0);
-    b.sub = std::max(b.sub, std::hypot(coarse.Tx() - substepped.Tx(), coarse.Ty() - substepped.Ty()) / muP);
+    b.sub = std::max(
+        b.sub, std::hypot(coarse.Tx() - substepped.Tx(), coarse.Ty() - substepped.Ty()) / muP);
     b.max_kernel_cone = std::max(b.max_kernel_cone, std::hypot(T.x, T.y) / muP);
     // The bed's own normal force, 2 E* sum (z - g) dx, bounds its friction force.
     b.max_bed_cone = std::max(b.max_bed_cone, std::hypot(fine.Tx(), fine.Ty()) / muP);
@@ -557,10 +594,11 @@ TEST(JaegerSpringBed, CollinearRandomPathsAgreeToTheBedsDiscretisationError)
   for (unsigned seed : {11u, 12u, 13u}) {
     const std::vector<Move> path = random_path(seed, 250, glass(), true, 0.03);
     const BedComparison b = compare_with_bed(path, 1, 4000, 16000);
-    std::printf("[ measure  ] collinear path %u: T vs bed (of mu P) N=4000 %.2e, N=16000 %.2e, est. N=4000 "
-                "error %.2e; U vs bed (of mu P K z) N=4000 %.2e, N=16000 %.2e, est. %.2e; bed 16 vs 1 "
-                "sub-steps %.1e\n",
-                seed, b.e4, b.e16, b.est, b.u4, b.u16, b.uest, b.sub);
+    std::printf(
+        "[ measure  ] collinear path %u: T vs bed (of mu P) N=4000 %.2e, N=16000 %.2e, est. N=4000 "
+        "error %.2e; U vs bed (of mu P K z) N=4000 %.2e, N=16000 %.2e, est. %.2e; bed 16 vs 1 "
+        "sub-steps %.1e\n",
+        seed, b.e4, b.e16, b.est, b.u4, b.u16, b.uest, b.sub);
     // In 1-D the bed's spring states are exact for any number of sub-steps (input and
     // bounds move linearly within a step, so the clamp at its end is the solution).
     EXPECT_LE(b.sub, 1e-12);
@@ -585,7 +623,8 @@ TEST(JaegerSpringBed, WorkIncrementIsExactOnCollinearPaths)
   const Material m = glass();
   const std::vector<Move> path = random_path(21u, 60, m, true, 0.05);
   const double amax = std::sqrt(m.R * 2.0 * kZ);
-  SpringBed b64(m.Estar, m.Gstar, m.R, m.mu, amax, 4000), b1024(m.Estar, m.Gstar, m.R, m.mu, amax, 4000);
+  SpringBed b64(m.Estar, m.Gstar, m.R, m.mu, amax, 4000),
+      b1024(m.Estar, m.Gstar, m.R, m.mu, amax, 4000);
   SpringBed f64(m.Estar, m.Gstar, m.R, m.mu, amax, 16000);
   Contact c(m, 128);
   const double escale = m.mu * hertz(m, kZ) * K_of(m) * kZ;
@@ -602,8 +641,10 @@ TEST(JaegerSpringBed, WorkIncrementIsExactOnCollinearPaths)
     bed_x = std::max(bed_x, std::fabs(df - d64) / escale * 16.0 / 15.0);
     total += std::fabs(W) / escale;
   }
-  std::printf("[ measure  ] work per step (of mu P K z; sum |W| = %.1f): kernel vs bed n_sub=64 %.2e, "
-              "n_sub=1024 %.2e; bed x-discretisation est. %.2e\n", total, e64, e1024, bed_x);
+  std::printf(
+      "[ measure  ] work per step (of mu P K z; sum |W| = %.1f): kernel vs bed n_sub=64 %.2e, "
+      "n_sub=1024 %.2e; bed x-discretisation est. %.2e\n",
+      total, e64, e1024, bed_x);
   EXPECT_LE(e1024, e64 / 100.0 + 2.0 * bed_x);
   EXPECT_LT(e64, 1e-4);
 }
@@ -626,7 +667,8 @@ TurnReport turning_run(const std::vector<Move> &path, int straight_steps)
   double zmax = 0.0;
   for (const Move &mv : path) zmax = std::max(zmax, mv.z);
   const double amax = std::sqrt(m.R * zmax);
-  SpringBed bed(m.Estar, m.Gstar, m.R, m.mu, amax, 4000), bed4(m.Estar, m.Gstar, m.R, m.mu, amax, 4000);
+  SpringBed bed(m.Estar, m.Gstar, m.R, m.mu, amax, 4000),
+      bed4(m.Estar, m.Gstar, m.R, m.mu, amax, 4000);
   SpringBed fine(m.Estar, m.Gstar, m.R, m.mu, amax, 16000);
   Contact c(m, (int) path.size() + 2);
   TurnReport r;
@@ -638,9 +680,7 @@ TurnReport turning_run(const std::vector<Move> &path, int straight_steps)
     fine.step(mv.z, mv.dx, mv.dy, 32);
     const double muP = m.mu * hertz(m, mv.z);
     const double diff = dist(c.T(), bed4.Tx(), bed4.Ty()) / muP;
-    if ((int) i < straight_steps) {
-      EXPECT_LE(diff, 1e-6) << "straight part, step " << i;
-    }
+    if ((int) i < straight_steps) { EXPECT_LE(diff, 1e-6) << "straight part, step " << i; }
     r.max_diff = std::max(r.max_diff, diff);
     r.final_diff = diff;
     r.bed_sub = std::max(r.bed_sub, std::hypot(bed.Tx() - bed4.Tx(), bed.Ty() - bed4.Ty()) / muP);
@@ -654,7 +694,8 @@ TurnReport turning_run(const std::vector<Move> &path, int straight_steps)
 
 void report_turn(const char *name, const TurnReport &r)
 {
-  std::printf("[ measure  ] %s: |T_kernel - T_bed| / (mu P) max %.3f, final %.3f, |T_k|/|T_bed| final %.3f; "
+  std::printf("[ measure  ] %s: |T_kernel - T_bed| / (mu P) max %.3f, final %.3f, |T_k|/|T_bed| "
+              "final %.3f; "
               "bed sub-step change %.1e, spring-count change %.1e\n",
               name, r.max_diff, r.final_diff, r.final_ratio, r.bed_sub, r.bed_x);
   EXPECT_LE(r.cone_k, 1.0 + 1e-12);
@@ -675,14 +716,16 @@ TEST(JaegerSpringBed, TurningPathsDifferByJaegersApproximation)
     std::vector<Move> p = {{z, 0.0, 0.0}};
     const double ds = 0.02 * K * z;
     for (int i = 0; i < 20; ++i) p.push_back({z, ds, 0.0});
-    for (int i = 1; i <= 20; ++i) p.push_back({z, ds * std::cos(i * M_PI / 360.0), ds * std::sin(i * M_PI / 360.0)});
+    for (int i = 1; i <= 20; ++i)
+      p.push_back({z, ds * std::cos(i * M_PI / 360.0), ds * std::sin(i * M_PI / 360.0)});
     report_turn("gentle turn (0.5 deg/step, 10 deg)", turning_run(p, 21));
   }
   {
     std::vector<Move> p = {{z, 0.0, 0.0}};
     const double ds = 0.02 * K * z;
     for (int i = 0; i < 20; ++i) p.push_back({z, ds, 0.0});
-    for (int i = 1; i <= 45; ++i) p.push_back({z, ds * std::cos(i * M_PI / 90.0), ds * std::sin(i * M_PI / 90.0)});
+    for (int i = 1; i <= 45; ++i)
+      p.push_back({z, ds * std::cos(i * M_PI / 90.0), ds * std::sin(i * M_PI / 90.0)});
     report_turn("gentle turn (2 deg/step, 90 deg)", turning_run(p, 21));
   }
   // (b) A right-angle corner after partial slip.
@@ -729,7 +772,8 @@ TEST(JaegerEnergy, CattaneoLoadingWorkAndStoredEnergy)
     const StepResult r = ct.go(z, s, 0.0);
     const double zs = std::max(0.0, z - s / K);
     const double intP = c * (std::pow(z, 2.5) - std::pow(zs, 2.5));    // int_{z*}^{z} P
-    const double W = m.mu * K * (z - zs) * hertz(m, z) - m.mu * K * intP + (x > 1.0 ? m.mu * hertz(m, z) * (s - K * z) : 0.0);
+    const double W = m.mu * K * (z - zs) * hertz(m, z) - m.mu * K * intP +
+        (x > 1.0 ? m.mu * hertz(m, z) * (s - K * z) : 0.0);
     const double U = m.mu * K * (intP - (z - zs) * hertz(m, zs));
     EXPECT_NEAR(r.work, W, 1e-12 * W) << "x = " << x;
     EXPECT_NEAR(ct.U(), U, 1e-12 * U) << "x = " << x;
@@ -764,7 +808,8 @@ TEST(JaegerEnergy, ClosedElasticCycleReturnsTheWork)
     ASSERT_EQ(r.kind, STEP_UNLOAD) << "step back " << i;
     ASSERT_NEAR(c.U(), c.work, 1e-12 * Wabs);
   }
-  std::printf("[ measure  ] closed elastic cycle: net work %.2e of sum |W|, stored %.2e\n", c.work / Wabs, c.U() / Wabs);
+  std::printf("[ measure  ] closed elastic cycle: net work %.2e of sum |W|, stored %.2e\n",
+              c.work / Wabs, c.U() / Wabs);
   EXPECT_LE(std::fabs(c.work), 1e-12 * Wabs);
   EXPECT_LE(c.U(), 1e-12 * Wabs);
   EXPECT_EQ(c.st.n, 1);
@@ -792,7 +837,8 @@ TEST(JaegerEnergy, RandomClosedCyclesDissipate)
     const int n = 1 + (int) (10 * U(rng));
     for (int i = 0; i < n; ++i) {
       const double zn = std::max(0.2 * kZ, z + kZ * (0.5 * U(rng) - 0.25));
-      const double dx = amp * K * kZ * (2.0 * U(rng) - 1.0), dy = plane ? amp * K * kZ * (2.0 * U(rng) - 1.0) : 0.0;
+      const double dx = amp * K * kZ * (2.0 * U(rng) - 1.0),
+                   dy = plane ? amp * K * kZ * (2.0 * U(rng) - 1.0) : 0.0;
       c.go(zn, dx, dy);
       z = zn;
       sx += dx;
@@ -809,8 +855,10 @@ TEST(JaegerEnergy, RandomClosedCyclesDissipate)
       ASSERT_GE(D, -1e-12) << "cycle " << cyc;
     }
   }
-  std::printf("[ measure  ] closed cycles, (work - stored) / (mu P K z): collinear min %.1e (max %.2f), "
-              "plane min %.1e\n", min1, max1, min2);
+  std::printf(
+      "[ measure  ] closed cycles, (work - stored) / (mu P K z): collinear min %.1e (max %.2f), "
+      "plane min %.1e\n",
+      min1, max1, min2);
 }
 
 // ---------------------------------------------------------------- stack invariants, merging
@@ -863,8 +911,9 @@ TEST(JaegerStack, InvariantsHoldAfterEveryStep)
     double beta;
     int capacity;
   };
-  const Config configs[] = {{"exact", 0.0, 30002}, {"beta 0.1", 0.1, 30002}, {"beta 0.2", 0.2, 30002},
-                            {"capacity 8", 0.0, 8},  {"capacity 8, beta 0.1", 0.1, 8}, {"capacity 2", 0.0, 2}};
+  const Config configs[] = {
+      {"exact", 0.0, 30002},  {"beta 0.1", 0.1, 30002},         {"beta 0.2", 0.2, 30002},
+      {"capacity 8", 0.0, 8}, {"capacity 8, beta 0.1", 0.1, 8}, {"capacity 2", 0.0, 2}};
   for (const Config &cf : configs) {
     Contact c(m, cf.capacity, cf.beta);
     int max_n = 0;
@@ -880,8 +929,9 @@ TEST(JaegerStack, InvariantsHoldAfterEveryStep)
       sliding += r.kind == STEP_SLIDING;
       unloads += r.kind == STEP_UNLOAD;
     }
-    std::printf("[ measure  ] fuzz %-22s: max n %d, merges %ld, steps slip %ld / sliding %ld / unload %ld\n", cf.name,
-                max_n, c.merges, slips, sliding, unloads);
+    std::printf("[ measure  ] fuzz %-22s: max n %d, merges %ld, steps slip %ld / sliding %ld / "
+                "unload %ld\n",
+                cf.name, max_n, c.merges, slips, sliding, unloads);
   }
 }
 
@@ -1038,12 +1088,14 @@ TEST(JaegerStack, BetaMergingShortensTheHistory)
       cs[j]->go(mv.z, mv.dx, mv.dy);
       sum_n[j] += cs[j]->st.n;
       max_n[j] = std::max(max_n[j], cs[j]->st.n);
-      err[j] = std::max(err[j], dist(cs[j]->T(), exact.T().x, exact.T().y) / (m.mu * hertz(m, mv.z)));
+      err[j] =
+          std::max(err[j], dist(cs[j]->T(), exact.T().x, exact.T().y) / (m.mu * hertz(m, mv.z)));
     }
   }
   const char *names[5] = {"exact", "beta 0.1", "beta 0.2", "capacity 8", "capacity 32"};
   for (int j = 0; j < 5; ++j) {
-    std::printf("[ measure  ] slow path %-11s: mean n %.1f, max n %d, merges %ld, max |T - T_exact| %.2e mu P\n",
+    std::printf("[ measure  ] slow path %-11s: mean n %.1f, max n %d, merges %ld, max |T - "
+                "T_exact| %.2e mu P\n",
                 names[j], sum_n[j] / path.size(), max_n[j], cs[j]->merges, err[j]);
     if (j < 3) mean_n[j] = sum_n[j] / path.size();
   }

@@ -46,13 +46,15 @@ inline std::string threads()
 
 inline std::vector<std::string> kokkos_args()
 {
-  return {"-k", "on", "t", threads(), "-sf", "kk", "-pk", "kokkos", "neigh", "half", "newton", "off"};
+  return {"-k",  "on",     "t",     threads(), "-sf",    "kk",
+          "-pk", "kokkos", "neigh", "half",    "newton", "off"};
 }
 
 // per-atom values of `ncols` columns, indexed by atom ID, gathered over the ranks of comm
 using PerAtomN = std::vector<std::vector<double>>;
 
-inline PerAtomN gather(LammpsSession &s, MPI_Comm comm, int ncols, const std::function<double(int, int)> &value)
+inline PerAtomN gather(LammpsSession &s, MPI_Comm comm, int ncols,
+                       const std::function<double(int, int)> &value)
 {
   const auto *atom = s.lmp->atom;
   std::vector<double> mine;
@@ -67,7 +69,8 @@ inline PerAtomN gather(LammpsSession &s, MPI_Comm comm, int ncols, const std::fu
   MPI_Allgather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, comm);
   for (int p = 1; p < nprocs; p++) displs[p] = displs[p - 1] + counts[p - 1];
   std::vector<double> all(displs[nprocs - 1] + counts[nprocs - 1]);
-  MPI_Allgatherv(mine.data(), count, MPI_DOUBLE, all.data(), counts.data(), displs.data(), MPI_DOUBLE, comm);
+  MPI_Allgatherv(mine.data(), count, MPI_DOUBLE, all.data(), counts.data(), displs.data(),
+                 MPI_DOUBLE, comm);
   PerAtomN out((size_t) atom->natoms + 1, std::vector<double>(ncols, 0.0));
   for (size_t k = 0; k + ncols < all.size(); k += ncols + 1)
     for (int c = 0; c < ncols; c++) out[(size_t) all[k]][c] = all[k + 1 + c];
@@ -108,9 +111,9 @@ struct PackingOutcome {
    re-sorted every 20 steps: after a sort fix neigh/history/kk hands the history of many pairs
    (i,j) over to j (and negates it). `more` reads what else a test needs from the session. */
 template <class Outcome>
-Outcome run_packing(MPI_Comm comm, const std::vector<std::string> &args, const std::vector<std::string> &pair,
-                    const std::string &style, int n_local, int steps,
-                    const std::function<void(LammpsSession &, Outcome &)> &more = {})
+Outcome run_packing(MPI_Comm comm, const std::vector<std::string> &args,
+                    const std::vector<std::string> &pair, const std::string &style, int n_local,
+                    int steps, const std::function<void(LammpsSession &, Outcome &)> &more = {})
 {
   LammpsSession s(comm, args);
   s.load_plugin();
@@ -120,8 +123,8 @@ Outcome run_packing(MPI_Comm comm, const std::vector<std::string> &args, const s
   for (int k = 1; k <= n_local; k++) local += " p" + std::to_string(k);
   s.commands({"compute e all pair " + style, "compute sa all stress/atom NULL pair",
               "compute pea all pe/atom pair", local + " eng",
-              "compute pls all reduce sum c_pl[*] inputs local", "compute sas all reduce sum c_sa[*]",
-              "compute peas all reduce sum c_pea",
+              "compute pls all reduce sum c_pl[*] inputs local",
+              "compute sas all reduce sum c_sa[*]", "compute peas all reduce sum c_pea",
               "thermo_style custom step pe c_e[*] c_sas[*] c_peas c_pls[*]",
               "thermo " + std::to_string(steps), "run " + std::to_string(steps)});
   Outcome o;
@@ -136,8 +139,12 @@ Outcome run_packing(MPI_Comm comm, const std::vector<std::string> &args, const s
   EXPECT_EQ(sa->invoked_peratom, s.lmp->update->ntimestep);
   EXPECT_EQ(pea->invoked_peratom, s.lmp->update->ntimestep);
   EXPECT_EQ(pls->invoked_vector, s.lmp->update->ntimestep);
-  o.stress = gather(s, comm, 6, [&](int i, int k) { return sa->array_atom[i][k]; });
-  o.energy = gather(s, comm, 1, [&](int i, int) { return pea->vector_atom[i]; });
+  o.stress = gather(s, comm, 6, [&](int i, int k) {
+    return sa->array_atom[i][k];
+  });
+  o.energy = gather(s, comm, 1, [&](int i, int) {
+    return pea->vector_atom[i];
+  });
   o.contact_sums.assign(pls->vector, pls->vector + pls->size_vector);
   o.neighbor_builds = (long) s.lmp->neighbor->ncalls;
   if (more) more(s, o);
@@ -156,7 +163,8 @@ inline void expect_two_ranks_agree(const PackingOutcome &cpu1, const PackingOutc
     double dp = 0.0;
     for (size_t k = 0; k < 4; k++) dp = std::max(dp, relative(serial->pvector[k], kk2.pvector[k]));
     const double ds = max_relative_difference_n(serial->stress, kk2.stress);
-    printf("[ measured ] 2 ranks kk vs 1 rank %s: forces %.3g torques %.3g pvector %.3g per-atom virial %.3g\n",
+    printf("[ measured ] 2 ranks kk vs 1 rank %s: forces %.3g torques %.3g pvector %.3g per-atom "
+           "virial %.3g\n",
            serial == &cpu1 ? "cpu" : "kk", df, dt, dp, ds);
     EXPECT_LT(df, 1e-9);
     EXPECT_LT(dt, 1e-9);
@@ -177,7 +185,8 @@ template <class Outcome> void expect_consistent_tallies(const Outcome &o)
   }
   for (int k = 0; k < 6; k++) vscale = std::max(vscale, std::fabs(o.virial[k]));
   ASSERT_GT(vscale, 0.0);
-  for (int k = 0; k < 6; k++) EXPECT_NEAR(sum[k], -o.virial[k], 1e-10 * vscale) << k;    // stress/atom = -virial
+  for (int k = 0; k < 6; k++)
+    EXPECT_NEAR(sum[k], -o.virial[k], 1e-10 * vscale) << k;    // stress/atom = -virial
   EXPECT_NEAR(esum, o.pair_energy, 1e-10 * std::fabs(o.pair_energy));
 }
 
@@ -205,7 +214,8 @@ inline bool read_result(const std::string &name, PerAtom &forces, PerAtom &torqu
 
 /* The 1-thread run writes its forces and torques to `file`; a run with more threads (after
    it: a CTest fixture, `first`) compares with them, to 1e-10 of the largest value. */
-inline void compare_with_one_thread(const PackingOutcome &kk, const std::string &file, const std::string &first)
+inline void compare_with_one_thread(const PackingOutcome &kk, const std::string &file,
+                                    const std::string &first)
 {
   if (threads() == "1") {
     std::remove(file.c_str());

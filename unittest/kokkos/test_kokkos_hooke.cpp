@@ -36,8 +36,8 @@ TEST(Kokkos, HookeHistoryKokkosMatchesCpu)
   const std::vector<std::string> pair = {"pair_style gran/hooke/history 2.0e3 NULL 50.0 NULL 0.5 1",
                                          "pair_coeff * *"};
   const PerAtom cpu = run({}, pair, 100);
-  const PerAtom kk = run({"-k", "on", "t", threads(), "-sf", "kk", "-pk", "kokkos", "neigh", "half",
-                          "newton", "off"},
-                         pair, 100);
+  const PerAtom kk = run(
+      {"-k", "on", "t", threads(), "-sf", "kk", "-pk", "kokkos", "neigh", "half", "newton", "off"},
+      pair, 100);
   EXPECT_LT(max_relative_difference(cpu, kk), 1e-10);
 }

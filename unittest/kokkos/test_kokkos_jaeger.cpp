@@ -85,11 +85,14 @@ struct Outcome : PackingOutcome {
 Outcome run(MPI_Comm comm, const std::vector<std::string> &args, const std::string &style_args)
 {
   return run_packing<Outcome>(comm, args, pair_lines(style_args), "gran/jaeger", 7, STEPS,
-                              [](LammpsSession &s, Outcome &o) { o.stats = history_stats(s); });
+                              [](LammpsSession &s, Outcome &o) {
+                                o.stats = history_stats(s);
+                              });
 }
 
 // with_work: the friction dissipation (pvector 2) is known and > 0 (pair_style keyword work)
-void expect_same_physics(const Outcome &cpu, const Outcome &kk, double tol = 1e-10, bool with_work = true)
+void expect_same_physics(const Outcome &cpu, const Outcome &kk, double tol = 1e-10,
+                         bool with_work = true)
 {
   const double df = max_relative_difference(cpu.forces, kk.forces);
   const double dt = max_relative_difference(cpu.torques, kk.torques);
@@ -98,7 +101,8 @@ void expect_same_physics(const Outcome &cpu, const Outcome &kk, double tol = 1e-
   ASSERT_EQ(cpu.pvector.size(), kk.pvector.size());
   double dp = 0.0;
   for (size_t k = 0; k < 4; k++) {
-    if (k != 2 || with_work) EXPECT_GT(cpu.pvector[k], 0.0) << "pvector " << k;    // stored, dissipated
+    if (k != 2 || with_work)
+      EXPECT_GT(cpu.pvector[k], 0.0) << "pvector " << k;    // stored, dissipated
     dp = std::max(dp, relative(cpu.pvector[k], kk.pvector[k]));
     EXPECT_LT(relative(cpu.pvector[k], kk.pvector[k]), tol) << "pvector " << k;
   }
@@ -119,7 +123,8 @@ void expect_same_physics(const Outcome &cpu, const Outcome &kk, double tol = 1e-
   ASSERT_EQ(cpu.contact_sums.size(), kk.contact_sums.size());
   double dc = 0.0;
   for (size_t k = 0; k < cpu.contact_sums.size(); k++) {
-    const double scale = std::max(std::fabs(cpu.contact_sums[k]), 1e-12 * std::fabs(cpu.contact_sums[0]));
+    const double scale =
+        std::max(std::fabs(cpu.contact_sums[k]), 1e-12 * std::fabs(cpu.contact_sums[0]));
     dc = std::max(dc, std::fabs(cpu.contact_sums[k] - kk.contact_sums[k]) / scale);
   }
   EXPECT_LT(dc, tol) << "compute pair/local sums";
@@ -128,17 +133,20 @@ void expect_same_physics(const Outcome &cpu, const Outcome &kk, double tol = 1e-
   ASSERT_GE(cpu.stats.size(), 5u);
   ASSERT_GE(kk.stats.size(), 7u);
   EXPECT_EQ(cpu.stats[S_CONTACTS], kk.stats[S_CONTACTS]) << "records";
-  EXPECT_NEAR(cpu.stats[S_MEAN], kk.stats[S_MEAN], 1e-12 * cpu.stats[S_MEAN]) << "mean stack length";
+  EXPECT_NEAR(cpu.stats[S_MEAN], kk.stats[S_MEAN], 1e-12 * cpu.stats[S_MEAN])
+      << "mean stack length";
   EXPECT_EQ(cpu.stats[S_LONGEST], kk.stats[S_LONGEST]) << "longest stack";
-  EXPECT_GT(kk.stats[S_HANDED_OVER], 0.0) << "no record was handed over: the negation was not exercised";
+  EXPECT_GT(kk.stats[S_HANDED_OVER], 0.0)
+      << "no record was handed over: the negation was not exercised";
   int me;
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
   if (me == 0)
     printf("[ measured ] forces %.3g torques %.3g pvector %.3g virial %.3g per-atom virial %.3g "
-           "per-atom energy %.3g pair/local %.3g (max relative differences); records %g, longest stack %g, "
+           "per-atom energy %.3g pair/local %.3g (max relative differences); records %g, longest "
+           "stack %g, "
            "merges cpu %g kk %g (forced by the capacity %g), records handed over %g\n",
-           df, dt, dp, dv, ds, de, dc, kk.stats[S_CONTACTS], kk.stats[S_LONGEST], cpu.stats[S_MERGES],
-           kk.stats[S_MERGES], kk.stats[S_FORCED], kk.stats[S_HANDED_OVER]);
+           df, dt, dp, dv, ds, de, dc, kk.stats[S_CONTACTS], kk.stats[S_LONGEST],
+           cpu.stats[S_MERGES], kk.stats[S_MERGES], kk.stats[S_FORCED], kk.stats[S_HANDED_OVER]);
 }
 
 std::string thread_file()
@@ -184,7 +192,8 @@ TEST(KokkosJaeger, SmallCapacityMatchesCpuStyle)
   expect_same_physics(cpu, kk);
   EXPECT_EQ(kk.stats[S_LONGEST], 4.0);
   EXPECT_GT(kk.stats[S_FORCED], 100.0) << "the capacity should force merges";
-  EXPECT_EQ(kk.stats[S_FORCED], kk.stats[S_MERGES]) << "beta = 0: all merges are forced by the capacity";
+  EXPECT_EQ(kk.stats[S_FORCED], kk.stats[S_MERGES])
+      << "beta = 0: all merges are forced by the capacity";
   EXPECT_EQ(cpu.stats[S_MERGES], kk.stats[S_MERGES]) << "merges";
 }
 
@@ -210,15 +219,18 @@ TEST(KokkosJaeger, ThreadCountDoesNotMatter)
 // default capacity. A restart file of another capacity is refused with a clear error.
 TEST(KokkosJaeger, RestartContinuity)
 {
-  const std::string file = std::string(DEMC_TEST_OUTPUT_DIR) + "/kokkos_jaeger_restart_t" + threads() + ".bin";
-  const auto input = dense_packing_input({"pair_style gran/jaeger", "pair_coeff * * 1e7 0.3 0.5"}, false);
+  const std::string file =
+      std::string(DEMC_TEST_OUTPUT_DIR) + "/kokkos_jaeger_restart_t" + threads() + ".bin";
+  const auto input =
+      dense_packing_input({"pair_style gran/jaeger", "pair_coeff * * 1e7 0.3 0.5"}, false);
   auto with = [&](std::vector<std::string> extra) {
     auto v = input;
     v.insert(v.end(), extra.begin(), extra.end());
     return v;
   };
-  const std::vector<std::string> resume = {"read_restart " + file, "neighbor 0.0003 bin", "neigh_modify delay 0",
-                                           "fix integrate all nve/sphere", "timestep 1e-5"};
+  const std::vector<std::string> resume = {"read_restart " + file, "neighbor 0.0003 bin",
+                                           "neigh_modify delay 0", "fix integrate all nve/sphere",
+                                           "timestep 1e-5"};
   PerAtom straight, written, resumed;
   double longest = 0.0;
   {
@@ -247,13 +259,15 @@ TEST(KokkosJaeger, RestartContinuity)
     s.commands(resume);
     s.command("pair_style gran/jaeger history/max 16");
     const std::string msg = error_of(s, "run 0");
-    EXPECT_NE(msg.find("restart file holds contact histories with capacity 32"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("restart file holds contact histories with capacity 32"), std::string::npos)
+        << msg;
   }
   std::remove(file.c_str());
   const double dw = max_relative_difference(straight, written);
   const double dr = max_relative_difference(straight, resumed);
-  printf("[ measured ] restart: write_restart between runs %.3g, read_restart %.3g (longest stack %g)\n", dw, dr,
-         longest);
+  printf("[ measured ] restart: write_restart between runs %.3g, read_restart %.3g (longest stack "
+         "%g)\n",
+         dw, dr, longest);
   EXPECT_GT(longest, 8.0);
   EXPECT_LT(dw, 1e-10) << "write_restart between runs changed the run";
   EXPECT_LT(dr, 1e-10) << "the run resumed from the restart file differs";
@@ -269,8 +283,9 @@ TEST(KokkosJaeger, MoreThanEightContactsPerAtom)
     LammpsSession s(MPI_COMM_WORLD, args);
     s.load_plugin();
     s.commands(dense_packing_input(pair_lines(" history/max 6"), false));
-    s.commands({"set group all diameter 0.0028", "atom_modify sort 5 0.0", "compute e all pair gran/jaeger",
-                "thermo_style custom step pe c_e[*]", "run 15", "run 15"});
+    s.commands({"set group all diameter 0.0028", "atom_modify sort 5 0.0",
+                "compute e all pair gran/jaeger", "thermo_style custom step pe c_e[*]", "run 15",
+                "run 15"});
     Outcome o;
     o.forces = s.forces();
     o.torques = s.torques();
@@ -282,7 +297,8 @@ TEST(KokkosJaeger, MoreThanEightContactsPerAtom)
   const double df = max_relative_difference(cpu.forces, kk.forces);
   const double dt = max_relative_difference(cpu.torques, kk.torques);
   const double de = relative(cpu.pvector[1], kk.pvector[1]);
-  printf("[ measured ] 18 contacts per atom: forces %.3g torques %.3g tangential energy %.3g, records handed "
+  printf("[ measured ] 18 contacts per atom: forces %.3g torques %.3g tangential energy %.3g, "
+         "records handed "
          "over %g\n",
          df, dt, de, kk.stats[S_HANDED_OVER]);
   EXPECT_GT(cpu.pvector[4], 4000.0);    // 9 contacts per atom
@@ -301,8 +317,13 @@ TEST(KokkosJaeger, UnsupportedSettingsGiveClearErrors)
     std::string style_args, expected;
   };
   const std::vector<Case> cases = {
-      {{"-k", "on", "t", threads(), "-sf", "kk", "-pk", "kokkos", "neigh", "half"}, true, "", "requires newton off"},
-      {{"-k", "on", "t", threads(), "-sf", "kk", "-pk", "kokkos", "neigh", "full", "newton", "off"}, false, "",
+      {{"-k", "on", "t", threads(), "-sf", "kk", "-pk", "kokkos", "neigh", "half"},
+       true,
+       "",
+       "requires newton off"},
+      {{"-k", "on", "t", threads(), "-sf", "kk", "-pk", "kokkos", "neigh", "full", "newton", "off"},
+       false,
+       "",
        "requires a half neighbor list"},
       {kokkos_args(), false, " energy/atom yes", "does not keep per-atom energies"},
   };

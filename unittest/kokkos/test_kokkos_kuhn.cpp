@@ -62,7 +62,8 @@ const int STEPS = 100;
 
 std::vector<std::string> pair_lines(const std::string &style_args = "")
 {
-  return {"pair_style gran/kuhn" + style_args, "pair_coeff * * 2.0e3 2.0e3 0.5 damping 0.002 0.001"};
+  return {"pair_style gran/kuhn" + style_args,
+          "pair_coeff * * 2.0e3 2.0e3 0.5 damping 0.002 0.001"};
 }
 
 using Outcome = PackingOutcome;
@@ -102,7 +103,8 @@ void expect_same_physics(const Outcome &cpu, const Outcome &kk)
   ASSERT_EQ(cpu.contact_sums.size(), kk.contact_sums.size());
   double dc = 0.0;
   for (size_t k = 0; k < cpu.contact_sums.size(); k++) {
-    const double scale = std::max(std::fabs(cpu.contact_sums[k]), 1e-12 * std::fabs(cpu.contact_sums[0]));
+    const double scale =
+        std::max(std::fabs(cpu.contact_sums[k]), 1e-12 * std::fabs(cpu.contact_sums[0]));
     dc = std::max(dc, std::fabs(cpu.contact_sums[k] - kk.contact_sums[k]) / scale);
   }
   EXPECT_LT(dc, 1e-10) << "compute pair/local sums";
@@ -167,8 +169,10 @@ TEST(KokkosKuhn, StaticScheduleIsReproducible)
 // differences) and read_restart restores no history at all.
 TEST(KokkosKuhn, RestartContinuity)
 {
-  const std::string file = std::string(DEMC_TEST_OUTPUT_DIR) + "/kokkos_kuhn_restart_t" + threads() + ".bin";
-  const auto input = dense_packing_input({"pair_style gran/kuhn", "pair_coeff * * 2.0e3 2.0e3 0.5"}, false);
+  const std::string file =
+      std::string(DEMC_TEST_OUTPUT_DIR) + "/kokkos_kuhn_restart_t" + threads() + ".bin";
+  const auto input =
+      dense_packing_input({"pair_style gran/kuhn", "pair_coeff * * 2.0e3 2.0e3 0.5"}, false);
   auto forces_after = [&](const std::vector<std::string> &lines) {
     LammpsSession s(MPI_COMM_WORLD, kokkos_args());
     s.load_plugin();
@@ -182,8 +186,9 @@ TEST(KokkosKuhn, RestartContinuity)
   };
   const PerAtom straight = forces_after(with({"run 150", "run 50"}));
   const PerAtom written = forces_after(with({"run 150", "write_restart " + file, "run 50"}));
-  const PerAtom resumed = forces_after({"read_restart " + file, "neighbor 0.0003 bin", "neigh_modify delay 0",
-                                        "fix integrate all nve/sphere", "timestep 1e-5", "run 50"});
+  const PerAtom resumed =
+      forces_after({"read_restart " + file, "neighbor 0.0003 bin", "neigh_modify delay 0",
+                    "fix integrate all nve/sphere", "timestep 1e-5", "run 50"});
   std::remove(file.c_str());
   const double dw = max_relative_difference(straight, written);
   const double dr = max_relative_difference(straight, resumed);
@@ -201,8 +206,9 @@ Outcome dense_run(MPI_Comm comm, const std::vector<std::string> &args)
   LammpsSession s(comm, args);
   s.load_plugin();
   s.commands(dense_packing_input(pair_lines(), false));
-  s.commands({"set group all diameter 0.0028", "atom_modify sort 5 0.0", "compute e all pair gran/kuhn",
-              "thermo_style custom step pe c_e[*]", "run 15", "run 15"});
+  s.commands({"set group all diameter 0.0028", "atom_modify sort 5 0.0",
+              "compute e all pair gran/kuhn", "thermo_style custom step pe c_e[*]", "run 15",
+              "run 15"});
   Outcome o;
   o.forces = s.forces();
   o.torques = s.torques();
@@ -215,8 +221,8 @@ void expect_same_dense(const Outcome &cpu, const Outcome &kk, const char *what)
   const double df = max_relative_difference(cpu.forces, kk.forces);
   const double dt = max_relative_difference(cpu.torques, kk.torques);
   const double de = relative(cpu.pvector[1], kk.pvector[1]);
-  printf("[ measured ] 18 contacts per atom, %s: forces %.3g torques %.3g tangential energy %.3g\n", what, df, dt,
-         de);
+  printf("[ measured ] 18 contacts per atom, %s: forces %.3g torques %.3g tangential energy %.3g\n",
+         what, df, dt, de);
   EXPECT_GT(cpu.pvector[4], 4000.0);    // 9 contacts per atom
   EXPECT_LT(df, 1e-10) << what;
   EXPECT_LT(dt, 1e-10) << what;
@@ -228,7 +234,8 @@ void expect_same_dense(const Outcome &cpu, const Outcome &kk, const char *what)
 // atom has more than 8 partners; FixNeighHistoryDemcKokkos sizes the arrays beforehand
 TEST(KokkosKuhn, MoreThanEightContactsPerAtom)
 {
-  expect_same_dense(dense_run(MPI_COMM_WORLD, {}), dense_run(MPI_COMM_WORLD, kokkos_args()), "1 rank");
+  expect_same_dense(dense_run(MPI_COMM_WORLD, {}), dense_run(MPI_COMM_WORLD, kokkos_args()),
+                    "1 rank");
 }
 
 /* Atoms added while contacts hold histories: the atom arrays grow, and fix
@@ -246,9 +253,12 @@ TEST(KokkosKuhn, PartnerArraysFollowAtomGrowth)
   auto input = dense_packing_input(pair_lines(), false);
   std::replace(input.begin(), input.end(), std::string("region box block 0 8 0 8 0 8"),
                std::string("region box block 0 20 0 20 0 20"));
-  const std::vector<std::string> add_atoms = {
-      "lattice sc 0.0019 origin 0.5 0.5 0.5", "create_atoms 1 box", "group new id > 8000",
-      "set group new diameter 0.0004", "set group new density 2650", "velocity new set 2.0 -1.5 1.0"};
+  const std::vector<std::string> add_atoms = {"lattice sc 0.0019 origin 0.5 0.5 0.5",
+                                              "create_atoms 1 box",
+                                              "group new id > 8000",
+                                              "set group new diameter 0.0004",
+                                              "set group new density 2650",
+                                              "velocity new set 2.0 -1.5 1.0"};
   // forces and torques at the end; with Kokkos also the partner arrays' rows before and after
   // the growth, atom->nmax after it, and the bytes memory_usage() counts for the partner arrays
   struct Growth {
@@ -286,7 +296,8 @@ TEST(KokkosKuhn, PartnerArraysFollowAtomGrowth)
     return g;
   };
   const Growth cpu = run_with_growth(false), kk = run_with_growth(true);
-  ASSERT_GT(kk.nmax_after, kk.rows_before) << "the atoms did not outgrow the partner arrays' first size";
+  ASSERT_GT(kk.nmax_after, kk.rows_before)
+      << "the atoms did not outgrow the partner arrays' first size";
   EXPECT_GE(kk.rows_after, kk.nmax_after);
   // d_partner (tagint) and d_valuepartner (dnum doubles) for at least 8 partners per row
   const double per_partner = sizeof(LAMMPS_NS::tagint) + 6.0 * sizeof(double);
@@ -307,8 +318,11 @@ TEST(KokkosKuhn, UnsupportedSettingsGiveClearErrors)
     std::string expected;
   };
   const std::vector<Case> cases = {
-      {{"-k", "on", "t", threads(), "-sf", "kk", "-pk", "kokkos", "neigh", "half"}, true, "requires newton off"},
-      {{"-k", "on", "t", threads(), "-sf", "kk", "-pk", "kokkos", "neigh", "full", "newton", "off"}, false,
+      {{"-k", "on", "t", threads(), "-sf", "kk", "-pk", "kokkos", "neigh", "half"},
+       true,
+       "requires newton off"},
+      {{"-k", "on", "t", threads(), "-sf", "kk", "-pk", "kokkos", "neigh", "full", "newton", "off"},
+       false,
        "requires a half neighbor list"},
   };
   for (const auto &c : cases) {
@@ -329,9 +343,11 @@ TEST(KokkosKuhn, UnsupportedSettingsGiveClearErrors)
 // first run after read_restart stops with an error that names the history fix and its style
 TEST(KokkosKuhn, RestartOfTheOtherVariantIsRefused)
 {
-  const std::string file = std::string(DEMC_TEST_OUTPUT_DIR) + "/kokkos_kuhn_other_t" + threads() + ".bin";
-  const std::vector<std::string> resume = {"newton off", "read_restart " + file, "neighbor 0.0003 bin",
-                                           "fix integrate all nve/sphere", "timestep 1e-5"};
+  const std::string file =
+      std::string(DEMC_TEST_OUTPUT_DIR) + "/kokkos_kuhn_other_t" + threads() + ".bin";
+  const std::vector<std::string> resume = {"newton off", "read_restart " + file,
+                                           "neighbor 0.0003 bin", "fix integrate all nve/sphere",
+                                           "timestep 1e-5"};
   for (bool written_by_kk : {false, true}) {
     {
       LammpsSession s(MPI_COMM_WORLD, written_by_kk ? kokkos_args() : std::vector<std::string>{});
@@ -344,14 +360,21 @@ TEST(KokkosKuhn, RestartOfTheOtherVariantIsRefused)
     s.commands(resume);
     try {
       s.command("run 0");
-      ADD_FAILURE() << "no error for a restart file written by " << (written_by_kk ? "gran/kuhn/kk" : "gran/kuhn");
+      ADD_FAILURE() << "no error for a restart file written by "
+                    << (written_by_kk ? "gran/kuhn/kk" : "gran/kuhn");
     } catch (LAMMPS_NS::LAMMPSException &e) {
       const std::string msg = e.what();
-      EXPECT_NE(msg.find("restart file holds contact histories written by another pair style or variant"),
-                std::string::npos) << msg;
-      EXPECT_NE(msg.find(written_by_kk ? "fix style DEMC/NEIGH_HISTORY/KK/" : "fix style DEMC/NEIGH_HISTORY)"),
-                std::string::npos) << msg;
-      EXPECT_NE(msg.find(written_by_kk ? "Pair gran/kuhn:" : "Pair gran/kuhn/kk:"), std::string::npos) << msg;
+      EXPECT_NE(
+          msg.find("restart file holds contact histories written by another pair style or variant"),
+          std::string::npos)
+          << msg;
+      EXPECT_NE(msg.find(written_by_kk ? "fix style DEMC/NEIGH_HISTORY/KK/"
+                                       : "fix style DEMC/NEIGH_HISTORY)"),
+                std::string::npos)
+          << msg;
+      EXPECT_NE(msg.find(written_by_kk ? "Pair gran/kuhn:" : "Pair gran/kuhn/kk:"),
+                std::string::npos)
+          << msg;
     }
   }
   std::remove(file.c_str());

@@ -1,10 +1,10 @@
 #include "lammps_session.h"
 
 #include "atom.h"
+#include "compute.h"
 #include "force.h"
 #include "input.h"
 #include "lammps.h"
-#include "compute.h"
 #include "library.h"
 #include "modify.h"
 #include "pair.h"

@@ -34,7 +34,7 @@ class LammpsSession {
   PerAtom forces() const;
   PerAtom torques() const;
   PerAtom positions() const;
-  double pair_energy() const;     // eng_vdwl summed over ranks (energy of the last tallied step)
+  double pair_energy() const;    // eng_vdwl summed over ranks (energy of the last tallied step)
   std::vector<double> pair_extra() const;    // pvector summed over ranks
   bool has_style(const std::string &category, const std::string &name) const;
   int nprocs() const;

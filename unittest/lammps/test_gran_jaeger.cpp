@@ -193,8 +193,8 @@ TEST(GranJaeger, EnergyBalanceOfFrictionalPacking)
   for (const std::string damping : {"", " damping 0.002 0.001"}) {
     LammpsSession s;
     s.load_plugin();
-    s.commands(dense_packing_input({"pair_style gran/jaeger", "pair_coeff * * 1e7 0.3 0.5" + damping},
-                                   true));
+    s.commands(dense_packing_input(
+        {"pair_style gran/jaeger", "pair_coeff * * 1e7 0.3 0.5" + damping}, true));
     s.commands(energy_computes("gran/jaeger"));
     s.command("timestep 2e-7");
     const double e0 = total_energy(s);
@@ -274,9 +274,9 @@ TEST(GranJaeger, WriteDataRoundTripWithMixedPair)
   {
     LammpsSession s;
     s.load_plugin();
-    s.commands(dense_packing_input({"pair_style gran/jaeger", "pair_coeff 1 1 1e7 0.3 0.5",
-                                    "pair_coeff 2 2 3e7 0.2 0.4"},
-                                   true));
+    s.commands(dense_packing_input(
+        {"pair_style gran/jaeger", "pair_coeff 1 1 1e7 0.3 0.5", "pair_coeff 2 2 3e7 0.2 0.4"},
+        true));
     s.commands({"run 0", "write_data jaeger_coeffs.data pair ij"});
     int dim;
     estar12 = ((double **) s.lmp->force->pair->extract("estar", dim))[1][2];
@@ -288,8 +288,10 @@ TEST(GranJaeger, WriteDataRoundTripWithMixedPair)
               "read_data jaeger_coeffs.data", "run 0"});
   std::remove("jaeger_coeffs.data");
   int dim;
-  EXPECT_NEAR(((double **) s.lmp->force->pair->extract("estar", dim))[1][2], estar12, 1e-9 * estar12);
-  EXPECT_NEAR(((double **) s.lmp->force->pair->extract("gstar", dim))[1][2], gstar12, 1e-9 * gstar12);
+  EXPECT_NEAR(((double **) s.lmp->force->pair->extract("estar", dim))[1][2], estar12,
+              1e-9 * estar12);
+  EXPECT_NEAR(((double **) s.lmp->force->pair->extract("gstar", dim))[1][2], gstar12,
+              1e-9 * gstar12);
   // independent check of the mixing rule: E* = [(1-nu1^2)/E1 + (1-nu2^2)/E2]^-1
   EXPECT_NEAR(estar12, 1.0 / ((1 - 0.09) / 1e7 + (1 - 0.04) / 3e7), 1e-9 * estar12);
 }
@@ -310,8 +312,11 @@ TEST(GranJaeger, PerAtomEnergiesSumToGlobal)
 
 TEST(GranJaeger, BadInputGivesClearErrors)
 {
-  const std::vector<std::string> sphere = {"units si", "atom_style sphere", "comm_modify vel yes",
-                                           "region box block 0 1 0 1 0 1", "create_box 1 box",
+  const std::vector<std::string> sphere = {"units si",
+                                           "atom_style sphere",
+                                           "comm_modify vel yes",
+                                           "region box block 0 1 0 1 0 1",
+                                           "create_box 1 box",
                                            "create_atoms 1 single 0.5 0.5 0.5",
                                            "pair_style gran/jaeger"};
   const std::vector<std::pair<std::string, std::string>> cases = {

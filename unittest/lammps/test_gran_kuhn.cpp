@@ -11,10 +11,10 @@
 
 #include "atom.h"
 #include "compute.h"
-#include "modify.h"
 #include "exceptions.h"
 #include "force.h"
 #include "lammps.h"
+#include "modify.h"
 #include "pair.h"
 
 #include <gtest/gtest.h>
@@ -33,12 +33,22 @@ const double KN = 1.0e5, KT = 8.0e4, MU = 0.4, RADIUS = 0.5, DT = 1.0e-4;
 
 std::vector<std::string> two_sphere_setup(const std::string &pair_style)
 {
-  return {"units si", "atom_style sphere", "atom_modify map array", "boundary f f f",
-          "comm_modify vel yes", "region box block -3 3 -3 3 -3 3", "create_box 1 box",
-          "create_atoms 1 single 0 0 0", "create_atoms 1 single 1.2 0 0",
-          "set group all diameter 1.0", "set group all density 1000",
-          "neighbor 0.5 bin", "neigh_modify every 1 delay 0 check no", pair_style,
-          "pair_coeff * * 100000 80000 0.4", "timestep " + std::to_string(DT)};
+  return {"units si",
+          "atom_style sphere",
+          "atom_modify map array",
+          "boundary f f f",
+          "comm_modify vel yes",
+          "region box block -3 3 -3 3 -3 3",
+          "create_box 1 box",
+          "create_atoms 1 single 0 0 0",
+          "create_atoms 1 single 1.2 0 0",
+          "set group all diameter 1.0",
+          "set group all density 1000",
+          "neighbor 0.5 bin",
+          "neigh_modify every 1 delay 0 check no",
+          pair_style,
+          "pair_coeff * * 100000 80000 0.4",
+          "timestep " + std::to_string(DT)};
 }
 
 // prescribed velocities and spins of atom 2 (atom 1 translates and spins too)
@@ -156,8 +166,8 @@ namespace {
 
 std::vector<std::string> packing(const std::string &coeff_extra, bool newton = true)
 {
-  auto in = dense_packing_input({"pair_style gran/kuhn", "pair_coeff * * 2.0e3 2.0e3 0.5" + coeff_extra},
-                                newton);
+  auto in = dense_packing_input(
+      {"pair_style gran/kuhn", "pair_coeff * * 2.0e3 2.0e3 0.5" + coeff_extra}, newton);
   return in;
 }
 
@@ -244,7 +254,8 @@ TEST(GranKuhn, WriteDataKeepsCoefficients)
   {
     LammpsSession s;
     s.load_plugin();
-    s.commands(dense_packing_input({"pair_style gran/kuhn", "pair_coeff 1 1 2000 1500 0.5 damping 0.1 0.05",
+    s.commands(dense_packing_input({"pair_style gran/kuhn",
+                                    "pair_coeff 1 1 2000 1500 0.5 damping 0.1 0.05",
                                     "pair_coeff 2 2 3000.5 1000 0.3"},
                                    true));
     s.commands({"run 0", "write_data kuhn_coeffs.data pair ij"});
@@ -299,8 +310,11 @@ struct BadInput {
 
 TEST(GranKuhn, BadInputGivesClearErrors)
 {
-  const std::vector<std::string> sphere = {"units si", "atom_style sphere", "comm_modify vel yes",
-                                           "region box block 0 1 0 1 0 1", "create_box 2 box",
+  const std::vector<std::string> sphere = {"units si",
+                                           "atom_style sphere",
+                                           "comm_modify vel yes",
+                                           "region box block 0 1 0 1 0 1",
+                                           "create_box 2 box",
                                            "create_atoms 1 single 0.5 0.5 0.5",
                                            "pair_style gran/kuhn"};
   auto with = [&](std::vector<std::string> extra) {
@@ -317,11 +331,13 @@ TEST(GranKuhn, BadInputGivesClearErrors)
       {sphere, "pair_coeff * * 1 1", "expects: I J kn kt mu"},
       {sphere, "pair_coeff * * 1 1 0.5 damping 1", "expects: I J kn kt mu"},
       {sphere, "pair_coeff * * 1 1 0.5 0.1 0.1 0.1", "Unknown pair_coeff gran/kuhn keyword: 0.1"},
-      {sphere, "pair_coeff * * 1 1 0.5 dumping 1 1", "Unknown pair_coeff gran/kuhn keyword: dumping"},
+      {sphere, "pair_coeff * * 1 1 0.5 dumping 1 1",
+       "Unknown pair_coeff gran/kuhn keyword: dumping"},
       {sphere, "pair_coeff * * abc 1 0.5", "Expected floating point"},
       {sphere, "pair_coeff 3 3 1 1 0.5", "Numeric index 3 is out of bounds"},
       {sphere, "pair_style gran/kuhn fresh maybe", "Expected boolean"},
-      {sphere, "pair_style gran/kuhn twirl", "Illegal pair_style gran/kuhn twirl command: missing argument"},
+      {sphere, "pair_style gran/kuhn twirl",
+       "Illegal pair_style gran/kuhn twirl command: missing argument"},
       {sphere, "pair_style gran/kuhn spin yes", "Unknown pair_style gran/kuhn keyword: spin"},
       {sphere, "pair_style gran/kuhn schedule guided",
        "Pair_style gran/kuhn schedule must be static or dynamic, got guided"},
@@ -331,7 +347,8 @@ TEST(GranKuhn, BadInputGivesClearErrors)
       {{"units si", "atom_style atomic", "region box block 0 1 0 1 0 1", "create_box 1 box",
         "create_atoms 1 single 0.5 0.5 0.5", "comm_modify vel yes", "pair_style gran/kuhn",
         "pair_coeff * * 1 1 0.5", "mass * 1"},
-       "run 0", "requires atom attributes radius, rmass, omega"},
+       "run 0",
+       "requires atom attributes radius, rmass, omega"},
   };
   for (const auto &c : cases) {
     LammpsSession s;

@@ -40,8 +40,8 @@ TEST(LammpsSession, ReadsHookeForcesOfTwoSpheres)
               "fix integrate all nve/sphere", "timestep 1e-6", "run 0"});
   // move atom 2 so that the overlap is exactly `overlap`
   const double d = 2 * radius - overlap;
-  s.commands({"set atom 2 x " + std::to_string(0.6 * d) + " y " + std::to_string(0.8 * d),
-              "run 0"});
+  s.commands(
+      {"set atom 2 x " + std::to_string(0.6 * d) + " y " + std::to_string(0.8 * d), "run 0"});
   auto f = s.forces();
   const double fmag = kn * overlap;
   EXPECT_NEAR(f[1][0], -0.6 * fmag, 1e-9 * fmag);

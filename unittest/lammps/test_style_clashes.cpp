@@ -46,17 +46,20 @@ std::vector<std::string> plus(std::vector<std::string> a, const std::vector<std:
 }
 
 // a layer of spheres resting on a wall at z = 0 (gravity), under the given pair and wall lines
-std::vector<std::string> layer_on_wall(const std::vector<std::string> &pair, const std::string &wall)
+std::vector<std::string> layer_on_wall(const std::vector<std::string> &pair,
+                                       const std::string &wall)
 {
   return plus({"units si", "atom_style sphere", "atom_modify map array", "boundary p p f",
                "comm_modify vel yes", "region box block 0 0.0084 0 0.0084 0 0.008 units box",
                "create_box 1 box", "lattice sc 0.0021 origin 0.5 0.5 0.47",
-               "region slab block 0 0.0084 0 0.0084 0 0.0021 units box", "create_atoms 1 region slab",
-               "set group all diameter 0.002", "set region slab z 0.00099995",
-               "set group all density 2650", "velocity all create 1e14 87287 loop geom",
-               "neighbor 0.0003 bin", "neigh_modify delay 0", "fix grav all gravity 9.81 vector 0 0 -1"},
-              plus(pair, {"fix w all " + wall + " zplane 0 NULL", "fix integrate all nve/sphere",
-                          "timestep 1e-5"}));
+               "region slab block 0 0.0084 0 0.0084 0 0.0021 units box",
+               "create_atoms 1 region slab", "set group all diameter 0.002",
+               "set region slab z 0.00099995", "set group all density 2650",
+               "velocity all create 1e14 87287 loop geom", "neighbor 0.0003 bin",
+               "neigh_modify delay 0", "fix grav all gravity 9.81 vector 0 0 -1"},
+              plus(pair,
+                   {"fix w all " + wall + " zplane 0 NULL", "fix integrate all nve/sphere",
+                    "timestep 1e-5"}));
 }
 
 // the runs that write the restart files the cases read back
@@ -89,21 +92,23 @@ struct RemoveRestartFiles : ::testing::Environment {
     for (const auto &w : WRITERS) std::remove(("clash_" + w.first).c_str());
   }
 };
-const auto *const remove_restart_files = ::testing::AddGlobalTestEnvironment(new RemoveRestartFiles);
+const auto *const remove_restart_files =
+    ::testing::AddGlobalTestEnvironment(new RemoveRestartFiles);
 
 struct Clash {
-  std::string restart;               // a WRITERS file read first ("": none)
-  std::vector<std::string> setup;    // then these commands
-  std::string bad;                   // the command that must fail
+  std::string restart;                  // a WRITERS file read first ("": none)
+  std::vector<std::string> setup;       // then these commands
+  std::string bad;                      // the command that must fail
   std::vector<std::string> expected;    // parts of the error message
-  std::string output;                // a file `bad` would write: it must not exist after the error
+  std::string output;    // a file `bad` would write: it must not exist after the error
 };
 
 // after read_restart: the settings a restart file does not keep, then the given pair lines
 std::vector<std::string> resumed(const std::string &restart, const std::vector<std::string> &pair)
 {
-  return plus({"read_restart " + restart_file(restart), "neighbor 0.0003 bin", "neigh_modify delay 0"},
-              plus(pair, {"fix integrate all nve/sphere", "timestep 1e-5"}));
+  return plus(
+      {"read_restart " + restart_file(restart), "neighbor 0.0003 bin", "neigh_modify delay 0"},
+      plus(pair, {"fix integrate all nve/sphere", "timestep 1e-5"}));
 }
 
 }    // namespace
@@ -114,46 +119,101 @@ TEST(StyleClashes, GiveClearErrors)
   const std::string by_other = "restart file holds contact histories written by another pair style";
   const std::string two_laws = "two contact laws in pair_style hybrid/overlay";
   const std::vector<std::string> overlay_base = dense_packing_input({}, true);
-  auto overlay = [&](const std::vector<std::string> &lines) { return plus(overlay_base, lines); };
+  auto overlay = [&](const std::vector<std::string> &lines) {
+    return plus(overlay_base, lines);
+  };
   const std::vector<Clash> cases = {
       // restart files written by another pair style: the histories would be lost
-      {"kuhn.rst", JAEGER, "run 0", {by_other, "DEMC_GRAN_KUHN_HISTORY0", "DEMC/NEIGH_HISTORY", "Pair gran/jaeger"}, ""},
-      {"jaeger.rst", KUHN, "run 0", {by_other, "DEMC_GRAN_JAEGER_HISTORY0", "DEMC/JAEGER_HISTORY", "Pair gran/kuhn"}, ""},
-      {"hooke.rst", KUHN, "run 0", {by_other, "fix ID NEIGH_HISTORY_HH", "fix style NEIGH_HISTORY"}, ""},
-      {"hooke.rst", JAEGER, "write_restart clash_out.rst", {by_other, "NEIGH_HISTORY_HH"}, "clash_out.rst"},
-      {"kuhn.rst", JAEGER, "write_data clash_out.data", {by_other, "DEMC_GRAN_KUHN_HISTORY0"}, "clash_out.data"},
-      {"jaeger.rst", {"pair_style hybrid gran/kuhn zero 0.003", "pair_coeff * * gran/kuhn 2e3 2e3 0.5", "pair_coeff 2 2 zero"},
-       "run 0", {by_other, "DEMC_GRAN_JAEGER_HISTORY0"}, ""},
+      {"kuhn.rst",
+       JAEGER,
+       "run 0",
+       {by_other, "DEMC_GRAN_KUHN_HISTORY0", "DEMC/NEIGH_HISTORY", "Pair gran/jaeger"},
+       ""},
+      {"jaeger.rst",
+       KUHN,
+       "run 0",
+       {by_other, "DEMC_GRAN_JAEGER_HISTORY0", "DEMC/JAEGER_HISTORY", "Pair gran/kuhn"},
+       ""},
+      {"hooke.rst",
+       KUHN,
+       "run 0",
+       {by_other, "fix ID NEIGH_HISTORY_HH", "fix style NEIGH_HISTORY"},
+       ""},
+      {"hooke.rst",
+       JAEGER,
+       "write_restart clash_out.rst",
+       {by_other, "NEIGH_HISTORY_HH"},
+       "clash_out.rst"},
+      {"kuhn.rst",
+       JAEGER,
+       "write_data clash_out.data",
+       {by_other, "DEMC_GRAN_KUHN_HISTORY0"},
+       "clash_out.data"},
+      {"jaeger.rst",
+       {"pair_style hybrid gran/kuhn zero 0.003", "pair_coeff * * gran/kuhn 2e3 2e3 0.5",
+        "pair_coeff 2 2 zero"},
+       "run 0",
+       {by_other, "DEMC_GRAN_JAEGER_HISTORY0"},
+       ""},
       // a wall fix ID reused with the other wall law: its wall contact histories would be lost
-      {"wall_kuhn.rst", {}, "fix w all wall/gran/jaeger 2e7 0.25 0.4 zplane 0 NULL",
-       {"wall contact histories of fix w written by fix style wall/gran/kuhn", "fix wall/gran/jaeger cannot read"}, ""},
-      {"wall_jaeger.rst", {}, "fix w all wall/gran/kuhn 2e3 1.5e3 0.4 zplane 0 NULL",
-       {"wall contact histories of fix w written by fix style wall/gran/jaeger"}, ""},
+      {"wall_kuhn.rst",
+       {},
+       "fix w all wall/gran/jaeger 2e7 0.25 0.4 zplane 0 NULL",
+       {"wall contact histories of fix w written by fix style wall/gran/kuhn",
+        "fix wall/gran/jaeger cannot read"},
+       ""},
+      {"wall_jaeger.rst",
+       {},
+       "fix w all wall/gran/kuhn 2e3 1.5e3 0.4 zplane 0 NULL",
+       {"wall contact histories of fix w written by fix style wall/gran/jaeger"},
+       ""},
       // two contact laws on one type pair count every contact twice
-      {"", overlay({"pair_style hybrid/overlay gran/kuhn gran/jaeger", "pair_coeff * * gran/kuhn 2e3 2e3 0.5",
-                    "pair_coeff * * gran/jaeger 1e7 0.3 0.5"}),
-       "run 0", {two_laws, "atom types 1 1", "(gran/kuhn and gran/jaeger)"}, ""},
-      {"", overlay({"pair_style hybrid/overlay gran/kuhn gran/hooke/history 2000 NULL 0 NULL 0.5 1",
-                    "pair_coeff * * gran/kuhn 2e3 2e3 0.5", "pair_coeff * * gran/hooke/history"}),
-       "run 0", {two_laws, "(gran/kuhn and gran/hooke/history)"}, ""},
-      {"", overlay({"pair_style hybrid/overlay gran/jaeger gran/jaeger", "pair_coeff * * gran/jaeger 1 1e7 0.3 0.5",
-                    "pair_coeff 2 2 gran/jaeger 2 1e7 0.3 0.5"}),
-       "write_restart clash_out.rst", {two_laws, "atom types 2 2", "(gran/jaeger and gran/jaeger)"}, "clash_out.rst"},
-      {"", overlay({"pair_style hybrid/overlay granular gran/kuhn", "pair_coeff * * granular hooke 2000 0 tangential linear_history 1500 0 0.5",
-                    "pair_coeff 1 2 gran/kuhn 2e3 2e3 0.5"}),
-       "run 0", {two_laws, "atom types 1 2", "(gran/kuhn and granular)"}, ""},
+      {"",
+       overlay({"pair_style hybrid/overlay gran/kuhn gran/jaeger",
+                "pair_coeff * * gran/kuhn 2e3 2e3 0.5", "pair_coeff * * gran/jaeger 1e7 0.3 0.5"}),
+       "run 0",
+       {two_laws, "atom types 1 1", "(gran/kuhn and gran/jaeger)"},
+       ""},
+      {"",
+       overlay({"pair_style hybrid/overlay gran/kuhn gran/hooke/history 2000 NULL 0 NULL 0.5 1",
+                "pair_coeff * * gran/kuhn 2e3 2e3 0.5", "pair_coeff * * gran/hooke/history"}),
+       "run 0",
+       {two_laws, "(gran/kuhn and gran/hooke/history)"},
+       ""},
+      {"",
+       overlay({"pair_style hybrid/overlay gran/jaeger gran/jaeger",
+                "pair_coeff * * gran/jaeger 1 1e7 0.3 0.5",
+                "pair_coeff 2 2 gran/jaeger 2 1e7 0.3 0.5"}),
+       "write_restart clash_out.rst",
+       {two_laws, "atom types 2 2", "(gran/jaeger and gran/jaeger)"},
+       "clash_out.rst"},
+      {"",
+       overlay({"pair_style hybrid/overlay granular gran/kuhn",
+                "pair_coeff * * granular hooke 2000 0 tangential linear_history 1500 0 0.5",
+                "pair_coeff 1 2 gran/kuhn 2e3 2e3 0.5"}),
+       "run 0",
+       {two_laws, "atom types 1 2", "(gran/kuhn and granular)"},
+       ""},
       // a failing write_data / write_restart leaves no file behind
-      {"", plus(dense_packing_input(KUHN, true), {"comm_modify vel no"}), "write_data clash_out.data",
-       {"requires ghost atoms store velocity: use comm_modify vel yes"}, "clash_out.data"},
-      {"", overlay({"pair_style gran/jaeger", "pair_coeff 1 1 1e7 0.3 0.5"}), "write_restart clash_out.rst",
-       {"All pair coeffs are not set"}, "clash_out.rst"},
+      {"",
+       plus(dense_packing_input(KUHN, true), {"comm_modify vel no"}),
+       "write_data clash_out.data",
+       {"requires ghost atoms store velocity: use comm_modify vel yes"},
+       "clash_out.data"},
+      {"",
+       overlay({"pair_style gran/jaeger", "pair_coeff 1 1 1e7 0.3 0.5"}),
+       "write_restart clash_out.rst",
+       {"All pair coeffs are not set"},
+       "clash_out.rst"},
   };
   for (const auto &c : cases) {
     if (!c.output.empty()) std::remove(c.output.c_str());
     LammpsSession s;
     s.load_plugin();
-    if (!c.restart.empty()) s.commands(resumed(c.restart, c.setup));
-    else s.commands(c.setup);
+    if (!c.restart.empty())
+      s.commands(resumed(c.restart, c.setup));
+    else
+      s.commands(c.setup);
     try {
       s.command(c.bad);
       ADD_FAILURE() << "no error for: " << c.bad << " (restart " << c.restart << ")";
@@ -231,9 +291,11 @@ TEST(StyleClashes, HybridOfBothStylesRestarts)
   {
     LammpsSession s;
     s.load_plugin();
-    s.commands(dense_packing_input(plus({"pair_style hybrid gran/kuhn gran/jaeger"}, coeffs), true));
+    s.commands(
+        dense_packing_input(plus({"pair_style hybrid gran/kuhn gran/jaeger"}, coeffs), true));
     s.commands({"compute ek all pair gran/kuhn", "compute ej all pair gran/jaeger",
-                "thermo_style custom step c_ek[5] c_ej[5]", "run 150", "write_restart " + file, "run 50"});
+                "thermo_style custom step c_ek[5] c_ej[5]", "run 150", "write_restart " + file,
+                "run 50"});
     straight = s.forces();
     auto contacts = [&](const char *id) {
       auto *c = s.lmp->modify->get_compute_by_id(id);
@@ -247,7 +309,8 @@ TEST(StyleClashes, HybridOfBothStylesRestarts)
     LammpsSession s;
     s.load_plugin();
     // pair hybrid keeps no coefficients in restart files: they are given again
-    s.commands(plus({"read_restart " + file, "neighbor 0.0003 bin", "neigh_modify delay 0"}, coeffs));
+    s.commands(
+        plus({"read_restart " + file, "neighbor 0.0003 bin", "neigh_modify delay 0"}, coeffs));
     s.commands({"fix integrate all nve/sphere", "timestep 1e-5", "run 50"});
     resumed_forces = s.forces();
   }
@@ -256,4 +319,3 @@ TEST(StyleClashes, HybridOfBothStylesRestarts)
   EXPECT_GT(contacts_jaeger, 10.0);
   EXPECT_LT(max_relative_difference(straight, resumed_forces), 1e-12);
 }
-

@@ -37,7 +37,18 @@ namespace kuhn = demc::kuhn;
 namespace {
 
 const double RADIUS = 0.5, DT = 1.0e-4, PI = 3.14159265358979323846;
-enum { V_FX, V_FY, V_FZ, V_NORMAL, V_TANGENTIAL, V_FRICTION, V_DAMPING, V_CONTACTS, V_SLIDING, V_SIZE };
+enum {
+  V_FX,
+  V_FY,
+  V_FZ,
+  V_NORMAL,
+  V_TANGENTIAL,
+  V_FRICTION,
+  V_DAMPING,
+  V_CONTACTS,
+  V_SLIDING,
+  V_SIZE
+};
 
 double comp(const Vec3 &v, int k)
 {
@@ -65,7 +76,7 @@ struct WallCase {
   Vec3 touch_point;    // sphere centre just touching the wall at rest
   Vec3 e_n, t1, t2;    // towards the wall, and two tangents
   double (*gap)(const Vec3 &x, const Vec3 &d, Vec3 &n);    // centre to wall, normal towards it
-  Vec3 (*move)(int k);    // wall movement over the k-th step
+  Vec3 (*move)(int k);                                     // wall movement over the k-th step
 };
 
 double gap_zlo(const Vec3 &x, const Vec3 &d, Vec3 &n)
@@ -100,17 +111,38 @@ Vec3 wiggle_x(int k)
 
 Vec3 translate_by_variables(int k)
 {
-  return {0.0, DT * 1.5 * std::sin(0.1 * (k + 1)), DT * 0.5 * std::cos(0.07 * (k + 1))};    // step k + 1 ends the k-th step
+  return {0.0, DT * 1.5 * std::sin(0.1 * (k + 1)),
+          DT * 0.5 * std::cos(0.07 * (k + 1))};    // step k + 1 ends the k-th step
 }
 
 const WallCase WALLS[] = {
-    {"static zplane", "zplane 0.0 NULL", {}, {0.1, -0.2, 0.5}, {0, 0, -1}, {1, 0, 0}, {0, 1, 0},
-     gap_zlo, still},
-    {"wiggling zcylinder", "zcylinder 3.0 wiggle x 0.01 0.004", {}, {2.5, 0.1, 0.0}, {1, 0, 0},
-     {0, 1, 0}, {0, 0, 1}, gap_cylinder, wiggle_x},
-    {"xplane translated by variables", "xplane NULL 2.0 translate 0 v_vy v_vz",
-     {"variable vy equal 1.5*sin(0.1*step)", "variable vz equal 0.5*cos(0.07*step)"}, {1.5, 0.3, -0.1},
-     {1, 0, 0}, {0, 1, 0}, {0, 0, 1}, gap_xhi, translate_by_variables},
+    {"static zplane",
+     "zplane 0.0 NULL",
+     {},
+     {0.1, -0.2, 0.5},
+     {0, 0, -1},
+     {1, 0, 0},
+     {0, 1, 0},
+     gap_zlo,
+     still},
+    {"wiggling zcylinder",
+     "zcylinder 3.0 wiggle x 0.01 0.004",
+     {},
+     {2.5, 0.1, 0.0},
+     {1, 0, 0},
+     {0, 1, 0},
+     {0, 0, 1},
+     gap_cylinder,
+     wiggle_x},
+    {"xplane translated by variables",
+     "xplane NULL 2.0 translate 0 v_vy v_vz",
+     {"variable vy equal 1.5*sin(0.1*step)", "variable vz equal 0.5*cos(0.07*step)"},
+     {1.5, 0.3, -0.1},
+     {1, 0, 0},
+     {0, 1, 0},
+     {0, 0, 1},
+     gap_xhi,
+     translate_by_variables},
 };
 
 // the sphere's velocity in the wall's frame (towards the wall, along t1, t2) and its spin
@@ -323,8 +355,8 @@ TEST(WallGranKuhn, ConventionalKeywordReachesTheKernel)
 {
   KuhnByHand law;
   law.p = {1.0e5, 8.0e4, 0.4, 0.0, 0.0, 0u};
-  drive_against_wall("wall/gran/kuhn 1e5 8e4 0.4 conventional", WALLS[0], 0.2,
-                     kuhn_drive, 160, law);
+  drive_against_wall("wall/gran/kuhn 1e5 8e4 0.4 conventional", WALLS[0], 0.2, kuhn_drive, 160,
+                     law);
   EXPECT_GT(law.sliding_steps, 10);
 }
 
@@ -333,10 +365,12 @@ TEST(WallGranJaeger, PrescribedPressAndShearReproducesKernel)
   const double E = 1.0e7, NU = 0.3;
   for (const auto &wc : WALLS) {
     JaegerByHand law;
-    law.mat = jaeger::material(jaeger::effective_young(E, NU, E, NU), jaeger::effective_shear(E, NU, E, NU), RADIUS, 0.4);
+    law.mat = jaeger::material(jaeger::effective_young(E, NU, E, NU),
+                               jaeger::effective_shear(E, NU, E, NU), RADIUS, 0.4);
     law.nu_n = 2.0;
     law.nu_t = 1.0;
-    drive_against_wall("wall/gran/jaeger 1e7 0.3 0.4 damping 2 1", wc, 0.08, jaeger_drive, 230, law);
+    drive_against_wall("wall/gran/jaeger 1e7 0.3 0.4 damping 2 1", wc, 0.08, jaeger_drive, 230,
+                       law);
     EXPECT_GT(law.longest, 5) << wc.name << ": the path should build a history of several points";
     EXPECT_GT(law.work, 0.0) << wc.name;
     EXPECT_GT(law.damping, 0.0) << wc.name;
@@ -353,7 +387,8 @@ TEST(WallGranJaeger, ModuliMixWallAndParticleType)
     LammpsSession s;
     s.load_plugin();
     s.commands({"units si", "atom_style sphere", "atom_modify map array", "boundary f f f",
-                "comm_modify vel yes", "region box block -2 2 -2 2 -2 2 units box", "create_box 1 box",
+                "comm_modify vel yes", "region box block -2 2 -2 2 -2 2 units box",
+                "create_box 1 box",
                 fmt::format("create_atoms 1 single 0 0 {} units box", RADIUS - overlap),
                 "set group all diameter 1.0", "set group all density 1000"});
     s.commands(pair_lines);
@@ -390,12 +425,12 @@ std::vector<std::string> resting_layer(const std::vector<std::string> &law_lines
       // radii from IDs, velocities and spins: independent of ranks
       "variable d atom 0.00196+0.00012*((id*7919)%101)/101", "set group all diameter v_d",
       // the bottom layer just touches the wall
-      "variable zz atom 0.5*v_d-5e-8", "set region slab z v_zz",
-      "set group all density 2650", "velocity all create 1e14 87287 loop geom",
+      "variable zz atom 0.5*v_d-5e-8", "set region slab z v_zz", "set group all density 2650",
+      "velocity all create 1e14 87287 loop geom",
       "velocity all set NULL NULL 0 units box",    // resting: no bounce
-      "variable wx atom 20*sin(id)", "variable wy atom 20*cos(3*id)", "variable wz atom 20*sin(7*id)",
-      "set group all omega v_wx v_wy v_wz", "neighbor 0.0003 bin", "neigh_modify delay 0",
-      "fix grav all gravity 9.81 vector 0 0 -1"};
+      "variable wx atom 20*sin(id)", "variable wy atom 20*cos(3*id)",
+      "variable wz atom 20*sin(7*id)", "set group all omega v_wx v_wy v_wz", "neighbor 0.0003 bin",
+      "neigh_modify delay 0", "fix grav all gravity 9.81 vector 0 0 -1"};
   in.insert(in.end(), law_lines.begin(), law_lines.end());
   return in;
 }
@@ -407,9 +442,11 @@ struct Law {
 };
 
 const Law LAWS[] = {
-    {"kuhn", {"pair_style gran/kuhn", "pair_coeff * * 2e3 2e3 0.5 damping 0.002 0.001"},
+    {"kuhn",
+     {"pair_style gran/kuhn", "pair_coeff * * 2e3 2e3 0.5 damping 0.002 0.001"},
      "wall/gran/kuhn 2e3 2e3 0.4 damping 0.002 0.001"},
-    {"jaeger", {"pair_style gran/jaeger", "pair_coeff * * 1e7 0.3 0.5 damping 0.002 0.001"},
+    {"jaeger",
+     {"pair_style gran/jaeger", "pair_coeff * * 1e7 0.3 0.5 damping 0.002 0.001"},
      "wall/gran/jaeger 1e7 0.3 0.4 damping 0.002 0.001"},
 };
 
@@ -445,7 +482,8 @@ TEST(WallGran, TranslatingWallEqualsLayerMovingTheOtherWay)
       shift_error = std::max(shift_error, std::fabs(x[0][i][0] - V * steps * 1e-5 - x[1][i][0]));
     EXPECT_LT(shift_error, 1e-12) << law.name;
     for (int k = 0; k < V_SIZE; k++)
-      EXPECT_NEAR(w[0][k], w[1][k], 1e-9 * std::max(std::fabs(w[0][k]), 1e-12)) << law.name << " " << k;
+      EXPECT_NEAR(w[0][k], w[1][k], 1e-9 * std::max(std::fabs(w[0][k]), 1e-12))
+          << law.name << " " << k;
     // the wall must drag the layer: friction along x and dissipation
     EXPECT_GT(std::fabs(w[0][V_FX]), 1e-3 * std::fabs(w[0][V_FZ])) << law.name;
     EXPECT_GT(w[0][V_FRICTION], 0.0) << law.name;
@@ -471,14 +509,15 @@ TEST(WallGran, EnergyBalanceWithStaticWalls)
   for (const auto &c : cases) {
     LammpsSession s;
     s.load_plugin();
-    s.commands({"units si", "atom_style sphere", "atom_modify map array", "boundary f f f",
-                "comm_modify vel yes", "region box block -0.006 0.006 -0.006 0.006 0 0.01 units box",
-                "create_box 1 box", "lattice sc 0.0021 origin 0.5 0.5 0.5",
-                "region cyl cylinder z 0 0 0.0048 0.0008 0.0092 units box", "create_atoms 1 region cyl",
-                "variable d atom 0.00196+0.00018*((id*7919)%101)/101", "set group all diameter v_d",
-                "set group all density 2650", "velocity all create 3e17 87287 loop geom",
-                "variable wx atom 200*sin(id)", "variable wy atom 200*cos(3*id)",
-                "set group all omega v_wx v_wy 0", "neighbor 0.0003 bin", "neigh_modify delay 0"});
+    s.commands(
+        {"units si", "atom_style sphere", "atom_modify map array", "boundary f f f",
+         "comm_modify vel yes", "region box block -0.006 0.006 -0.006 0.006 0 0.01 units box",
+         "create_box 1 box", "lattice sc 0.0021 origin 0.5 0.5 0.5",
+         "region cyl cylinder z 0 0 0.0048 0.0008 0.0092 units box", "create_atoms 1 region cyl",
+         "variable d atom 0.00196+0.00018*((id*7919)%101)/101", "set group all diameter v_d",
+         "set group all density 2650", "velocity all create 3e17 87287 loop geom",
+         "variable wx atom 200*sin(id)", "variable wy atom 200*cos(3*id)",
+         "set group all omega v_wx v_wy 0", "neighbor 0.0003 bin", "neigh_modify delay 0"});
     s.commands(c.first.pair);
     s.commands(c.second);
     s.commands({"fix integrate all nve/sphere", "timestep 2e-7", "compute ke all ke",
@@ -576,9 +615,9 @@ TEST(WallGran, RestartContinuity)
 
 TEST(WallGran, BadInputGivesClearErrors)
 {
-  const std::vector<std::string> sphere = {"units si", "atom_style sphere", "boundary p p f",
-                                           "region box block 0 1 0 1 0 1", "create_box 1 box",
-                                           "create_atoms 1 single 0.5 0.5 0.5",
+  const std::vector<std::string> sphere = {"units si",         "atom_style sphere",
+                                           "boundary p p f",   "region box block 0 1 0 1 0 1",
+                                           "create_box 1 box", "create_atoms 1 single 0.5 0.5 0.5",
                                            "variable a atom x"};
   const std::string k = "fix w all wall/gran/kuhn ", j = "fix w all wall/gran/jaeger ";
   const std::vector<std::pair<std::string, std::string>> cases = {

@@ -49,7 +49,8 @@ void expect_rank_invariant(const std::vector<std::string> &pair_lines, bool newt
   if (me == 0) {
     // the run must have produced contacts, or the comparison proves nothing
     double largest = 0.0;
-    for (const auto &f : serial.forces) largest = std::max({largest, std::fabs(f[0]), std::fabs(f[1])});
+    for (const auto &f : serial.forces)
+      largest = std::max({largest, std::fabs(f[0]), std::fabs(f[1])});
     EXPECT_GT(largest, 0.0);
   }
 }
@@ -58,37 +59,44 @@ void expect_rank_invariant(const std::vector<std::string> &pair_lines, bool newt
 
 TEST(RankInvariance, HookeHistoryNewtonOn)
 {
-  expect_rank_invariant({"pair_style gran/hooke/history 2.0e3 NULL 50.0 NULL 0.5 1", "pair_coeff * *"}, true);
+  expect_rank_invariant(
+      {"pair_style gran/hooke/history 2.0e3 NULL 50.0 NULL 0.5 1", "pair_coeff * *"}, true);
 }
 
 TEST(RankInvariance, HookeHistoryNewtonOff)
 {
-  expect_rank_invariant({"pair_style gran/hooke/history 2.0e3 NULL 50.0 NULL 0.5 1", "pair_coeff * *"}, false);
+  expect_rank_invariant(
+      {"pair_style gran/hooke/history 2.0e3 NULL 50.0 NULL 0.5 1", "pair_coeff * *"}, false);
 }
 
 TEST(RankInvariance, GranKuhnNewtonOn)
 {
-  expect_rank_invariant({"pair_style gran/kuhn", "pair_coeff * * 2.0e3 2.0e3 0.5 damping 0.002 0.001"}, true);
+  expect_rank_invariant(
+      {"pair_style gran/kuhn", "pair_coeff * * 2.0e3 2.0e3 0.5 damping 0.002 0.001"}, true);
 }
 
 TEST(RankInvariance, GranKuhnNewtonOff)
 {
-  expect_rank_invariant({"pair_style gran/kuhn", "pair_coeff * * 2.0e3 2.0e3 0.5 damping 0.002 0.001"}, false);
+  expect_rank_invariant(
+      {"pair_style gran/kuhn", "pair_coeff * * 2.0e3 2.0e3 0.5 damping 0.002 0.001"}, false);
 }
 
 TEST(RankInvariance, GranJaegerNewtonOn)
 {
-  expect_rank_invariant({"pair_style gran/jaeger", "pair_coeff * * 1e7 0.3 0.5 damping 0.002 0.001"}, true);
+  expect_rank_invariant(
+      {"pair_style gran/jaeger", "pair_coeff * * 1e7 0.3 0.5 damping 0.002 0.001"}, true);
 }
 
 TEST(RankInvariance, GranJaegerNewtonOff)
 {
-  expect_rank_invariant({"pair_style gran/jaeger", "pair_coeff * * 1e7 0.3 0.5 damping 0.002 0.001"}, false);
+  expect_rank_invariant(
+      {"pair_style gran/jaeger", "pair_coeff * * 1e7 0.3 0.5 damping 0.002 0.001"}, false);
 }
 
 TEST(RankInvariance, GranJaegerBoundedHistory)
 {
-  expect_rank_invariant({"pair_style gran/jaeger beta 0.1 history/max 6", "pair_coeff * * 1e7 0.3 0.5"}, true);
+  expect_rank_invariant(
+      {"pair_style gran/jaeger beta 0.1 history/max 6", "pair_coeff * * 1e7 0.3 0.5"}, true);
 }
 
 // per-atom energies of contacts across rank boundaries (ghost shares sent to their owners
@@ -97,8 +105,9 @@ TEST(RankInvariance, PerAtomEnergiesAcrossRanks)
 {
   for (bool newton : {true, false})
     for (const std::string style : {"gran/kuhn", "gran/jaeger"}) {
-      const std::string coeff = style == "gran/kuhn" ? "pair_coeff * * 2.0e3 2.0e3 0.5 damping 0.002 0.001"
-                                                     : "pair_coeff * * 1e7 0.3 0.5 damping 0.002 0.001";
+      const std::string coeff = style == "gran/kuhn"
+          ? "pair_coeff * * 2.0e3 2.0e3 0.5 damping 0.002 0.001"
+          : "pair_coeff * * 1e7 0.3 0.5 damping 0.002 0.001";
       LammpsSession s;
       s.load_plugin();
       s.commands(dense_packing_input({"pair_style " + style + " energy/atom yes", coeff}, newton));

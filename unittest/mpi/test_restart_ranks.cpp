@@ -50,7 +50,8 @@ TEST(RestartRanks, ContinuityOnTheSameRanks)
       {
         LammpsSession s;
         s.load_plugin();
-        s.commands(dense_packing_input({std::string("pair_style ") + style.pair, style.coeff}, newton));
+        s.commands(
+            dense_packing_input({std::string("pair_style ") + style.pair, style.coeff}, newton));
         s.commands(energy_computes(style.pair));
         s.commands({"run 150", "write_restart " + file, "run 50"});
         straight = {s.forces(), s.pair_extra()[2]};

@@ -41,10 +41,11 @@ std::vector<std::string> squeezed_layer(const std::vector<std::string> &pair_lin
       "reset_atoms id sort yes", "variable d atom 0.00200+0.00015*((id*7919)%101)/101",
       "set group all diameter v_d", "set group all z 0.00099", "set group all density 2650",
       "velocity all create 1e14 87287 loop geom", "velocity all set 1.0 0.7 0 units box",
-      "variable wx atom 20*sin(id)", "variable wy atom 20*cos(3*id)", "variable wz atom 20*sin(7*id)",
-      "set group all omega v_wx v_wy v_wz", "neighbor 0.0003 bin", "neigh_modify delay 0",
-      "variable vx equal 1.0+0.3*sin(0.07*step)", "variable vy equal 0.7+0.3*cos(0.05*step)",
-      "variable ux equal 1.0+0.2*cos(0.11*step)", "variable uy equal 0.7-0.2*sin(0.06*step)"};
+      "variable wx atom 20*sin(id)", "variable wy atom 20*cos(3*id)",
+      "variable wz atom 20*sin(7*id)", "set group all omega v_wx v_wy v_wz", "neighbor 0.0003 bin",
+      "neigh_modify delay 0", "variable vx equal 1.0+0.3*sin(0.07*step)",
+      "variable vy equal 0.7+0.3*cos(0.05*step)", "variable ux equal 1.0+0.2*cos(0.11*step)",
+      "variable uy equal 0.7-0.2*sin(0.06*step)"};
   in.insert(in.end(), pair_lines.begin(), pair_lines.end());
   in.push_back("fix w all " + wall + " zplane 0 NULL translate v_vx v_vy 0");
   in.push_back("fix w2 all " + wall + " zplane NULL 0.00198 translate v_ux v_uy 0");
@@ -132,6 +133,7 @@ TEST(WallRankInvariance, JaegerNewtonOn)
 
 TEST(WallRankInvariance, JaegerBoundedHistory)
 {
-  expect_rank_invariant({"pair_style gran/jaeger beta 0.1 history/max 6", "pair_coeff * * 1e7 0.3 0.5"},
-                        "wall/gran/jaeger 2e7 0.25 0.4 beta 0.1 history/max 6", true);
+  expect_rank_invariant(
+      {"pair_style gran/jaeger beta 0.1 history/max 6", "pair_coeff * * 1e7 0.3 0.5"},
+      "wall/gran/jaeger 2e7 0.25 0.4 beta 0.1 history/max 6", true);
 }
