@@ -366,14 +366,6 @@ double PairGranJaeger::init_one(int i, int j)
   return contact_cutoff(i, j);
 }
 
-jaeger::Material PairGranJaeger::contact_material(int i, int j) const
-{
-  const double *radius = atom->radius;
-  const int *type = atom->type;
-  return jaeger::with_radius(pair_materials[type[i] * (atom->ntypes + 1) + type[j]],
-                             jaeger::effective_radius(radius[i], radius[j]));
-}
-
 /* ---------------------------------------------------------------------- */
 
 void PairGranJaeger::write_restart(FILE *fp)
