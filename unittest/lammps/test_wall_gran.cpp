@@ -115,35 +115,17 @@ Vec3 translate_by_variables(int k)
           DT * 0.5 * std::cos(0.07 * (k + 1))};    // step k + 1 ends the k-th step
 }
 
+// clang-format off
 const WallCase WALLS[] = {
-    {"static zplane",
-     "zplane 0.0 NULL",
-     {},
-     {0.1, -0.2, 0.5},
-     {0, 0, -1},
-     {1, 0, 0},
-     {0, 1, 0},
-     gap_zlo,
-     still},
-    {"wiggling zcylinder",
-     "zcylinder 3.0 wiggle x 0.01 0.004",
-     {},
-     {2.5, 0.1, 0.0},
-     {1, 0, 0},
-     {0, 1, 0},
-     {0, 0, 1},
-     gap_cylinder,
-     wiggle_x},
-    {"xplane translated by variables",
-     "xplane NULL 2.0 translate 0 v_vy v_vz",
-     {"variable vy equal 1.5*sin(0.1*step)", "variable vz equal 0.5*cos(0.07*step)"},
-     {1.5, 0.3, -0.1},
-     {1, 0, 0},
-     {0, 1, 0},
-     {0, 0, 1},
-     gap_xhi,
-     translate_by_variables},
+    {"static zplane", "zplane 0.0 NULL", {}, {0.1, -0.2, 0.5}, {0, 0, -1}, {1, 0, 0}, {0, 1, 0},
+     gap_zlo, still},
+    {"wiggling zcylinder", "zcylinder 3.0 wiggle x 0.01 0.004", {}, {2.5, 0.1, 0.0}, {1, 0, 0},
+     {0, 1, 0}, {0, 0, 1}, gap_cylinder, wiggle_x},
+    {"xplane translated by variables", "xplane NULL 2.0 translate 0 v_vy v_vz",
+     {"variable vy equal 1.5*sin(0.1*step)", "variable vz equal 0.5*cos(0.07*step)"}, {1.5, 0.3, -0.1},
+     {1, 0, 0}, {0, 1, 0}, {0, 0, 1}, gap_xhi, translate_by_variables},
 };
+// clang-format on
 
 // the sphere's velocity in the wall's frame (towards the wall, along t1, t2) and its spin
 struct Drive {
