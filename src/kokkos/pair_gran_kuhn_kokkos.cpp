@@ -146,12 +146,11 @@ struct KuhnPairLoop : PairGranKuhnKernelData<DeviceType>, DemcForceScatter<Devic
     // kernel skips them for a step of length 0
     const kuhn::Kinematics m = {g.overlap, sign * zeta_stored, g.n, g.n_old, g.du, g.twirl,
                                 step_dt};
-    // the general variant reads the type pair's parameters in place (a copy of them cost it
-    // 3 % of the pair time); with ALL_ON a copy carries the folded flags (dead code otherwise)
+    // named: params_for_step() may return this reference (a view of another memory trait could
+    // hand out a temporary, which must outlive the step)
     const kuhn::Params &type_params = d.params(d.type[i], d.type[j]);
-    kuhn::Params folded = type_params;
-    folded.flags = kuhn::ALL;
-    const kuhn::Params &params = ALL_ON ? folded : type_params;
+    kuhn::Params folded;
+    const kuhn::Params &params = kuhn::params_for_step<ALL_ON>(type_params, folded);
 
     const Vec3 ft_old = {history_i(h + H_FTX), history_i(h + H_FTY), history_i(h + H_FTZ)};
     const kuhn::Result res = kuhn::step(params, m, ft_old);

@@ -151,12 +151,9 @@ void PairGranKuhn::run_contact_law(KuhnBuffer &buf, bool advance, double step_dt
     const demc::SphereContact c = sphere_contact(i, j, std::sqrt(t.rsq), advance);
     const kuhn::Kinematics m = {
         c.overlap, touch ? history[H_ZETA] : 0.0, c.n, c.n_old, c.du, c.twirl, step_dt};
-    // as gran/kuhn/kk: the general variant reads the type pair's parameters in place; with
-    // ALL_ON a copy carries the folded flags (dead code otherwise)
-    const kuhn::Params &pair_params = type_params[type[i] * stride + type[j]];
-    kuhn::Params folded = pair_params;
-    folded.flags = kuhn::ALL;
-    const kuhn::Params &params = ALL_ON ? folded : pair_params;
+    kuhn::Params folded;
+    const kuhn::Params &params =
+        kuhn::params_for_step<ALL_ON>(type_params[type[i] * stride + type[j]], folded);
 
     const Vec3 ft_old = {history[H_FTX], history[H_FTY], history[H_FTZ]};
     const kuhn::Result res = kuhn::step(params, m, ft_old);
