@@ -8,6 +8,7 @@
 #include "atom_kokkos.h"
 #include "atom_masks.h"
 #include "comm.h"
+#include "history_partner_ids.h"
 #include "neigh_list_kokkos.h"
 #include "pair.h"
 #include "update.h"
@@ -25,6 +26,7 @@ FixNeighHistoryDemcKokkos<DeviceType>::FixNeighHistoryDemcKokkos(LAMMPS *lmp, in
   // the base constructor's grow_arrays(atom->nmax) ran before this class existed
   partner_rows = this->atom->nmax;
   partner_columns = this->maxpartner;
+  this->stores_ids = 1;    // partner atom IDs: reset_atoms id refuses
 }
 
 /* ----------------------------------------------------------------------
@@ -201,6 +203,14 @@ template <class DeviceType> void FixNeighHistoryDemcKokkos<DeviceType>::refill_s
 template <class DeviceType> void FixNeighHistoryDemcKokkos<DeviceType>::setup_post_neighbor()
 {
   stored_by_post_run = false;
+  // the host side of the partner arrays, brought up to date the public way (see pack_restart())
+  if (this->atom->nlocal > 0) {
+    scratch.resize((size_t) (this->dnum + 1) * this->maxpartner + 1);
+    FixNeighHistoryKokkos<DeviceType>::pack_exchange(0, scratch.data());
+  }
+  check_partner_ids(this->lmp, this, [this](int i, auto visit) {
+    for (int k = 0; k < this->npartner[i]; k++) visit(this->partner[i][k]);
+  });
   FixNeighHistoryKokkos<DeviceType>::setup_post_neighbor();
 }
 

@@ -9,6 +9,7 @@
 #include "comm.h"
 #include "error.h"
 #include "force.h"
+#include "history_partner_ids.h"
 #include "neigh_list.h"
 #include "pair.h"
 #include "update.h"
@@ -47,6 +48,7 @@ FixJaegerHistory::FixJaegerHistory(LAMMPS *lmp, int narg, char **arg) :
   restart_peratom = 1;
   restart_global = 1;
   create_attribute = 1;
+  stores_ids = 1;    // partner atom IDs: reset_atoms id refuses
   maxexchange_dynamic = 1;
   vector_flag = 1;
   size_vector = S_SIZE;
@@ -89,6 +91,10 @@ void FixJaegerHistory::init()
 void FixJaegerHistory::setup_post_neighbor()
 {
   stored_by_post_run = false;
+  check_partner_ids(lmp, this, [this](int i, auto visit) {
+    const auto &store = peratom[i];
+    for (size_t m = 0; m < store.size(); m += 2 + (size_t) store[m + 1]) visit((tagint) store[m]);
+  });
   post_neighbor();
 }
 

@@ -6,6 +6,7 @@
 #include "fix_neigh_history_demc.h"
 
 #include "comm.h"
+#include "history_partner_ids.h"
 #include "pair.h"
 #include "update.h"
 
@@ -14,11 +15,15 @@ using namespace LAMMPS_NS;
 FixNeighHistoryDemc::FixNeighHistoryDemc(LAMMPS *lmp, int narg, char **arg) :
     FixNeighHistory(lmp, narg, arg), stored_by_post_run(false)
 {
+  stores_ids = 1;    // partner atom IDs: reset_atoms id refuses
 }
 
 void FixNeighHistoryDemc::setup_post_neighbor()
 {
   stored_by_post_run = false;
+  check_partner_ids(lmp, this, [this](int i, auto visit) {
+    for (int k = 0; k < npartner[i]; k++) visit(partner[i][k]);
+  });
   FixNeighHistory::setup_post_neighbor();
 }
 

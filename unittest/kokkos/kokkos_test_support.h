@@ -14,6 +14,7 @@
 
 #include "atom.h"
 #include "compute.h"
+#include "exceptions.h"
 #include "force.h"
 #include "lammps.h"
 #include "modify.h"
@@ -230,6 +231,34 @@ inline void compare_with_one_thread(const PackingOutcome &kk, const std::string 
   printf("[ measured ] 1 vs %s threads: forces %.3g torques %.3g\n", threads().c_str(), df, dt);
   EXPECT_LT(df, 1e-10);
   EXPECT_LT(dt, 1e-10);
+}
+
+/* delete_atoms between runs, Kokkos style against the CPU style. With compress no the atoms
+   keep their IDs, the histories follow them, and the forces after another 100 steps are the CPU
+   style's; with compress yes (renumbered atoms) the next run stops with the history fix's
+   error instead of attaching histories to other pairs. */
+inline void expect_delete_atoms_handled(const std::vector<std::string> &pair)
+{
+  auto forces_after_delete = [&](const std::vector<std::string> &args) {
+    LammpsSession s(MPI_COMM_WORLD, args);
+    s.load_plugin();
+    s.commands(dense_packing_input(pair, false));
+    s.commands({"run 100", "region cut block 0 3 0 3 0 3", "delete_atoms region cut compress no",
+                "run 100"});
+    return s.forces();
+  };
+  EXPECT_LT(max_relative_difference(forces_after_delete({}), forces_after_delete(kokkos_args())),
+            1e-10);
+  LammpsSession s(MPI_COMM_WORLD, kokkos_args());
+  s.load_plugin();
+  s.commands(dense_packing_input(pair, false));
+  s.commands({"run 100", "region cut block 0 3 0 3 0 3", "delete_atoms region cut"});
+  try {
+    s.command("run 10");
+    ADD_FAILURE() << "no error after delete_atoms renumbered the atoms";
+  } catch (LAMMPS_NS::LAMMPSException &e) {
+    EXPECT_NE(std::string(e.what()).find("atom IDs have changed"), std::string::npos) << e.what();
+  }
 }
 
 }    // namespace demc_test

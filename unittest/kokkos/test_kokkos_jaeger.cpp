@@ -370,3 +370,8 @@ TEST(KokkosJaegerMpi, TwoRanksMatchSerial)
   EXPECT_EQ(kk2.stats[S_FORCED], 0.0);
   expect_two_ranks_agree(cpu1, kk1, kk2);
 }
+
+TEST(KokkosJaeger, DeleteAtomsKeepsHistoriesOrStops)
+{
+  expect_delete_atoms_handled(pair_lines(""));
+}

@@ -430,3 +430,8 @@ TEST(KokkosKuhnMpi, TwoRanksMatchSerialWithManyContacts)
   }
   if (me == 0) expect_same_dense(cpu1, kk2, "2 ranks kk vs 1 rank cpu");
 }
+
+TEST(KokkosKuhn, DeleteAtomsKeepsHistoriesOrStops)
+{
+  expect_delete_atoms_handled(pair_lines());
+}

@@ -73,12 +73,12 @@ PerAtom LammpsSession::gather(double **values) const
   std::vector<double> all(displs[nprocs - 1] + counts[nprocs - 1]);
   MPI_Allgatherv(mine.data(), count, MPI_DOUBLE, all.data(), counts.data(), displs.data(),
                  MPI_DOUBLE, comm_);
-  PerAtom out((size_t) atom->natoms + 1, {0.0, 0.0, 0.0});
-  for (size_t k = 0; k + 3 < all.size(); k += 4) {
-    const auto tag = (size_t) all[k];
-    if (tag >= out.size()) throw std::runtime_error("atom IDs are not contiguous");
-    out[tag] = {all[k + 1], all[k + 2], all[k + 3]};
-  }
+  // indexed by atom ID up to the largest (IDs deleted with delete_atoms compress no: zeros)
+  size_t largest = 0;
+  for (size_t k = 0; k + 3 < all.size(); k += 4) largest = std::max(largest, (size_t) all[k]);
+  PerAtom out(largest + 1, {0.0, 0.0, 0.0});
+  for (size_t k = 0; k + 3 < all.size(); k += 4)
+    out[(size_t) all[k]] = {all[k + 1], all[k + 2], all[k + 3]};
   return out;
 }
 

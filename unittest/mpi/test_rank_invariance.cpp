@@ -4,6 +4,8 @@
    largest value (LAMMPS's own noise floor between rank counts is ~2e-11). */
 #include "lammps_session.h"
 
+#include "exceptions.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -120,4 +122,53 @@ TEST(RankInvariance, PerAtomEnergiesAcrossRanks)
       MPI_Comm_rank(MPI_COMM_WORLD, &me);
       if (me == 0) EXPECT_LT(mismatch, 1e-10) << style << " newton " << newton;
     }
+}
+
+/* delete_atoms between runs. With compress no the atoms keep their IDs and the contact
+   histories saved with them: 1, 2 and 4 ranks still agree. With compress yes (its default for
+   atomic systems) it renumbers the atoms, and histories saved under the old IDs would act
+   between other pairs (LAMMPS's gran/hooke/history silently does: its forces then differ
+   between 1 and 2 ranks): the package's history fixes stop the next run with an error. So
+   does reset_atoms id, through the fixes' stores_ids flag. */
+TEST(RankInvariance, DeleteAtomsKeepsHistoriesOrStops)
+{
+  int world, me;
+  MPI_Comm_size(MPI_COMM_WORLD, &world);
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  const std::vector<std::vector<std::string>> styles = {
+      {"pair_style gran/kuhn", "pair_coeff * * 2.0e3 2.0e3 0.5 damping 0.002 0.001"},
+      {"pair_style gran/jaeger", "pair_coeff * * 1e7 0.3 0.5 damping 0.002 0.001"}};
+  for (const auto &pair : styles) {
+    auto input = dense_packing_input(pair, false);
+    input.insert(
+        input.end(),
+        {"run 100", "region cut block 0 3 0 3 0 3", "delete_atoms region cut compress no"});
+    const Outcome serial = run_on(1, input, 100);
+    for (int n : {2, 4}) {
+      if (n > world) continue;
+      const Outcome par = run_on(n, input, 100);
+      if (me == 0) {
+        EXPECT_LT(max_relative_difference(serial.forces, par.forces), 1e-9) << pair[0] << n;
+        EXPECT_LT(max_relative_difference(serial.torques, par.torques), 1e-9) << pair[0] << n;
+      }
+    }
+    for (const std::string renumber :
+         {"delete_atoms region cut", "delete_atoms region cut condense yes", "reset_atoms id"}) {
+      std::string message;
+      on_first_ranks(std::min(world, 2), [&](LammpsSession &s) {
+        s.commands(dense_packing_input(pair, false));
+        s.commands({"run 100", "region cut block 0 3 0 3 0 3"});
+        try {
+          s.commands({renumber, "run 10"});
+        } catch (LAMMPS_NS::LAMMPSException &e) {
+          message = e.what();
+        }
+      });
+      if (me != 0) continue;
+      const bool by_fix = renumber != "reset_atoms id";
+      EXPECT_NE(message.find(by_fix ? "atom IDs have changed" : "storing atom IDs"),
+                std::string::npos)
+          << pair[0] << " after " << renumber << ": " << message;
+    }
+  }
 }
