@@ -27,9 +27,10 @@
 
 namespace LAMMPS_NS {
 
-/* Saved partner IDs of local atoms that do not name that atom back (or name the atom
-   itself). partners(i, visit) calls visit(id) for every partner ID saved with local atom i.
-   Partners owned by another process, or deleted, cannot be checked here and are skipped. */
+/* Saved partner IDs of local atoms i that name i itself, or an atom k of this process that
+   has partners but does not name i among them. partners(i, visit) calls visit(id) for every
+   partner ID saved with local atom i. Partners owned by another process, deleted, or new
+   (created since, with no partners: they may reuse a deleted atom's ID) are not counted. */
 template <class Partners> bigint unmatched_partner_ids(const Atom *atom, Partners partners)
 {
   const tagint *tag = atom->tag;
@@ -42,12 +43,16 @@ template <class Partners> bigint unmatched_partner_ids(const Atom *atom, Partner
     partners(i, [&](tagint id) {
       const auto found = local_index.find(id);
       if (found == local_index.end()) return;
-      bool named_back = false;
-      if (found->second != i)
-        partners(found->second, [&](tagint back) {
-          named_back = named_back || back == tag[i];
-        });
-      if (!named_back) unmatched++;
+      if (found->second == i) {
+        unmatched++;
+        return;
+      }
+      bool has_partners = false, named_back = false;
+      partners(found->second, [&](tagint back) {
+        has_partners = true;
+        named_back = named_back || back == tag[i];
+      });
+      if (has_partners && !named_back) unmatched++;
     });
   }
   return unmatched;

@@ -4,6 +4,7 @@
    largest value (LAMMPS's own noise floor between rank counts is ~2e-11). */
 #include "lammps_session.h"
 
+#include "atom.h"
 #include "exceptions.h"
 
 #include <gtest/gtest.h>
@@ -171,4 +172,28 @@ TEST(RankInvariance, DeleteAtomsKeepsHistoriesOrStops)
           << pair[0] << " after " << renumber << ": " << message;
     }
   }
+}
+
+/* Not a renumbering: delete_atoms compress no, then create_atoms gives the new atom the largest
+   ID again (IDs continue from the largest left), the one of the deleted atom, whose partners
+   still name it. The new atom has no partners of its own, which a renumbered atom in contact
+   would have: the run goes on. */
+TEST(RankInvariance, NewAtomWithADeletedAtomsIdRuns)
+{
+  on_first_ranks(1, [](LammpsSession &s) {
+    s.commands(dense_packing_input(
+        {"pair_style gran/kuhn", "pair_coeff * * 2.0e3 2.0e3 0.5 damping 0.002 0.001"}, false));
+    s.commands({"run 100", "variable x0 equal x[512]", "variable y0 equal y[512]",
+                "variable z0 equal z[512]", "variable x1 equal ${x0}", "variable y1 equal ${y0}",
+                "variable z1 equal ${z0}", "group last id 512",
+                "delete_atoms group last compress no",
+                "create_atoms 1 single ${x1} ${y1} ${z1} units box", "set atom 512 diameter 0.0016",
+                "set atom 512 density 2650"});
+    try {
+      s.command("run 10");
+    } catch (LAMMPS_NS::LAMMPSException &e) {
+      ADD_FAILURE() << e.what();
+    }
+    EXPECT_EQ(s.lmp->atom->natoms, 512);
+  });
 }
