@@ -208,9 +208,11 @@ template <class DeviceType> void FixNeighHistoryDemcKokkos<DeviceType>::setup_po
     scratch.resize((size_t) (this->dnum + 1) * this->maxpartner + 1);
     FixNeighHistoryKokkos<DeviceType>::pack_exchange(0, scratch.data());
   }
-  check_partner_ids(this->lmp, this, [this](int i, auto visit) {
-    for (int k = 0; k < this->npartner[i]; k++) visit(this->partner[i][k]);
-  });
+  const int forgotten = check_neigh_history_partners(this->lmp, this, this->npartner, this->partner,
+                                                     this->valuepartner, this->dnum);
+  // the host side changed: marked so the public way (copying an atom onto itself, which changes
+  // nothing else), and the base class's post_neighbor() takes it to the device
+  if (forgotten > 0) FixNeighHistoryKokkos<DeviceType>::copy_arrays(0, 0, 0);
   FixNeighHistoryKokkos<DeviceType>::setup_post_neighbor();
 }
 

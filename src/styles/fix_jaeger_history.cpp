@@ -91,10 +91,16 @@ void FixJaegerHistory::init()
 void FixJaegerHistory::setup_post_neighbor()
 {
   stored_by_post_run = false;
-  check_partner_ids(lmp, this, [this](int i, auto visit) {
-    const auto &store = peratom[i];
-    for (size_t m = 0; m < store.size(); m += 2 + (size_t) store[m + 1]) visit((tagint) store[m]);
-  });
+  check_partner_ids(
+      lmp, this,
+      [this](int i, auto visit) {
+        const auto &store = peratom[i];
+        for (size_t m = 0; m < store.size(); m += 2 + (size_t) store[m + 1])
+          visit((tagint) store[m]);
+      },
+      [this](int i, tagint id) {
+        forget(i, (double) id);
+      });
   post_neighbor();
 }
 
@@ -179,6 +185,16 @@ const double *FixJaegerHistory::find(int atom_index, double partner_tag) const
   for (size_t m = 0; m < store.size(); m += 2 + (size_t) store[m + 1])
     if (store[m] == partner_tag) return &store[m + 2];
   return nullptr;
+}
+
+void FixJaegerHistory::forget(int atom_index, double partner_tag)
+{
+  auto &store = peratom[atom_index];
+  for (size_t m = 0; m < store.size(); m += 2 + (size_t) store[m + 1])
+    if (store[m] == partner_tag) {
+      store.erase(store.begin() + m, store.begin() + m + 2 + (size_t) store[m + 1]);
+      return;
+    }
 }
 
 /* ----------------------------------------------------------------------

@@ -106,6 +106,7 @@ class FixJaegerHistory : public Fix {
 
   void append(int atom_index, double partner_tag, const double *rec);
   const double *find(int atom_index, double partner_tag) const;
+  void forget(int atom_index, double partner_tag);    // drop the record naming partner_tag
   void set_maxexchange();
   void update_stats();
 };

@@ -21,9 +21,7 @@ FixNeighHistoryDemc::FixNeighHistoryDemc(LAMMPS *lmp, int narg, char **arg) :
 void FixNeighHistoryDemc::setup_post_neighbor()
 {
   stored_by_post_run = false;
-  check_partner_ids(lmp, this, [this](int i, auto visit) {
-    for (int k = 0; k < npartner[i]; k++) visit(partner[i][k]);
-  });
+  check_neigh_history_partners(lmp, this, npartner, partner, valuepartner, dnum);
   FixNeighHistory::setup_post_neighbor();
 }
 

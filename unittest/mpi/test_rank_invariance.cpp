@@ -177,23 +177,73 @@ TEST(RankInvariance, DeleteAtomsKeepsHistoriesOrStops)
 /* Not a renumbering: delete_atoms compress no, then create_atoms gives the new atom the largest
    ID again (IDs continue from the largest left), the one of the deleted atom, whose partners
    still name it. The new atom has no partners of its own, which a renumbered atom in contact
-   would have: the run goes on. */
-TEST(RankInvariance, NewAtomWithADeletedAtomsIdRuns)
+   would have: the run goes on, and the deleted atom's contacts must not act on the new one (a
+   neighbor listing the pair would find them, the new atom would not). The same state made with
+   a run 0 between deleting and creating (its end stores the histories of the contacts left, so
+   nothing names the deleted atom any more) gives the same forces. */
+TEST(SavedPartnerIds, NewAtomWithADeletedAtomsIdStartsWithoutHistories)
 {
-  on_first_ranks(1, [](LammpsSession &s) {
-    s.commands(dense_packing_input(
-        {"pair_style gran/kuhn", "pair_coeff * * 2.0e3 2.0e3 0.5 damping 0.002 0.001"}, false));
-    s.commands({"run 100", "variable x0 equal x[512]", "variable y0 equal y[512]",
-                "variable z0 equal z[512]", "variable x1 equal ${x0}", "variable y1 equal ${y0}",
-                "variable z1 equal ${z0}", "group last id 512",
-                "delete_atoms group last compress no",
-                "create_atoms 1 single ${x1} ${y1} ${z1} units box", "set atom 512 diameter 0.0016",
-                "set atom 512 density 2650"});
-    try {
-      s.command("run 10");
-    } catch (LAMMPS_NS::LAMMPSException &e) {
-      ADD_FAILURE() << e.what();
+  const std::vector<std::vector<std::string>> styles = {
+      {"pair_style gran/kuhn", "pair_coeff * * 2.0e3 2.0e3 0.5 damping 0.002 0.001"},
+      {"pair_style gran/jaeger", "pair_coeff * * 1e7 0.3 0.5 damping 0.002 0.001"}};
+  for (const auto &pair : styles) {
+    auto run_with = [&](const std::vector<std::string> &between) {
+      Outcome out;
+      on_first_ranks(1, [&](LammpsSession &s) {
+        s.commands(dense_packing_input(pair, false));
+        s.commands({"run 100", "variable x0 equal x[512]", "variable y0 equal y[512]",
+                    "variable z0 equal z[512]", "variable d0 equal 2*radius[512]",
+                    "variable x1 equal ${x0}", "variable y1 equal ${y0}", "variable z1 equal ${z0}",
+                    "variable d1 equal ${d0}", "group last id 512",
+                    "delete_atoms group last compress no"});
+        s.commands(between);
+        s.commands({"create_atoms 1 single ${x1} ${y1} ${z1} units box",
+                    "set atom 512 diameter ${d1}", "set atom 512 density 2650"});
+        ASSERT_GE(s.lmp->atom->map(512), 0) << "the new atom did not get the deleted atom's ID";
+        try {
+          s.command("run 2");    // the deleted atom's contacts still overlap the new one
+        } catch (LAMMPS_NS::LAMMPSException &e) {
+          ADD_FAILURE() << e.what();
+        }
+        out.forces = s.forces();
+        out.torques = s.torques();
+      });
+      return out;
+    };
+    const Outcome direct = run_with({}), cleared = run_with({"run 0"});
+    int me;
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    if (me != 0) continue;
+    ASSERT_EQ(direct.forces.size(), 513u);
+    const auto &f = direct.forces[512];
+    EXPECT_GT(std::fabs(f[0]) + std::fabs(f[1]) + std::fabs(f[2]), 0.0) << "no contact: no test";
+    EXPECT_LT(max_relative_difference(direct.forces, cleared.forces), 1e-9) << pair[0];
+    EXPECT_LT(max_relative_difference(direct.torques, cleared.torques), 1e-9) << pair[0];
+  }
+}
+
+/* A sphere in contact with its own periodic images (a box shorter than its diameter): its
+   saved partner is itself, which is no sign of changed IDs; the second run goes on. */
+TEST(SavedPartnerIds, ContactWithOwnPeriodicImageIsNoRenumbering)
+{
+  for (const char *newton : {"off", "on"}) {
+    for (const std::vector<std::string> &pair :
+         {std::vector<std::string>{"pair_style gran/kuhn", "pair_coeff * * 1e3 1e3 0.5"},
+          std::vector<std::string>{"pair_style gran/jaeger", "pair_coeff * * 1e5 0.3 0.5"}}) {
+      on_first_ranks(1, [&](LammpsSession &s) {
+        s.commands({"atom_style sphere", "atom_modify map array", std::string("newton ") + newton,
+                    "boundary p p p", "comm_modify vel yes", "region box block 0 0.9 0 4 0 4",
+                    "create_box 1 box", "create_atoms 1 single 0.45 2 2 units box",
+                    "set atom 1 diameter 1.0", "set atom 1 density 1.0", "set atom 1 omega 0 0 1",
+                    "neighbor 0.1 bin"});
+        s.commands(pair);
+        s.commands({"fix integrate all nve/sphere", "timestep 1e-4", "run 20"});
+        try {
+          s.command("run 20");
+        } catch (LAMMPS_NS::LAMMPSException &e) {
+          ADD_FAILURE() << pair[0] << ", newton " << newton << ": " << e.what();
+        }
+      });
     }
-    EXPECT_EQ(s.lmp->atom->natoms, 512);
-  });
+  }
 }
