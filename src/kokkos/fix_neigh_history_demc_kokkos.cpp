@@ -26,7 +26,8 @@ FixNeighHistoryDemcKokkos<DeviceType>::FixNeighHistoryDemcKokkos(LAMMPS *lmp, in
   // the base constructor's grow_arrays(atom->nmax) ran before this class existed
   partner_rows = this->atom->nmax;
   partner_columns = this->maxpartner;
-  this->stores_ids = 1;    // partner atom IDs: reset_atoms id refuses
+  this->stores_ids = 1;      // partner atom IDs: reset_atoms id refuses
+  this->comm_forward = 1;    // whether an atom has partners, to its ghosts (setup_post_neighbor())
 }
 
 /* ----------------------------------------------------------------------
@@ -208,12 +209,29 @@ template <class DeviceType> void FixNeighHistoryDemcKokkos<DeviceType>::setup_po
     scratch.resize((size_t) (this->dnum + 1) * this->maxpartner + 1);
     FixNeighHistoryKokkos<DeviceType>::pack_exchange(0, scratch.data());
   }
-  const int forgotten = check_neigh_history_partners(this->lmp, this, this->npartner, this->partner,
-                                                     this->valuepartner, this->dnum);
+  const int forgotten =
+      check_neigh_history_partners(this->lmp, this, this->npartner, this->partner,
+                                   this->valuepartner, this->dnum, ghost_partner_flags);
   // the host side changed: marked so the public way (copying an atom onto itself, which changes
   // nothing else), and the base class's post_neighbor() takes it to the device
   if (forgotten > 0) FixNeighHistoryKokkos<DeviceType>::copy_arrays(0, 0, 0);
   FixNeighHistoryKokkos<DeviceType>::setup_post_neighbor();
+}
+
+// the host side of the partner counts, current in setup_post_neighbor() (its only caller)
+template <class DeviceType>
+int FixNeighHistoryDemcKokkos<DeviceType>::pack_forward_comm(int n, int *list, double *buf, int,
+                                                             int *)
+{
+  return ghost_partner_flags.pack(n, list, buf, this->atom->nlocal, [this](int i) {
+    return this->npartner[i] > 0;
+  });
+}
+
+template <class DeviceType>
+void FixNeighHistoryDemcKokkos<DeviceType>::unpack_forward_comm(int n, int first, double *buf)
+{
+  ghost_partner_flags.unpack(n, first, buf);
 }
 
 template <class DeviceType> void FixNeighHistoryDemcKokkos<DeviceType>::post_run()

@@ -72,6 +72,7 @@
 #define DEMC_FIX_NEIGH_HISTORY_DEMC_KOKKOS_H
 
 #include "fix_neigh_history_kokkos.h"
+#include "history_partner_ids.h"
 
 #include <vector>
 
@@ -91,6 +92,8 @@ class FixNeighHistoryDemcKokkos : public FixNeighHistoryKokkos<DeviceType> {
   void write_restart(FILE *) override;
   int pack_restart(int, double *) override;
   void unpack_restart(int, int) override;
+  int pack_forward_comm(int, int *, double *, int, int *) override;    // partner flags (host)
+  void unpack_forward_comm(int, int, double *) override;
 
   // public only because a CUDA extended lambda may not sit in a protected member function
   int count_partners();
@@ -99,6 +102,7 @@ class FixNeighHistoryDemcKokkos : public FixNeighHistoryKokkos<DeviceType> {
  protected:
   bool stored_by_post_run;    // per-atom copy is current and no run has started since
   std::vector<double> scratch;
+  PartnerFlagsOfGhosts ghost_partner_flags;
 
   void ensure_partner_capacity(int needed_here);
   int partner_rows, partner_columns;    // the per-atom partner arrays' size (atoms, maxpartner)

@@ -48,7 +48,8 @@ FixJaegerHistory::FixJaegerHistory(LAMMPS *lmp, int narg, char **arg) :
   restart_peratom = 1;
   restart_global = 1;
   create_attribute = 1;
-  stores_ids = 1;    // partner atom IDs: reset_atoms id refuses
+  stores_ids = 1;      // partner atom IDs: reset_atoms id refuses
+  comm_forward = 1;    // whether an atom has partners, to its ghosts (setup_post_neighbor())
   maxexchange_dynamic = 1;
   vector_flag = 1;
   size_vector = S_SIZE;
@@ -100,7 +101,8 @@ void FixJaegerHistory::setup_post_neighbor()
       },
       [this](int i, tagint id) {
         forget(i, (double) id);
-      });
+      },
+      ghost_partner_flags);
   post_neighbor();
 }
 
@@ -434,4 +436,18 @@ int FixJaegerHistory::maxsize_restart()
   for (int i = 0; i < atom->nlocal; i++) mine = std::max(mine, size_restart(i));
   MPI_Allreduce(&mine, &largest, 1, MPI_INT, MPI_MAX, world);
   return largest;
+}
+
+/* ---------------------------------------------------------------------- */
+
+int FixJaegerHistory::pack_forward_comm(int n, int *list, double *buf, int, int *)
+{
+  return ghost_partner_flags.pack(n, list, buf, atom->nlocal, [this](int i) {
+    return !peratom[i].empty();
+  });
+}
+
+void FixJaegerHistory::unpack_forward_comm(int n, int first, double *buf)
+{
+  ghost_partner_flags.unpack(n, first, buf);
 }

@@ -28,6 +28,7 @@ FixStyle(DEMC/JAEGER_HISTORY,FixJaegerHistory);
 #define DEMC_FIX_JAEGER_HISTORY_H
 
 #include "fix.h"
+#include "history_partner_ids.h"
 
 #include <vector>
 
@@ -67,6 +68,8 @@ class FixJaegerHistory : public Fix {
   int pack_reverse_comm_size(int, int) override;
   int pack_reverse_comm(int, int, double *) override;
   void unpack_reverse_comm(int, int *, double *) override;
+  int pack_forward_comm(int, int *, double *, int, int *) override;    // partner flags
+  void unpack_forward_comm(int, int, double *) override;
   void write_restart(FILE *) override;
   void restart(char *) override;
   int pack_restart(int, double *) override;
@@ -101,6 +104,7 @@ class FixJaegerHistory : public Fix {
   // per-atom store between reneighborings: [tag, size, record(size)] ...
   std::vector<std::vector<double>> peratom;
   bool stored_by_post_run;
+  PartnerFlagsOfGhosts ghost_partner_flags;
   bigint stats_step;
   double stats[S_SIZE];
 

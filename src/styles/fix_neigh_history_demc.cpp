@@ -15,13 +15,15 @@ using namespace LAMMPS_NS;
 FixNeighHistoryDemc::FixNeighHistoryDemc(LAMMPS *lmp, int narg, char **arg) :
     FixNeighHistory(lmp, narg, arg), stored_by_post_run(false)
 {
-  stores_ids = 1;    // partner atom IDs: reset_atoms id refuses
+  stores_ids = 1;      // partner atom IDs: reset_atoms id refuses
+  comm_forward = 1;    // whether an atom has partners, to its ghosts (setup_post_neighbor())
 }
 
 void FixNeighHistoryDemc::setup_post_neighbor()
 {
   stored_by_post_run = false;
-  check_neigh_history_partners(lmp, this, npartner, partner, valuepartner, dnum);
+  check_neigh_history_partners(lmp, this, npartner, partner, valuepartner, dnum,
+                               ghost_partner_flags);
   FixNeighHistory::setup_post_neighbor();
 }
 
@@ -51,4 +53,16 @@ void FixNeighHistoryDemc::write_restart(FILE *fp)
     int size = 0;
     fwrite(&size, sizeof(int), 1, fp);
   }
+}
+
+int FixNeighHistoryDemc::pack_forward_comm(int n, int *list, double *buf, int, int *)
+{
+  return ghost_partner_flags.pack(n, list, buf, atom->nlocal, [this](int i) {
+    return npartner[i] > 0;
+  });
+}
+
+void FixNeighHistoryDemc::unpack_forward_comm(int n, int first, double *buf)
+{
+  ghost_partner_flags.unpack(n, first, buf);
 }

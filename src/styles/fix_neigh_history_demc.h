@@ -27,6 +27,7 @@ FixStyle(DEMC/NEIGH_HISTORY,FixNeighHistoryDemc);
 #define DEMC_FIX_NEIGH_HISTORY_DEMC_H
 
 #include "fix_neigh_history.h"
+#include "history_partner_ids.h"
 
 namespace LAMMPS_NS {
 
@@ -37,9 +38,12 @@ class FixNeighHistoryDemc : public FixNeighHistory {
   void post_neighbor() override;
   void post_run() override;
   void write_restart(FILE *) override;
+  int pack_forward_comm(int, int *, double *, int, int *) override;    // partner flags
+  void unpack_forward_comm(int, int, double *) override;
 
  protected:
   bool stored_by_post_run;    // per-atom copy is current and no run has started since
+  PartnerFlagsOfGhosts ghost_partner_flags;
 };
 
 }    // namespace LAMMPS_NS

@@ -12,15 +12,18 @@
 
    The test: a contact between two atoms owned by one process is saved with
    both, each naming the other. After a renumbering, partners no longer name
-   each other back. Run once per run setup; O(atoms x partners^2). It sees
-   only pairs of atoms owned by one process, and a renumbering only where an
-   atom now holding a saved ID has contacts of its own: a check, not a proof.
+   each other back. Run once per run setup; O(atoms x partners^2). It sees a
+   renumbering only in pairs of atoms owned by one process where the atom now
+   holding a saved ID has contacts of its own: a check, not a proof. Entries
+   naming an atom (local or ghost) without contacts of its own are dropped: a
+   new atom that took a deleted atom's ID must not inherit its contacts.
 ------------------------------------------------------------------------- */
 
 #ifndef DEMC_HISTORY_PARTNER_IDS_H
 #define DEMC_HISTORY_PARTNER_IDS_H
 
 #include "atom.h"
+#include "comm.h"
 #include "error.h"
 #include "fix.h"
 #include "lammps.h"
@@ -31,6 +34,33 @@
 
 namespace LAMMPS_NS {
 
+/* Whether each ghost atom has saved partners on its owner, sent by a forward communication
+   of the history fix (its pack_forward_comm() and unpack_forward_comm() call pack() and
+   unpack(), with its own test of a local atom; comm_forward = 1). Later swaps of a forward
+   communication pass on ghosts received in earlier ones: their flags are sent as received. */
+class PartnerFlagsOfGhosts {
+ public:
+  template <class HasPartners>
+  int pack(int n, const int *list, double *buf, int nlocal, HasPartners has_partners) const
+  {
+    for (int k = 0; k < n; k++) {
+      const int i = list[k];
+      buf[k] = (i < nlocal ? has_partners(i) : this->has_partners(i)) ? 1.0 : 0.0;
+    }
+    return n;
+  }
+  void unpack(int n, int first, const double *buf)
+  {
+    if ((int) flags.size() < first + n) flags.resize(first + n, 0);
+    for (int k = 0; k < n; k++) flags[first + k] = buf[k] != 0.0;
+  }
+  bool has_partners(int ghost) const { return ghost < (int) flags.size() && flags[ghost]; }
+  void clear() { flags.assign(flags.size(), 0); }
+
+ private:
+  std::vector<char> flags;    // by atom index; local atoms' entries unused
+};
+
 /* What the saved partner IDs of this process's atoms say. partners(i, visit) calls visit(id)
    for every partner ID saved with local atom i. For each saved ID that names another local
    atom k:
@@ -39,25 +69,38 @@ namespace LAMMPS_NS {
    - k has none: stale. k is an atom created since (create_atoms, fix pour or fix deposit give
      new atoms the IDs above the largest left, which may be a deleted atom's), and i's entry is
      the deleted atom's contact: it must not act on k (it would on one side of the pair only).
-   Partners owned by another process or deleted are not checked; an atom naming itself is in
-   contact with its own periodic image (a box shorter than its diameter). */
+   A saved ID of an atom owned by another process is stale when that atom, a ghost here, has no
+   partners on its owner (ghost_flags, from PartnerFlagsOfGhosts); whether it names i back is not
+   checked. Deleted atoms' IDs that name no atom are not counted (they act on nothing); an atom
+   naming itself is in contact with its own periodic image (a box shorter than its diameter). */
 struct SavedPartnerIds {
   bigint unmatched = 0;
   std::vector<std::pair<int, tagint>> stale;    // (local atom, the partner ID it must forget)
 };
 
-template <class Partners> SavedPartnerIds classify_partner_ids(const Atom *atom, Partners partners)
+template <class Partners>
+SavedPartnerIds classify_partner_ids(const Atom *atom, Partners partners,
+                                     const PartnerFlagsOfGhosts &ghost_flags)
 {
   const tagint *tag = atom->tag;
   const int nlocal = atom->nlocal;
-  std::unordered_map<tagint, int> local_index;    // no atom map needed
+  const int nall = nlocal + atom->nghost;
+  std::unordered_map<tagint, int> local_index, ghost_index;    // no atom map needed
   local_index.reserve(nlocal);
   for (int i = 0; i < nlocal; i++) local_index[tag[i]] = i;
+  ghost_index.reserve(nall - nlocal);
+  for (int j = nlocal; j < nall; j++) ghost_index.emplace(tag[j], j);    // any image will do
   SavedPartnerIds ids;
   for (int i = 0; i < nlocal; i++) {
     partners(i, [&](tagint id) {
       const auto found = local_index.find(id);
-      if (found == local_index.end() || found->second == i) return;
+      if (found == local_index.end()) {
+        const auto ghost = ghost_index.find(id);
+        if (ghost != ghost_index.end() && !ghost_flags.has_partners(ghost->second))
+          ids.stale.emplace_back(i, id);
+        return;
+      }
+      if (found->second == i) return;
       bool has_partners = false, named_back = false;
       partners(found->second, [&](tagint back) {
         has_partners = true;
@@ -73,11 +116,15 @@ template <class Partners> SavedPartnerIds classify_partner_ids(const Atom *atom,
 }
 
 /* error->all on every process when any process holds unmatched partner IDs; otherwise
-   forget(i, id) for every stale entry. Returns the number of entries forgotten here. */
+   forget(i, id) for every stale entry. Returns the number of entries forgotten here. Collective:
+   it sends the ghosts' partner flags (fix's forward communication into ghost_flags) first. */
 template <class Partners, class Forget>
-int check_partner_ids(LAMMPS *lmp, const Fix *fix, Partners partners, Forget forget)
+int check_partner_ids(LAMMPS *lmp, Fix *fix, Partners partners, Forget forget,
+                      PartnerFlagsOfGhosts &ghost_flags)
 {
-  const SavedPartnerIds ids = classify_partner_ids(lmp->atom, partners);
+  ghost_flags.clear();
+  lmp->comm->forward_comm(fix);
+  const SavedPartnerIds ids = classify_partner_ids(lmp->atom, partners, ghost_flags);
   bigint all = 0;
   MPI_Allreduce(&ids.unmatched, &all, 1, MPI_LMP_BIGINT, MPI_SUM, lmp->world);
   if (all > 0)
@@ -93,8 +140,9 @@ int check_partner_ids(LAMMPS *lmp, const Fix *fix, Partners partners, Forget for
 
 /* check_partner_ids() on fix neigh/history's partner arrays (or the host side of the Kokkos
    ones); a stale entry is replaced by the atom's last one. */
-inline int check_neigh_history_partners(LAMMPS *lmp, const Fix *fix, int *npartner,
-                                        tagint **partner, double **valuepartner, int dnum)
+inline int check_neigh_history_partners(LAMMPS *lmp, Fix *fix, int *npartner, tagint **partner,
+                                        double **valuepartner, int dnum,
+                                        PartnerFlagsOfGhosts &ghost_flags)
 {
   auto partners = [=](int i, auto visit) {
     for (int m = 0; m < npartner[i]; m++) visit(partner[i][m]);
@@ -109,7 +157,7 @@ inline int check_neigh_history_partners(LAMMPS *lmp, const Fix *fix, int *npartn
       return;
     }
   };
-  return check_partner_ids(lmp, fix, partners, forget);
+  return check_partner_ids(lmp, fix, partners, forget, ghost_flags);
 }
 
 }    // namespace LAMMPS_NS

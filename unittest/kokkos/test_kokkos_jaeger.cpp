@@ -375,3 +375,9 @@ TEST(KokkosJaeger, DeleteAtomsKeepsHistoriesOrStops)
 {
   expect_delete_atoms_handled(pair_lines(""));
 }
+
+// the same on 2 ranks: partners owned by the other process
+TEST(KokkosJaegerMpi, NewAtomWithADeletedAtomsIdAsCpuStyle)
+{
+  expect_reused_id_as_cpu_style(pair_lines(""));
+}

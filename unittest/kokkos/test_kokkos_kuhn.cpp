@@ -435,3 +435,9 @@ TEST(KokkosKuhn, DeleteAtomsKeepsHistoriesOrStops)
 {
   expect_delete_atoms_handled(pair_lines());
 }
+
+// the same on 2 ranks: partners owned by the other process
+TEST(KokkosKuhnMpi, NewAtomWithADeletedAtomsIdAsCpuStyle)
+{
+  expect_reused_id_as_cpu_style(pair_lines());
+}

@@ -180,16 +180,19 @@ TEST(RankInvariance, DeleteAtomsKeepsHistoriesOrStops)
    would have: the run goes on, and the deleted atom's contacts must not act on the new one (a
    neighbor listing the pair would find them, the new atom would not). The same state made with
    a run 0 between deleting and creating (its end stores the histories of the contacts left, so
-   nothing names the deleted atom any more) gives the same forces. */
+   nothing names the deleted atom any more) gives the same forces, on 1, 2 and 4 ranks (atom 512
+   sits at a corner of the periodic box: on several ranks some of its neighbors are owned by
+   other processes). */
 TEST(SavedPartnerIds, NewAtomWithADeletedAtomsIdStartsWithoutHistories)
 {
   const std::vector<std::vector<std::string>> styles = {
       {"pair_style gran/kuhn", "pair_coeff * * 2.0e3 2.0e3 0.5 damping 0.002 0.001"},
       {"pair_style gran/jaeger", "pair_coeff * * 1e7 0.3 0.5 damping 0.002 0.001"}};
   for (const auto &pair : styles) {
-    auto run_with = [&](const std::vector<std::string> &between) {
+    auto run_with = [&](int nranks, const std::vector<std::string> &between) {
       Outcome out;
-      on_first_ranks(1, [&](LammpsSession &s) {
+      on_first_ranks(nranks, [&](LammpsSession &s) {
+        s.command("processors * 1 1");    // on 2 ranks too, some contacts of 512 cross ranks
         s.commands(dense_packing_input(pair, false));
         s.commands({"run 100", "variable x0 equal x[512]", "variable y0 equal y[512]",
                     "variable z0 equal z[512]", "variable d0 equal 2*radius[512]",
@@ -199,7 +202,10 @@ TEST(SavedPartnerIds, NewAtomWithADeletedAtomsIdStartsWithoutHistories)
         s.commands(between);
         s.commands({"create_atoms 1 single ${x1} ${y1} ${z1} units box",
                     "set atom 512 diameter ${d1}", "set atom 512 density 2650"});
-        ASSERT_GE(s.lmp->atom->map(512), 0) << "the new atom did not get the deleted atom's ID";
+        const int index = s.lmp->atom->map(512);
+        int owners = 0, owned = (index >= 0 && index < s.lmp->atom->nlocal) ? 1 : 0;
+        MPI_Allreduce(&owned, &owners, 1, MPI_INT, MPI_SUM, s.lmp->world);
+        EXPECT_EQ(owners, 1) << "the new atom did not get the deleted atom's ID";
         try {
           s.command("run 2");    // the deleted atom's contacts still overlap the new one
         } catch (LAMMPS_NS::LAMMPSException &e) {
@@ -210,15 +216,20 @@ TEST(SavedPartnerIds, NewAtomWithADeletedAtomsIdStartsWithoutHistories)
       });
       return out;
     };
-    const Outcome direct = run_with({}), cleared = run_with({"run 0"});
-    int me;
+    int world, me;
+    MPI_Comm_size(MPI_COMM_WORLD, &world);
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
-    if (me != 0) continue;
-    ASSERT_EQ(direct.forces.size(), 513u);
-    const auto &f = direct.forces[512];
-    EXPECT_GT(std::fabs(f[0]) + std::fabs(f[1]) + std::fabs(f[2]), 0.0) << "no contact: no test";
-    EXPECT_LT(max_relative_difference(direct.forces, cleared.forces), 1e-9) << pair[0];
-    EXPECT_LT(max_relative_difference(direct.torques, cleared.torques), 1e-9) << pair[0];
+    const Outcome cleared = run_with(1, {"run 0"});
+    for (int n : {1, 2, 4}) {
+      if (n > world) continue;
+      const Outcome direct = run_with(n, {});
+      if (me != 0) continue;
+      ASSERT_EQ(direct.forces.size(), 513u);
+      const auto &f = direct.forces[512];
+      EXPECT_GT(std::fabs(f[0]) + std::fabs(f[1]) + std::fabs(f[2]), 0.0) << "no contact: no test";
+      EXPECT_LT(max_relative_difference(direct.forces, cleared.forces), 1e-9) << pair[0] << n;
+      EXPECT_LT(max_relative_difference(direct.torques, cleared.torques), 1e-9) << pair[0] << n;
+    }
   }
 }
 
