@@ -40,12 +40,12 @@ namespace LAMMPS_NS {
    communication pass on ghosts received in earlier ones: their flags are sent as received. */
 class PartnerFlagsOfGhosts {
  public:
-  template <class HasPartners>
-  int pack(int n, const int *list, double *buf, int nlocal, HasPartners has_partners) const
+  template <class LocalTest>
+  int pack(int n, const int *list, double *buf, int nlocal, LocalTest local_has_partners) const
   {
     for (int k = 0; k < n; k++) {
       const int i = list[k];
-      buf[k] = (i < nlocal ? has_partners(i) : this->has_partners(i)) ? 1.0 : 0.0;
+      buf[k] = (i < nlocal ? local_has_partners(i) : has_partners(i)) ? 1.0 : 0.0;
     }
     return n;
   }
