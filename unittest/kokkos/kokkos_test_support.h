@@ -246,13 +246,9 @@ inline void expect_reused_id_as_cpu_style(const std::vector<std::string> &pair)
     // box) cross to the other process (with 1 2 1 or 1 1 2 they happen not to)
     s.command("processors * 1 1");
     s.commands(dense_packing_input(pair, false));
-    s.commands({"run 100", "variable x0 equal x[512]", "variable y0 equal y[512]",
-                "variable z0 equal z[512]", "variable d0 equal 2*radius[512]",
-                "variable x1 equal ${x0}", "variable y1 equal ${y0}", "variable z1 equal ${z0}",
-                "variable d1 equal ${d0}", "group last id 512",
-                "delete_atoms group last compress no",
-                "create_atoms 1 single ${x1} ${y1} ${z1} units box", "set atom 512 diameter ${d1}",
-                "set atom 512 density 2650", "run 2"});
+    s.command("run 100");
+    s.commands(replace_last_atom_input({}));
+    s.command("run 2");
     return s.forces();
   };
   const PerAtom cpu = forces_after_reuse({}), kk = forces_after_reuse(kokkos_args());
@@ -263,8 +259,9 @@ inline void expect_reused_id_as_cpu_style(const std::vector<std::string> &pair)
 
 /* delete_atoms between runs, Kokkos style against the CPU style. With compress no the atoms
    keep their IDs, the histories follow them, and the forces after another 100 steps are the CPU
-   style's, also when a new atom then takes the deleted atom's ID; with compress yes (renumbered atoms) the next run stops with the history fix's
-   error instead of attaching histories to other pairs. */
+   style's, also when a new atom then takes the deleted atom's ID; with compress yes (renumbered
+   atoms) the next run stops with the history fix's error instead of attaching histories to
+   other pairs. */
 inline void expect_delete_atoms_handled(const std::vector<std::string> &pair)
 {
   auto forces_after_delete = [&](const std::vector<std::string> &args) {

@@ -164,6 +164,21 @@ std::vector<std::string> dense_packing_input(const std::vector<std::string> &pai
   return lines;
 }
 
+std::vector<std::string> replace_last_atom_input(const std::vector<std::string> &between)
+{
+  std::vector<std::string> lines = {
+      "variable x0 equal x[512]", "variable y0 equal y[512]",
+      "variable z0 equal z[512]", "variable d0 equal 2*radius[512]",
+      "variable x1 equal ${x0}",  "variable y1 equal ${y0}",
+      "variable z1 equal ${z0}",  "variable d1 equal ${d0}",
+      "group last id 512",        "delete_atoms group last compress no"};
+  lines.insert(lines.end(), between.begin(), between.end());
+  for (const auto &l : {"create_atoms 1 single ${x1} ${y1} ${z1} units box",
+                        "set atom 512 diameter ${d1}", "set atom 512 density 2650"})
+    lines.emplace_back(l);
+  return lines;
+}
+
 std::vector<std::string> energy_computes(const std::string &pair_style)
 {
   return {"compute ke all ke", "compute erot all erotate/sphere",

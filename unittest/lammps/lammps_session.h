@@ -55,6 +55,10 @@ double max_relative_difference(const PerAtom &a, const PerAtom &b);
 std::vector<std::string> dense_packing_input(const std::vector<std::string> &pair_style_lines,
                                              bool newton_pair);
 
+// after a run of dense_packing_input(): atom 512 (the largest ID) deleted with compress no, the
+// commands `between`, then a new atom of its size at its place, which create_atoms gives ID 512
+std::vector<std::string> replace_last_atom_input(const std::vector<std::string> &between);
+
 // computes "ke", "erot" and "e" (compute pair STYLE) and a thermo line that tallies energy
 std::vector<std::string> energy_computes(const std::string &pair_style);
 // the sums over all atoms of the package's per-atom energy columns (fix DEMC/ATOM_ENERGY of the

@@ -58,6 +58,13 @@ void expect_rank_invariant(const std::vector<std::string> &pair_lines, bool newt
   }
 }
 
+// gran/kuhn and gran/jaeger on the dense packing
+std::vector<std::vector<std::string>> both_styles()
+{
+  return {{"pair_style gran/kuhn", "pair_coeff * * 2.0e3 2.0e3 0.5 damping 0.002 0.001"},
+          {"pair_style gran/jaeger", "pair_coeff * * 1e7 0.3 0.5 damping 0.002 0.001"}};
+}
+
 }    // namespace
 
 TEST(RankInvariance, HookeHistoryNewtonOn)
@@ -136,9 +143,7 @@ TEST(RankInvariance, DeleteAtomsKeepsHistoriesOrStops)
   int world, me;
   MPI_Comm_size(MPI_COMM_WORLD, &world);
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
-  const std::vector<std::vector<std::string>> styles = {
-      {"pair_style gran/kuhn", "pair_coeff * * 2.0e3 2.0e3 0.5 damping 0.002 0.001"},
-      {"pair_style gran/jaeger", "pair_coeff * * 1e7 0.3 0.5 damping 0.002 0.001"}};
+  const auto styles = both_styles();
   for (const auto &pair : styles) {
     auto input = dense_packing_input(pair, false);
     input.insert(
@@ -185,9 +190,7 @@ TEST(RankInvariance, DeleteAtomsKeepsHistoriesOrStops)
    neighbors are owned by other processes). */
 TEST(SavedPartnerIds, NewAtomWithADeletedAtomsIdStartsWithoutHistories)
 {
-  const std::vector<std::vector<std::string>> styles = {
-      {"pair_style gran/kuhn", "pair_coeff * * 2.0e3 2.0e3 0.5 damping 0.002 0.001"},
-      {"pair_style gran/jaeger", "pair_coeff * * 1e7 0.3 0.5 damping 0.002 0.001"}};
+  const auto styles = both_styles();
   for (const auto &[pair, newton] :
        {std::make_pair(styles[0], false), std::make_pair(styles[1], false),
         std::make_pair(styles[0], true), std::make_pair(styles[1], true)}) {
@@ -196,14 +199,8 @@ TEST(SavedPartnerIds, NewAtomWithADeletedAtomsIdStartsWithoutHistories)
       on_first_ranks(nranks, [&](LammpsSession &s) {
         s.command("processors * 1 1");    // on 2 ranks too, some contacts of 512 cross ranks
         s.commands(dense_packing_input(pair, newton));
-        s.commands({"run 100", "variable x0 equal x[512]", "variable y0 equal y[512]",
-                    "variable z0 equal z[512]", "variable d0 equal 2*radius[512]",
-                    "variable x1 equal ${x0}", "variable y1 equal ${y0}", "variable z1 equal ${z0}",
-                    "variable d1 equal ${d0}", "group last id 512",
-                    "delete_atoms group last compress no"});
-        s.commands(between);
-        s.commands({"create_atoms 1 single ${x1} ${y1} ${z1} units box",
-                    "set atom 512 diameter ${d1}", "set atom 512 density 2650"});
+        s.command("run 100");
+        s.commands(replace_last_atom_input(between));
         const int index = s.lmp->atom->map(512);
         int owners = 0, owned = (index >= 0 && index < s.lmp->atom->nlocal) ? 1 : 0;
         MPI_Allreduce(&owned, &owners, 1, MPI_INT, MPI_SUM, s.lmp->world);
