@@ -360,6 +360,7 @@ template <class DeviceType> void PairGranJaegerKokkos<DeviceType>::init_style()
 
   // the Kokkos history fix replaces the placeholder made in PairGranJaeger's constructor
   // (keeping its place in the fix list), with a fixed slot of values per contact
+  if (fix_historyKK == nullptr) check_record_size();
   const int dnum = FixJaegerHistoryKokkos<DeviceType>::values_per_contact(capacity());
   if (fix_historyKK == nullptr && modify->get_fix_by_id(history_fix_id() + "_DUMMY") == nullptr) {
     // made by an init_style() that stopped with an error after the fix was made
@@ -390,6 +391,40 @@ template <class DeviceType> void PairGranJaegerKokkos<DeviceType>::init_style()
 
   // coefficients per type pair for the device, filled by init_one()
   shared.size_type_params(k_params, atom->ntypes, "PairGranJaeger::params");
+}
+
+/* ----------------------------------------------------------------------
+   fix neigh/history/kk gives every neighbor slot room for history/max points
+   and allocates 8 partner records per atom slot in its constructor. LAMMPS
+   cannot clean up a fix whose constructor fails (the error raised by its
+   destructor ends the program), so a history/max that cannot work is
+   refused here: one whose records overflow the fix's int offsets (a slot's
+   position times the values per record), or whose first allocation fails
+------------------------------------------------------------------------- */
+
+template <class DeviceType> void PairGranJaegerKokkos<DeviceType>::check_record_size()
+{
+  using HistoryFix = FixJaegerHistoryKokkos<DeviceType>;
+  constexpr int SLOTS = 1024;    // neighbor or partner slots per atom the offsets must cover
+  const int most = (MAXSMALLINT / SLOTS - HistoryFix::R_POINTS) / 4;
+  if (capacity() > most)
+    error->all(FLERR,
+               "Pair gran/jaeger/kk: history/max {} does not fit fix neigh/history/kk, which "
+               "gives every neighbor slot room for that many points (at most {})",
+               capacity(), most);
+  const size_t values =
+      (size_t) MAX(atom->nmax, 1) * 8 * HistoryFix::values_per_contact(capacity());
+  try {
+    // the size of the fix's first allocation, without touching it
+    Kokkos::View<double *, DeviceType> probe(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "probe"), values);
+  } catch (const std::exception &e) {
+    error->one(FLERR,
+               "Pair gran/jaeger/kk: history/max {} needs {:.3g} GB on this process for the first "
+               "contact records of fix neigh/history/kk alone ({} points in every slot), which "
+               "cannot be allocated; use a smaller history/max ({})",
+               capacity(), values * sizeof(double) / 1e9, capacity(), e.what());
+  }
 }
 
 /* ---------------------------------------------------------------------- */

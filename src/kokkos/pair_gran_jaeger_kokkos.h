@@ -118,6 +118,8 @@ template <class DeviceType> class PairGranJaegerKokkos : public PairGranJaeger {
 
   template <int NEIGHFLAG, int EVFLAG, int ADVANCE> void launch(int inum, PairGranJaegerSums &sums);
 
+  void check_record_size();    // an impossible history/max: a LAMMPS error, not a crash
+
   // single(): the record of pair (i,j) in i's Kokkos neighbor list, read on the host
   int find_record_host(int i, int j, std::vector<double> &record);
 };

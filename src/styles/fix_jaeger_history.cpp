@@ -41,8 +41,7 @@ void copy_contents(const double *source, double *target)
 /* ---------------------------------------------------------------------- */
 
 FixJaegerHistory::FixJaegerHistory(LAMMPS *lmp, int narg, char **arg) :
-    Fix(lmp, narg, arg), pair(nullptr), fixed_capacity(0), merges(0.0), stored_by_post_run(false),
-    stats_step(-1)
+    Fix(lmp, narg, arg), pair(nullptr), merges(0.0), stored_by_post_run(false), stats_step(-1)
 {
   if (narg != 3) error->all(FLERR, "Illegal fix DEMC/JAEGER_HISTORY command");
   restart_peratom = 1;
@@ -111,7 +110,7 @@ void FixJaegerHistory::setup_post_neighbor()
 int FixJaegerHistory::capacity_class(int capacity)
 {
   int k = 0;
-  while ((MIN_CAPACITY << k) < capacity) k++;
+  while ((static_cast<long>(MIN_CAPACITY) << k) < capacity) k++;
   return k;
 }
 
@@ -278,10 +277,9 @@ void FixJaegerHistory::post_neighbor()
       const double *saved = find(i, (double) tag[jlist[jj] & NEIGHMASK]);
       if (!saved) continue;
       const int length = (int) saved[R_LENGTH];
-      // a record longer than a (new, smaller) fixed capacity keeps its length here; the pair
+      // a record longer than a (new, smaller) history/max keeps its length here; the pair
       // style trims it with the kernel's merges before its next step
-      const int room = std::max(fixed_capacity > 0 ? fixed_capacity : MIN_CAPACITY, length + 1);
-      copy_contents(saved, open(i, jj, room));
+      copy_contents(saved, open(i, jj, std::max(MIN_CAPACITY, length + 1)));
     }
   }
 }

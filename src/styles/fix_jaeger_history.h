@@ -87,7 +87,6 @@ class FixJaegerHistory : public Fix {
   double *reserve(int i, int jj, int length);    // room for `length` points
   void close(int i, int jj);
   class Pair *pair;
-  int fixed_capacity;    // > 0: every record holds exactly this many points (history/max)
   double
       merges;    // history points removed by merging (beta and capacity), counted by the pair style
 

@@ -166,7 +166,7 @@ int FixWallGranJaeger::history_side(int i) const
 
 void FixWallGranJaeger::open(std::vector<double> &rec, int side) const
 {
-  rec.assign(W_HEADER + POINT * (max_length > 0 ? max_length : INITIAL_CAPACITY), 0.0);
+  rec.assign(W_HEADER + POINT * INITIAL_CAPACITY, 0.0);
   rec[W_SIDE] = side;
 }
 
@@ -232,9 +232,13 @@ jaeger::StepResult FixWallGranJaeger::advance_record(std::vector<double> &rec,
   const int length = stack_length(rec);
   if (length == 0)
     ds = jaeger::fresh_contact_shift(c.overlap + demc::dot(c.du, c.n), c.overlap, ds);
-  const size_t need = W_HEADER + POINT * (max_length > 0 ? max_length : length + 1);
+  // room for the one point a step can push: records grow as their histories do, also with
+  // history/max, where the kernel is told the bound and merges only when a history reaches it
+  const int room = max_length > 0 ? std::min(length + 1, max_length) : length + 1;
+  const size_t need = W_HEADER + POINT * static_cast<size_t>(room);
   if (rec.size() < need) rec.resize(need);
   jaeger::Stack st = stack_of(rec);
+  if (max_length > 0) st.capacity = std::max(max_length, length);
   const jaeger::StepResult res = jaeger::step(mat, st, c.overlap, ds, beta);
   rec[W_LENGTH] = st.n;
   rec[W_WORK] += res.work;

@@ -25,6 +25,7 @@
 #include "neigh_list.h"
 #include "update.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -165,7 +166,7 @@ void PairGranJaeger::compute_contact(const TouchingPair &t, bool advance, bool e
   } else {
     q = frame::init_frame(c.n);
     if (advance) {
-      rec = fix_history->open(i, jj, max_length > 0 ? max_length : INITIAL_CAPACITY);
+      rec = fix_history->open(i, jj, INITIAL_CAPACITY);
       rec[H::R_WORK] = rec[H::R_DAMPWORK] = 0.0;
     }
   }
@@ -180,10 +181,13 @@ void PairGranJaeger::compute_contact(const TouchingPair &t, bool advance, bool e
       const double overlap_old = c.overlap + demc::dot(c.du, c.n);
       ds = jaeger::fresh_contact_shift(overlap_old, c.overlap, ds);
     }
-    if (max_length == 0)
-      hist = fix_history->reserve(i, jj, (int) hist[H::R_LENGTH] + 1);
-    else if (hist[H::R_LENGTH] > max_length)
-      trim(hist, mat);
+    if (max_length > 0 && hist[H::R_LENGTH] > max_length) trim(hist, mat);
+    // room for the one point a step can push; with history/max, records still grow only as
+    // their histories do (memory follows the lengths, not the bound), while the kernel is
+    // told the bound: it merges only when a history reaches it
+    const int length = (int) hist[H::R_LENGTH];
+    hist =
+        fix_history->reserve(i, jj, max_length > 0 ? std::min(length + 1, max_length) : length + 1);
     jaeger::Stack st = stack_of(hist, max_length);
     res = jaeger::step(mat, st, c.overlap, ds, beta, work);
     hist[H::R_LENGTH] = st.n;
@@ -334,7 +338,6 @@ void PairGranJaeger::init_style()
         dynamic_cast<FixJaegerHistory *>(modify->replace_fix(history_fix_id() + "_DUMMY", cmd, 1));
   }
   fix_history->pair = this;
-  fix_history->fixed_capacity = max_length;
 }
 
 /* ----------------------------------------------------------------------

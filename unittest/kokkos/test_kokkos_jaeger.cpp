@@ -334,6 +334,15 @@ TEST(KokkosJaeger, UnsupportedSettingsGiveClearErrors)
     const std::string msg = error_of(s, "run 0");
     EXPECT_NE(msg.find(c.expected), std::string::npos) << "newton " << c.newton << ": " << msg;
   }
+  // a slot of room for a million points overflows the fix's int offsets (and used to end the
+  // program: LAMMPS cannot clean up a history fix whose constructor failed)
+  for (const char *too_large : {" history/max 1000000", " history/max 2000000000"}) {
+    LammpsSession s(MPI_COMM_WORLD, kokkos_args());
+    s.load_plugin();
+    s.commands(dense_packing_input(pair_lines(too_large), false));
+    const std::string msg = error_of(s, "run 0");
+    EXPECT_NE(msg.find("does not fit fix neigh/history/kk"), std::string::npos) << msg;
+  }
   // the capacity is the size of a slot of fix neigh/history/kk: fixed once histories exist
   LammpsSession s(MPI_COMM_WORLD, kokkos_args());
   s.load_plugin();

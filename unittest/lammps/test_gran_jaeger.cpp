@@ -186,6 +186,27 @@ TEST(GranJaeger, HistoryStatisticsAndCapacity)
   EXPECT_GT(fix_stat(b, 4), 0.0) << "merges forced by the capacity";
 }
 
+// history/max is a bound, not a size: a bound that no history reaches changes nothing, neither
+// the forces nor the memory (records grow as their histories do). The records used to be
+// allocated at the bound: history/max 2e9 then hung (the capacity class loop overflowed), and
+// 1e5 took 3.2 MB per contact.
+TEST(GranJaeger, UnreachedCapacityChangesNothing)
+{
+  LammpsSession unbounded;
+  unbounded.load_plugin();
+  unbounded.commands(jaeger_packing("", true));
+  unbounded.command("run 200");
+  for (const char *bound : {" history/max 100000", " history/max 2000000000"}) {
+    LammpsSession s;
+    s.load_plugin();
+    s.commands(jaeger_packing(bound, true));
+    s.command("run 200");
+    EXPECT_EQ(max_relative_difference(s.forces(), unbounded.forces()), 0.0) << bound;
+    EXPECT_EQ(fix_stat(s, 4), 0.0) << bound << ": no merges";
+    EXPECT_EQ(fix_stat(s, 3), fix_stat(unbounded, 3)) << bound << ": bytes per contact";
+  }
+}
+
 // kinetic + stored (normal, tangential from the polyline) + dissipated (friction = work -
 // stored, damping) is constant: the kernel's work is exact for the path it models
 TEST(GranJaeger, EnergyBalanceOfFrictionalPacking)

@@ -474,6 +474,35 @@ TEST(WallGran, TranslatingWallEqualsLayerMovingTheOtherWay)
 }
 
 /* ----------------------------------------------------------------------
+   history/max is a bound, not a size: a bound that no history reaches
+   changes neither the forces nor the wall's memory. The records used to be
+   allocated at the bound, which for 2e9 overflowed the record size.
+------------------------------------------------------------------------- */
+
+TEST(WallGranJaeger, UnreachedCapacityChangesNothing)
+{
+  auto run = [](const std::string &bound, double &bytes) {
+    LammpsSession s;
+    s.load_plugin();
+    s.commands(resting_layer(LAWS[1].pair));
+    s.commands({"fix w all " + LAWS[1].wall + bound + " zplane 0 NULL translate 0.01 0 0",
+                "fix integrate all nve/sphere", "timestep 1e-5", "run 300"});
+    bytes = s.lmp->modify->get_fix_by_id("w")->memory_usage();
+    return std::make_pair(s.forces(), fix_vector(s, "w"));
+  };
+  double bytes_unbounded = 0.0;
+  const auto unbounded = run("", bytes_unbounded);
+  ASSERT_GE(unbounded.second[V_CONTACTS], 10.0);
+  for (const char *bound : {" history/max 100000", " history/max 2000000000"}) {
+    double bytes = 0.0;
+    const auto bounded = run(bound, bytes);
+    EXPECT_EQ(max_relative_difference(bounded.first, unbounded.first), 0.0) << bound;
+    EXPECT_EQ(bounded.second, unbounded.second) << bound;
+    EXPECT_EQ(bytes, bytes_unbounded) << bound;
+  }
+}
+
+/* ----------------------------------------------------------------------
    energy: with walls at rest, kinetic + stored + dissipated (pair and
    walls) stays constant while particles hit the walls
 ------------------------------------------------------------------------- */
