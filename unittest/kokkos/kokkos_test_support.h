@@ -257,6 +257,27 @@ inline void expect_reused_id_as_cpu_style(const std::vector<std::string> &pair)
   if (me == 0) EXPECT_LT(max_relative_difference(cpu, kk), 1e-10);    // gathered on rank 0
 }
 
+/* balance between runs (under mpirun -np 2): the atoms, and the contact histories the history
+   fix saved with them at the end of the first run, move to the other process; the Kokkos
+   style's forces after the second run are the CPU style's without balance. */
+inline void expect_balance_as_cpu_style(const std::vector<std::string> &pair)
+{
+  auto forces_after = [&](const std::vector<std::string> &args, const std::string &balance) {
+    LammpsSession s(MPI_COMM_WORLD, args);
+    s.load_plugin();
+    s.command("processors * 1 1");
+    s.commands(dense_packing_input(pair, false));
+    s.command("run 100");
+    if (!balance.empty()) s.command(balance);
+    s.command("run 100");
+    return s.forces();
+  };
+  const PerAtom cpu = forces_after({}, ""), kk = forces_after(kokkos_args(), "balance 1.0 x 0.2");
+  int me;
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  if (me == 0) EXPECT_LT(max_relative_difference(cpu, kk), 1e-10);    // gathered on rank 0
+}
+
 /* delete_atoms between runs, Kokkos style against the CPU style. With compress no the atoms
    keep their IDs, the histories follow them, and the forces after another 100 steps are the CPU
    style's, also when a new atom then takes the deleted atom's ID; with compress yes (renumbered

@@ -390,3 +390,9 @@ TEST(KokkosJaegerMpi, NewAtomWithADeletedAtomsIdAsCpuStyle)
 {
   expect_reused_id_as_cpu_style(pair_lines(""));
 }
+
+// balance between runs moves atoms and their saved histories to the other process
+TEST(KokkosJaegerMpi, BalanceBetweenRunsAsCpuStyle)
+{
+  expect_balance_as_cpu_style(pair_lines(""));
+}

@@ -441,3 +441,9 @@ TEST(KokkosKuhnMpi, NewAtomWithADeletedAtomsIdAsCpuStyle)
 {
   expect_reused_id_as_cpu_style(pair_lines());
 }
+
+// balance between runs moves atoms and their saved histories to the other process
+TEST(KokkosKuhnMpi, BalanceBetweenRunsAsCpuStyle)
+{
+  expect_balance_as_cpu_style(pair_lines());
+}

@@ -132,6 +132,45 @@ TEST(RankInvariance, PerAtomEnergiesAcrossRanks)
     }
 }
 
+/* balance between runs moves atoms, and the contact histories saved with them at the end of
+   the first run, to other processes: the second run goes on as if nothing had moved. Cuts
+   along x far from the uniform ones; against one rank without balance, newton on and off. */
+TEST(RankInvariance, BalanceBetweenRunsKeepsHistories)
+{
+  int world, me;
+  MPI_Comm_size(MPI_COMM_WORLD, &world);
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  const auto styles = both_styles();
+  for (const auto &pair : styles)
+    for (bool newton : {false, true}) {
+      auto run_with = [&](int nranks, const std::string &balance) {
+        Outcome out;
+        on_first_ranks(nranks, [&](LammpsSession &s) {
+          s.command("processors * 1 1");
+          s.commands(dense_packing_input(pair, newton));
+          s.command("run 100");
+          if (!balance.empty()) s.command(balance);
+          s.command("run 100");
+          out.forces = s.forces();
+          out.torques = s.torques();
+        });
+        return out;
+      };
+      const Outcome serial = run_with(1, "");
+      for (const auto &[n, balance] :
+           {std::make_pair(2, std::string("balance 1.0 x 0.2")),
+            std::make_pair(4, std::string("balance 1.0 x 0.1 0.2 0.85"))}) {
+        if (n > world) continue;
+        const Outcome moved = run_with(n, balance);
+        if (me != 0) continue;
+        const std::string what =
+            pair[0] + (newton ? ", newton on, " : ", newton off, ") + std::to_string(n) + " ranks";
+        EXPECT_LT(max_relative_difference(serial.forces, moved.forces), 1e-9) << what;
+        EXPECT_LT(max_relative_difference(serial.torques, moved.torques), 1e-9) << what;
+      }
+    }
+}
+
 /* delete_atoms between runs. With compress no the atoms keep their IDs and the contact
    histories saved with them: 1, 2 and 4 ranks still agree. With compress yes (its default for
    atomic systems) it renumbers the atoms, and histories saved under the old IDs would act
