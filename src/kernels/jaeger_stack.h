@@ -187,6 +187,25 @@ namespace jaeger {
     return 1;
   }
 
+  /* Shorten a history to at most `length` >= 1 points (a bound set below the lengths histories
+     already have, e.g. a smaller history/max after read_restart): the top point (the current
+     force) is kept and the points below are merged away one at a time by make_room()'s rule,
+     as if the top were being pushed onto a full stack. Returns the number of merges. */
+  DEMC_FN int shorten_to(const Material &mat, Stack &st, int length)
+  {
+    int merges = 0;
+    while (st.n > length && st.n > 1) {
+      const Point top = st.pts[st.n - 1];
+      const int capacity = st.capacity;
+      st.n--;
+      st.capacity = st.n;
+      merges += make_room(mat, st, top);
+      st.capacity = capacity;
+      st.pts[st.n++] = top;
+    }
+    return merges;
+  }
+
   /* The memory approximation of the paper (its Fig. 6), applied after an elastic
      push: while the top two segments are both elastic and their slopes differ by
      no more than beta mu kappa, merge them. beta = 0 merges only slopes that read

@@ -238,7 +238,12 @@ jaeger::StepResult FixWallGranJaeger::advance_record(std::vector<double> &rec,
   const size_t need = W_HEADER + POINT * static_cast<size_t>(room);
   if (rec.size() < need) rec.resize(need);
   jaeger::Stack st = stack_of(rec);
-  if (max_length > 0) st.capacity = std::max(max_length, length);
+  if (max_length > 0) {
+    // a history longer than the bound (a smaller history/max after read_restart): shortened by
+    // force-preserving merges first, as the pair style's
+    jaeger::shorten_to(mat, st, max_length);
+    st.capacity = max_length;
+  }
   const jaeger::StepResult res = jaeger::step(mat, st, c.overlap, ds, beta);
   rec[W_LENGTH] = st.n;
   rec[W_WORK] += res.work;

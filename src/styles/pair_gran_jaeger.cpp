@@ -241,19 +241,13 @@ void PairGranJaeger::count_contact(const jaeger::Material &mat, const jaeger::St
 /* ----------------------------------------------------------------------
    a history longer than history/max (set smaller after the contact formed,
    e.g. after read_restart) is shortened by the kernel's own merges, which
-   keep the force; one merge per point too many
+   keep the force
 ------------------------------------------------------------------------- */
 
 void PairGranJaeger::trim(double *rec, const jaeger::Material &mat)
 {
   jaeger::Stack st = stack_of(rec, 0);
-  while (st.n > max_length) {
-    const jaeger::Point top = st.pts[st.n - 1];
-    st.n--;
-    st.capacity = st.n;
-    fix_history->merges += jaeger::make_room(mat, st, top);
-    st.pts[st.n++] = top;
-  }
+  fix_history->merges += jaeger::shorten_to(mat, st, max_length);
   rec[H::R_LENGTH] = st.n;
 }
 

@@ -1043,6 +1043,54 @@ TEST(JaegerStack, MergesNeverChangeTheForce)
   EXPECT_NEAR(merged.y, (0.0 * K * w1 + 0.2 * K * w2) / (w1 + w2), 1e-12 * K);
 }
 
+/* shorten_to (a smaller history/max for histories that are longer already): every history met
+   on a random path, shortened to each length below its own, keeps its top point (the force)
+   bitwise, has the asked length, one merge per point removed, and satisfies the invariants; the
+   next step from it is a valid step (invariants again). One point less is exactly make_room()'s
+   merge for pushing the top onto a full stack. */
+TEST(JaegerStack, ShortenToKeepsTheForceAndTheInvariants)
+{
+  const Material m = glass();
+  const std::vector<Move> path = fuzz_path(11u, 4000, m);
+  Contact c(m, 256);
+  int longest = 0;
+  for (size_t k = 0; k + 1 < path.size(); ++k) {
+    c.go(path[k].z, path[k].dx, path[k].dy);
+    longest = std::max(longest, c.st.n);
+    if (k % 50 != 0 || c.st.n < 3) continue;
+    for (int length = 1; length < c.st.n; ++length) {
+      Contact s(c);
+      const Point top = top_point(s.st);
+      const int merges = shorten_to(m, s.st, length);
+      ASSERT_EQ(s.st.n, length);
+      ASSERT_EQ(merges, c.st.n - length);
+      ASSERT_EQ(s.st.capacity, c.st.capacity);
+      const Point now = top_point(s.st);
+      ASSERT_EQ(now.z, top.z);
+      ASSERT_EQ(now.P, top.P);
+      ASSERT_EQ(now.tx, top.tx);
+      ASSERT_EQ(now.ty, top.ty);
+      ASSERT_EQ(check_invariants(m, s.st), INV_OK) << "after shortening to " << length;
+      s.go(path[k + 1].z, path[k + 1].dx, path[k + 1].dy);
+      ASSERT_EQ(check_invariants(m, s.st), INV_OK) << "the step after, from " << length;
+      if (length == c.st.n - 1) {
+        Contact once(c), full(c);
+        shorten_to(m, once.st, length);
+        full.st.n--;
+        full.st.capacity = full.st.n;
+        make_room(m, full.st, top);
+        full.st.pts[full.st.n++] = top;
+        for (int i = 0; i < length; ++i) {
+          ASSERT_EQ(once.st.pts[i].z, full.st.pts[i].z);
+          ASSERT_EQ(once.st.pts[i].tx, full.st.pts[i].tx);
+          ASSERT_EQ(once.st.pts[i].ty, full.st.pts[i].ty);
+        }
+      }
+    }
+  }
+  EXPECT_GT(longest, 8) << "the path should build long histories";
+}
+
 /* beta = 0 merges only slopes that read back exactly equal: pure normal loading
    in many steps keeps one segment, losslessly. */
 TEST(JaegerStack, PureNormalLoadingKeepsOneSegment)
