@@ -186,6 +186,15 @@ struct JaegerPairLoop :
       close_record(rec);
       has = false;
     }
+    if (d.convert && has) {    // coefficients changed: as PairGranJaeger::convert_histories()
+      const PairGranJaegerTypeParams &c = d.params(itype, d.type[j]);
+      if (c.changed) {
+        const double R = jaeger::effective_radius(d.radius[i], d.radius[j]);
+        jaeger::Stack st = stack_of(rec);
+        jaeger::change_material(jaeger::with_radius(c.old_mat, R), jaeger::with_radius(c.mat, R),
+                                st);
+      }
+    }
     // CPU: a pair apart keeps its record at setup and parts on the next step
     if (!touching && !(has && ADVANCE)) {
       touch_i(jj) = has ? 1 : 0;
@@ -427,6 +436,25 @@ template <class DeviceType> void PairGranJaegerKokkos<DeviceType>::check_record_
   }
 }
 
+/* ----------------------------------------------------------------------
+   params.changed and old_mat of the type pairs find_changed_materials()
+   found (mark), or every changed flag cleared again (after the loop)
+------------------------------------------------------------------------- */
+
+template <class DeviceType> void PairGranJaegerKokkos<DeviceType>::mark_changed_materials(bool mark)
+{
+  k_params.sync_host();
+  const auto h = k_params.view_host();
+  const int stride = atom->ntypes + 1;
+  for (int i = 1; i < stride; i++)
+    for (int j = 1; j < stride; j++) {
+      const int k = i * stride + j;
+      h(i, j).changed = (mark && changed_pairs[k]) ? 1 : 0;
+      if (mark) h(i, j).old_mat = history_materials[k];
+    }
+  k_params.modify_host();
+}
+
 /* ---------------------------------------------------------------------- */
 
 template <class DeviceType> double PairGranJaegerKokkos<DeviceType>::init_one(int i, int j)
@@ -460,11 +488,20 @@ void PairGranJaegerKokkos<DeviceType>::compute(int eflag_in, int vflag_in)
   if (inum > 0 && (int) kdata.history.extent(1) < kdata.dnum * k_list->maxneighs)
     error->one(FLERR, "Pair gran/jaeger/kk: the history arrays do not match the neighbor list");
 
-  k_params.template sync<DeviceType>();
-  kdata.params = k_params.template view<DeviceType>();
   kdata.beta = beta;
   kdata.work = work;
   kdata.eflag = eflag_in ? 1 : 0;
+  // the first compute() after an init: histories of type pairs whose coefficients changed are
+  // moved to the new material in this loop (each record once: the loop reads every record)
+  kdata.convert = 0;
+  if (check_materials) {
+    check_materials = false;
+    kdata.convert = find_changed_materials() ? 1 : 0;
+    if (kdata.convert) mark_changed_materials(true);
+    history_materials = pair_materials;
+  }
+  k_params.template sync<DeviceType>();
+  kdata.params = k_params.template view<DeviceType>();
 
   PairGranJaegerSums sums;
   shared.dispatch(evflag, advance, [&](auto neigh, auto ev, auto adv) {
@@ -472,6 +509,7 @@ void PairGranJaegerKokkos<DeviceType>::compute(int eflag_in, int vflag_in)
                                                                                              sums);
   });
 
+  if (kdata.convert) mark_changed_materials(false);
   if (sums.corrupt > 0.0)
     error->one(
         FLERR,

@@ -77,7 +77,13 @@ struct PairGranJaegerSums {
 struct PairGranJaegerTypeParams {
   demc::jaeger::Material mat;    // without the radius (PairGranJaeger::pair_materials)
   double damp_n, damp_t;
-  KOKKOS_INLINE_FUNCTION PairGranJaegerTypeParams() : mat{}, damp_n(0.0), damp_t(0.0) {}
+  // at the first compute() after coefficients changed: the histories' Material, to move from
+  demc::jaeger::Material old_mat;
+  int changed;
+  KOKKOS_INLINE_FUNCTION PairGranJaegerTypeParams() :
+      mat{}, damp_n(0.0), damp_t(0.0), old_mat{}, changed(0)
+  {
+  }
 };
 
 /* Everything the pair loop reads and writes: views and plain values only, so that the
@@ -89,6 +95,7 @@ template <class DeviceType> struct PairGranJaegerKernelData : DemcLoopViews<Devi
   double beta;
   bool work;    // integrate the tangential work (pair_style keyword work)
   int eflag;
+  int convert;    // move the histories of type pairs with params.changed to the new material
 };
 
 template <class DeviceType> class PairGranJaegerKokkos : public PairGranJaeger {
@@ -119,6 +126,7 @@ template <class DeviceType> class PairGranJaegerKokkos : public PairGranJaeger {
   template <int NEIGHFLAG, int EVFLAG, int ADVANCE> void launch(int inum, PairGranJaegerSums &sums);
 
   void check_record_size();    // an impossible history/max: a LAMMPS error, not a crash
+  void mark_changed_materials(bool mark);    // params.changed (and old_mat) for the pair loop
 
   // single(): the record of pair (i,j) in i's Kokkos neighbor list, read on the host
   int find_record_host(int i, int j, std::vector<double> &record);

@@ -164,10 +164,26 @@ int FixWallGranJaeger::history_side(int i) const
   return records[i].empty() ? NO_SIDE : static_cast<int>(records[i][W_SIDE]);
 }
 
-void FixWallGranJaeger::open(std::vector<double> &rec, int side) const
+void FixWallGranJaeger::open(std::vector<double> &rec, int side, const jaeger::Material &mat) const
 {
   rec.assign(W_HEADER + POINT * INITIAL_CAPACITY, 0.0);
   rec[W_SIDE] = side;
+  rec[W_ESTAR] = mat.Estar;
+  rec[W_GSTAR] = mat.Gstar;
+  rec[W_MU] = mat.mu;
+}
+
+void FixWallGranJaeger::keep_material(std::vector<double> &rec, const jaeger::Material &mat)
+{
+  if (rec.empty() ||
+      (rec[W_ESTAR] == mat.Estar && rec[W_GSTAR] == mat.Gstar && rec[W_MU] == mat.mu))
+    return;
+  const jaeger::Material old = jaeger::material(rec[W_ESTAR], rec[W_GSTAR], mat.R, rec[W_MU]);
+  jaeger::Stack st = stack_of(rec);
+  jaeger::change_material(old, mat, st);
+  rec[W_ESTAR] = mat.Estar;
+  rec[W_GSTAR] = mat.Gstar;
+  rec[W_MU] = mat.mu;
 }
 
 // friction dissipation = all tangential work done minus what is stored now
@@ -185,13 +201,14 @@ FixWallGranDemc::Touch FixWallGranJaeger::touch(const Contact &c, int side, bool
 {
   std::vector<double> &rec = records[c.p];
   const jaeger::Material mat = material(c.p);
+  keep_material(rec, mat);
   frame::Quat q;
   if (!rec.empty()) {
     q = frame::load(&rec[W::W_QW]);
     if (advance) q = frame::update(q, c.n, demc::contact_twirl(c));
   } else {
     q = frame::init_frame(c.n);
-    if (advance) open(rec, side);
+    if (advance) open(rec, side, mat);
   }
 
   jaeger::StepResult res{};
@@ -261,11 +278,12 @@ void FixWallGranJaeger::part(const Contact &c, bool advance)
 {
   std::vector<double> &rec = records[c.p];
   if (advance && stack_length(rec) > 0) {
+    const jaeger::Material mat = material(c.p);
+    keep_material(rec, mat);
     const frame::Quat q = frame::update(frame::load(&rec[W::W_QW]), c.n, demc::contact_twirl(c));
     jaeger::Stack st = stack_of(rec);
     const double apart = std::min(c.overlap, 0.0);
-    cumulative[C_WORK] +=
-        jaeger::step(material(c.p), st, apart, shift_in_frame(q, c.du), beta).work;
+    cumulative[C_WORK] += jaeger::step(mat, st, apart, shift_in_frame(q, c.du), beta).work;
   }
   rec.clear();
 }
@@ -317,6 +335,12 @@ int FixWallGranJaeger::pack_exchange(int i, double *buf)
 int FixWallGranJaeger::unpack_exchange(int nlocal, double *buf)
 {
   const int n = static_cast<int>(buf[0]);
+  // (a restart file written before the header held the material: 8 + 4 n values)
+  if (n > 0 && (n < W_HEADER || (n - W_HEADER) % POINT != 0))
+    error->one(FLERR,
+               "Fix {}: a wall contact history of {} values is not a record of this version "
+               "(restart file written before 2026-11-25?)",
+               style, n);
   records[nlocal].assign(buf + 1, buf + 1 + n);
   maxexchange = std::max(maxexchange, n + 1);
   return n + 1;

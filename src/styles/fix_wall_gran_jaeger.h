@@ -51,8 +51,22 @@ class FixWallGranJaeger : public FixWallGranDemc {
   int maxsize_restart() override;
   void *extract(const char *, int &) override;
 
-  // one particle's record (empty: not touching): header, then the stack, 4 doubles a point
-  enum Header { W_SIDE, W_LENGTH, W_QW, W_QX, W_QY, W_QZ, W_WORK, W_DAMPWORK, W_HEADER };
+  // one particle's record (empty: not touching): header, then the stack, 4 doubles a point.
+  // W_ESTAR..W_MU: the material the stack was made with (see keep_material())
+  enum Header {
+    W_SIDE,
+    W_LENGTH,
+    W_QW,
+    W_QX,
+    W_QY,
+    W_QZ,
+    W_WORK,
+    W_DAMPWORK,
+    W_ESTAR,
+    W_GSTAR,
+    W_MU,
+    W_HEADER
+  };
 
  protected:
   int law_keyword(int, char **, int) override;
@@ -67,9 +81,12 @@ class FixWallGranJaeger : public FixWallGranDemc {
   int max_length;                              // history/max: points per record, 0 = unbounded
   std::vector<double> estar, gstar;            // per particle type, with the wall (init)
   std::vector<std::vector<double>> records;    // per atom
+  // a record made with another material (pair_coeff or the fix's E, nu, mu changed): moved
+  // to mat's, the same spring field (demc::jaeger::change_material())
+  void keep_material(std::vector<double> &rec, const demc::jaeger::Material &mat);
 
   demc::jaeger::Material material(int i) const;
-  void open(std::vector<double> &rec, int side) const;
+  void open(std::vector<double> &rec, int side, const demc::jaeger::Material &mat) const;
   demc::jaeger::StepResult advance_record(std::vector<double> &rec, const demc::jaeger::Material &,
                                           const Contact &, const demc::frame::Quat &);
   void update_maxexchange();

@@ -52,8 +52,8 @@ jaeger::Stack stack_of(double *rec, int bounded_capacity)
 
 PairGranJaeger::PairGranJaeger(LAMMPS *lmp) :
     PairGranDemc(lmp, "gran/jaeger"), youngs(nullptr), poisson(nullptr), mu(nullptr),
-    damp_n(nullptr), damp_t(nullptr), estar(nullptr), gstar(nullptr), beta(0.0), max_length(0),
-    work(true), fix_history(nullptr)
+    damp_n(nullptr), damp_t(nullptr), estar(nullptr), gstar(nullptr), check_materials(false),
+    beta(0.0), max_length(0), work(true), fix_history(nullptr)
 {
   prepare_style(7);
 }
@@ -84,6 +84,7 @@ void PairGranJaeger::allocate()
 void PairGranJaeger::compute(int eflag, int vflag)
 {
   begin_compute(eflag, vflag);
+  if (check_materials) convert_histories();
   // at setup nothing has moved since the last step: read the force off the history
   const bool advance = (update->setupflag == 0);
   const double *radius = atom->radius;
@@ -343,24 +344,84 @@ void PairGranJaeger::init_style()
 double PairGranJaeger::init_one(int i, int j)
 {
   check_restart_histories();    // once per init, after every history fix is made
-  double e1 = youngs[i][j], nu1 = poisson[i][j], e2 = e1, nu2 = nu1;
+  check_materials = true;       // the first compute() compares them with the histories'
+  const jaeger::Material m = type_pair_material(i, j);
+  if (setflag[i][j] == 0) {
+    mu[i][j] = m.mu;
+    damp_n[i][j] = std::sqrt(damp_n[i][i] * damp_n[j][j]);
+    damp_t[i][j] = std::sqrt(damp_t[i][i] * damp_t[j][j]);
+  }
+  estar[i][j] = estar[j][i] = m.Estar;
+  gstar[i][j] = gstar[j][i] = m.Gstar;
+  for (double **a : {youngs, poisson, mu, damp_n, damp_t}) a[j][i] = a[i][j];
+  const int stride = atom->ntypes + 1;
+  pair_materials.resize(stride * stride);
+  pair_materials[i * stride + j] = pair_materials[j * stride + i] = m;
+  return contact_cutoff(i, j);
+}
+
+/* ---------------------------------------------------------------------- */
+
+jaeger::Material PairGranJaeger::type_pair_material(int i, int j) const
+{
+  double e1 = youngs[i][j], nu1 = poisson[i][j], e2 = e1, nu2 = nu1, mu_ij = mu[i][j];
   if (setflag[i][j] == 0) {
     e1 = youngs[i][i];
     nu1 = poisson[i][i];
     e2 = youngs[j][j];
     nu2 = poisson[j][j];
-    mu[i][j] = std::sqrt(mu[i][i] * mu[j][j]);
-    damp_n[i][j] = std::sqrt(damp_n[i][i] * damp_n[j][j]);
-    damp_t[i][j] = std::sqrt(damp_t[i][i] * damp_t[j][j]);
+    mu_ij = std::sqrt(mu[i][i] * mu[j][j]);
   }
-  estar[i][j] = estar[j][i] = jaeger::effective_young(e1, nu1, e2, nu2);
-  gstar[i][j] = gstar[j][i] = jaeger::effective_shear(e1, nu1, e2, nu2);
-  for (double **a : {youngs, poisson, mu, damp_n, damp_t}) a[j][i] = a[i][j];
-  const int stride = atom->ntypes + 1;
-  pair_materials.resize(stride * stride);
-  pair_materials[i * stride + j] = pair_materials[j * stride + i] =
-      jaeger::material(estar[i][j], gstar[i][j], 0.0, mu[i][j]);
-  return contact_cutoff(i, j);
+  return jaeger::material(jaeger::effective_young(e1, nu1, e2, nu2),
+                          jaeger::effective_shear(e1, nu1, e2, nu2), 0.0, mu_ij);
+}
+
+/* ----------------------------------------------------------------------
+   the type pairs whose Material differs from the one their histories were
+   made with (none before the first run)
+------------------------------------------------------------------------- */
+
+bool PairGranJaeger::find_changed_materials()
+{
+  changed_pairs.assign(pair_materials.size(), 0);
+  if (history_materials.size() != pair_materials.size()) return false;
+  bool any = false;
+  for (size_t k = 0; k < pair_materials.size(); k++) {
+    const jaeger::Material &a = history_materials[k], &b = pair_materials[k];
+    changed_pairs[k] = (a.Estar != b.Estar || a.Gstar != b.Gstar || a.mu != b.mu) ? 1 : 0;
+    any = any || changed_pairs[k];
+  }
+  return any;
+}
+
+/* ----------------------------------------------------------------------
+   first compute() after an init: every history of a type pair whose
+   coefficients changed is moved to the new material (the same spring field,
+   slopes beyond a smaller friction cone returned onto it)
+------------------------------------------------------------------------- */
+
+void PairGranJaeger::convert_histories()
+{
+  check_materials = false;
+  if (find_changed_materials()) {
+    const int *type = atom->type;
+    const double *radius = atom->radius;
+    const int stride = atom->ntypes + 1;
+    for (int ii = 0; ii < list->inum; ii++) {
+      const int i = list->ilist[ii];
+      for (int jj = 0; jj < list->numneigh[i]; jj++) {
+        double *rec = fix_history->record(i, jj);
+        const int j = list->firstneigh[i][jj] & NEIGHMASK;
+        const int k = type[i] * stride + type[j];
+        if (rec == nullptr || !changed_pairs[k]) continue;
+        const double R = jaeger::effective_radius(radius[i], radius[j]);
+        jaeger::Stack st = stack_of(rec, 0);
+        jaeger::change_material(jaeger::with_radius(history_materials[k], R),
+                                jaeger::with_radius(pair_materials[k], R), st);
+      }
+    }
+  }
+  history_materials = pair_materials;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -376,6 +437,15 @@ void PairGranJaeger::read_restart(FILE *fp)
   read_restart_settings(fp);
   allocate();
   read_coefficients(fp, {youngs, poisson, mu, damp_n, damp_t});
+  // the histories in the file were made with these coefficients (pair_coeff may change them
+  // before the next run: see convert_histories())
+  const int n = atom->ntypes, stride = n + 1;
+  history_materials.assign(stride * stride, jaeger::Material{});
+  for (int i = 1; i <= n; i++)
+    for (int j = i; j <= n; j++)
+      if (setflag[i][i] && setflag[j][j])
+        history_materials[i * stride + j] = history_materials[j * stride + i] =
+            type_pair_material(i, j);
 }
 
 /* ----------------------------------------------------------------------

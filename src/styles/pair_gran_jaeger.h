@@ -57,6 +57,17 @@ class PairGranJaeger : public PairGranDemc {
   std::vector<demc::jaeger::Material> pair_materials;
   // the Material of the contact of atoms i and j (list pair): the type pair's, with their radii
   demc::jaeger::Material contact_material(int i, int j) const;
+  // the type pair's Material from the coefficients as they are (mixed if not set explicitly)
+  demc::jaeger::Material type_pair_material(int i, int j) const;
+  /* Changed coefficients (pair_coeff between runs or after read_restart): the histories were
+     made with history_materials (per type pair, as pair_materials; empty while there are none),
+     and at the first compute() after an init they are moved to the new ones
+     (demc::jaeger::change_material()). changed_pairs: 1 for a type pair whose Material changed. */
+  std::vector<demc::jaeger::Material> history_materials;
+  std::vector<char> changed_pairs;
+  bool check_materials;
+  bool find_changed_materials();    // fills changed_pairs; true if any changed
+  void convert_histories();
   double beta;       // memory approximation, 0 = exact
   int max_length;    // history/max: points per contact, 0 = unbounded
   bool work;         // integrate the tangential work (friction dissipation); "work no": skip

@@ -1091,6 +1091,83 @@ TEST(JaegerStack, ShortenToKeepsTheForceAndTheInvariants)
   EXPECT_GT(longest, 8) << "the path should build long histories";
 }
 
+/* change_material (pair_coeff changed between runs). Oracles: Hertz and Mindlin forces at a
+   fixed geometry scale with E (nu fixed), so the history built along a path with E2 is the one
+   built with E1 converted to E2; on a path that never slips (|ds| < K dz), the spring field is
+   pure geometry, so the history built with another nu is the converted one too. A smaller mu:
+   every slope and the force end inside the new cone, z* stay, the invariants hold; a single
+   segment steeper than the new cone becomes the full slide mu P along its direction. */
+TEST(JaegerStack, ChangeMaterialKeepsTheSpringField)
+{
+  const Material a = glass();
+  auto built = [](const Material &m, const std::vector<Move> &path) {
+    Contact c(m, 4096);
+    for (const Move &mv : path) c.go(mv.z, mv.dx, mv.dy);
+    return c;
+  };
+  auto expect_same = [](const Stack &x, const Stack &y, const char *what) {
+    ASSERT_EQ(x.n, y.n) << what;
+    double scale = 0.0;
+    for (int k = 0; k < x.n; ++k) scale = std::max(scale, std::fabs(y.pts[k].P));
+    for (int k = 0; k < x.n; ++k) {
+      EXPECT_NEAR(x.pts[k].z, y.pts[k].z, 1e-13 * y.pts[k].z) << what << " " << k;
+      EXPECT_NEAR(x.pts[k].P, y.pts[k].P, 1e-13 * scale) << what << " " << k;
+      EXPECT_NEAR(x.pts[k].tx, y.pts[k].tx, 1e-12 * scale) << what << " " << k;
+      EXPECT_NEAR(x.pts[k].ty, y.pts[k].ty, 1e-12 * scale) << what << " " << k;
+    }
+  };
+  // E x 0.2, any path (slip included)
+  const Material b = make_material(0.2 * kE, kNu, kRad, 0.2 * kE, kNu, kRad, kMu);
+  int points = 0;
+  for (unsigned seed : {3u, 4u, 8u, 9u}) {
+    const std::vector<Move> path = fuzz_path(seed, 600, a);
+    Contact ca = built(a, path);
+    const Contact cb = built(b, path);
+    points += cb.st.n;
+    change_material(a, b, ca.st);
+    expect_same(ca.st, cb.st, "E x 0.2");
+  }
+  EXPECT_GT(points, 10) << "the paths should leave histories of several points";
+  // nu 0.25 -> 0.45 (kappa and the cone change) on a path that never slips: |ds| < K dz
+  const Material c = make_material(kE, 0.45, kRad, kE, 0.45, kRad, kMu);
+  const double K = std::min(K_of(a), K_of(c));
+  std::vector<Move> elastic;
+  double z = 0.2 * kZ;
+  for (int k = 1; k <= 40; ++k) {
+    const double dz = kZ * 0.05 * (1.0 + 0.5 * std::sin(0.7 * k));
+    z += dz;
+    elastic.push_back({z, 0.6 * K * dz * std::cos(0.3 * k), 0.6 * K * dz * std::sin(0.3 * k)});
+  }
+  Contact ea = built(a, elastic);
+  const Contact ec = built(c, elastic);
+  ASSERT_GT(ec.st.n, 10);
+  change_material(a, c, ea.st);
+  expect_same(ea.st, ec.st, "nu 0.25 -> 0.45, elastic path");
+  // mu 0.3 -> 0.1 on the turning elastic history (every slope 0.6 K: steeper than the new cone)
+  const Material d = make_material(kE, kNu, kRad, kE, kNu, kRad, 0.1);
+  Contact fa = built(a, elastic);
+  ASSERT_GT(fa.st.n, 3);
+  const Contact before(fa);
+  change_material(a, d, fa.st);
+  EXPECT_EQ(check_invariants(d, fa.st), INV_OK);
+  for (int k = 0; k < fa.st.n; ++k) EXPECT_EQ(fa.st.pts[k].z, before.st.pts[k].z);
+  const Point top = top_point(fa.st);
+  EXPECT_LE(length(force_of(top)), 0.1 * top.P * (1.0 + 1e-12));
+  // one elastic segment steeper than the new cone: full slide along its direction
+  Contact one(a, 8);
+  one.go(kZ, 0.8 * K_of(a) * kZ, 0.3 * K_of(a) * kZ);
+  const Vec2 T_old = force_of(top_point(one.st));
+  change_material(a, d, one.st);
+  const Point p = top_point(one.st);
+  const double t = length(T_old);
+  EXPECT_NEAR(p.tx, 0.1 * p.P * T_old.x / t, 1e-14 * p.P);
+  EXPECT_NEAR(p.ty, 0.1 * p.P * T_old.y / t, 1e-14 * p.P);
+  // the same material: nothing changes
+  Contact same(before);
+  change_material(a, a, same.st);
+  expect_same(same.st, before.st, "unchanged material");
+}
+
 /* beta = 0 merges only slopes that read back exactly equal: pure normal loading
    in many steps keeps one segment, losslessly. */
 TEST(JaegerStack, PureNormalLoadingKeepsOneSegment)

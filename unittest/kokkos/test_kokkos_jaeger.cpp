@@ -309,6 +309,21 @@ TEST(KokkosJaeger, MoreThanEightContactsPerAtom)
   EXPECT_GT(kk.stats[S_HANDED_OVER], 0.0);
 }
 
+// pair_coeff changed between runs (E x 0.2, then mu 0.5 -> 0.1): the Kokkos style moves its
+// records to the new material in its pair loop as the CPU style does in a pass of its own
+TEST(KokkosJaeger, ChangedCoefficientsAsCpuStyle)
+{
+  auto forces_after = [](const std::vector<std::string> &args) {
+    LammpsSession s(MPI_COMM_WORLD, args);
+    s.load_plugin();
+    s.commands(dense_packing_input(pair_lines(ROOMY), false));
+    s.commands({"run 100", "pair_coeff * * 2e6 0.3 0.5 damping 0.002 0.001", "run 10",
+                "pair_coeff * * 2e6 0.3 0.1 damping 0.002 0.001", "run 10"});
+    return s.forces();
+  };
+  EXPECT_LT(max_relative_difference(forces_after({}), forces_after(kokkos_args())), 1e-10);
+}
+
 TEST(KokkosJaeger, UnsupportedSettingsGiveClearErrors)
 {
   struct Case {

@@ -10,6 +10,7 @@
 #include "jaeger_contact.h"
 
 #include "atom.h"
+#include "compute.h"
 #include "exceptions.h"
 #include "fix.h"
 #include "force.h"
@@ -19,6 +20,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -286,6 +288,60 @@ TEST(GranJaeger, SmallerCapacityAfterARun)
   std::printf("[ capacity ] force difference after shortening to 3 points: %.2e\n", diff);
   EXPECT_GT(diff, 0.0);
   EXPECT_LT(diff, 0.05);
+}
+
+/* pair_coeff changed between runs (or after read_restart): the histories keep their spring
+   field and take the new material. Oracles: at a fixed configuration (run 0) the Hertz and
+   Mindlin forces of an unchanged field scale with E (nu fixed), so after E x 0.2 every atom's
+   force is 0.2 of what it was (the tangential forces kept their old size before: up to 2.5
+   times the friction limit); after mu 0.5 -> 0.1 every contact's force is inside the new cone
+   (it was up to 0.49 P); the same through write_restart / read_restart (the file's
+   coefficients are the histories' material). */
+TEST(GranJaeger, ChangedCoefficientsMoveTheHistories)
+{
+  const std::vector<std::string> local = {"compute pl all pair/local p1 p2 p3 p4"};
+  auto largest_friction_ratio = [](LammpsSession &s) {
+    auto *pl = s.lmp->modify->get_compute_by_id("pl");
+    pl->compute_local();
+    double most = 0.0;
+    for (int k = 0; k < pl->size_local_rows; k++) {
+      const double *row = pl->array_local[k];
+      if (row[0] > 0.0)
+        most =
+            std::max(most, std::sqrt(row[1] * row[1] + row[2] * row[2] + row[3] * row[3]) / row[0]);
+    }
+    return most;
+  };
+  const std::string file = "jaeger_changed_coefficients.rst";
+  for (bool through_restart : {false, true}) {
+    LammpsSession first, second;
+    first.load_plugin();
+    first.commands(jaeger_packing("", true));
+    first.commands(local);
+    first.commands({"run 300", "run 0"});
+    const PerAtom before = first.forces();
+    ASSERT_GT(largest_friction_ratio(first), 0.25) << "contacts should be sliding or near it";
+    LammpsSession *s = &first;
+    if (through_restart) {
+      first.command("write_restart " + file);
+      second.load_plugin();
+      second.commands({"newton on", "read_restart " + file, "neighbor 0.0003 bin",
+                       "neigh_modify delay 0", "fix integrate all nve/sphere", "timestep 1e-5"});
+      second.commands(local);
+      s = &second;
+    }
+    const std::string what = through_restart ? "through a restart file" : "between runs";
+    s->commands({"pair_coeff * * 2e6 0.3 0.5", "run 0"});
+    PerAtom scaled = before;
+    for (auto &f : scaled)
+      for (double &c : f) c *= 0.2;
+    EXPECT_LT(max_relative_difference(scaled, s->forces()), 1e-12) << what;
+    s->commands({"pair_coeff * * 2e6 0.3 0.1", "run 0"});
+    EXPECT_LE(largest_friction_ratio(*s), 0.1 * (1.0 + 1e-9)) << what;
+    s->command("run 20");
+    EXPECT_LE(largest_friction_ratio(*s), 0.1 * (1.0 + 1e-9)) << what;
+  }
+  std::remove(file.c_str());
 }
 
 // write_data ... pair ij writes every pair, a mixed one as the material with the same E*, G*

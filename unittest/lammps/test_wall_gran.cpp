@@ -503,6 +503,49 @@ TEST(WallGranJaeger, UnreachedCapacityChangesNothing)
 }
 
 /* ----------------------------------------------------------------------
+   pair_coeff changes the particles' E between runs, and with it the wall
+   contacts' E* (wall and particle type mixed): each record holds the
+   material it was made with and is moved to the new one (the same spring
+   field). Oracle: a layer held in place while the wall slides under it
+   has |F_x| close to mu |F_z|; after E 1e7 -> 1e6 every contact is still inside the cone, so
+   |F_x| <= mu |F_z| (the old tangential forces against the new, 5 times
+   smaller normal forces gave twice mu before). Also through a restart file.
+------------------------------------------------------------------------- */
+
+TEST(WallGranJaeger, ChangedParticleModulusMovesTheHistories)
+{
+  const std::string file = "wall_changed_modulus.rst";
+  const std::string wall = "fix w all " + LAWS[1].wall + " zplane 0 NULL translate 0.05 0 0";
+  for (bool through_restart : {false, true}) {
+    LammpsSession first, second;
+    first.load_plugin();
+    first.commands(resting_layer(LAWS[1].pair));
+    // held in x and y and not turning: the wall slides under the layer
+    first.commands({"set group all omega 0 0 0", "fix hold all setforce 0 0 NULL", wall,
+                    "fix integrate all nve", "timestep 1e-5", "run 300", "run 0"});
+    const auto before = fix_vector(first, "w");
+    ASSERT_GE(before[V_CONTACTS], 10.0);
+    ASSERT_GT(std::fabs(before[V_FX]), 0.3 * std::fabs(before[V_FZ])) << "the layer should slide";
+    LammpsSession *s = &first;
+    if (through_restart) {
+      first.command("write_restart " + file);
+      second.load_plugin();
+      second.commands({"read_restart " + file, "neighbor 0.0003 bin", "neigh_modify delay 0",
+                       "fix grav all gravity 9.81 vector 0 0 -1", "fix hold all setforce 0 0 NULL",
+                       wall, "fix integrate all nve", "timestep 1e-5"});
+      s = &second;
+    }
+    s->commands({"pair_coeff * * 1e6 0.3 0.5 damping 0.002 0.001", "run 0"});
+    const auto after = fix_vector(*s, "w");
+    const std::string what = through_restart ? "through a restart file" : "between runs";
+    EXPECT_EQ(after[V_CONTACTS], before[V_CONTACTS]) << what;
+    EXPECT_LE(std::fabs(after[V_FX]), 0.4 * std::fabs(after[V_FZ]) * (1.0 + 1e-9)) << what;
+    EXPECT_LT(std::fabs(after[V_FZ]), 0.5 * std::fabs(before[V_FZ])) << what;
+  }
+  std::remove(file.c_str());
+}
+
+/* ----------------------------------------------------------------------
    energy: with walls at rest, kinetic + stored + dissipated (pair and
    walls) stays constant while particles hit the walls
 ------------------------------------------------------------------------- */
