@@ -53,7 +53,7 @@ jaeger::Stack stack_of(double *rec, int bounded_capacity)
 PairGranJaeger::PairGranJaeger(LAMMPS *lmp) :
     PairGranDemc(lmp, "gran/jaeger"), youngs(nullptr), poisson(nullptr), mu(nullptr),
     damp_n(nullptr), damp_t(nullptr), estar(nullptr), gstar(nullptr), check_materials(false),
-    beta(0.0), max_length(0), work(true), fix_history(nullptr)
+    restart_has_materials(false), beta(0.0), max_length(0), work(true), fix_history(nullptr)
 {
   prepare_style(7);
 }
@@ -388,7 +388,9 @@ bool PairGranJaeger::find_changed_materials()
   bool any = false;
   for (size_t k = 0; k < pair_materials.size(); k++) {
     const jaeger::Material &a = history_materials[k], &b = pair_materials[k];
-    changed_pairs[k] = (a.Estar != b.Estar || a.Gstar != b.Gstar || a.mu != b.mu) ? 1 : 0;
+    // (E* = 0: not known, e.g. a type pair without coefficients in a restart file)
+    changed_pairs[k] =
+        (a.Estar > 0.0 && (a.Estar != b.Estar || a.Gstar != b.Gstar || a.mu != b.mu)) ? 1 : 0;
     any = any || changed_pairs[k];
   }
   return any;
@@ -430,6 +432,26 @@ void PairGranJaeger::write_restart(FILE *fp)
 {
   write_restart_settings(fp);
   write_coefficients(fp, {youngs, poisson, mu, damp_n, damp_t});
+  write_history_materials(fp);
+}
+
+/* ----------------------------------------------------------------------
+   the materials the histories were made with, per type pair i <= j (E*, G*,
+   mu): after a pair_coeff without a run since, they are not the
+   coefficients' (the histories are moved at the next run's first compute)
+------------------------------------------------------------------------- */
+
+void PairGranJaeger::write_history_materials(FILE *fp) const
+{
+  const int n = atom->ntypes, stride = n + 1;
+  const bool known = (int) history_materials.size() == stride * stride;
+  const auto &m = known ? history_materials : pair_materials;
+  const bool any = (int) m.size() == stride * stride;
+  for (int i = 1; i <= n; i++)
+    for (int j = i; j <= n; j++)
+      for (double v : {any ? m[i * stride + j].Estar : 0.0, any ? m[i * stride + j].Gstar : 0.0,
+                       any ? m[i * stride + j].mu : 0.0})
+        write_double(fp, v);
 }
 
 void PairGranJaeger::read_restart(FILE *fp)
@@ -437,15 +459,23 @@ void PairGranJaeger::read_restart(FILE *fp)
   read_restart_settings(fp);
   allocate();
   read_coefficients(fp, {youngs, poisson, mu, damp_n, damp_t});
-  // the histories in the file were made with these coefficients (pair_coeff may change them
-  // before the next run: see convert_histories())
+  // the materials the histories in the file were made with (pair_coeff may change them
+  // before the next run: see convert_histories()); files written before 2026-11-25 do not
+  // hold them, their histories were made with the coefficients
   const int n = atom->ntypes, stride = n + 1;
   history_materials.assign(stride * stride, jaeger::Material{});
   for (int i = 1; i <= n; i++)
-    for (int j = i; j <= n; j++)
-      if (setflag[i][i] && setflag[j][j])
-        history_materials[i * stride + j] = history_materials[j * stride + i] =
-            type_pair_material(i, j);
+    for (int j = i; j <= n; j++) {
+      jaeger::Material m = {};
+      if (restart_has_materials) {
+        const double estar_ij = read_double(fp), gstar_ij = read_double(fp);
+        const double mu_ij = read_double(fp);
+        if (estar_ij > 0.0 && gstar_ij > 0.0) m = jaeger::material(estar_ij, gstar_ij, 0.0, mu_ij);
+      } else if (setflag[i][i] && setflag[j][j]) {
+        m = type_pair_material(i, j);
+      }
+      history_materials[i * stride + j] = history_materials[j * stride + i] = m;
+    }
 }
 
 /* ----------------------------------------------------------------------
@@ -457,7 +487,8 @@ void PairGranJaeger::write_restart_settings(FILE *fp)
   write_double(fp, beta);
   write_double(fp, max_length);
   write_double(fp, common_keywords_code());
-  write_double(fp, work ? 1.0 : 0.0);
+  // + 2: the histories' materials follow the coefficients (write_history_materials())
+  write_double(fp, (work ? 1.0 : 0.0) + 2.0);
 }
 
 void PairGranJaeger::read_restart_settings(FILE *fp)
@@ -465,7 +496,9 @@ void PairGranJaeger::read_restart_settings(FILE *fp)
   beta = read_double(fp);
   max_length = (int) read_double(fp);
   set_common_keywords(read_double(fp));
-  work = read_double(fp) != 0.0;
+  const double code = read_double(fp);
+  restart_has_materials = code >= 2.0;
+  work = (restart_has_materials ? code - 2.0 : code) != 0.0;
 }
 
 /* ---------------------------------------------------------------------- */

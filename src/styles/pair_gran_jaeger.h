@@ -66,6 +66,8 @@ class PairGranJaeger : public PairGranDemc {
   std::vector<demc::jaeger::Material> history_materials;
   std::vector<char> changed_pairs;
   bool check_materials;
+  bool restart_has_materials;    // read_restart_settings(): the file holds them
+  void write_history_materials(FILE *fp) const;
   bool find_changed_materials();    // fills changed_pairs; true if any changed
   void convert_histories();
   double beta;       // memory approximation, 0 = exact

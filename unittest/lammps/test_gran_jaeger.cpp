@@ -296,7 +296,8 @@ TEST(GranJaeger, SmallerCapacityAfterARun)
    force is 0.2 of what it was (the tangential forces kept their old size before: up to 2.5
    times the friction limit); after mu 0.5 -> 0.1 every contact's force is inside the new cone
    (it was up to 0.49 P); the same through write_restart / read_restart (the file's
-   coefficients are the histories' material). */
+   coefficients are the histories' material), also when they were changed before
+   write_restart without a run in between (the file holds the histories' materials). */
 TEST(GranJaeger, ChangedCoefficientsMoveTheHistories)
 {
   const std::vector<std::string> local = {"compute pl all pair/local p1 p2 p3 p4"};
@@ -313,7 +314,10 @@ TEST(GranJaeger, ChangedCoefficientsMoveTheHistories)
     return most;
   };
   const std::string file = "jaeger_changed_coefficients.rst";
-  for (bool through_restart : {false, true}) {
+  // 0: between runs; 1: through a restart file; 2: E changed before write_restart, without a
+  // run in between (the file's coefficients are then not the histories' material)
+  for (int mode : {0, 1, 2}) {
+    const bool through_restart = mode > 0;
     LammpsSession first, second;
     first.load_plugin();
     first.commands(jaeger_packing("", true));
@@ -323,6 +327,7 @@ TEST(GranJaeger, ChangedCoefficientsMoveTheHistories)
     ASSERT_GT(largest_friction_ratio(first), 0.25) << "contacts should be sliding or near it";
     LammpsSession *s = &first;
     if (through_restart) {
+      if (mode == 2) first.command("pair_coeff * * 2e6 0.3 0.5");
       first.command("write_restart " + file);
       second.load_plugin();
       second.commands({"newton on", "read_restart " + file, "neighbor 0.0003 bin",
@@ -330,7 +335,9 @@ TEST(GranJaeger, ChangedCoefficientsMoveTheHistories)
       second.commands(local);
       s = &second;
     }
-    const std::string what = through_restart ? "through a restart file" : "between runs";
+    const std::string what = mode == 0 ? "between runs"
+        : mode == 1                    ? "through a restart file"
+                                       : "changed before write_restart";
     s->commands({"pair_coeff * * 2e6 0.3 0.5", "run 0"});
     PerAtom scaled = before;
     for (auto &f : scaled)
