@@ -320,6 +320,43 @@ namespace jaeger {
     return mat.Gstar * U;
   }
 
+  /* The same history under another material (pair_coeff changed E, nu or mu of a contact
+     that has a history). The stack holds forces, which depend on the material; the spring
+     field they stand for does not: its displacement slopes m = kappa dT/dP in (z, s) space.
+     Each point is recomputed from the old slopes with the new Hertz force and kappa, so an E
+     or nu change keeps the field exactly (as LAMMPS's granular styles keep their
+     displacement histories) and the forces follow from it. A slope steeper than the new cone
+     (a smaller mu) is first limited to it: those springs slip back to their new capacity,
+     segment by segment (exact where a segment's springs all exceed it; a spring-by-spring
+     return would keep more of the deeper segments' displacement). Afterwards every slope is
+     inside the new cone, so is the force, and the invariants hold.
+     Returns the change of the stored energy U_t that the new material makes of the field as
+     it is, (G*_new / G*_old - 1) U_t: no spring moves, so it is no friction, and the callers
+     count it as work done on the contact; what the springs release by slipping back to a
+     smaller cone (U_t lower still after the return) is friction dissipation. */
+  DEMC_FN double change_material(const Material &old_mat, const Material &new_mat, Stack &st)
+  {
+    const double U_old = stored_energy(old_mat, st);
+    Point lo_old = origin_point(), lo_new = origin_point();
+    const double K = cone_slope(new_mat);
+    for (int k = 0; k < st.n; ++k) {
+      const Point hi_old = st.pts[k];
+      const double dP_old = hi_old.P - lo_old.P;
+      Vec2 m = {0.0, 0.0};
+      if (dP_old > 0.0) {
+        m = (kappa(old_mat) / dP_old) * (force_of(hi_old) - force_of(lo_old));
+        const double len = length(m);
+        if (len > K) m = (K / len) * m;
+      }
+      const double P = hertz_force(new_mat, hi_old.z);
+      const Vec2 T = force_of(lo_new) + ((P - lo_new.P) / kappa(new_mat)) * m;
+      st.pts[k] = {hi_old.z, P, T.x, T.y};
+      lo_old = hi_old;
+      lo_new = st.pts[k];
+    }
+    return (new_mat.Gstar / old_mat.Gstar - 1.0) * U_old;
+  }
+
 }    // namespace jaeger
 }    // namespace demc
 

@@ -191,8 +191,10 @@ struct JaegerPairLoop :
       if (c.changed) {
         const double R = jaeger::effective_radius(d.radius[i], d.radius[j]);
         jaeger::Stack st = stack_of(rec);
-        jaeger::change_material(jaeger::with_radius(c.old_mat, R), jaeger::with_radius(c.mat, R),
-                                st);
+        const double work = jaeger::change_material(jaeger::with_radius(c.old_mat, R),
+                                                    jaeger::with_radius(c.mat, R), st);
+        rec[R_WORK] += work;
+        sums.converted += ((NEWTON_PAIR || j < d.nlocal) ? 1.0 : 0.5) * work;
       }
     }
     // CPU: a pair apart keeps its record at setup and parts on the next step
@@ -521,6 +523,7 @@ void PairGranJaegerKokkos<DeviceType>::compute(int eflag_in, int vflag_in)
     tangential_sum += sums.work;
     dissipated_damping += sums.damping;
   }
+  tangential_sum += sums.converted;
   fix_historyKK->merges += sums.merges;
   fix_historyKK->forced_merges += sums.forced;
   fix_historyKK->handed_over += sums.handed_over;

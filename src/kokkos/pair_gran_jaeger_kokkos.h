@@ -50,10 +50,11 @@ struct PairGranJaegerSums {
   double work, damping;         // tangential work and damping dissipation in this step
   double contacts, sliding;     // pvector E_CONTACTS, E_SLIDING
   double merges, forced, handed_over, corrupt;
+  double converted;    // work done on the contacts by changed coefficients (change_material())
   KOKKOS_INLINE_FUNCTION PairGranJaegerSums() :
       evdwl(0.0), v{0.0, 0.0, 0.0, 0.0, 0.0, 0.0}, normal(0.0), tangential(0.0), work(0.0),
       damping(0.0), contacts(0.0), sliding(0.0), merges(0.0), forced(0.0), handed_over(0.0),
-      corrupt(0.0)
+      corrupt(0.0), converted(0.0)
   {
   }
   KOKKOS_INLINE_FUNCTION void operator+=(const PairGranJaegerSums &o)
@@ -69,6 +70,7 @@ struct PairGranJaegerSums {
     merges += o.merges;
     forced += o.forced;
     handed_over += o.handed_over;
+    converted += o.converted;
     corrupt += o.corrupt;
   }
 };

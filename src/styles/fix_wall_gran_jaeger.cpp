@@ -180,7 +180,10 @@ void FixWallGranJaeger::keep_material(std::vector<double> &rec, const jaeger::Ma
     return;
   const jaeger::Material old = jaeger::material(rec[W_ESTAR], rec[W_GSTAR], mat.R, rec[W_MU]);
   jaeger::Stack st = stack_of(rec);
-  jaeger::change_material(old, mat, st);
+  // the stored energy the new material makes of the unchanged field: work, not friction
+  const double work = jaeger::change_material(old, mat, st);
+  rec[W_WORK] += work;
+  cumulative[C_WORK] += work;
   rec[W_ESTAR] = mat.Estar;
   rec[W_GSTAR] = mat.Gstar;
   rec[W_MU] = mat.mu;

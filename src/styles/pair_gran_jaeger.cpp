@@ -406,6 +406,7 @@ void PairGranJaeger::convert_histories()
 {
   check_materials = false;
   if (find_changed_materials()) {
+    const tagint *tag = atom->tag;
     const int *type = atom->type;
     const double *radius = atom->radius;
     const int stride = atom->ntypes + 1;
@@ -418,8 +419,13 @@ void PairGranJaeger::convert_histories()
         if (rec == nullptr || !changed_pairs[k]) continue;
         const double R = jaeger::effective_radius(radius[i], radius[j]);
         jaeger::Stack st = stack_of(rec, 0);
-        jaeger::change_material(jaeger::with_radius(history_materials[k], R),
-                                jaeger::with_radius(pair_materials[k], R), st);
+        // the stored energy the new material makes of the unchanged field: work done on the
+        // contact by the change, not friction (see demc::jaeger::change_material())
+        const double work = jaeger::change_material(jaeger::with_radius(history_materials[k], R),
+                                                    jaeger::with_radius(pair_materials[k], R), st);
+        rec[H::R_WORK] += work;
+        tangential_sum += pair_weight(j) * work;
+        tally_atoms(tag[i] < tag[j] ? i : j, tag[i] < tag[j] ? j : i, 0.0, 0.0, work, 0.0);
       }
     }
   }
@@ -432,13 +438,13 @@ void PairGranJaeger::write_restart(FILE *fp)
 {
   write_restart_settings(fp);
   write_coefficients(fp, {youngs, poisson, mu, damp_n, damp_t});
-  write_history_materials(fp);
 }
 
 /* ----------------------------------------------------------------------
    the materials the histories were made with, per type pair i <= j (E*, G*,
    mu): after a pair_coeff without a run since, they are not the
-   coefficients' (the histories are moved at the next run's first compute)
+   coefficients' (the histories are moved at the next run's first compute).
+   In the settings: pair hybrid writes only those of its sub-styles
 ------------------------------------------------------------------------- */
 
 void PairGranJaeger::write_history_materials(FILE *fp) const
@@ -459,22 +465,34 @@ void PairGranJaeger::read_restart(FILE *fp)
   read_restart_settings(fp);
   allocate();
   read_coefficients(fp, {youngs, poisson, mu, damp_n, damp_t});
-  // the materials the histories in the file were made with (pair_coeff may change them
-  // before the next run: see convert_histories()); files written before 2026-11-25 do not
-  // hold them, their histories were made with the coefficients
+  if (restart_has_materials) return;
+  // files written before 2026-11-25 do not hold the histories' materials: they were made with
+  // the coefficients (unless pair_coeff changed them before write_restart)
+  const int n = atom->ntypes, stride = n + 1;
+  history_materials.assign(stride * stride, jaeger::Material{});
+  for (int i = 1; i <= n; i++)
+    for (int j = i; j <= n; j++)
+      if (setflag[i][i] && setflag[j][j])
+        history_materials[i * stride + j] = history_materials[j * stride + i] =
+            type_pair_material(i, j);
+}
+
+/* ----------------------------------------------------------------------
+   the materials the histories in a restart file were made with (in the
+   settings, so that pair hybrid, which keeps no coefficients, keeps them)
+------------------------------------------------------------------------- */
+
+void PairGranJaeger::read_history_materials(FILE *fp)
+{
   const int n = atom->ntypes, stride = n + 1;
   history_materials.assign(stride * stride, jaeger::Material{});
   for (int i = 1; i <= n; i++)
     for (int j = i; j <= n; j++) {
-      jaeger::Material m = {};
-      if (restart_has_materials) {
-        const double estar_ij = read_double(fp), gstar_ij = read_double(fp);
-        const double mu_ij = read_double(fp);
-        if (estar_ij > 0.0 && gstar_ij > 0.0) m = jaeger::material(estar_ij, gstar_ij, 0.0, mu_ij);
-      } else if (setflag[i][i] && setflag[j][j]) {
-        m = type_pair_material(i, j);
-      }
-      history_materials[i * stride + j] = history_materials[j * stride + i] = m;
+      const double estar_ij = read_double(fp), gstar_ij = read_double(fp);
+      const double mu_ij = read_double(fp);
+      if (estar_ij > 0.0 && gstar_ij > 0.0)
+        history_materials[i * stride + j] = history_materials[j * stride + i] =
+            jaeger::material(estar_ij, gstar_ij, 0.0, mu_ij);
     }
 }
 
@@ -487,8 +505,9 @@ void PairGranJaeger::write_restart_settings(FILE *fp)
   write_double(fp, beta);
   write_double(fp, max_length);
   write_double(fp, common_keywords_code());
-  // + 2: the histories' materials follow the coefficients (write_history_materials())
+  // + 2: the histories' materials follow (write_history_materials())
   write_double(fp, (work ? 1.0 : 0.0) + 2.0);
+  write_history_materials(fp);
 }
 
 void PairGranJaeger::read_restart_settings(FILE *fp)
@@ -499,6 +518,7 @@ void PairGranJaeger::read_restart_settings(FILE *fp)
   const double code = read_double(fp);
   restart_has_materials = code >= 2.0;
   work = (restart_has_materials ? code - 2.0 : code) != 0.0;
+  if (restart_has_materials) read_history_materials(fp);
 }
 
 /* ---------------------------------------------------------------------- */

@@ -68,6 +68,7 @@ class PairGranJaeger : public PairGranDemc {
   bool check_materials;
   bool restart_has_materials;    // read_restart_settings(): the file holds them
   void write_history_materials(FILE *fp) const;
+  void read_history_materials(FILE *fp);
   bool find_changed_materials();    // fills changed_pairs; true if any changed
   void convert_histories();
   double beta;       // memory approximation, 0 = exact

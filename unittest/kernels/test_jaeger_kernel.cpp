@@ -1124,8 +1124,12 @@ TEST(JaegerStack, ChangeMaterialKeepsTheSpringField)
     Contact ca = built(a, path);
     const Contact cb = built(b, path);
     points += cb.st.n;
-    change_material(a, b, ca.st);
+    const double U = stored_energy(a, ca.st);
+    const double work = change_material(a, b, ca.st);
     expect_same(ca.st, cb.st, "E x 0.2");
+    // the field is kept: its energy G* int |u|^2 goes with G*, and the change is work
+    EXPECT_NEAR(stored_energy(b, ca.st), 0.2 * U, 1e-12 * U);
+    EXPECT_NEAR(work, -0.8 * U, 1e-12 * U);
   }
   EXPECT_GT(points, 10) << "the paths should leave histories of several points";
   // nu 0.25 -> 0.45 (kappa and the cone change) on a path that never slips: |ds| < K dz
@@ -1148,8 +1152,10 @@ TEST(JaegerStack, ChangeMaterialKeepsTheSpringField)
   Contact fa = built(a, elastic);
   ASSERT_GT(fa.st.n, 3);
   const Contact before(fa);
-  change_material(a, d, fa.st);
+  EXPECT_EQ(change_material(a, d, fa.st), 0.0) << "G* unchanged: no work";
   EXPECT_EQ(check_invariants(d, fa.st), INV_OK);
+  // the springs slipped back to the smaller cone: they released energy (friction)
+  EXPECT_LT(stored_energy(d, fa.st), 0.5 * stored_energy(a, before.st));
   for (int k = 0; k < fa.st.n; ++k) EXPECT_EQ(fa.st.pts[k].z, before.st.pts[k].z);
   const Point top = top_point(fa.st);
   EXPECT_LE(length(force_of(top)), 0.1 * top.P * (1.0 + 1e-12));

@@ -313,15 +313,21 @@ TEST(KokkosJaeger, MoreThanEightContactsPerAtom)
 // records to the new material in its pair loop as the CPU style does in a pass of its own
 TEST(KokkosJaeger, ChangedCoefficientsAsCpuStyle)
 {
-  auto forces_after = [](const std::vector<std::string> &args) {
+  // forces, and the friction dissipation (the work the changes did booked apart from it)
+  auto outcome = [](const std::vector<std::string> &args) {
     LammpsSession s(MPI_COMM_WORLD, args);
     s.load_plugin();
     s.commands(dense_packing_input(pair_lines(ROOMY), false));
-    s.commands({"run 100", "pair_coeff * * 2e6 0.3 0.5 damping 0.002 0.001", "run 10",
+    s.commands({"compute e all pair gran/jaeger", "thermo_style custom step c_e[3]",
+                "thermo_modify norm no", "run 100",
+                "pair_coeff * * 2e6 0.3 0.5 damping 0.002 0.001", "run 10",
                 "pair_coeff * * 2e6 0.3 0.1 damping 0.002 0.001", "run 10"});
-    return s.forces();
+    return std::make_pair(s.forces(), s.lmp->modify->get_compute_by_id("e")->vector[2]);
   };
-  EXPECT_LT(max_relative_difference(forces_after({}), forces_after(kokkos_args())), 1e-10);
+  const auto cpu = outcome({}), kk = outcome(kokkos_args());
+  EXPECT_LT(max_relative_difference(cpu.first, kk.first), 1e-10);
+  EXPECT_GT(cpu.second, 0.0);
+  EXPECT_LT(relative(cpu.second, kk.second), 1e-10);
 }
 
 TEST(KokkosJaeger, UnsupportedSettingsGiveClearErrors)

@@ -294,13 +294,14 @@ TEST(GranJaeger, SmallerCapacityAfterARun)
    field and take the new material. Oracles: at a fixed configuration (run 0) the Hertz and
    Mindlin forces of an unchanged field scale with E (nu fixed), so after E x 0.2 every atom's
    force is 0.2 of what it was (the tangential forces kept their old size before: up to 2.5
-   times the friction limit); after mu 0.5 -> 0.1 every contact's force is inside the new cone
-   (it was up to 0.49 P); the same through write_restart / read_restart (the file's
-   coefficients are the histories' material), also when they were changed before
-   write_restart without a run in between (the file holds the histories' materials). */
+   times the friction limit); no spring moved, so the friction dissipation is what it was (the
+   stored energy the change removes is booked as work); after mu 0.5 -> 0.1 every contact's
+   force is inside the new cone (it was up to 0.49 P) and the dissipation has grown by what
+   the springs released. The same through write_restart / read_restart (the file holds the
+   histories' materials), also when they were changed before write_restart without a run in
+   between, and for gran/jaeger in pair hybrid (which keeps no coefficients in the file). */
 TEST(GranJaeger, ChangedCoefficientsMoveTheHistories)
 {
-  const std::vector<std::string> local = {"compute pl all pair/local p1 p2 p3 p4"};
   auto largest_friction_ratio = [](LammpsSession &s) {
     auto *pl = s.lmp->modify->get_compute_by_id("pl");
     pl->compute_local();
@@ -313,38 +314,55 @@ TEST(GranJaeger, ChangedCoefficientsMoveTheHistories)
     }
     return most;
   };
+  auto friction = [](LammpsSession &s) {
+    return s.lmp->modify->get_compute_by_id("e")->vector[2];
+  };
   const std::string file = "jaeger_changed_coefficients.rst";
   // 0: between runs; 1: through a restart file; 2: E changed before write_restart, without a
-  // run in between (the file's coefficients are then not the histories' material)
-  for (int mode : {0, 1, 2}) {
-    const bool through_restart = mode > 0;
+  // run in between (the file's coefficients are then not the histories' material); 3: as 1,
+  // with gran/jaeger a sub-style of pair hybrid
+  for (int mode : {0, 1, 2, 3}) {
+    const bool through_restart = mode > 0, hybrid = mode == 3;
+    // (hybrid: type 2-2 pairs take pair zero, so that both sub-styles are used)
+    const std::string coeff = hybrid ? "pair_coeff 1 * gran/jaeger " : "pair_coeff * * ";
+    const std::vector<std::string> outputs = {
+        "compute pl all pair/local p1 p2 p3 p4", "compute e all pair gran/jaeger",
+        "thermo_style custom step c_e[3]", "thermo_modify norm no"};
     LammpsSession first, second;
     first.load_plugin();
-    first.commands(jaeger_packing("", true));
-    first.commands(local);
+    first.commands(dense_packing_input(
+        {hybrid ? "pair_style hybrid gran/jaeger zero 0.003" : "pair_style gran/jaeger",
+         coeff + "1e7 0.3 0.5", hybrid ? "pair_coeff 2 2 zero" : "pair_coeff 2 2 1e7 0.3 0.5"},
+        true));
+    first.commands(outputs);
     first.commands({"run 300", "run 0"});
     const PerAtom before = first.forces();
+    const double friction_before = friction(first);
     ASSERT_GT(largest_friction_ratio(first), 0.25) << "contacts should be sliding or near it";
+    ASSERT_GT(friction_before, 0.0);
     LammpsSession *s = &first;
     if (through_restart) {
-      if (mode == 2) first.command("pair_coeff * * 2e6 0.3 0.5");
+      if (mode == 2) first.command(coeff + "2e6 0.3 0.5");
       first.command("write_restart " + file);
       second.load_plugin();
       second.commands({"newton on", "read_restart " + file, "neighbor 0.0003 bin",
                        "neigh_modify delay 0", "fix integrate all nve/sphere", "timestep 1e-5"});
-      second.commands(local);
+      if (hybrid) second.command("pair_coeff 2 2 zero");    // pair hybrid keeps none in the file
+      second.commands(outputs);
       s = &second;
     }
-    const std::string what = mode == 0 ? "between runs"
-        : mode == 1                    ? "through a restart file"
-                                       : "changed before write_restart";
-    s->commands({"pair_coeff * * 2e6 0.3 0.5", "run 0"});
+    const std::string what = std::vector<std::string>{"between runs", "through a restart file",
+                                                      "changed before write_restart",
+                                                      "pair hybrid through a restart file"}[mode];
+    s->commands({coeff + "2e6 0.3 0.5", "run 0"});
     PerAtom scaled = before;
     for (auto &f : scaled)
       for (double &c : f) c *= 0.2;
     EXPECT_LT(max_relative_difference(scaled, s->forces()), 1e-12) << what;
-    s->commands({"pair_coeff * * 2e6 0.3 0.1", "run 0"});
+    EXPECT_NEAR(friction(*s), friction_before, 1e-12 * friction_before) << what;
+    s->commands({coeff + "2e6 0.3 0.1", "run 0"});
     EXPECT_LE(largest_friction_ratio(*s), 0.1 * (1.0 + 1e-9)) << what;
+    EXPECT_GT(friction(*s), friction_before * (1.0 + 1e-6)) << what;
     s->command("run 20");
     EXPECT_LE(largest_friction_ratio(*s), 0.1 * (1.0 + 1e-9)) << what;
   }

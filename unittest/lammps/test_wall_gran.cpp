@@ -509,7 +509,8 @@ TEST(WallGranJaeger, UnreachedCapacityChangesNothing)
    field). Oracle: a layer held in place while the wall slides under it
    has |F_x| close to mu |F_z|; after E 1e7 -> 1e6 every contact is still inside the cone, so
    |F_x| <= mu |F_z| (the old tangential forces against the new, 5 times
-   smaller normal forces gave twice mu before). Also through a restart file.
+   smaller normal forces gave twice mu before), and the friction dissipation
+   is what it was (no spring moved). Also through a restart file.
 ------------------------------------------------------------------------- */
 
 TEST(WallGranJaeger, ChangedParticleModulusMovesTheHistories)
@@ -541,6 +542,9 @@ TEST(WallGranJaeger, ChangedParticleModulusMovesTheHistories)
     EXPECT_EQ(after[V_CONTACTS], before[V_CONTACTS]) << what;
     EXPECT_LE(std::fabs(after[V_FX]), 0.4 * std::fabs(after[V_FZ]) * (1.0 + 1e-9)) << what;
     EXPECT_LT(std::fabs(after[V_FZ]), 0.5 * std::fabs(before[V_FZ])) << what;
+    // no spring moved: the energy the change took from the springs is work, not friction
+    ASSERT_GT(before[V_FRICTION], 0.0);
+    EXPECT_NEAR(after[V_FRICTION], before[V_FRICTION], 1e-12 * before[V_FRICTION]) << what;
   }
   std::remove(file.c_str());
 }
