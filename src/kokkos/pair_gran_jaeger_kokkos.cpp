@@ -423,18 +423,22 @@ template <class DeviceType> void PairGranJaegerKokkos<DeviceType>::check_record_
                "Pair gran/jaeger/kk: history/max {} does not fit fix neigh/history/kk, which "
                "gives every neighbor slot room for that many points (at most {})",
                capacity(), most);
+  // the fix's first two allocations: 8 partner slots per atom slot (its constructor) and at
+  // least 16 neighbor slots per atom slot (its first post_neighbor, which would end the run
+  // with Kokkos's exception instead of an error that names history/max)
+  constexpr int FIRST_SLOTS = 8 + 16;
   const size_t values =
-      (size_t) MAX(atom->nmax, 1) * 8 * HistoryFix::values_per_contact(capacity());
+      (size_t) MAX(atom->nmax, 1) * FIRST_SLOTS * HistoryFix::values_per_contact(capacity());
   try {
-    // the size of the fix's first allocation, without touching it
+    // their size at once, without touching it
     Kokkos::View<double *, DeviceType> probe(
         Kokkos::view_alloc(Kokkos::WithoutInitializing, "probe"), values);
   } catch (const std::exception &e) {
     error->one(FLERR,
-               "Pair gran/jaeger/kk: history/max {} needs {:.3g} GB on this process for the first "
-               "contact records of fix neigh/history/kk alone ({} points in every slot), which "
-               "cannot be allocated; use a smaller history/max ({})",
-               capacity(), values * sizeof(double) / 1e9, capacity(), e.what());
+               "Pair gran/jaeger/kk: history/max {} needs at least {:.3g} GB on this process for "
+               "the contact records of fix neigh/history/kk ({} points in each of at least {} "
+               "slots per atom), which cannot be allocated; use a smaller history/max ({})",
+               capacity(), values * sizeof(double) / 1e9, capacity(), FIRST_SLOTS, e.what());
   }
 }
 
