@@ -330,6 +330,32 @@ TEST(KokkosJaeger, ChangedCoefficientsAsCpuStyle)
   EXPECT_LT(relative(cpu.second, kk.second), 1e-10);
 }
 
+// the same through a restart file: the Kokkos style reads the histories' materials from it
+// and moves its records; at run 0 after E x 0.2 every force is 0.2 of what it was
+TEST(KokkosJaeger, ChangedCoefficientsThroughRestart)
+{
+  const std::string file =
+      std::string(DEMC_TEST_OUTPUT_DIR) + "/kokkos_jaeger_changed_t" + threads() + ".bin";
+  PerAtom before;
+  {
+    LammpsSession s(MPI_COMM_WORLD, kokkos_args());
+    s.load_plugin();
+    s.commands(dense_packing_input(pair_lines(ROOMY), false));
+    s.commands({"run 100", "run 0"});
+    before = s.forces();
+    s.command("write_restart " + file);
+  }
+  LammpsSession s(MPI_COMM_WORLD, kokkos_args());
+  s.load_plugin();
+  s.commands({"newton off", "read_restart " + file, "neighbor 0.0003 bin", "neigh_modify delay 0",
+              "fix integrate all nve/sphere", "timestep 1e-5",
+              "pair_coeff * * 2e6 0.3 0.5 damping 0.002 0.001", "run 0"});
+  for (auto &f : before)
+    for (double &c : f) c *= 0.2;
+  EXPECT_LT(max_relative_difference(before, s.forces()), 1e-12);
+  std::remove(file.c_str());
+}
+
 TEST(KokkosJaeger, UnsupportedSettingsGiveClearErrors)
 {
   struct Case {
