@@ -409,6 +409,11 @@ TEST(GranJaeger, PerAtomEnergiesSumToGlobal)
     s.commands(energy_computes("gran/jaeger"));
     s.command("run 300");
     EXPECT_LT(atom_energy_mismatch(s, "DEMC_GRAN_JAEGER_HISTORY0"), 1e-10) << "newton " << newton;
+    // after a change of material: the work it did on the contacts is shared out to the atoms
+    s.commands({"thermo_style custom step c_e[*]", "pair_coeff * * 2e6 0.3 0.2 damping 0.002 0.001",
+                "run 20"});
+    EXPECT_LT(atom_energy_mismatch(s, "DEMC_GRAN_JAEGER_HISTORY0"), 1e-10)
+        << "newton " << newton << ", after pair_coeff";
   }
 }
 
