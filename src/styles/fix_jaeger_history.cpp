@@ -180,22 +180,27 @@ void FixJaegerHistory::append(int atom_index, double partner_tag, const double *
   store.insert(store.end(), rec, rec + size);
 }
 
-const double *FixJaegerHistory::find(int atom_index, double partner_tag) const
+// where the entry of partner_tag starts in the atom's store; the store's size if it has none
+size_t FixJaegerHistory::entry_of(int atom_index, double partner_tag) const
 {
   const auto &store = peratom[atom_index];
-  for (size_t m = 0; m < store.size(); m += 2 + (size_t) store[m + 1])
-    if (store[m] == partner_tag) return &store[m + 2];
-  return nullptr;
+  size_t m = 0;
+  while (m < store.size() && store[m] != partner_tag) m += 2 + (size_t) store[m + 1];
+  return m;
+}
+
+const double *FixJaegerHistory::find(int atom_index, double partner_tag) const
+{
+  const size_t m = entry_of(atom_index, partner_tag);
+  return m < peratom[atom_index].size() ? &peratom[atom_index][m + 2] : nullptr;
 }
 
 void FixJaegerHistory::forget(int atom_index, double partner_tag)
 {
   auto &store = peratom[atom_index];
-  for (size_t m = 0; m < store.size(); m += 2 + (size_t) store[m + 1])
-    if (store[m] == partner_tag) {
-      store.erase(store.begin() + m, store.begin() + m + 2 + (size_t) store[m + 1]);
-      return;
-    }
+  const size_t m = entry_of(atom_index, partner_tag);
+  if (m < store.size())
+    store.erase(store.begin() + m, store.begin() + m + 2 + (size_t) store[m + 1]);
 }
 
 /* ----------------------------------------------------------------------

@@ -108,6 +108,7 @@ class FixJaegerHistory : public Fix {
   double stats[S_SIZE];
 
   void append(int atom_index, double partner_tag, const double *rec);
+  size_t entry_of(int atom_index, double partner_tag) const;
   const double *find(int atom_index, double partner_tag) const;
   void forget(int atom_index, double partner_tag);    // drop the record naming partner_tag
   void set_maxexchange();

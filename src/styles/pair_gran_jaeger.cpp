@@ -38,6 +38,17 @@ namespace {
 using H = FixJaegerHistory;
 static_assert(sizeof(jaeger::Point) == 4 * sizeof(double), "a history point is 4 doubles");
 
+/* per type pair (index i * (n + 1) + j, both orders): material_of(i, j) for i <= j */
+template <class MaterialOf>
+std::vector<jaeger::Material> type_pair_table(int n, MaterialOf material_of)
+{
+  const int stride = n + 1;
+  std::vector<jaeger::Material> table(stride * stride, jaeger::Material{});
+  for (int i = 1; i <= n; i++)
+    for (int j = i; j <= n; j++) table[i * stride + j] = table[j * stride + i] = material_of(i, j);
+  return table;
+}
+
 jaeger::Stack stack_of(double *rec, int bounded_capacity)
 {
   jaeger::Stack st;
@@ -450,14 +461,14 @@ void PairGranJaeger::write_restart(FILE *fp)
 void PairGranJaeger::write_history_materials(FILE *fp) const
 {
   const int n = atom->ntypes, stride = n + 1;
-  const bool known = (int) history_materials.size() == stride * stride;
-  const auto &m = known ? history_materials : pair_materials;
-  const bool any = (int) m.size() == stride * stride;
+  const auto &table = (int) history_materials.size() == stride * stride ? history_materials
+                                                                        : pair_materials;
+  const bool known = (int) table.size() == stride * stride;
   for (int i = 1; i <= n; i++)
-    for (int j = i; j <= n; j++)
-      for (double v : {any ? m[i * stride + j].Estar : 0.0, any ? m[i * stride + j].Gstar : 0.0,
-                       any ? m[i * stride + j].mu : 0.0})
-        write_double(fp, v);
+    for (int j = i; j <= n; j++) {
+      const jaeger::Material m = known ? table[i * stride + j] : jaeger::Material{};
+      for (double v : {m.Estar, m.Gstar, m.mu}) write_double(fp, v);
+    }
 }
 
 void PairGranJaeger::read_restart(FILE *fp)
@@ -468,13 +479,9 @@ void PairGranJaeger::read_restart(FILE *fp)
   if (restart_has_materials) return;
   // files written before 2026-11-25 do not hold the histories' materials: they were made with
   // the coefficients (unless pair_coeff changed them before write_restart)
-  const int n = atom->ntypes, stride = n + 1;
-  history_materials.assign(stride * stride, jaeger::Material{});
-  for (int i = 1; i <= n; i++)
-    for (int j = i; j <= n; j++)
-      if (setflag[i][i] && setflag[j][j])
-        history_materials[i * stride + j] = history_materials[j * stride + i] =
-            type_pair_material(i, j);
+  history_materials = type_pair_table(atom->ntypes, [this](int i, int j) {
+    return (setflag[i][i] && setflag[j][j]) ? type_pair_material(i, j) : jaeger::Material{};
+  });
 }
 
 /* ----------------------------------------------------------------------
@@ -484,16 +491,12 @@ void PairGranJaeger::read_restart(FILE *fp)
 
 void PairGranJaeger::read_history_materials(FILE *fp)
 {
-  const int n = atom->ntypes, stride = n + 1;
-  history_materials.assign(stride * stride, jaeger::Material{});
-  for (int i = 1; i <= n; i++)
-    for (int j = i; j <= n; j++) {
-      const double estar_ij = read_double(fp), gstar_ij = read_double(fp);
-      const double mu_ij = read_double(fp);
-      if (estar_ij > 0.0 && gstar_ij > 0.0)
-        history_materials[i * stride + j] = history_materials[j * stride + i] =
-            jaeger::material(estar_ij, gstar_ij, 0.0, mu_ij);
-    }
+  // (in the order written: i <= j row by row)
+  history_materials = type_pair_table(atom->ntypes, [this, fp](int, int) {
+    const double estar_ij = read_double(fp), gstar_ij = read_double(fp), mu_ij = read_double(fp);
+    return (estar_ij > 0.0 && gstar_ij > 0.0) ? jaeger::material(estar_ij, gstar_ij, 0.0, mu_ij)
+                                              : jaeger::Material{};
+  });
 }
 
 /* ----------------------------------------------------------------------
