@@ -55,16 +55,24 @@ int axis_of(const char *word)
   return -1;
 }
 
-// global restart record: displacement (3), elapsed time, cumulative sums
-constexpr int RESTART_HEADER = 4;
+/* global restart record: a marker, the layout's version, displacement (3), elapsed time,
+   cumulative sums. Records of earlier versions start with the displacement (never a
+   NaN) and hold the first three sums only. */
+constexpr int RESTART_HEADER = 6;
+constexpr int RESTART_VERSION = 2;
+constexpr int OLD_RESTART_HEADER = 4, OLD_RESTART_SUMS = 3;
+double restart_marker()
+{
+  return std::nan("0x6465");
+}
 }    // namespace
 
 /* ---------------------------------------------------------------------- */
 
 FixWallGranDemc::FixWallGranDemc(LAMMPS *lmp, int narg, char **arg) :
     Fix(lmp, narg, arg), dt(0.0), wallstyle(-1), has_lo(false), has_hi(false), lo(0.0), hi(0.0),
-    cylradius(0.0), motion(STATIC), wiggle_axis(0), amplitude(0.0), period(0.0), elapsed(0.0),
-    step_move{0.0, 0.0, 0.0}, reduced(false)
+    cylradius(0.0), motion(STATIC), wiggle_axis(0), amplitude(0.0), period(0.0), rotating(false),
+    spin(0.0), spin_var(-1), step_turn(0.0), elapsed(0.0), step_move{0.0, 0.0, 0.0}, reduced(false)
 {
   if (!atom->radius_flag || !atom->rmass_flag || !atom->omega_flag)
     error->all(FLERR,
@@ -115,13 +123,14 @@ std::string FixWallGranDemc::law_error(const std::string &what) const
 
 /* ----------------------------------------------------------------------
    [law keywords] wallstyle args [wiggle dim A period | translate vx vy vz |
-   law keywords] ...; law keywords may come before or after the wall
+   rotate omega | law keywords] ...; law keywords may come before or after the wall
 ------------------------------------------------------------------------- */
 
 void FixWallGranDemc::parse_wall(int narg, char **arg, int iarg)
 {
   auto keyword = [&](bool motion_allowed) {
     int n = motion_allowed ? parse_motion(narg, arg, iarg) : 0;
+    if (n == 0 && motion_allowed) n = parse_rotation(narg, arg, iarg);
     if (n == 0) n = law_keyword(narg, arg, iarg);
     if (n == 0) error->all(FLERR, "Unknown fix {} keyword: {}", style, arg[iarg]);
     iarg += n;
@@ -185,8 +194,27 @@ int FixWallGranDemc::parse_motion(int narg, char **arg, int iarg)
   return 4;
 }
 
+/* rotate omega: the wall turns about its z axis (through the wall's x, y displacement) with
+   angular velocity omega, a number or v_name */
+int FixWallGranDemc::parse_rotation(int narg, char **arg, int iarg)
+{
+  if (strcmp(arg[iarg], "rotate") != 0) return 0;
+  if (iarg + 2 > narg) utils::missing_cmd_args(FLERR, fmt::format("fix {} rotate", style), error);
+  if (rotating) error->all(FLERR, law_error("use rotate once"));
+  rotating = true;
+  if (utils::strmatch(arg[iarg + 1], "^v_"))
+    spin_str = arg[iarg + 1] + 2;
+  else
+    spin = utils::numeric(FLERR, arg[iarg + 1], false, lmp);
+  return 2;
+}
+
 void FixWallGranDemc::check_wall() const
 {
+  if (rotating && wallstyle != ZPLANE && wallstyle != ZCYLINDER)
+    error->all(FLERR,
+               law_error("rotate turns the wall about the z axis, which only a zplane or the "
+                         "zcylinder can do in place"));
   if (wallstyle <= ZPLANE && domain->periodicity[wallstyle])
     error->all(FLERR, law_error("cannot use a wall in a periodic dimension"));
   if (wallstyle == ZCYLINDER && (domain->xperiodic || domain->yperiodic))
@@ -204,13 +232,18 @@ void FixWallGranDemc::init()
   dt = update->dt;
   if (utils::strmatch(update->integrate_style, "^respa"))
     error->all(FLERR, law_error("run_style respa is not supported"));
-  for (int k = 0; k < 3; k++) {
-    if (vstr[k].empty()) continue;
-    vvar[k] = input->variable->find(vstr[k].c_str());
-    if (vvar[k] < 0) error->all(FLERR, law_error("variable {} does not exist"), vstr[k]);
-    if (!input->variable->equalstyle(vvar[k]))
-      error->all(FLERR, law_error("variable {} must be an equal-style variable"), vstr[k]);
-  }
+  for (int k = 0; k < 3; k++)
+    if (!vstr[k].empty()) vvar[k] = find_equal_variable(vstr[k]);
+  if (!spin_str.empty()) spin_var = find_equal_variable(spin_str);
+}
+
+int FixWallGranDemc::find_equal_variable(const std::string &name) const
+{
+  const int var = input->variable->find(name.c_str());
+  if (var < 0) error->all(FLERR, law_error("variable {} does not exist"), name);
+  if (!input->variable->equalstyle(var))
+    error->all(FLERR, law_error("variable {} must be an equal-style variable"), name);
+  return var;
 }
 
 void FixWallGranDemc::reset_dt()
@@ -268,35 +301,45 @@ FixWallGranDemc::Contact FixWallGranDemc::make_contact(int i, int side, bool adv
   c.du_p = step * vec(atom->v[i]);
   c.dth_p = step * vec(atom->omega[i]);
   c.du_q = advance ? step_move : Vec3{0.0, 0.0, 0.0};
-  c.dth_q = {0.0, 0.0, 0.0};
+  c.dth_q = {0.0, 0.0, advance ? step_turn : 0.0};
+  // (a zplane and the zcylinder are unchanged by their rotation: only the normal's turn with the
+  // particle's own movement enters)
   wall_gap(side, x - c.du_p, d - c.du_q, c.n_old);
   c.r_p = (radius - 0.5 * c.overlap) * c.n;
-  c.r_q = {0.0, 0.0, 0.0};    // the wall does not rotate: its lever arm never enters
-  c.du = c.du_q - c.du_p - demc::cross(c.dth_p, c.r_p);
+  const Vec3 contact_point = x + c.r_p;
+  c.r_q = {contact_point.x - d.x, contact_point.y - d.y, 0.0};
+  c.du = c.du_q - c.du_p + demc::cross(c.dth_q, c.r_q) - demc::cross(c.dth_p, c.r_p);
   return c;
 }
 
 /* ----------------------------------------------------------------------
    the wall's movement over this step: wiggle exactly from its position
-   function, translate as v dt with v at the end of the step
+   function, translate as v dt and rotate as omega dt with v and omega at
+   the end of the step; sets step_turn
 ------------------------------------------------------------------------- */
 
 Vec3 FixWallGranDemc::advance_wall()
 {
   Vec3 m = {0.0, 0.0, 0.0};
+  const bool variables = vvar[0] >= 0 || vvar[1] >= 0 || vvar[2] >= 0 || spin_var >= 0;
+  if (variables) modify->clearstep_compute();
   if (motion == WIGGLE) {
     const double w = 2.0 * MathConst::MY_PI / period;
     component(m, wiggle_axis) = amplitude * (std::cos(w * elapsed) - std::cos(w * (elapsed + dt)));
   } else if (motion == TRANSLATE) {
-    const bool variables = vvar[0] >= 0 || vvar[1] >= 0 || vvar[2] >= 0;
-    if (variables) modify->clearstep_compute();
-    for (int k = 0; k < 3; k++)
-      component(m, k) = dt * (vvar[k] >= 0 ? input->variable->compute_equal(vvar[k]) : velocity[k]);
-    if (variables) modify->addstep_compute(update->ntimestep + 1);
+    for (int k = 0; k < 3; k++) component(m, k) = dt * rate_at_step_end(vvar[k], velocity[k]);
   }
+  step_turn = rotating ? dt * rate_at_step_end(spin_var, spin) : 0.0;
+  if (variables) modify->addstep_compute(update->ntimestep + 1);
   for (int k = 0; k < 3; k++) disp[k] += component(m, k);
   elapsed += dt;
   return m;
+}
+
+// an equal-style variable's value now (the end of the step), or the constant
+double FixWallGranDemc::rate_at_step_end(int var, double constant) const
+{
+  return var >= 0 ? input->variable->compute_equal(var) : constant;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -305,6 +348,7 @@ void FixWallGranDemc::post_force(int)
 {
   // at setup the particles have not moved since the last step: no history changes
   const bool advance = (update->setupflag == 0);
+  step_turn = 0.0;
   step_move = advance ? advance_wall() : Vec3{0.0, 0.0, 0.0};
   for (double &v : local) v = 0.0;
   reduced = false;
@@ -323,6 +367,7 @@ void FixWallGranDemc::post_force(int)
   local[energy_slot(PairGranDemc::E_FRICTION)] =
       friction_dissipation(local[energy_slot(PairGranDemc::E_TANGENTIAL)]);
   local[energy_slot(PairGranDemc::E_DAMPING)] = cumulative[C_DAMPING];
+  local[V_WALL_WORK] = cumulative[C_WALL_WORK];
 }
 
 void FixWallGranDemc::apply(int i, const Contact &c, const Touch &t)
@@ -338,6 +383,11 @@ void FixWallGranDemc::apply(int i, const Contact &c, const Touch &t)
   local[V_FX] -= t.force.x;
   local[V_FY] -= t.force.y;
   local[V_FZ] -= t.force.z;
+  // the reaction -F acts on the wall at the contact point, r_q from its axis
+  local[V_TORQUE_Z] -= c.r_q.x * t.force.y - c.r_q.y * t.force.x;
+  // the wall's movement at the contact point over the step (0 at setup) times the force the
+  // particle takes, at the end of the step
+  cumulative[C_WALL_WORK] += demc::dot(t.force, c.du_q + demc::cross(c.dth_q, c.r_q));
   local[energy_slot(PairGranDemc::E_NORMAL)] += t.normal_energy;
   local[energy_slot(PairGranDemc::E_TANGENTIAL)] += t.tangential_energy;
   local[energy_slot(PairGranDemc::E_CONTACTS)] += 1.0;
@@ -378,7 +428,8 @@ void FixWallGranDemc::write_restart(FILE *fp)
   double totals[C_SIZE];
   MPI_Reduce(cumulative, totals, C_SIZE, MPI_DOUBLE, MPI_SUM, 0, world);
   if (comm->me != 0) return;
-  double list[RESTART_HEADER + C_SIZE] = {disp[0], disp[1], disp[2], elapsed};
+  double list[RESTART_HEADER + C_SIZE] = {restart_marker(), RESTART_VERSION, disp[0],
+                                          disp[1],          disp[2],         elapsed};
   for (int k = 0; k < C_SIZE; k++) list[RESTART_HEADER + k] = totals[k];
   const int size = (int) sizeof(list);
   fwrite(&size, sizeof(int), 1, fp);
@@ -388,7 +439,14 @@ void FixWallGranDemc::write_restart(FILE *fp)
 void FixWallGranDemc::restart(char *buf)
 {
   const auto *list = reinterpret_cast<const double *>(buf);
-  for (int k = 0; k < 3; k++) disp[k] = list[k];
-  elapsed = list[3];
-  for (int k = 0; k < C_SIZE; k++) cumulative[k] = (comm->me == 0) ? list[RESTART_HEADER + k] : 0.0;
+  const bool versioned = std::isnan(list[0]);
+  if (versioned && static_cast<int>(list[1]) != RESTART_VERSION)
+    error->all(FLERR, law_error("the restart file's wall record has version {}, this fix reads {}"),
+               list[1], RESTART_VERSION);
+  const int header = versioned ? RESTART_HEADER : OLD_RESTART_HEADER;
+  const int sums = versioned ? static_cast<int>(C_SIZE) : OLD_RESTART_SUMS;
+  for (int k = 0; k < 3; k++) disp[k] = list[header - 4 + k];
+  elapsed = list[header - 1];
+  for (int k = 0; k < C_SIZE; k++)
+    cumulative[k] = (comm->me == 0 && k < sums) ? list[header + k] : 0.0;
 }

@@ -7,15 +7,18 @@
      NULL) or a z cylinder around the z axis, holding the particles inside;
    - its motion: wiggle (as fix wall/gran) or translate with a velocity
      that is constant or given by equal-style variables; the displacement is
-     accumulated step by step and kept in restart files;
+     accumulated step by step and kept in restart files; a zplane or the
+     zcylinder can also rotate about its z axis (rotate: a turntable, a drum);
    - the contact of a particle with the wall over one step, with the
      general contact vectors (Contact below): the particle is p, the wall
-     is q, a body of infinite radius and mass that translates with the
-     wall and does not rotate. n points from the particle to the wall, du
-     is the movement of the wall relative to the particle at the contact
-     point (Eq. 5), the contact point is the middle of the overlap;
-   - applying the force and its torque, the force on the wall, the energy
-     terms of the pair styles (global vector) and their cumulative sums.
+     is q, a body of infinite radius and mass that moves with the wall
+     (translation of its axis point, rotation about its z axis). n points
+     from the particle to the wall, du is the movement of the wall relative
+     to the particle at the contact point (Eq. 5), the contact point is the
+     middle of the overlap;
+   - applying the force and its torque, the force and the torque about its
+     axis on the wall, the work the wall does, the energy terms of the pair
+     styles (global vector) and their cumulative sums.
    Derived fixes parse the law's coefficients, keep one history record per
    particle (one wall per fix) and call the kernel.
 ------------------------------------------------------------------------- */
@@ -36,18 +39,28 @@ class FixWallGranDemc : public Fix {
   // the particle p and the wall q over one step: n points from p to q, du is the movement of
   // q relative to p at the contact point (Eq. 5)
   struct Contact {
-    int p, q;                               // atom index, -1 for the wall
-    double r, overlap;                      // centre-to-wall distance and overlap at t+dt
-    demc::Vec3 n, n_old;                    // normals at t+dt and t
-    demc::Vec3 r_p, r_q;                    // centre to contact point (middle of the overlap)
+    int p, q;               // atom index, -1 for the wall
+    double r, overlap;      // centre-to-wall distance and overlap at t+dt
+    demc::Vec3 n, n_old;    // normals at t+dt and t
+    // contact point (middle of the overlap) from p's centre, and from the wall's z axis
+    demc::Vec3 r_p, r_q;
     demc::Vec3 du_p, du_q, dth_p, dth_q;    // translations and rotations over the step
     demc::Vec3 du;                          // Eq. 5
   };
   enum WallStyle { XPLANE = 0, YPLANE = 1, ZPLANE = 2, ZCYLINDER = 3 };
   // which surface a particle touches: the lo or hi plane; the cylinder is LO_SIDE
   enum Side { NO_SIDE = 0, LO_SIDE = 1, HI_SIDE = 2 };
-  // global vector: force on the wall (x, y, z), then the pair styles' energy layout
-  enum VectorIndex { V_FX, V_FY, V_FZ, V_ENERGY, V_SIZE = V_ENERGY + PairGranDemc::E_SIZE };
+  // global vector: force on the wall (x, y, z), then the pair styles' energy layout, then the
+  // torque on the wall about its z axis and the cumulative work the wall did on the particles
+  enum VectorIndex {
+    V_FX,
+    V_FY,
+    V_FZ,
+    V_ENERGY,
+    V_TORQUE_Z = V_ENERGY + PairGranDemc::E_SIZE,
+    V_WALL_WORK,
+    V_SIZE
+  };
   static constexpr int energy_slot(int e) { return static_cast<int>(V_ENERGY) + e; }
 
   FixWallGranDemc(class LAMMPS *, int, char **);
@@ -75,7 +88,9 @@ class FixWallGranDemc : public Fix {
     bool sliding;
   };
   // this rank's cumulative sums (rank 0 carries the totals after a restart)
-  enum Cumulative { C_FRICTION, C_DAMPING, C_WORK, C_SIZE };
+  // C_WORK: the tangential work of the contacts (gran/jaeger's friction = work - stored);
+  // C_WALL_WORK: the work the moving wall did on the particles
+  enum Cumulative { C_FRICTION, C_DAMPING, C_WORK, C_WALL_WORK, C_SIZE };
   double cumulative[C_SIZE];
   double dt;
 
@@ -104,6 +119,12 @@ class FixWallGranDemc : public Fix {
   double velocity[3];     // translate: constant components
   std::string vstr[3];    // translate: equal-style variable names ("" = constant)
   int vvar[3];
+  // rotate: angular velocity about the wall's z axis, a constant or an equal-style variable
+  bool rotating;
+  double spin;
+  std::string spin_str;
+  int spin_var;
+  double step_turn;        // the wall's rotation angle over the current step
   double disp[3];          // wall displacement since the fix was defined
   double elapsed;          // time since the fix was defined
   demc::Vec3 step_move;    // wall movement over the current step
@@ -113,6 +134,9 @@ class FixWallGranDemc : public Fix {
   int parse_wall_style(int narg, char **arg, int iarg);
   int parse_plane(int narg, char **arg, int iarg);
   int parse_motion(int narg, char **arg, int iarg);
+  int parse_rotation(int narg, char **arg, int iarg);
+  int find_equal_variable(const std::string &name) const;
+  double rate_at_step_end(int var, double constant) const;
   void check_wall() const;
   demc::Vec3 advance_wall();
   void apply(int i, const Contact &c, const Touch &t);

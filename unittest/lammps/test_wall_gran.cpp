@@ -1,8 +1,11 @@
 /* Layer (b): fix wall/gran/kuhn and fix wall/gran/jaeger inside LAMMPS.
    - a sphere pressed on a wall, sheared, rolled and lifted off under prescribed motion
      reproduces the kernels called directly with geometry and wall motion computed here
-     (static plane, wiggling cylinder, plane translated by variables): forces, torques,
-     the force on the wall and every energy term of the fix's vector;
+     (static plane, wiggling cylinder, plane translated by variables, turntable rotating
+     by a variable, rotating and wiggling drum): forces, torques, the force and torque on
+     the wall, the wall's work and every energy term of the fix's vector;
+   - a drum turning past a particle held in place: the closed forms of sticking and
+     sliding (force, torque on the drum, friction dissipation = the drum's work);
    - the Hertz modulus mixes the wall's and the particle type's E, nu;
    - a wall translating under a resting layer = the layer moving the other way;
    - kinetic + stored + dissipated energy is constant with static walls; fix_modify energy;
@@ -47,6 +50,8 @@ enum {
   V_DAMPING,
   V_CONTACTS,
   V_SLIDING,
+  V_TORQUE_Z,
+  V_WALL_WORK,
   V_SIZE
 };
 
@@ -77,6 +82,7 @@ struct WallCase {
   Vec3 e_n, t1, t2;    // towards the wall, and two tangents
   double (*gap)(const Vec3 &x, const Vec3 &d, Vec3 &n);    // centre to wall, normal towards it
   Vec3 (*move)(int k);                                     // wall movement over the k-th step
+  double (*turn)(int k) = nullptr;    // rotation about the wall's z axis over the k-th step
 };
 
 double gap_zlo(const Vec3 &x, const Vec3 &d, Vec3 &n)
@@ -109,6 +115,16 @@ Vec3 wiggle_x(int k)
   return {0.01 * (std::cos(w * k * DT) - std::cos(w * (k + 1) * DT)), 0.0, 0.0};
 }
 
+double turn_by_variable(int k)
+{
+  return DT * (0.5 + 2.0 * std::sin(0.13 * (k + 1)));    // step k + 1 ends the k-th step
+}
+
+double turn_backwards(int)
+{
+  return DT * -0.5;
+}
+
 Vec3 translate_by_variables(int k)
 {
   return {0.0, DT * 1.5 * std::sin(0.1 * (k + 1)),
@@ -124,6 +140,11 @@ const WallCase WALLS[] = {
     {"xplane translated by variables", "xplane NULL 2.0 translate 0 v_vy v_vz",
      {"variable vy equal 1.5*sin(0.1*step)", "variable vz equal 0.5*cos(0.07*step)"}, {1.5, 0.3, -0.1},
      {1, 0, 0}, {0, 1, 0}, {0, 0, 1}, gap_xhi, translate_by_variables},
+    {"turntable: zplane rotating by a variable", "zplane 0.0 NULL rotate v_w",
+     {"variable w equal 0.5+2*sin(0.13*step)"}, {0.8, -0.3, 0.5}, {0, 0, -1}, {1, 0, 0}, {0, 1, 0},
+     gap_zlo, still, turn_by_variable},
+    {"drum: zcylinder rotating about its wiggling axis", "zcylinder 3.0 rotate -0.5 wiggle x 0.01 0.004",
+     {}, {2.5, 0.1, 0.0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}, gap_cylinder, wiggle_x, turn_backwards},
 };
 // clang-format on
 
@@ -170,8 +191,10 @@ Drive jaeger_drive(int k)
 // one step of the contact as the kernels take it (particle p, wall q)
 struct Geometry {
   double overlap;
-  Vec3 n, n_old, du_p, du_q, dth_p, r_p;
-  Vec3 du() const { return du_q - du_p - demc::cross(dth_p, r_p); }
+  Vec3 n, n_old, du_p, du_q, dth_p, dth_q, r_p, r_q;
+  // the wall's movement at the contact point, and relative to the particle's
+  Vec3 wall_move() const { return du_q + demc::cross(dth_q, r_q); }
+  Vec3 du() const { return wall_move() - du_p - demc::cross(dth_p, r_p); }
 };
 
 // what the fix must report after the step
@@ -204,9 +227,9 @@ struct KuhnByHand {
     m.du_p = g.du_p;
     m.du_q = g.du_q;
     m.dth_p = g.dth_p;
-    m.dth_q = {0, 0, 0};
+    m.dth_q = g.dth_q;
     m.r_p = g.r_p;
-    m.r_q = {0, 0, 0};
+    m.r_q = g.r_q;
     m.dt = DT;
     const auto res = kuhn::step(p, m, ft);
     ft = res.ft;
@@ -233,7 +256,7 @@ struct JaegerByHand {
   Outcome step(const Geometry &g)
   {
     const Vec3 du = g.du();
-    if (touching) q = demc::frame::update(q, g.n, 0.5 * demc::dot(g.dth_p, g.n));
+    if (touching) q = demc::frame::update(q, g.n, 0.5 * demc::dot(g.dth_p + g.dth_q, g.n));
     const auto l = demc::frame::to_local(q, du);
     jaeger::Vec2 ds{l.x, l.y};
     if (!(g.overlap > 0.0)) {
@@ -279,6 +302,7 @@ void drive_against_wall(const std::string &law_fix, const WallCase &wc, double g
   s.commands({"fix w all " + law_fix + " " + wc.args, "run 0 post no"});
   auto *atom = s.lmp->atom;
   Vec3 disp{0, 0, 0};
+  double wall_work = 0.0, wall_work_scale = 1e-12;    // (the sum of the increments' sizes)
   for (int k = 0; k < steps; k++) {
     const Drive dr = drive(k);
     const Vec3 v = dr.vn * wc.e_n + dr.v1 * wc.t1 + dr.v2 * wc.t2;
@@ -296,9 +320,16 @@ void drive_against_wall(const std::string &law_fix, const WallCase &wc, double g
     g.du_p = DT * v;
     g.du_q = move;
     g.dth_p = DT * dr.w;
+    g.dth_q = {0.0, 0.0, wc.turn ? wc.turn(k) : 0.0};
     g.r_p = (RADIUS - 0.5 * g.overlap) * g.n;
+    const Vec3 contact_point = x + g.r_p;
+    g.r_q = {contact_point.x - disp.x, contact_point.y - disp.y, 0.0};    // from the z axis
     const Outcome e = law.step(g);
     const Vec3 torque = demc::cross(g.r_p, e.force);
+    const double wall_torque = -demc::cross(g.r_q, e.force).z;
+    const double wall_work_step = demc::dot(e.force, g.wall_move());
+    wall_work += wall_work_step;
+    wall_work_scale += std::fabs(wall_work_step);
 
     const auto f = s.forces(), t = s.torques();
     const auto w = fix_vector(s, "w");
@@ -314,6 +345,8 @@ void drive_against_wall(const std::string &law_fix, const WallCase &wc, double g
     EXPECT_NEAR(w[V_FRICTION], e.friction, 1e-9 * energy_scale) << wc.name << " step " << k;
     EXPECT_NEAR(w[V_DAMPING], e.damping, 1e-9 * energy_scale) << wc.name << " step " << k;
     EXPECT_EQ(w[V_CONTACTS], e.contacts) << wc.name << " step " << k;
+    EXPECT_NEAR(w[V_TORQUE_Z], wall_torque, 1e-9 * scale * 3.0) << wc.name << " step " << k;
+    EXPECT_NEAR(w[V_WALL_WORK], wall_work, 1e-9 * wall_work_scale) << wc.name << " step " << k;
   }
 }
 
@@ -358,6 +391,110 @@ TEST(WallGranJaeger, PrescribedPressAndShearReproducesKernel)
     EXPECT_GT(law.damping, 0.0) << wc.name;
     EXPECT_FALSE(law.touching) << wc.name;
   }
+}
+
+/* ----------------------------------------------------------------------
+   a drum (zcylinder, rotate omega) turning past a particle held in place
+   at (rho, 0, 0) with overlap 1e-3: the wall's surface moves by
+   s1 = omega dt (R + 1e-3/2) per step along +y at the contact point (the
+   middle of the overlap, beyond the drum's surface). The
+   particle sticks, then slides; closed forms at constant normal force of the
+   tangential force f_t(s) and of the work W(s), its integral, which the law
+   must have split into stored energy and friction dissipation:
+     gran/kuhn:   f_t = min(kt s, mu fn);
+     gran/jaeger: f_t = mu P (1 - r^(3/2)), W = mu P (s - 2/5 s* (1 - r^(5/2))),
+                  r = 1 - s/s*, s* = 3 mu P / (16 G* a) (Cattaneo-Mindlin), then
+                  f_t = mu P and W grows by mu P per unit s.
+   The torque on the drum about its axis is -(R + 1e-3/2) f_t. The work the
+   drum did on the particle, the force after each step times the step's
+   movement, is the right Riemann sum of the monotone f_t(s): within
+   f_t s1 of W; while the particle slides, each step's work is that step's
+   friction dissipation.
+------------------------------------------------------------------------- */
+
+namespace {
+
+struct DrumStep {
+  double ft, normal, work;    // closed forms after the step
+  bool sliding;
+};
+
+void drum_drags_fixed_particle(const std::string &law_fix, double omega, int steps,
+                               DrumStep (*closed_form)(double s))
+{
+  // the contact point, the middle of the overlap, lies DELTA/2 beyond the drum's surface
+  const double R = 3.0, DELTA = 1.0e-3, arm = R + 0.5 * DELTA, s1 = omega * DT * arm;
+  LammpsSession s;
+  s.load_plugin();
+  s.commands({"units si", "atom_style sphere", "atom_modify map array", "boundary f f f",
+              "region box block -4 4 -4 4 -4 4 units box", "create_box 1 box",
+              fmt::format("create_atoms 1 single {:.17g} 0 0 units box", R - RADIUS + DELTA),
+              "set group all diameter 1.0", "set group all density 1000",
+              "timestep " + std::to_string(DT),
+              // the first step only loads the contact normally (Cattaneo-Mindlin's start)
+              fmt::format("variable w equal {}*(step>1)", omega),
+              fmt::format("fix w all {} zcylinder {} rotate v_w", law_fix, R), "run 0 post no"});
+  double last_work = 0.0, last_friction = 0.0;
+  int sliding_steps = 0;
+  for (int k = 1; k <= steps; k++) {
+    s.command("run 1 pre no post no");    // no integrator: the particle stays where it is
+    const DrumStep e = closed_form((k - 1) * s1);
+    const auto f = s.forces()[1];
+    const auto w = fix_vector(s, "w");
+    const double fscale = std::max(e.normal, e.ft);
+    EXPECT_NEAR(f[0], -e.normal, 1e-12 * fscale) << law_fix << " step " << k;
+    EXPECT_NEAR(f[1], e.ft, 1e-10 * fscale) << law_fix << " step " << k;
+    EXPECT_NEAR(f[2], 0.0, 1e-12 * fscale) << law_fix << " step " << k;
+    EXPECT_NEAR(w[V_TORQUE_Z], -arm * e.ft, 1e-10 * arm * fscale) << law_fix << " step " << k;
+    EXPECT_NEAR(w[V_TANGENTIAL] + w[V_FRICTION], e.work, 1e-9 * e.work + 1e-300)
+        << law_fix << " step " << k;
+    const double wall_work = w[V_WALL_WORK];
+    EXPECT_GE(wall_work, e.work * (1 - 1e-9)) << law_fix << " step " << k;
+    EXPECT_LE(wall_work, e.work + e.ft * s1 * (1 + 1e-9)) << law_fix << " step " << k;
+    if (e.sliding && closed_form((k - 2) * s1).sliding) {
+      EXPECT_NEAR(wall_work - last_work, w[V_FRICTION] - last_friction, 1e-9 * e.ft * s1)
+          << law_fix << " step " << k;
+      sliding_steps++;
+    }
+    last_work = wall_work;
+    last_friction = w[V_FRICTION];
+  }
+  EXPECT_GE(sliding_steps, steps / 4) << law_fix << ": the particle should have slid";
+}
+
+// gran/kuhn 1e5 8e4 0.4
+DrumStep kuhn_drum(double s)
+{
+  const double kn = 1.0e5, kt = 8.0e4, mu = 0.4, fn = kn * 1.0e-3, limit = mu * fn;
+  const double s_slip = limit / kt;
+  if (s <= s_slip) return {kt * s, fn, 0.5 * kt * s * s, false};
+  return {limit, fn, 0.5 * limit * s_slip + limit * (s - s_slip), true};
+}
+
+// gran/jaeger 1e7 0.3 0.4 (no pair style: the wall's moduli for both bodies)
+DrumStep jaeger_drum(double s)
+{
+  const double E = 1.0e7, nu = 0.3, mu = 0.4, delta = 1.0e-3, G = E / (2.0 * (1.0 + nu));
+  const double e_star = E / (2.0 * (1.0 - nu * nu)), g_star = G / (2.0 * (2.0 - nu));
+  const double a = std::sqrt(RADIUS * delta);
+  const double P = 4.0 / 3.0 * e_star * std::sqrt(RADIUS) * std::pow(delta, 1.5);
+  const double s_star = 3.0 * mu * P / (16.0 * g_star * a);
+  const double r = std::max(0.0, 1.0 - s / s_star);
+  const double W = mu * P * (std::min(s, s_star) - 0.4 * s_star * (1.0 - std::pow(r, 2.5))) +
+      mu * P * std::max(0.0, s - s_star);
+  return {mu * P * (1.0 - std::pow(r, 1.5)), P, W, s >= s_star};
+}
+
+}    // namespace
+
+TEST(WallGranKuhn, DrumDragsAParticleHeldInPlace)
+{
+  drum_drags_fixed_particle("wall/gran/kuhn 1e5 8e4 0.4", 0.08, 40, kuhn_drum);
+}
+
+TEST(WallGranJaeger, DrumDragsAParticleHeldInPlace)
+{
+  drum_drags_fixed_particle("wall/gran/jaeger 1e7 0.3 0.4", 0.05, 60, jaeger_drum);
 }
 
 // effective moduli: the wall's E, nu with the particle type's (pair gran/jaeger), else the
@@ -463,9 +600,11 @@ TEST(WallGran, TranslatingWallEqualsLayerMovingTheOtherWay)
     for (size_t i = 1; i < x[0].size(); i++)
       shift_error = std::max(shift_error, std::fabs(x[0][i][0] - V * steps * 1e-5 - x[1][i][0]));
     EXPECT_LT(shift_error, 1e-12) << law.name;
-    for (int k = 0; k < V_SIZE; k++)
+    // every entry but the wall's work, which only the moving wall does
+    for (int k = 0; k < V_WALL_WORK; k++)
       EXPECT_NEAR(w[0][k], w[1][k], 1e-9 * std::max(std::fabs(w[0][k]), 1e-12))
           << law.name << " " << k;
+    EXPECT_EQ(w[1][V_WALL_WORK], 0.0) << law.name;
     // the wall must drag the layer: friction along x and dissipation
     EXPECT_GT(std::fabs(w[0][V_FX]), 1e-3 * std::fabs(w[0][V_FZ])) << law.name;
     EXPECT_GT(w[0][V_FRICTION], 0.0) << law.name;
@@ -554,16 +693,15 @@ TEST(WallGranJaeger, ChangedParticleModulusMovesTheHistories)
    walls) stays constant while particles hit the walls
 ------------------------------------------------------------------------- */
 
-TEST(WallGran, EnergyBalanceWithStaticWalls)
+namespace {
+
+using WallLines = std::vector<std::pair<Law, std::vector<std::string>>>;
+
+/* particles in a closed cylinder (fixes wz: zplanes, wc: zcylinder), 4000 steps: kinetic +
+   stored + dissipated energy of the pair style and the walls, minus the work the walls did,
+   is constant; with walls at rest that work is 0. Returns the walls' vectors. */
+void check_energy_balance(const WallLines &cases, bool moving)
 {
-  const std::vector<std::pair<Law, std::vector<std::string>>> cases = {
-      {LAWS[0],
-       {"fix wz all wall/gran/kuhn 2e3 1.5e3 0.4 damping 0.002 0.001 zplane 0 0.01",
-        "fix wc all wall/gran/kuhn 3e3 2e3 0.3 zcylinder 0.0058"}},
-      {LAWS[1],
-       {"fix wz all wall/gran/jaeger 2e7 0.25 0.4 damping 0.002 0.001 zplane 0 0.01",
-        "fix wc all wall/gran/jaeger 1e7 0.3 0.3 zcylinder 0.0058"}},
-  };
   for (const auto &c : cases) {
     LammpsSession s;
     s.load_plugin();
@@ -589,7 +727,7 @@ TEST(WallGran, EnergyBalanceWithStaticWalls)
       for (int k = 0; k < 4; k++) e += p[k];
       for (const char *id : {"wz", "wc"}) {
         const auto w = fix_vector(s, id);
-        e += w[V_NORMAL] + w[V_TANGENTIAL] + w[V_FRICTION] + w[V_DAMPING];
+        e += w[V_NORMAL] + w[V_TANGENTIAL] + w[V_FRICTION] + w[V_DAMPING] - w[V_WALL_WORK];
       }
       return e;
     };
@@ -598,6 +736,12 @@ TEST(WallGran, EnergyBalanceWithStaticWalls)
     const auto wz = fix_vector(s, "wz"), wc = fix_vector(s, "wc");
     const double e1 = total();
     EXPECT_NEAR(e1, e0, 1e-3 * e0) << c.first.name;
+    if (moving) {    // the walls must have done work of the order of the energy
+      EXPECT_GT(std::fabs(wz[V_WALL_WORK]) + std::fabs(wc[V_WALL_WORK]), 0.05 * e0) << c.first.name;
+    } else {
+      EXPECT_EQ(wz[V_WALL_WORK], 0.0) << c.first.name;
+      EXPECT_EQ(wc[V_WALL_WORK], 0.0) << c.first.name;
+    }
     // fix_modify energy yes: the stored energy of wz (its scalar) joins the potential energy
     const double pe = s.lmp->modify->get_compute_by_id("thermo_pe")->compute_scalar();
     const double stored_wz = wz[V_NORMAL] + wz[V_TANGENTIAL];
@@ -610,6 +754,35 @@ TEST(WallGran, EnergyBalanceWithStaticWalls)
   }
 }
 
+}    // namespace
+
+TEST(WallGran, EnergyBalanceWithStaticWalls)
+{
+  check_energy_balance(
+      {{LAWS[0],
+        {"fix wz all wall/gran/kuhn 2e3 1.5e3 0.4 damping 0.002 0.001 zplane 0 0.01",
+         "fix wc all wall/gran/kuhn 3e3 2e3 0.3 zcylinder 0.0058"}},
+       {LAWS[1],
+        {"fix wz all wall/gran/jaeger 2e7 0.25 0.4 damping 0.002 0.001 zplane 0 0.01",
+         "fix wc all wall/gran/jaeger 1e7 0.3 0.3 zcylinder 0.0058"}}},
+      false);
+}
+
+// the planes turn by a variable and wiggle along z, the cylinder turns the other way
+TEST(WallGran, EnergyBalanceWithMovingWalls)
+{
+  const std::string spin = "variable spin equal 300*sin(2*PI*time/4e-4)";
+  const std::string planes = " zplane 0 0.01 rotate v_spin wiggle z 2e-5 4e-4";
+  check_energy_balance(
+      {{LAWS[0],
+        {spin, "fix wz all wall/gran/kuhn 2e3 1.5e3 0.4 damping 0.002 0.001" + planes,
+         "fix wc all wall/gran/kuhn 3e3 2e3 0.3 zcylinder 0.0058 rotate -200"}},
+       {LAWS[1],
+        {spin, "fix wz all wall/gran/jaeger 2e7 0.25 0.4 damping 0.002 0.001" + planes,
+         "fix wc all wall/gran/jaeger 1e7 0.3 0.3 zcylinder 0.0058 rotate -200"}}},
+      true);
+}
+
 /* ----------------------------------------------------------------------
    N + M steps straight = N steps, write_restart, read_restart, M steps:
    history records and the wall's clock and displacement come back (no
@@ -620,7 +793,7 @@ TEST(WallGran, RestartContinuity)
 {
   const std::vector<std::pair<Law, std::string>> cases = {
       {{"kuhn", {"pair_style gran/kuhn", "pair_coeff * * 2e3 2e3 0.5"}, ""},
-       "wall/gran/kuhn 2e3 1.5e3 0.4 zplane 0 0.0075 wiggle z 0.0000002 0.002"},
+       "wall/gran/kuhn 2e3 1.5e3 0.4 zplane 0 0.0075 wiggle z 0.0000002 0.002 rotate 20"},
       {{"jaeger", {"pair_style gran/jaeger", "pair_coeff * * 1e7 0.3 0.5"}, ""},
        "wall/gran/jaeger 2e7 0.25 0.4 zplane 0 0.0075 translate v_vx 0 v_vz"},
   };
@@ -668,6 +841,35 @@ TEST(WallGran, RestartContinuity)
 }
 
 /* ----------------------------------------------------------------------
+   a wall's global restart record of an earlier version (displacement,
+   clock, three cumulative sums; no layout marker) is still read: the wall
+   is where the record puts it (the force on a sphere resting on it is kn
+   times the overlap the displacement makes) and the sums come back; the
+   wall's work, which such a record does not hold, starts at 0
+------------------------------------------------------------------------- */
+
+TEST(WallGran, ReadsTheWallRecordOfEarlierVersions)
+{
+  const double kn = 1.0e5, overlap = 1.0e-3, lift = 2.0e-4;
+  LammpsSession s;
+  s.load_plugin();
+  s.commands({"units si", "atom_style sphere", "atom_modify map array", "boundary f f f",
+              "region box block -2 2 -2 2 -2 2 units box", "create_box 1 box",
+              fmt::format("create_atoms 1 single 0 0 {} units box", RADIUS - overlap),
+              "set group all diameter 1.0", "set group all density 1000",
+              "fix w all wall/gran/kuhn 1e5 8e4 0.4 zplane 0 NULL"});
+  // disp x, y, z, elapsed time, friction, damping, tangential work
+  double old_record[] = {0.0, 0.0, lift, 0.25, 1.5, 2.5, 3.5};
+  s.lmp->modify->get_fix_by_id("w")->restart(reinterpret_cast<char *>(old_record));
+  s.command("run 0");
+  EXPECT_NEAR(s.forces()[1][2], kn * (overlap + lift), 1e-9 * kn * overlap);
+  const auto w = fix_vector(s, "w");
+  EXPECT_EQ(w[V_FRICTION], 1.5);
+  EXPECT_EQ(w[V_DAMPING], 2.5);
+  EXPECT_EQ(w[V_WALL_WORK], 0.0);
+}
+
+/* ----------------------------------------------------------------------
    every malformed command ends in a LAMMPS error naming the problem
 ------------------------------------------------------------------------- */
 
@@ -702,6 +904,12 @@ TEST(WallGran, BadInputGivesClearErrors)
       {k + "1 1 0.5 zplane 0 NULL wiggle z 1 0", "wiggle period must be > 0"},
       {k + "1 1 0.5 zplane 0 NULL wiggle z 1 1 translate 1 0 0", "use one of wiggle and translate"},
       {k + "1 1 0.5 zplane 0 NULL translate 1 0", "missing argument"},
+      {k + "1 1 0.5 zplane 0 NULL rotate", "missing argument"},
+      {k + "1 1 0.5 zplane 0 NULL rotate 1 rotate 2", "use rotate once"},
+      {k + "1 1 0.5 zplane 0 NULL rotate abc", "Expected floating point"},
+      {k + "1 1 0.5 rotate 1 zplane 0 NULL", "Unknown fix wall/gran/kuhn keyword: rotate"},
+      {k + "1 1 0.5 yplane 0 1 rotate 1",
+       "rotate turns the wall about the z axis, which only a zplane or the zcylinder"},
       {j + "0 0.3 0.5 zplane 0 NULL", "E must be > 0"},
       {j + "1e7 0.5 0.5 zplane 0 NULL", "nu must be within (-1, 0.5)"},
       {j + "1e7 -1 0.5 zplane 0 NULL", "nu must be within (-1, 0.5)"},
@@ -733,6 +941,8 @@ TEST(WallGran, BadInputGivesClearErrors)
   const std::vector<std::pair<std::string, std::string>> at_run = {
       {k + "1 1 0.5 zplane 0 NULL translate v_none 0 0", "variable none does not exist"},
       {k + "1 1 0.5 zplane 0 NULL translate 0 v_a 0", "variable a must be an equal-style variable"},
+      {j + "1e7 0.3 0.5 zplane 0 NULL rotate v_none", "variable none does not exist"},
+      {j + "1e7 0.3 0.5 zplane 0 NULL rotate v_a", "variable a must be an equal-style variable"},
   };
   for (const auto &c : at_run) {
     LammpsSession s;

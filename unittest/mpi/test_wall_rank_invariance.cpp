@@ -1,9 +1,10 @@
 /* Layer (c): the particle-wall fixes under mpirun. Two layers of spheres drift across
    the subdomains (so atoms and their wall histories migrate between ranks) over a wall
-   whose translation velocity reverses (so the Jaeger records grow long). The same input
-   runs on sub-communicators of 1, 2 and 4 ranks in one job; per-atom forces and torques
-   and the fix's global vector (force on the wall, energies) after 300 steps must agree
-   to 1e-9 of the largest value. */
+   whose translation velocity reverses (so the Jaeger records grow long), under a wall
+   that also turns about z by a variable. The same input runs on sub-communicators of 1, 2
+   and 4 ranks in one job; per-atom forces and torques and the fix's global vector (force
+   and torque on the wall, energies, the wall's work) after 300 steps must agree to 1e-9 of
+   the largest value. */
 #include "lammps_session.h"
 
 #include "fix.h"
@@ -19,7 +20,7 @@ using namespace demc_test;
 
 namespace {
 
-const int STEPS = 300, VECTOR_SIZE = 9, CONTACTS = 7, FRICTION = 5;
+const int STEPS = 300, VECTOR_SIZE = 11, CONTACTS = 7, FRICTION = 5;
 
 struct Outcome {
   PerAtom forces, torques, start, end;
@@ -45,10 +46,10 @@ std::vector<std::string> squeezed_layer(const std::vector<std::string> &pair_lin
       "variable wz atom 20*sin(7*id)", "set group all omega v_wx v_wy v_wz", "neighbor 0.0003 bin",
       "neigh_modify delay 0", "variable vx equal 1.0+0.3*sin(0.07*step)",
       "variable vy equal 0.7+0.3*cos(0.05*step)", "variable ux equal 1.0+0.2*cos(0.11*step)",
-      "variable uy equal 0.7-0.2*sin(0.06*step)"};
+      "variable uy equal 0.7-0.2*sin(0.06*step)", "variable spin equal 30*sin(0.04*step)"};
   in.insert(in.end(), pair_lines.begin(), pair_lines.end());
   in.push_back("fix w all " + wall + " zplane 0 NULL translate v_vx v_vy 0");
-  in.push_back("fix w2 all " + wall + " zplane NULL 0.00198 translate v_ux v_uy 0");
+  in.push_back("fix w2 all " + wall + " zplane NULL 0.00198 translate v_ux v_uy 0 rotate v_spin");
   for (const auto &l : {"fix integrate all nve/sphere", "timestep 1e-5"}) in.emplace_back(l);
   return in;
 }
