@@ -15,6 +15,7 @@
 #include "atom.h"
 #include "compute.h"
 #include "exceptions.h"
+#include "fix.h"
 #include "force.h"
 #include "lammps.h"
 #include "modify.h"
@@ -276,6 +277,69 @@ inline void expect_balance_as_cpu_style(const std::vector<std::string> &pair)
   int me;
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
   if (me == 0) EXPECT_LT(max_relative_difference(cpu, kk), 1e-10);    // gathered on rank 0
+}
+
+/* The package's wall fixes (host fixes) next to the Kokkos pair style: two layers on a
+   turning zplane, the lower one resting on it, drifting in x against an xplane that slides
+   in y by a variable; 300 steps. Forces, torques and both fixes' vectors agree with the CPU
+   pair style's run. `wall` is the fix style with its law's arguments. */
+inline void expect_walls_as_cpu_style(const std::vector<std::string> &pair, const std::string &wall)
+{
+  struct Outcome {
+    PerAtom forces, torques;
+    std::vector<double> walls;
+  };
+  auto run = [&](const std::vector<std::string> &args) {
+    LammpsSession s(MPI_COMM_WORLD, args);
+    s.load_plugin();
+    s.commands({"units si",
+                "atom_style sphere",
+                "atom_modify map array",
+                "boundary f p f",
+                "newton off",
+                "comm_modify vel yes",
+                "region box block 0 0.0084 0 0.0084 0 0.008 units box",
+                "create_box 1 box",
+                "lattice sc 0.0021 origin 0.5 0.5 0.5",
+                "region slab block 0 0.0084 0 0.0084 0 0.0042 units box",
+                "create_atoms 1 region slab",
+                "variable d atom 0.00196+0.00012*((id*7919)%101)/101",
+                "set group all diameter v_d",
+                "set group all density 2650",
+                "region bottom block 0 0.0084 0 0.0084 0 0.0021 units box",
+                "variable zz atom 0.5*v_d-5e-8",
+                "set region bottom z v_zz",
+                "velocity all create 1e14 87287 loop geom",
+                "velocity all set 0.3 NULL NULL",
+                "neighbor 0.0003 bin",
+                "neigh_modify delay 0",
+                "fix grav all gravity 9.81 vector 0 0 -1"});
+    s.commands(pair);
+    s.commands({"variable vy equal 0.2*sin(0.05*step)",
+                "fix w all " + wall + " zplane 0 NULL rotate 50",
+                "fix w2 all " + wall + " xplane 0 0.0084 translate 0 v_vy 0",
+                "fix integrate all nve/sphere", "timestep 1e-5", "run 300"});
+    Outcome o{s.forces(), s.torques(), {}};
+    for (const char *id : {"w", "w2"}) {
+      auto *fix = s.lmp->modify->get_fix_by_id(id);
+      for (int k = 0; k < fix->size_vector; k++) o.walls.push_back(fix->compute_vector(k));
+    }
+    return o;
+  };
+  const Outcome cpu = run({}), kk = run(kokkos_args());
+  EXPECT_LT(max_relative_difference(cpu.forces, kk.forces), 1e-10);
+  EXPECT_LT(max_relative_difference(cpu.torques, kk.torques), 1e-10);
+  ASSERT_EQ(cpu.walls.size(), kk.walls.size());
+  for (size_t k = 0; k < cpu.walls.size(); k++)
+    EXPECT_NEAR(cpu.walls[k], kk.walls[k], 1e-10 * std::max(std::fabs(cpu.walls[k]), 1e-12))
+        << "wall vector " << k;
+  // both walls dragged particles: friction dissipation and work (entries 6 and 11 of each
+  // vector) well above round-off (here 3e-8 to 2e-6 J, against 2e-7 J of kinetic energy)
+  const size_t size = cpu.walls.size() / 2;
+  for (size_t w : {size_t(0), size}) {
+    EXPECT_GT(cpu.walls[w + 5], 1e-9) << "friction of wall " << w / size;
+    EXPECT_GT(std::fabs(cpu.walls[w + 10]), 1e-9) << "work of wall " << w / size;
+  }
 }
 
 /* delete_atoms between runs, Kokkos style against the CPU style. With compress no the atoms

@@ -17,7 +17,9 @@
        build folder, the 2-thread run compares: CTest fixture);
      - write_restart between runs and read_restart continue the run (default capacity);
        a restart file of another capacity and a change of history/max between runs give
-       clear errors; so do newton on, full neighbor lists and energy/atom yes.
+       clear errors; so do newton on, full neighbor lists and energy/atom yes;
+     - fix wall/gran/jaeger (a host fix) next to the Kokkos style: a turning and a sliding
+       wall give the CPU style's forces and wall vectors.
    KokkosJaegerMpi.* runs under mpirun -np 2: the Kokkos style on 2 ranks agrees with the
    CPU style and the Kokkos style on 1 rank. */
 #include "kokkos_test_support.h"
@@ -425,6 +427,12 @@ TEST(KokkosJaegerMpi, TwoRanksMatchSerial)
   if (me != 0) return;
   EXPECT_EQ(kk2.stats[S_FORCED], 0.0);
   expect_two_ranks_agree(cpu1, kk1, kk2);
+}
+
+// the wall fixes run on the host next to the Kokkos pair style (a turning and a translating wall)
+TEST(KokkosJaeger, WallFixesAsWithCpuStyle)
+{
+  expect_walls_as_cpu_style(pair_lines(ROOMY), "wall/gran/jaeger 2e7 0.25 0.4 damping 0.002 0.001");
 }
 
 TEST(KokkosJaeger, DeleteAtomsKeepsHistoriesOrStops)

@@ -17,7 +17,9 @@
      - with 18 contacts per atom (more than fix neigh/history/kk's initial room for 8)
        the Kokkos style still agrees with the CPU style across a run boundary;
      - newton on and full neighbor lists give clear errors, and so does a restart file of
-       the CPU style read by the Kokkos style and the other way round.
+       the CPU style read by the Kokkos style and the other way round;
+     - fix wall/gran/kuhn (a host fix) next to the Kokkos style: a turning and a sliding
+       wall give the CPU style's forces and wall vectors.
    With schedule static two runs give the same forces bit for bit (and the CPU style's).
    The thread count comes from DEMC_KOKKOS_THREADS (CTest runs 1 and 2). The 1-thread
    run writes its forces and torques to a file in the build folder; the 2-thread run
@@ -429,6 +431,12 @@ TEST(KokkosKuhnMpi, TwoRanksMatchSerialWithManyContacts)
     MPI_Comm_free(&two);
   }
   if (me == 0) expect_same_dense(cpu1, kk2, "2 ranks kk vs 1 rank cpu");
+}
+
+// the wall fixes run on the host next to the Kokkos pair style (a turning and a translating wall)
+TEST(KokkosKuhn, WallFixesAsWithCpuStyle)
+{
+  expect_walls_as_cpu_style(pair_lines(), "wall/gran/kuhn 2e3 1.5e3 0.4 damping 0.002 0.001");
 }
 
 TEST(KokkosKuhn, DeleteAtomsKeepsHistoriesOrStops)
