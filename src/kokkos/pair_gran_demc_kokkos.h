@@ -79,7 +79,7 @@ template <class DeviceType> struct DemcLoopViews {
   typename AT::t_kkacc_1d_3 f, torque;
   typename AT::t_int_1d_randomread type;
   typename AT::t_tagint_1d_randomread tag;
-  typename AT::t_kkfloat_1d_randomread radius;
+  typename AT::t_kkfloat_1d_randomread radius, rmass;    // (rmass: restitution damping)
   typename AT::t_kkacc_1d eatom;
   typename AT::t_kkacc_1d_6 vatom;
   typename AT::t_neighbors_2d neighbors;
@@ -452,7 +452,7 @@ template <class DeviceType> struct PairGranDemcKokkosShared {
     p.atomKK = (AtomKokkos *) p.atom;
     p.execution_space = ExecutionSpaceFromDevice<DeviceType>::space;
     p.datamask_read = X_MASK | V_MASK | OMEGA_MASK | F_MASK | TORQUE_MASK | TYPE_MASK | TAG_MASK |
-        ENERGY_MASK | VIRIAL_MASK | RADIUS_MASK;
+        ENERGY_MASK | VIRIAL_MASK | RADIUS_MASK | RMASS_MASK;
     p.datamask_modify = F_MASK | TORQUE_MASK | ENERGY_MASK | VIRIAL_MASK;
   }
 
@@ -593,6 +593,7 @@ template <class DeviceType> struct PairGranDemcKokkosShared {
     d.type = atomKK->k_type.template view<DeviceType>();
     d.tag = atomKK->k_tag.template view<DeviceType>();
     d.radius = atomKK->k_radius.template view<DeviceType>();
+    d.rmass = atomKK->k_rmass.template view<DeviceType>();
     d.nlocal = p.atom->nlocal;
     if constexpr (DemcForceScatter<DeviceType, HALFTHREAD>::THREAD_COPIES)
       if (neighflag == HALFTHREAD) d.thread_copies.size_for(p.atom->nmax);

@@ -280,8 +280,10 @@ struct JaegerPairLoop :
       touch_i(jj) = has ? 1 : 0;
     }
 
-    const Vec3 fdamp = ADVANCE ? demc::contact_damping_force(g.du, g.n, c.damp_n, c.damp_t, d.dt)
-                               : Vec3{0.0, 0.0, 0.0};
+    const Vec3 fdamp = ADVANCE
+        ? demc::hertz_damping_force(c.dashpots, g.du, g.n, res.P, g.overlap,
+                                    d.rmass[i] * d.rmass[j] / (d.rmass[i] + d.rmass[j]), d.dt)
+        : Vec3{0.0, 0.0, 0.0};
     const Vec3 force = -res.P * g.n + frame::to_global(qf, res.T.x, res.T.y) + fdamp;
     const double dwd = ADVANCE ? demc::dot(fdamp, g.du) : 0.0;
     if (ADVANCE) {
@@ -468,8 +470,7 @@ template <class DeviceType> double PairGranJaegerKokkos<DeviceType>::init_one(in
   const double cut = PairGranJaeger::init_one(i, j);
   PairGranJaegerTypeParams c;
   c.mat = pair_materials[i * (atom->ntypes + 1) + j];
-  c.damp_n = damp_n[i][j];
-  c.damp_t = damp_t[i][j];
+  c.dashpots = pair_dashpots[i * (atom->ntypes + 1) + j];
   shared.set_type_params(k_params, i, j, c);
   return cut;
 }

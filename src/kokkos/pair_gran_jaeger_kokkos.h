@@ -77,15 +77,12 @@ struct PairGranJaegerSums {
 
 // contact coefficients of one type pair, as the device sees them
 struct PairGranJaegerTypeParams {
-  demc::jaeger::Material mat;    // without the radius (PairGranJaeger::pair_materials)
-  double damp_n, damp_t;
+  demc::jaeger::Material mat;      // without the radius (PairGranJaeger::pair_materials)
+  demc::HertzDashpots dashpots;    // (PairGranJaeger::pair_dashpots)
   // at the first compute() after coefficients changed: the histories' Material, to move from
   demc::jaeger::Material old_mat;
   int changed;
-  KOKKOS_INLINE_FUNCTION PairGranJaegerTypeParams() :
-      mat{}, damp_n(0.0), damp_t(0.0), old_mat{}, changed(0)
-  {
-  }
+  KOKKOS_INLINE_FUNCTION PairGranJaegerTypeParams() : mat{}, dashpots{}, old_mat{}, changed(0) {}
 };
 
 /* Everything the pair loop reads and writes: views and plain values only, so that the

@@ -64,18 +64,18 @@ jaeger::Vec2 shift_in_frame(const frame::Quat &q, const Vec3 &du)
 }    // namespace
 
 /* ----------------------------------------------------------------------
-   fix ID group wall/gran/jaeger E nu mu [damping nu_n nu_t] [beta b]
-       [history/max N] wallstyle args [wiggle ... | translate ...]
+   fix ID group wall/gran/jaeger E nu mu [damping nu_n nu_t | restitution e x_t]
+       [beta b] [history/max N] wallstyle args [wiggle ... | translate ... | rotate ...]
 ------------------------------------------------------------------------- */
 
 FixWallGranJaeger::FixWallGranJaeger(LAMMPS *lmp, int narg, char **arg) :
     FixWallGranDemc(lmp, narg, arg), youngs(0.0), poisson(0.0), mu(0.0), damp_n(0.0), damp_t(0.0),
-    beta(0.0), max_length(0)
+    restitution_keyword(false), beta(0.0), max_length(0)
 {
   if (narg < 7)
     error->all(FLERR,
-               "Fix {} expects: E nu mu [damping nu_n nu_t] [beta b] [history/max N] "
-               "wallstyle args [keyword value ...]",
+               "Fix {} expects: E nu mu [damping nu_n nu_t | restitution e x_t] [beta b] "
+               "[history/max N] wallstyle args [keyword value ...]",
                style);
   youngs = utils::numeric(FLERR, arg[3], false, lmp);
   poisson = utils::numeric(FLERR, arg[4], false, lmp);
@@ -106,15 +106,31 @@ FixWallGranJaeger::~FixWallGranJaeger()
 int FixWallGranJaeger::law_keyword(int narg, char **arg, int iarg)
 {
   const bool damping = strcmp(arg[iarg], "damping") == 0;
-  const bool known = damping || strcmp(arg[iarg], "beta") == 0 ||
+  const bool restitution = strcmp(arg[iarg], "restitution") == 0;
+  const bool known = damping || restitution || strcmp(arg[iarg], "beta") == 0 ||
       strcmp(arg[iarg], "history/max") == 0;
   if (!known) return 0;
-  const int n = damping ? 3 : 2;
+  const int n = (damping || restitution) ? 3 : 2;
   if (iarg + n > narg)
     utils::missing_cmd_args(FLERR, fmt::format("fix {} {}", style, arg[iarg]), error);
+  if ((damping || restitution) && (damp_n != 0.0 || damp_t != 0.0 || restitution_keyword))
+    error->all(FLERR, law_error("use one of damping and restitution, once"));
   if (damping) {
     damp_n = utils::numeric(FLERR, arg[iarg + 1], false, lmp);
     damp_t = utils::numeric(FLERR, arg[iarg + 2], false, lmp);
+    dashpots.nu_n = damp_n;
+    dashpots.nu_t = damp_t;
+  } else if (restitution) {
+    const double e = utils::numeric(FLERR, arg[iarg + 1], false, lmp);
+    const double ratio = utils::numeric(FLERR, arg[iarg + 2], false, lmp);
+    if (!(e > 0.0 && e <= 1.0))
+      error->all(FLERR, law_error("the coefficient of restitution must be within (0, 1], got {}"),
+                 e);
+    if (ratio < 0.0)
+      error->all(FLERR, law_error("the tangential dashpot ratio x_t must be >= 0, got {}"), ratio);
+    restitution_keyword = true;
+    dashpots.restitution_factor = demc::restitution_damping_factor(e);
+    dashpots.tangential_ratio = ratio;
   } else if (strcmp(arg[iarg], "beta") == 0) {
     beta = utils::numeric(FLERR, arg[iarg + 1], false, lmp);
     if (beta < 0.0 || beta > 2.0)
@@ -136,6 +152,7 @@ int FixWallGranJaeger::law_keyword(int narg, char **arg, int iarg)
 void FixWallGranJaeger::init()
 {
   FixWallGranDemc::init();
+  if (restitution_keyword) demc_refuse_rigid_bodies(lmp, fmt::format("Fix {}", style));
   Pair *pair = force->pair_match("gran/jaeger", 0);
   int dim = 0;
   auto **pe = pair ? (double **) pair->extract("E", dim) : nullptr;
@@ -224,8 +241,10 @@ FixWallGranDemc::Touch FixWallGranJaeger::touch(const Contact &c, int side, bool
     res.T = jaeger::force_of(top);
   }
 
-  const Vec3 fdamp = advance ? demc::contact_damping_force(c.du, c.n, damp_n, damp_t, dt)
-                             : Vec3{0.0, 0.0, 0.0};
+  // against the wall (infinite mass) the effective mass is the particle's
+  const Vec3 fdamp = advance
+      ? demc::hertz_damping_force(dashpots, c.du, c.n, res.P, c.overlap, atom->rmass[c.p], dt)
+      : Vec3{0.0, 0.0, 0.0};
   if (advance) {
     const double dwd = demc::dot(fdamp, c.du);
     cumulative[C_DAMPING] += dwd;

@@ -215,20 +215,38 @@ void PairGranDemc::end_atom_energy_tally()
    pair_coeff I J c1 c2 mu [damping nu_n nu_t]: what both laws take alike
 ------------------------------------------------------------------------- */
 
-PairGranDemc::CoeffArgs PairGranDemc::read_coeff_args(int narg, char **arg, const char *law_names)
+PairGranDemc::CoeffArgs PairGranDemc::read_coeff_args(int narg, char **arg, const char *law_names,
+                                                      bool restitution_allowed)
 {
+  const std::string options = restitution_allowed ? "[damping nu_n nu_t | restitution e x_t]"
+                                                  : "[damping nu_n nu_t]";
   if (narg != 5 && narg != 8)
-    error->all(FLERR, "Pair_coeff {} expects: I J {} [damping nu_n nu_t], got {} arguments",
-               style_name, law_names, narg);
+    error->all(FLERR, "Pair_coeff {} expects: I J {} {}, got {} arguments", style_name, law_names,
+               options, narg);
   CoeffArgs c;
   for (int k = 0; k < 3; k++) c.law[k] = utils::numeric(FLERR, arg[2 + k], false, lmp);
-  c.damp_n = c.damp_t = 0.0;
+  c.damp_n = c.damp_t = c.restitution = c.restitution_t = 0.0;
   if (narg == 8) {
-    if (strcmp(arg[5], "damping") != 0)
-      error->all(FLERR, "Unknown pair_coeff {} keyword: {} (expected 'damping')", style_name,
-                 arg[5]);
-    c.damp_n = utils::numeric(FLERR, arg[6], false, lmp);
-    c.damp_t = utils::numeric(FLERR, arg[7], false, lmp);
+    const bool damping = strcmp(arg[5], "damping") == 0;
+    if (!damping && !(restitution_allowed && strcmp(arg[5], "restitution") == 0))
+      error->all(FLERR, "Unknown pair_coeff {} keyword: {} (expected {})", style_name, arg[5],
+                 restitution_allowed ? "'damping' or 'restitution'" : "'damping'");
+    const double a = utils::numeric(FLERR, arg[6], false, lmp);
+    const double b = utils::numeric(FLERR, arg[7], false, lmp);
+    if (damping) {
+      c.damp_n = a;
+      c.damp_t = b;
+    } else {
+      if (!(a > 0.0 && a <= 1.0))
+        error->all(FLERR,
+                   "Pair_coeff {}: the coefficient of restitution must be within (0, 1], got {}",
+                   style_name, a);
+      if (b < 0.0)
+        error->all(FLERR, "Pair_coeff {}: the tangential dashpot ratio x_t must be >= 0, got {}",
+                   style_name, b);
+      c.restitution = a;
+      c.restitution_t = b;
+    }
   }
   if (c.law[2] < 0.0)
     error->all(FLERR, "Pair_coeff {}: mu must be >= 0, got {}", style_name, c.law[2]);
@@ -386,4 +404,16 @@ void PairGranDemc::read_coefficients(FILE *fp, std::initializer_list<double **> 
 double PairGranDemc::memory_usage()
 {
   return 2.0 * (atom->ntypes + 1) * sizeof(double);
+}
+
+/* ---------------------------------------------------------------------- */
+
+void LAMMPS_NS::demc_refuse_rigid_bodies(LAMMPS *lmp, const std::string &who)
+{
+  for (const auto &fix : lmp->modify->get_fix_list())
+    if (fix->rigid_flag)
+      lmp->error->all(FLERR,
+                      "{}: restitution damping does not support fix {} ({}): the effective mass "
+                      "would be the particle's, not its rigid body's",
+                      who, fix->id, fix->style);
 }

@@ -96,12 +96,17 @@ class PairGranDemc : public Pair {
     static_schedule = (bits & 2) != 0;
   }
   void *extract_common(const char *name, int &dim);    // "energy/atom", "schedule/static"
-  // pair_coeff I J c1 c2 mu [damping nu_n nu_t], read and checked for what both laws share
+  // pair_coeff I J c1 c2 mu [damping nu_n nu_t | restitution e x_t], read and checked for what
+  // both laws share (restitution: only where allowed)
   struct CoeffArgs {
     double law[3];            // c1 c2 mu; mu checked >= 0, the law checks c1 and c2
     double damp_n, damp_t;    // 0 without the keyword; checked >= 0
+    // coefficient of restitution in (0, 1] and the tangential to normal dashpot ratio (>= 0);
+    // 0 0 without the keyword
+    double restitution, restitution_t;
   };
-  CoeffArgs read_coeff_args(int narg, char **arg, const char *law_names);    // e.g. "kn kt mu"
+  CoeffArgs read_coeff_args(int narg, char **arg, const char *law_names,    // e.g. "kn kt mu"
+                            bool restitution_allowed = false);
   // a touching pair found by a contact loop's first pass, for its second
   struct TouchingPair {
     int i, j, jj;    // list position (i, jj), partner j
@@ -199,6 +204,11 @@ class PairGranDemc : public Pair {
   void write_coefficients(FILE *fp, std::initializer_list<double **> arrays) const;
   void read_coefficients(FILE *fp, std::initializer_list<double **> arrays);
 };
+
+/* Restitution damping needs each contact's effective mass, which for a particle of a rigid body
+   is the body's: stop with an error naming `who` (e.g. "Pair gran/jaeger") if a rigid-body fix
+   exists. */
+void demc_refuse_rigid_bodies(class LAMMPS *lmp, const std::string &who);
 
 // ---- inline: called once per contact and step ----
 

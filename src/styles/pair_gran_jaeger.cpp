@@ -63,8 +63,9 @@ jaeger::Stack stack_of(double *rec, int bounded_capacity)
 
 PairGranJaeger::PairGranJaeger(LAMMPS *lmp) :
     PairGranDemc(lmp, "gran/jaeger"), youngs(nullptr), poisson(nullptr), mu(nullptr),
-    damp_n(nullptr), damp_t(nullptr), estar(nullptr), gstar(nullptr), check_materials(false),
-    restart_has_materials(false), beta(0.0), max_length(0), work(true), fix_history(nullptr)
+    damp_n(nullptr), damp_t(nullptr), restitution(nullptr), restitution_t(nullptr), estar(nullptr),
+    gstar(nullptr), check_materials(false), restart_has_materials(false),
+    restart_has_restitution(false), beta(0.0), max_length(0), work(true), fix_history(nullptr)
 {
   prepare_style(7);
 }
@@ -72,7 +73,8 @@ PairGranJaeger::PairGranJaeger(LAMMPS *lmp) :
 PairGranJaeger::~PairGranJaeger()
 {
   if (copymode) return;
-  release_style(fix_history != nullptr, {youngs, poisson, mu, damp_n, damp_t, estar, gstar});
+  release_style(fix_history != nullptr,
+                {youngs, poisson, mu, damp_n, damp_t, restitution, restitution_t, estar, gstar});
 }
 
 /* ---------------------------------------------------------------------- */
@@ -86,6 +88,8 @@ void PairGranJaeger::allocate()
   memory->create(mu, n + 1, n + 1, "pair:mu");
   memory->create(damp_n, n + 1, n + 1, "pair:damp_n");
   memory->create(damp_t, n + 1, n + 1, "pair:damp_t");
+  memory->create(restitution, n + 1, n + 1, "pair:restitution");
+  memory->create(restitution_t, n + 1, n + 1, "pair:restitution_t");
   memory->create(estar, n + 1, n + 1, "pair:estar");
   memory->create(gstar, n + 1, n + 1, "pair:gstar");
 }
@@ -217,7 +221,8 @@ void PairGranJaeger::compute_contact(const TouchingPair &t, bool advance, bool e
   }
 
   const Vec3 fdamp = advance
-      ? demc::contact_damping_force(c.du, c.n, damp_n[itype][jtype], damp_t[itype][jtype], dt)
+      ? demc::hertz_damping_force(pair_dashpots[itype * (atom->ntypes + 1) + jtype], c.du, c.n,
+                                  res.P, c.overlap, effective_mass(i, j), dt)
       : Vec3{0.0, 0.0, 0.0};
   const Vec3 force = -res.P * c.n + frame::to_global(q, res.T.x, res.T.y) + fdamp;
   const double dwd = advance ? demc::dot(fdamp, c.du) : 0.0;
@@ -317,20 +322,25 @@ void PairGranJaeger::settings(int narg, char **arg)
 }
 
 /* ----------------------------------------------------------------------
-   pair_coeff I J E nu mu [damping nu_n nu_t]
+   pair_coeff I J E nu mu [damping nu_n nu_t | restitution e x_t]
 ------------------------------------------------------------------------- */
 
 void PairGranJaeger::coeff(int narg, char **arg)
 {
-  const CoeffArgs c = read_coeff_args(narg, arg, "E nu mu");
+  const CoeffArgs c = read_coeff_args(narg, arg, "E nu mu", true);
   const double e_one = c.law[0], nu_one = c.law[1];
   if (e_one <= 0.0) error->all(FLERR, "Pair_coeff gran/jaeger: E must be > 0, got {}", e_one);
   if (nu_one <= -1.0 || nu_one >= 0.5)
     error->all(FLERR, "Pair_coeff gran/jaeger: nu must be within (-1, 0.5), got {}", nu_one);
   if (!allocated) allocate();
-  set_coefficients(
-      arg[0], arg[1],
-      {{youngs, e_one}, {poisson, nu_one}, {mu, c.law[2]}, {damp_n, c.damp_n}, {damp_t, c.damp_t}});
+  set_coefficients(arg[0], arg[1],
+                   {{youngs, e_one},
+                    {poisson, nu_one},
+                    {mu, c.law[2]},
+                    {damp_n, c.damp_n},
+                    {damp_t, c.damp_t},
+                    {restitution, c.restitution},
+                    {restitution_t, c.restitution_t}});
 }
 
 /* ---------------------------------------------------------------------- */
@@ -344,12 +354,25 @@ void PairGranJaeger::init_style()
         dynamic_cast<FixJaegerHistory *>(modify->replace_fix(history_fix_id() + "_DUMMY", cmd, 1));
   }
   fix_history->pair = this;
+  if (any_restitution_damping()) demc_refuse_rigid_bodies(lmp, "Pair gran/jaeger");
+}
+
+// a type pair with restitution damping (set explicitly, or mixed from two types with it)
+bool PairGranJaeger::any_restitution_damping() const
+{
+  for (int i = 1; i <= atom->ntypes; i++)
+    if (setflag[i][i] && restitution[i][i] > 0.0) return true;
+  for (int i = 1; i <= atom->ntypes; i++)
+    for (int j = i + 1; j <= atom->ntypes; j++)
+      if (setflag[i][j] && restitution[i][j] > 0.0) return true;
+  return false;
 }
 
 /* ----------------------------------------------------------------------
    effective moduli: an explicitly set pair uses its (E, nu) for both
    bodies; unlike types mix the two types' materials (E*, G* rules of the
-   Hertz-Mindlin contact); friction and damping take geometric means
+   Hertz-Mindlin contact); friction and damping take geometric means (a type
+   with constant dashpots and one with restitution damping: no mixing rule)
 ------------------------------------------------------------------------- */
 
 double PairGranJaeger::init_one(int i, int j)
@@ -359,16 +382,37 @@ double PairGranJaeger::init_one(int i, int j)
   const jaeger::Material m = type_pair_material(i, j);
   if (setflag[i][j] == 0) {
     mu[i][j] = m.mu;
-    damp_n[i][j] = std::sqrt(damp_n[i][i] * damp_n[j][j]);
-    damp_t[i][j] = std::sqrt(damp_t[i][i] * damp_t[j][j]);
+    if ((restitution[i][i] > 0.0) != (restitution[j][j] > 0.0))
+      error->all(FLERR,
+                 "Pair gran/jaeger: types {} and {} have different kinds of damping (constant "
+                 "dashpots and restitution); set pair_coeff {} {} explicitly",
+                 i, j, i, j);
+    for (double **a : {damp_n, damp_t, restitution, restitution_t})
+      a[i][j] = std::sqrt(a[i][i] * a[j][j]);
   }
   estar[i][j] = estar[j][i] = m.Estar;
   gstar[i][j] = gstar[j][i] = m.Gstar;
-  for (double **a : {youngs, poisson, mu, damp_n, damp_t}) a[j][i] = a[i][j];
+  for (double **a : {youngs, poisson, mu, damp_n, damp_t, restitution, restitution_t})
+    a[j][i] = a[i][j];
   const int stride = atom->ntypes + 1;
   pair_materials.resize(stride * stride);
   pair_materials[i * stride + j] = pair_materials[j * stride + i] = m;
+  pair_dashpots.resize(stride * stride);
+  pair_dashpots[i * stride + j] = pair_dashpots[j * stride + i] = type_pair_dashpots(i, j);
   return contact_cutoff(i, j);
+}
+
+// the dashpots of type pair i, j from its (set or mixed) coefficients
+demc::HertzDashpots PairGranJaeger::type_pair_dashpots(int i, int j) const
+{
+  demc::HertzDashpots d;
+  d.nu_n = damp_n[i][j];
+  d.nu_t = damp_t[i][j];
+  if (restitution[i][j] > 0.0) {
+    d.restitution_factor = demc::restitution_damping_factor(restitution[i][j]);
+    d.tangential_ratio = restitution_t[i][j];
+  }
+  return d;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -448,7 +492,7 @@ void PairGranJaeger::convert_histories()
 void PairGranJaeger::write_restart(FILE *fp)
 {
   write_restart_settings(fp);
-  write_coefficients(fp, {youngs, poisson, mu, damp_n, damp_t});
+  write_coefficients(fp, {youngs, poisson, mu, damp_n, damp_t, restitution, restitution_t});
 }
 
 /* ----------------------------------------------------------------------
@@ -475,7 +519,13 @@ void PairGranJaeger::read_restart(FILE *fp)
 {
   read_restart_settings(fp);
   allocate();
-  read_coefficients(fp, {youngs, poisson, mu, damp_n, damp_t});
+  if (restart_has_restitution) {
+    read_coefficients(fp, {youngs, poisson, mu, damp_n, damp_t, restitution, restitution_t});
+  } else {    // files written before restitution damping: constant dashpots
+    read_coefficients(fp, {youngs, poisson, mu, damp_n, damp_t});
+    for (int i = 0; i <= atom->ntypes; i++)
+      for (int j = 0; j <= atom->ntypes; j++) restitution[i][j] = restitution_t[i][j] = 0.0;
+  }
   if (restart_has_materials) return;
   // files written before 2026-11-25 do not hold the histories' materials: they were made with
   // the coefficients (unless pair_coeff changed them before write_restart)
@@ -508,8 +558,9 @@ void PairGranJaeger::write_restart_settings(FILE *fp)
   write_double(fp, beta);
   write_double(fp, max_length);
   write_double(fp, common_keywords_code());
-  // + 2: the histories' materials follow (write_history_materials())
-  write_double(fp, (work ? 1.0 : 0.0) + 2.0);
+  // + 2: the histories' materials follow (write_history_materials()); + 4: the coefficients
+  // include restitution damping
+  write_double(fp, (work ? 1.0 : 0.0) + 2.0 + 4.0);
   write_history_materials(fp);
 }
 
@@ -518,9 +569,10 @@ void PairGranJaeger::read_restart_settings(FILE *fp)
   beta = read_double(fp);
   max_length = (int) read_double(fp);
   set_common_keywords(read_double(fp));
-  const double code = read_double(fp);
-  restart_has_materials = code >= 2.0;
-  work = (restart_has_materials ? code - 2.0 : code) != 0.0;
+  const int code = static_cast<int>(read_double(fp));
+  restart_has_restitution = (code & 4) != 0;
+  restart_has_materials = (code & 2) != 0;
+  work = (code & 1) != 0;
   if (restart_has_materials) read_history_materials(fp);
 }
 
@@ -529,8 +581,16 @@ void PairGranJaeger::read_restart_settings(FILE *fp)
 void PairGranJaeger::write_data(FILE *fp)
 {
   for (int i = 1; i <= atom->ntypes; i++)
-    fprintf(fp, "%d %.17g %.17g %.17g damping %.17g %.17g\n", i, youngs[i][i], poisson[i][i],
-            mu[i][i], damp_n[i][i], damp_t[i][i]);
+    fprintf(fp, "%d %.17g %.17g %.17g %s\n", i, youngs[i][i], poisson[i][i], mu[i][i],
+            damping_words(i, i).c_str());
+}
+
+// pair_coeff's damping keyword and values of type pair i, j
+std::string PairGranJaeger::damping_words(int i, int j) const
+{
+  if (restitution[i][j] > 0.0)
+    return fmt::format("restitution {:.17g} {:.17g}", restitution[i][j], restitution_t[i][j]);
+  return fmt::format("damping {:.17g} {:.17g}", damp_n[i][j], damp_t[i][j]);
 }
 
 /* ----------------------------------------------------------------------
@@ -550,8 +610,8 @@ void PairGranJaeger::write_data_all(FILE *fp)
         nu = (2.0 - 2.0 * kappa) / (1.0 - 2.0 * kappa);
         e = 2.0 * (1.0 - nu * nu) * estar[i][j];
       }
-      fprintf(fp, "%d %d %.17g %.17g %.17g damping %.17g %.17g\n", i, j, e, nu, mu[i][j],
-              damp_n[i][j], damp_t[i][j]);
+      fprintf(fp, "%d %d %.17g %.17g %.17g %s\n", i, j, e, nu, mu[i][j],
+              damping_words(i, j).c_str());
     }
 }
 
@@ -604,6 +664,8 @@ void *PairGranJaeger::extract(const char *str, int &dim)
   if (strcmp(str, "mu") == 0) return (void *) mu;
   if (strcmp(str, "estar") == 0) return (void *) estar;
   if (strcmp(str, "gstar") == 0) return (void *) gstar;
+  if (strcmp(str, "restitution") == 0) return (void *) restitution;
+  if (strcmp(str, "restitution_t") == 0) return (void *) restitution_t;
   dim = 0;
   if (strcmp(str, "beta") == 0) return (void *) &beta;
   if (strcmp(str, "history/max") == 0) return (void *) &max_length;
@@ -614,5 +676,5 @@ void *PairGranJaeger::extract(const char *str, int &dim)
 double PairGranJaeger::memory_usage()
 {
   return PairGranDemc::memory_usage() +
-      7.0 * (atom->ntypes + 1) * (atom->ntypes + 1) * sizeof(double);
+      9.0 * (atom->ntypes + 1) * (atom->ntypes + 1) * sizeof(double);
 }

@@ -19,6 +19,7 @@ PairStyle(gran/jaeger,PairGranJaeger);
 
 #include "jaeger_hertz.h"
 
+#include <string>
 #include <vector>
 
 namespace demc {
@@ -51,6 +52,16 @@ class PairGranJaeger : public PairGranDemc {
  protected:
   // per type pair: the coefficients given (E, nu) and the effective moduli (init_one)
   double **youngs, **poisson, **mu, **damp_n, **damp_t;
+  // coefficient of restitution (0: constant dashpots damp_n, damp_t) and tangential ratio
+  double **restitution, **restitution_t;
+  // the dashpots per type pair (index i * (n + 1) + j), from the coefficients (init_one)
+  std::vector<demc::HertzDashpots> pair_dashpots;
+  // effective mass of the contact of atoms i and j, for restitution damping
+  double effective_mass(int i, int j) const
+  {
+    const double *rmass = atom->rmass;
+    return rmass[i] * rmass[j] / (rmass[i] + rmass[j]);
+  }
   double **estar, **gstar;
   // per type pair (index itype * (ntypes + 1) + jtype): the moduli and friction as a kernel
   // Material without the radius (init_one)
@@ -59,6 +70,9 @@ class PairGranJaeger : public PairGranDemc {
   demc::jaeger::Material contact_material(int i, int j) const;
   // the type pair's Material from the coefficients as they are (mixed if not set explicitly)
   demc::jaeger::Material type_pair_material(int i, int j) const;
+  demc::HertzDashpots type_pair_dashpots(int i, int j) const;
+  bool any_restitution_damping() const;
+  std::string damping_words(int i, int j) const;
   /* Changed coefficients (pair_coeff between runs or after read_restart): the histories were
      made with history_materials (per type pair, as pair_materials; empty while there are none),
      and at the first compute() after an init they are moved to the new ones
@@ -66,7 +80,8 @@ class PairGranJaeger : public PairGranDemc {
   std::vector<demc::jaeger::Material> history_materials;
   std::vector<char> changed_pairs;
   bool check_materials;
-  bool restart_has_materials;    // read_restart_settings(): the file holds them
+  bool restart_has_materials;      // read_restart_settings(): the file holds them
+  bool restart_has_restitution;    // read_restart_settings(): its coefficients include them
   void write_history_materials(FILE *fp) const;
   void read_history_materials(FILE *fp);
   bool find_changed_materials();    // fills changed_pairs; true if any changed

@@ -18,6 +18,7 @@
      - write_restart between runs and read_restart continue the run (default capacity);
        a restart file of another capacity and a change of history/max between runs give
        clear errors; so do newton on, full neighbor lists and energy/atom yes;
+     - with restitution damping (pair_coeff ... restitution e x_t) the styles agree;
      - fix wall/gran/jaeger (a host fix) next to the Kokkos style: a turning and a sliding
        wall give the CPU style's forces and wall vectors.
    KokkosJaegerMpi.* runs under mpirun -np 2: the Kokkos style on 2 ranks agrees with the
@@ -84,9 +85,12 @@ struct Outcome : PackingOutcome {
 };
 
 // the packing, STEPS steps, records re-oriented by the sorts (see run_packing)
-Outcome run(MPI_Comm comm, const std::vector<std::string> &args, const std::string &style_args)
+Outcome run(MPI_Comm comm, const std::vector<std::string> &args, const std::string &style_args,
+            const std::string &damping = "damping 0.002 0.001")
 {
-  return run_packing<Outcome>(comm, args, pair_lines(style_args), "gran/jaeger", 7, STEPS,
+  const std::vector<std::string> pair = {"pair_style gran/jaeger" + style_args,
+                                         "pair_coeff * * 1e7 0.3 0.5 " + damping};
+  return run_packing<Outcome>(comm, args, pair, "gran/jaeger", 7, STEPS,
                               [](LammpsSession &s, Outcome &o) {
                                 o.stats = history_stats(s);
                               });
@@ -208,6 +212,16 @@ TEST(KokkosJaeger, WorkNoMatchesCpuStyle)
   EXPECT_EQ(cpu.pvector[2], 0.0) << "friction dissipation with work no";
   EXPECT_EQ(kk.pvector[2], 0.0) << "friction dissipation with work no";
   EXPECT_GT(kk.pvector[1], 0.0) << "stored tangential energy";
+}
+
+// restitution damping: the effective mass comes from the device's copy of the masses (the
+// collisions are less damped than with the other tests' dashpots: longer stacks, more room)
+TEST(KokkosJaeger, RestitutionDampingAsCpuStyle)
+{
+  const Outcome cpu = run(MPI_COMM_WORLD, {}, "", "restitution 0.6 0.4");
+  const Outcome kk = run(MPI_COMM_WORLD, kokkos_args(), " history/max 64", "restitution 0.6 0.4");
+  expect_same_physics(cpu, kk);
+  EXPECT_GT(cpu.pvector[3], 0.0) << "damping dissipation";
 }
 
 TEST(KokkosJaeger, ThreadCountDoesNotMatter)
