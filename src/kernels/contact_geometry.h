@@ -113,6 +113,17 @@ struct HertzDashpots {
   double restitution_factor = 0.0, tangential_ratio = 0.0;
 };
 
+// whether the dashpots depend on the contact's effective mass (callers form it only then)
+DEMC_FN bool needs_effective_mass(const HertzDashpots &d)
+{
+  return d.restitution_factor > 0.0;
+}
+
+DEMC_FN double effective_mass(double m_p, double m_q)
+{
+  return m_p * m_q / (m_p + m_q);
+}
+
 // the factor of a coefficient of restitution e in (0, 1]; 0 for e = 1 (no damping)
 DEMC_FN double restitution_damping_factor(double e)
 {
@@ -128,7 +139,7 @@ DEMC_FN double restitution_damping_factor(double e)
 DEMC_FN Vec3 hertz_damping_force(const HertzDashpots &d, const Vec3 &du, const Vec3 &n, double P,
                                  double overlap, double m_eff, double dt)
 {
-  if (!(d.restitution_factor > 0.0)) return contact_damping_force(du, n, d.nu_n, d.nu_t, dt);
+  if (!needs_effective_mass(d)) return contact_damping_force(du, n, d.nu_n, d.nu_t, dt);
   const double stiffness = overlap > 0.0 ? P / overlap : 0.0;
   const double eta_n =
       d.restitution_factor * math::sqrt(m_eff * (stiffness > 0.0 ? stiffness : 0.0));

@@ -280,9 +280,10 @@ struct JaegerPairLoop :
       touch_i(jj) = has ? 1 : 0;
     }
 
+    const double m_eff =
+        demc::needs_effective_mass(c.dashpots) ? demc::effective_mass(d.rmass[i], d.rmass[j]) : 0.0;
     const Vec3 fdamp = ADVANCE
-        ? demc::hertz_damping_force(c.dashpots, g.du, g.n, res.P, g.overlap,
-                                    d.rmass[i] * d.rmass[j] / (d.rmass[i] + d.rmass[j]), d.dt)
+        ? demc::hertz_damping_force(c.dashpots, g.du, g.n, res.P, g.overlap, m_eff, d.dt)
         : Vec3{0.0, 0.0, 0.0};
     const Vec3 force = -res.P * g.n + frame::to_global(qf, res.T.x, res.T.y) + fdamp;
     const double dwd = ADVANCE ? demc::dot(fdamp, g.du) : 0.0;

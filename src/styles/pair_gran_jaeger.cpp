@@ -152,7 +152,7 @@ void PairGranJaeger::compute_contact(const TouchingPair &t, bool advance, bool e
 {
   const tagint *tag = atom->tag;
   const int *type = atom->type;
-  const double *radius = atom->radius;
+  const double *radius = atom->radius, *rmass = atom->rmass;
   const int i = t.i, j = t.j, jj = t.jj;
   const bool touching = t.touching;
   const double rsq = t.rsq;
@@ -220,9 +220,11 @@ void PairGranJaeger::compute_contact(const TouchingPair &t, bool advance, bool e
     }
   }
 
+  const demc::HertzDashpots &dashpots = pair_dashpots[itype * (atom->ntypes + 1) + jtype];
+  const double m_eff =
+      demc::needs_effective_mass(dashpots) ? demc::effective_mass(rmass[i], rmass[j]) : 0.0;
   const Vec3 fdamp = advance
-      ? demc::hertz_damping_force(pair_dashpots[itype * (atom->ntypes + 1) + jtype], c.du, c.n,
-                                  res.P, c.overlap, effective_mass(i, j), dt)
+      ? demc::hertz_damping_force(dashpots, c.du, c.n, res.P, c.overlap, m_eff, dt)
       : Vec3{0.0, 0.0, 0.0};
   const Vec3 force = -res.P * c.n + frame::to_global(q, res.T.x, res.T.y) + fdamp;
   const double dwd = advance ? demc::dot(fdamp, c.du) : 0.0;

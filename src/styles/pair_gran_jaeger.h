@@ -56,12 +56,7 @@ class PairGranJaeger : public PairGranDemc {
   double **restitution, **restitution_t;
   // the dashpots per type pair (index i * (n + 1) + j), from the coefficients (init_one)
   std::vector<demc::HertzDashpots> pair_dashpots;
-  // effective mass of the contact of atoms i and j, for restitution damping
-  double effective_mass(int i, int j) const
-  {
-    const double *rmass = atom->rmass;
-    return rmass[i] * rmass[j] / (rmass[i] + rmass[j]);
-  }
+
   double **estar, **gstar;
   // per type pair (index itype * (ntypes + 1) + jtype): the moduli and friction as a kernel
   // Material without the radius (init_one)
