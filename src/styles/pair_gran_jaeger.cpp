@@ -151,21 +151,20 @@ void PairGranJaeger::compute_contact(const TouchingPair &t, bool advance, bool e
                                      double &stored_tangential)
 {
   const tagint *tag = atom->tag;
-  const int *type = atom->type;
-  const double *radius = atom->radius, *rmass = atom->rmass;
+  const double *rmass = atom->rmass;
   const int i = t.i, j = t.j, jj = t.jj;
   const bool touching = t.touching;
   const double rsq = t.rsq;
   // read again: opening or growing an earlier pair's record may have moved the arena
   double *rec = fix_history->record(i, jj);
-  const int itype = type[i], jtype = type[j];
+  const int pair = type_pair(i, j);
   const double weight = pair_weight(j);
   // records are oriented by atom IDs (p = smaller ID): any list order, any rank, same record
   const bool i_first = tag[i] < tag[j];
   const int atom_p = i_first ? i : j, atom_q = i_first ? j : i;
   // the frame carries the normal from step to step: no old normal needed
   const demc::SphereContact c = sphere_contact(atom_p, atom_q, std::sqrt(rsq), advance, false);
-  const jaeger::Material mat = contact_material(i, j);
+  const jaeger::Material mat = contact_material(i, j, pair);
   if (!touching) {
     // parting: the last step still does work as the springs leave (kernel clears the stack)
     const double work = part(rec, c, mat);
@@ -220,7 +219,7 @@ void PairGranJaeger::compute_contact(const TouchingPair &t, bool advance, bool e
     }
   }
 
-  const demc::HertzDashpots &dashpots = pair_dashpots[itype * (atom->ntypes + 1) + jtype];
+  const demc::HertzDashpots &dashpots = pair_dashpots[pair];
   const double m_eff =
       demc::needs_effective_mass(dashpots) ? demc::effective_mass(rmass[i], rmass[j]) : 0.0;
   const Vec3 fdamp = advance

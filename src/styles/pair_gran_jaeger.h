@@ -63,6 +63,9 @@ class PairGranJaeger : public PairGranDemc {
   std::vector<demc::jaeger::Material> pair_materials;
   // the Material of the contact of atoms i and j (list pair): the type pair's, with their radii
   demc::jaeger::Material contact_material(int i, int j) const;
+  // the same with the type pair's index (type_pair()) at hand
+  demc::jaeger::Material contact_material(int i, int j, int pair) const;
+  int type_pair(int i, int j) const;    // index of tables per type pair: i * (n + 1) + j
   // the type pair's Material from the coefficients as they are (mixed if not set explicitly)
   demc::jaeger::Material type_pair_material(int i, int j) const;
   demc::HertzDashpots type_pair_dashpots(int i, int j) const;
@@ -105,12 +108,21 @@ class PairGranJaeger : public PairGranDemc {
    update() inlined as well, slow shear's loop time is 0.97-0.99 of what it was (paired
    A/B). ---- */
 
-inline demc::jaeger::Material PairGranJaeger::contact_material(int i, int j) const
+inline int PairGranJaeger::type_pair(int i, int j) const
+{
+  return atom->type[i] * (atom->ntypes + 1) + atom->type[j];
+}
+
+inline demc::jaeger::Material PairGranJaeger::contact_material(int i, int j, int pair) const
 {
   const double *radius = atom->radius;
-  const int *type = atom->type;
-  return demc::jaeger::with_radius(pair_materials[type[i] * (atom->ntypes + 1) + type[j]],
+  return demc::jaeger::with_radius(pair_materials[pair],
                                    demc::jaeger::effective_radius(radius[i], radius[j]));
+}
+
+inline demc::jaeger::Material PairGranJaeger::contact_material(int i, int j) const
+{
+  return contact_material(i, j, type_pair(i, j));
 }
 
 }    // namespace LAMMPS_NS
