@@ -119,8 +119,12 @@ DEMC_FN bool needs_effective_mass(const HertzDashpots &d)
   return d.restitution_factor > 0.0;
 }
 
-DEMC_FN double effective_mass(double m_p, double m_q)
+/* m_p m_q / (m_p + m_q); a particle held in place (fix freeze) counts as infinitely heavy, as in
+   LAMMPS's pair_style granular: then the other one's mass */
+DEMC_FN double effective_mass(double m_p, double m_q, bool p_frozen = false, bool q_frozen = false)
 {
+  if (q_frozen) return m_p;
+  if (p_frozen) return m_q;
   return m_p * m_q / (m_p + m_q);
 }
 

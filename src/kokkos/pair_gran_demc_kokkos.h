@@ -80,6 +80,7 @@ template <class DeviceType> struct DemcLoopViews {
   typename AT::t_int_1d_randomread type;
   typename AT::t_tagint_1d_randomread tag;
   typename AT::t_kkfloat_1d_randomread radius, rmass;    // (rmass: restitution damping)
+  typename AT::t_int_1d_randomread mask;                 // (restitution damping: fix freeze)
   typename AT::t_kkacc_1d eatom;
   typename AT::t_kkacc_1d_6 vatom;
   typename AT::t_neighbors_2d neighbors;
@@ -452,7 +453,7 @@ template <class DeviceType> struct PairGranDemcKokkosShared {
     p.atomKK = (AtomKokkos *) p.atom;
     p.execution_space = ExecutionSpaceFromDevice<DeviceType>::space;
     p.datamask_read = X_MASK | V_MASK | OMEGA_MASK | F_MASK | TORQUE_MASK | TYPE_MASK | TAG_MASK |
-        ENERGY_MASK | VIRIAL_MASK | RADIUS_MASK | RMASS_MASK;
+        ENERGY_MASK | VIRIAL_MASK | RADIUS_MASK;
     p.datamask_modify = F_MASK | TORQUE_MASK | ENERGY_MASK | VIRIAL_MASK;
   }
 
@@ -593,7 +594,9 @@ template <class DeviceType> struct PairGranDemcKokkosShared {
     d.type = atomKK->k_type.template view<DeviceType>();
     d.tag = atomKK->k_tag.template view<DeviceType>();
     d.radius = atomKK->k_radius.template view<DeviceType>();
+    // (synced only by the styles that read them: add RMASS_MASK, MASK_MASK to datamask_read)
     d.rmass = atomKK->k_rmass.template view<DeviceType>();
+    d.mask = atomKK->k_mask.template view<DeviceType>();
     d.nlocal = p.atom->nlocal;
     if constexpr (DemcForceScatter<DeviceType, HALFTHREAD>::THREAD_COPIES)
       if (neighflag == HALFTHREAD) d.thread_copies.size_for(p.atom->nmax);

@@ -280,8 +280,10 @@ struct JaegerPairLoop :
       touch_i(jj) = has ? 1 : 0;
     }
 
-    const double m_eff =
-        demc::needs_effective_mass(c.dashpots) ? demc::effective_mass(d.rmass[i], d.rmass[j]) : 0.0;
+    const double m_eff = demc::needs_effective_mass(c.dashpots)
+        ? demc::effective_mass(d.rmass[i], d.rmass[j], d.mask[i] & d.freeze_groupbit,
+                               d.mask[j] & d.freeze_groupbit)
+        : 0.0;
     const Vec3 fdamp = ADVANCE
         ? demc::hertz_damping_force(c.dashpots, g.du, g.n, res.P, g.overlap, m_eff, d.dt)
         : Vec3{0.0, 0.0, 0.0};
@@ -344,6 +346,7 @@ PairGranJaegerKokkos<DeviceType>::PairGranJaegerKokkos(LAMMPS *lmp) :
     PairGranJaeger(lmp), fix_historyKK(nullptr)
 {
   shared.setup(*this);
+  datamask_read |= RMASS_MASK | MASK_MASK;    // restitution damping's effective mass
 }
 
 /* ---------------------------------------------------------------------- */
@@ -371,6 +374,7 @@ template <class DeviceType> void PairGranJaegerKokkos<DeviceType>::init_style()
   shared.check_settings(*this);    // the settings LAMMPS's fix neigh/history/kk supports
 
   PairGranDemc::init_style();    // not PairGranJaeger::init_style(): it makes the CPU history fix
+  init_restitution_damping();
 
   // the Kokkos history fix replaces the placeholder made in PairGranJaeger's constructor
   // (keeping its place in the fix list), with a fixed slot of values per contact
@@ -498,6 +502,7 @@ void PairGranJaegerKokkos<DeviceType>::compute(int eflag_in, int vflag_in)
 
   kdata.beta = beta;
   kdata.work = work;
+  kdata.freeze_groupbit = freeze_groupbit;
   kdata.eflag = eflag_in ? 1 : 0;
   // the first compute() after an init: histories of type pairs whose coefficients changed are
   // moved to the new material in this loop (each record once: the loop reads every record)

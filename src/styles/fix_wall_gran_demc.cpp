@@ -61,9 +61,19 @@ int axis_of(const char *word)
 constexpr int RESTART_HEADER = 6;
 constexpr int RESTART_VERSION = 2;
 constexpr int OLD_RESTART_HEADER = 4, OLD_RESTART_SUMS = 3;
+// a NaN with a payload, compared bit for bit (a NaN test could be optimised away)
+constexpr unsigned long long RESTART_MARKER = 0x7ff8000000006465ULL;
 double restart_marker()
 {
-  return std::nan("0x6465");
+  double marker;
+  memcpy(&marker, &RESTART_MARKER, sizeof(marker));
+  return marker;
+}
+bool is_restart_marker(double value)
+{
+  unsigned long long bits;
+  memcpy(&bits, &value, sizeof(bits));
+  return bits == RESTART_MARKER;
 }
 }    // namespace
 
@@ -135,7 +145,12 @@ void FixWallGranDemc::parse_wall(int narg, char **arg, int iarg)
     if (n == 0) error->all(FLERR, "Unknown fix {} keyword: {}", style, arg[iarg]);
     iarg += n;
   };
-  while (iarg < narg && wall_style_of(arg[iarg]) < 0) keyword(false);
+  while (iarg < narg && wall_style_of(arg[iarg]) < 0) {
+    for (const char *motion_word : {"wiggle", "translate", "rotate"})
+      if (strcmp(arg[iarg], motion_word) == 0)
+        error->all(FLERR, law_error("keyword {} must follow the wall style"), motion_word);
+    keyword(false);
+  }
   if (iarg >= narg)
     error->all(FLERR, "Fix {} expects a wall style: xplane, yplane, zplane or zcylinder", style);
   iarg = parse_wall_style(narg, arg, iarg);
@@ -439,7 +454,7 @@ void FixWallGranDemc::write_restart(FILE *fp)
 void FixWallGranDemc::restart(char *buf)
 {
   const auto *list = reinterpret_cast<const double *>(buf);
-  const bool versioned = std::isnan(list[0]);
+  const bool versioned = is_restart_marker(list[0]);
   if (versioned && static_cast<int>(list[1]) != RESTART_VERSION)
     error->all(FLERR, law_error("the restart file's wall record has version {}, this fix reads {}"),
                list[1], RESTART_VERSION);

@@ -70,7 +70,7 @@ jaeger::Vec2 shift_in_frame(const frame::Quat &q, const Vec3 &du)
 
 FixWallGranJaeger::FixWallGranJaeger(LAMMPS *lmp, int narg, char **arg) :
     FixWallGranDemc(lmp, narg, arg), youngs(0.0), poisson(0.0), mu(0.0), damp_n(0.0), damp_t(0.0),
-    restitution_keyword(false), beta(0.0), max_length(0)
+    damping_keyword(false), beta(0.0), max_length(0)
 {
   if (narg < 7)
     error->all(FLERR,
@@ -113,8 +113,9 @@ int FixWallGranJaeger::law_keyword(int narg, char **arg, int iarg)
   const int n = (damping || restitution) ? 3 : 2;
   if (iarg + n > narg)
     utils::missing_cmd_args(FLERR, fmt::format("fix {} {}", style, arg[iarg]), error);
-  if ((damping || restitution) && (damp_n != 0.0 || damp_t != 0.0 || restitution_keyword))
+  if ((damping || restitution) && damping_keyword)
     error->all(FLERR, law_error("use one of damping and restitution, once"));
+  damping_keyword = damping_keyword || damping || restitution;
   if (damping) {
     damp_n = utils::numeric(FLERR, arg[iarg + 1], false, lmp);
     damp_t = utils::numeric(FLERR, arg[iarg + 2], false, lmp);
@@ -128,7 +129,6 @@ int FixWallGranJaeger::law_keyword(int narg, char **arg, int iarg)
                  e);
     if (ratio < 0.0)
       error->all(FLERR, law_error("the tangential dashpot ratio x_t must be >= 0, got {}"), ratio);
-    restitution_keyword = true;
     dashpots.restitution_factor = demc::restitution_damping_factor(e);
     dashpots.tangential_ratio = ratio;
   } else if (strcmp(arg[iarg], "beta") == 0) {
@@ -152,7 +152,8 @@ int FixWallGranJaeger::law_keyword(int narg, char **arg, int iarg)
 void FixWallGranJaeger::init()
 {
   FixWallGranDemc::init();
-  if (restitution_keyword) demc_refuse_rigid_bodies(lmp, fmt::format("Fix {}", style));
+  if (demc::needs_effective_mass(dashpots))
+    demc_refuse_rigid_bodies(lmp, fmt::format("Fix {}", style));
   Pair *pair = force->pair_match("gran/jaeger", 0);
   int dim = 0;
   auto **pe = pair ? (double **) pair->extract("E", dim) : nullptr;

@@ -77,8 +77,8 @@ class FixWallGranJaeger : public FixWallGranDemc {
 
  private:
   double youngs, poisson, mu, damp_n, damp_t;
-  demc::HertzDashpots dashpots;    // damping or restitution
-  bool restitution_keyword;
+  demc::HertzDashpots dashpots;                // damping or restitution
+  bool damping_keyword;                        // damping or restitution was given
   double beta;                                 // memory approximation, 0 = exact
   int max_length;                              // history/max: points per record, 0 = unbounded
   std::vector<double> estar, gstar;            // per particle type, with the wall (init)

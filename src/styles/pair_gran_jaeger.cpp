@@ -64,7 +64,7 @@ jaeger::Stack stack_of(double *rec, int bounded_capacity)
 PairGranJaeger::PairGranJaeger(LAMMPS *lmp) :
     PairGranDemc(lmp, "gran/jaeger"), youngs(nullptr), poisson(nullptr), mu(nullptr),
     damp_n(nullptr), damp_t(nullptr), restitution(nullptr), restitution_t(nullptr), estar(nullptr),
-    gstar(nullptr), check_materials(false), restart_has_materials(false),
+    gstar(nullptr), freeze_groupbit(0), check_materials(false), restart_has_materials(false),
     restart_has_restitution(false), beta(0.0), max_length(0), work(true), fix_history(nullptr)
 {
   prepare_style(7);
@@ -151,7 +151,6 @@ void PairGranJaeger::compute_contact(const TouchingPair &t, bool advance, bool e
                                      double &stored_tangential)
 {
   const tagint *tag = atom->tag;
-  const double *rmass = atom->rmass;
   const int i = t.i, j = t.j, jj = t.jj;
   const bool touching = t.touching;
   const double rsq = t.rsq;
@@ -220,8 +219,7 @@ void PairGranJaeger::compute_contact(const TouchingPair &t, bool advance, bool e
   }
 
   const demc::HertzDashpots &dashpots = pair_dashpots[pair];
-  const double m_eff =
-      demc::needs_effective_mass(dashpots) ? demc::effective_mass(rmass[i], rmass[j]) : 0.0;
+  const double m_eff = demc::needs_effective_mass(dashpots) ? contact_effective_mass(i, j) : 0.0;
   const Vec3 fdamp = advance
       ? demc::hertz_damping_force(dashpots, c.du, c.n, res.P, c.overlap, m_eff, dt)
       : Vec3{0.0, 0.0, 0.0};
@@ -355,18 +353,36 @@ void PairGranJaeger::init_style()
         dynamic_cast<FixJaegerHistory *>(modify->replace_fix(history_fix_id() + "_DUMMY", cmd, 1));
   }
   fix_history->pair = this;
-  if (any_restitution_damping()) demc_refuse_rigid_bodies(lmp, "Pair gran/jaeger");
+  init_restitution_damping();
 }
 
-// a type pair with restitution damping (set explicitly, or mixed from two types with it)
+void PairGranJaeger::init_restitution_damping()
+{
+  freeze_groupbit = 0;
+  if (!any_restitution_damping()) return;
+  demc_refuse_rigid_bodies(lmp, "Pair " + style_name);
+  const auto freezes = modify->get_fix_by_style("^freeze");
+  if (freezes.size() > 1)
+    error->all(FLERR, "Pair {}: restitution damping allows one fix freeze only", style_name);
+  if (!freezes.empty()) freeze_groupbit = freezes.front()->groupbit;
+}
+
+// a type pair whose dashpots depend on the masses (restitution e < 1, set or mixed)
 bool PairGranJaeger::any_restitution_damping() const
 {
   for (int i = 1; i <= atom->ntypes; i++)
-    if (setflag[i][i] && restitution[i][i] > 0.0) return true;
-  for (int i = 1; i <= atom->ntypes; i++)
-    for (int j = i + 1; j <= atom->ntypes; j++)
-      if (setflag[i][j] && restitution[i][j] > 0.0) return true;
+    for (int j = i; j <= atom->ntypes; j++)
+      if ((setflag[i][j] || (setflag[i][i] && setflag[j][j])) && restitution[i][j] > 0.0 &&
+          restitution[i][j] < 1.0)
+        return true;
   return false;
+}
+
+PairGranJaeger::DampingKind PairGranJaeger::damping_kind(int i) const
+{
+  if (damp_n[i][i] > 0.0 || damp_t[i][i] > 0.0) return DASHPOTS;
+  if (restitution[i][i] > 0.0 && restitution[i][i] < 1.0) return RESTITUTION;
+  return NO_DAMPING;
 }
 
 /* ----------------------------------------------------------------------
@@ -383,13 +399,7 @@ double PairGranJaeger::init_one(int i, int j)
   const jaeger::Material m = type_pair_material(i, j);
   if (setflag[i][j] == 0) {
     mu[i][j] = m.mu;
-    if ((restitution[i][i] > 0.0) != (restitution[j][j] > 0.0))
-      error->all(FLERR,
-                 "Pair gran/jaeger: types {} and {} have different kinds of damping (constant "
-                 "dashpots and restitution); set pair_coeff {} {} explicitly",
-                 i, j, i, j);
-    for (double **a : {damp_n, damp_t, restitution, restitution_t})
-      a[i][j] = std::sqrt(a[i][i] * a[j][j]);
+    mix_damping(i, j);
   }
   estar[i][j] = estar[j][i] = m.Estar;
   gstar[i][j] = gstar[j][i] = m.Gstar;
@@ -401,6 +411,30 @@ double PairGranJaeger::init_one(int i, int j)
   pair_dashpots.resize(stride * stride);
   pair_dashpots[i * stride + j] = pair_dashpots[j * stride + i] = type_pair_dashpots(i, j);
   return contact_cutoff(i, j);
+}
+
+/* dashpots of an unset pair: geometric means. A type without damping next to one with
+   restitution counts as e = 1, x_t = 0 (undamped); constant dashpots and restitution have no
+   mixing rule. */
+void PairGranJaeger::mix_damping(int i, int j)
+{
+  const DampingKind ki = damping_kind(i), kj = damping_kind(j);
+  if ((ki == DASHPOTS && kj == RESTITUTION) || (ki == RESTITUTION && kj == DASHPOTS))
+    error->all(FLERR,
+               "Pair gran/jaeger: types {} and {} have different kinds of damping (constant "
+               "dashpots and restitution): no mixing rule; set pair_coeff {} {} explicitly",
+               i, j, i, j);
+  for (double **a : {damp_n, damp_t}) a[i][j] = std::sqrt(a[i][i] * a[j][j]);
+  restitution[i][j] = restitution_t[i][j] = 0.0;
+  if (ki != RESTITUTION && kj != RESTITUTION) return;
+  auto e_of = [&](int t) {
+    return damping_kind(t) == RESTITUTION ? restitution[t][t] : 1.0;
+  };
+  auto ratio_of = [&](int t) {
+    return damping_kind(t) == RESTITUTION ? restitution_t[t][t] : 0.0;
+  };
+  restitution[i][j] = std::sqrt(e_of(i) * e_of(j));
+  restitution_t[i][j] = std::sqrt(ratio_of(i) * ratio_of(j));
 }
 
 // the dashpots of type pair i, j from its (set or mixed) coefficients

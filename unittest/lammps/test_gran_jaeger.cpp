@@ -434,7 +434,7 @@ struct Collision {
   double restitution;            // relative velocity after / before
 };
 
-Collision head_on(const std::vector<std::string> &pair_lines)
+Collision head_on(const std::vector<std::string> &pair_lines, bool frozen_target = false)
 {
   LammpsSession s;
   s.load_plugin();
@@ -445,15 +445,21 @@ Collision head_on(const std::vector<std::string> &pair_lines)
               "set atom 2 diameter 0.8", "set atom 1 density 1000", "set atom 2 density 2500",
               "velocity all set 0 0 0", "set atom 1 vx 0.5", "set atom 2 vx -0.3"});
   s.commands(pair_lines);
-  s.commands({"fix integrate all nve/sphere", "timestep 1e-5", "run 0 post no"});
+  if (frozen_target) {    // atom 2 held in place: LAMMPS's granular styles count it infinitely heavy
+    s.commands({"group target id 2", "group moving id 1", "set atom 2 vx 0",
+                "fix hold target freeze", "fix integrate moving nve/sphere"});
+  } else {
+    s.command("fix integrate all nve/sphere");
+  }
+  s.commands({"timestep 1e-5", "run 0 post no"});
   Collision c;
   auto *atom = s.lmp->atom;
-  for (int k = 0; k < 240; k++) {
+  for (int k = 0; k < 600; k++) {
     s.command("run 50 pre no post no");
     c.forces.push_back(s.forces()[1][0]);
   }
   const double v1 = atom->v[atom->map(1)][0], v2 = atom->v[atom->map(2)][0];
-  c.restitution = (v2 - v1) / 0.8;
+  c.restitution = (v2 - v1) / (frozen_target ? 0.5 : 0.8);
   EXPECT_EQ(s.forces()[1][0], 0.0) << "the spheres should have parted";
   return c;
 }
@@ -479,6 +485,30 @@ TEST(GranJaeger, RestitutionDampingAsLammpsGranular)
     EXPECT_LT(diff, 1e-10 * scale) << "e " << e;
     EXPECT_NEAR(ours.restitution, e, 1e-3);
   }
+}
+
+// a sphere thrown at one held by fix freeze: the frozen one counts as infinitely heavy (the
+// effective mass is the moving sphere's), as in pair_style granular, and it bounces back with e
+TEST(GranJaeger, RestitutionDampingAgainstAFrozenParticle)
+{
+  const double e = 0.5;
+  const Collision ours = head_on(
+      {"pair_style gran/jaeger", fmt::format("pair_coeff * * 1e7 0.3 0.5 restitution {} 0", e)},
+      true);
+  const Collision lammps =
+      head_on({"pair_style granular",
+               fmt::format("pair_coeff * * hertz/material 1e7 {} 0.3 tangential linear_nohistory "
+                           "0 0 damping coeff_restitution",
+                           e)},
+              true);
+  double scale = 0.0, diff = 0.0;
+  for (size_t k = 0; k < ours.forces.size(); k++) {
+    scale = std::max(scale, std::fabs(lammps.forces[k]));
+    diff = std::max(diff, std::fabs(ours.forces[k] - lammps.forces[k]));
+  }
+  EXPECT_GT(scale, 1e3) << "no collision";
+  EXPECT_LT(diff, 1e-10 * scale);
+  EXPECT_NEAR(ours.restitution, e, 1e-3);
 }
 
 /* the dashpots by hand: two spheres held at overlap 1e-3 (no integrator) with velocities
@@ -602,6 +632,19 @@ TEST(GranJaeger, RestitutionDampingErrorsAtInit)
       EXPECT_NE(std::string(e.what()).find(c.second), std::string::npos)
           << "input: " << c.first.back() << "\n  error: " << e.what();
     }
+  }
+  // a type without damping next to one with restitution: mixed as e = 1, x_t = 0 (undamped)
+  {
+    LammpsSession s;
+    s.load_plugin();
+    s.commands(two_atoms);
+    s.commands(
+        {"pair_coeff 1 1 1e7 0.3 0.5", "pair_coeff 2 2 1e7 0.3 0.5 restitution 0.25 0.5", "run 0"});
+    int dim;
+    auto **e = (double **) s.lmp->force->pair->extract("restitution", dim);
+    auto **x_t = (double **) s.lmp->force->pair->extract("restitution_t", dim);
+    EXPECT_DOUBLE_EQ(e[1][2], 0.5);    // sqrt(1 * 0.25)
+    EXPECT_DOUBLE_EQ(x_t[1][2], 0.0);
   }
   // with pair_coeff 1 2 set explicitly the run starts
   LammpsSession s;
