@@ -367,14 +367,17 @@ void PairGranJaeger::init_restitution_damping()
   if (!freezes.empty()) freeze_groupbit = freezes.front()->groupbit;
 }
 
-// a type pair whose dashpots depend on the masses (restitution e < 1, set or mixed)
+/* a type pair whose dashpots depend on the masses (restitution e < 1): a type with it (then
+   its unset pairs mix to e < 1 too), or a pair set with it. Called before init_one(), which
+   fills the unset pairs: their values are not read. */
 bool PairGranJaeger::any_restitution_damping() const
 {
   for (int i = 1; i <= atom->ntypes; i++)
-    for (int j = i; j <= atom->ntypes; j++)
-      if ((setflag[i][j] || (setflag[i][i] && setflag[j][j])) && restitution[i][j] > 0.0 &&
-          restitution[i][j] < 1.0)
+    for (int j = i; j <= atom->ntypes; j++) {
+      if (i == j && damping_kind(i) == RESTITUTION) return true;
+      if (i != j && setflag[i][j] && restitution[i][j] > 0.0 && restitution[i][j] < 1.0)
         return true;
+    }
   return false;
 }
 
