@@ -5,6 +5,7 @@
    - a restart file of an earlier version (pair and wall fix) continues that version's run;
    - restitution damping against LAMMPS's pair_style granular coeff_restitution;
    - bad input gives clear errors. */
+#include "earlier_version.h"
 #include "lammps_session.h"
 #include "prescribed_motion.h"
 
@@ -25,8 +26,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -666,48 +665,12 @@ TEST(GranJaeger, RestitutionDampingErrorsAtInit)
    forces) are in unittest/data. */
 TEST(GranJaeger, ReadsARestartFileOfAnEarlierVersion)
 {
-  const std::string dir = DEMC_TEST_DATA_DIR;
-  std::vector<double> pair_expected, wall_expected;
-  PerAtom forces_expected;
-  std::ifstream in(dir + "/restart_de0f446_expected.txt");
-  ASSERT_TRUE(in.good()) << "missing fixture in " << dir;
-  for (std::string line; std::getline(in, line);) {
-    std::istringstream words(line);
-    std::string kind;
-    words >> kind;
-    std::vector<double> values;
-    for (double v; words >> v;) values.push_back(v);
-    if (kind == "pair") pair_expected = values;
-    if (kind == "wall") wall_expected = values;
-    if (kind == "force") {
-      const auto id = static_cast<size_t>(values[0]);
-      if (forces_expected.size() <= id) forces_expected.resize(id + 1, {0.0, 0.0, 0.0});
-      forces_expected[id] = {values[1], values[2], values[3]};
-    }
-  }
-  ASSERT_EQ(pair_expected.size(), 5u);
-  ASSERT_EQ(wall_expected.size(), 9u);
-  ASSERT_EQ(forces_expected.size(), 33u);
-
-  LammpsSession s;
-  s.load_plugin();
-  s.commands({"read_restart " + dir + "/restart_de0f446_jaeger_wall.bin", "neighbor 0.0003 bin",
-              "neigh_modify delay 0", "fix grav all gravity 9.81 vector 0 0 -1",
-              "variable vx equal 0.05*sin(0.05*step)",
-              "fix w all wall/gran/jaeger 2e7 0.25 0.4 zplane 0 NULL translate v_vx 0 0",
-              "fix integrate all nve/sphere", "timestep 1e-5", "run 200"});
-  EXPECT_LT(max_relative_difference(forces_expected, s.forces()), 1e-10);
-  const auto pair = s.pair_extra();
-  for (int k = 0; k < 5; k++)
-    EXPECT_NEAR(pair[k], pair_expected[k], 1e-10 * std::fabs(pair_expected[k])) << "pvector " << k;
-  auto *wall = s.lmp->modify->get_fix_by_id("w");
-  for (int k = 0; k < 9; k++)
-    EXPECT_NEAR(wall->compute_vector(k), wall_expected[k], 1e-10 * std::fabs(wall_expected[k]))
-        << "wall vector " << k;
+  const EarlierRun earlier = continue_earlier_run("jaeger", "wall/gran/jaeger 2e7 0.25 0.4");
+  ASSERT_EQ(earlier.pair.size(), 5u);
   // the earlier run had contacts with histories, friction and a wall that dragged them
-  EXPECT_GE(pair_expected[4], 3.0);
-  EXPECT_GT(pair_expected[2], 0.0);
-  EXPECT_GT(wall_expected[5], 0.0);
+  EXPECT_GE(earlier.pair[4], 3.0);
+  EXPECT_GT(earlier.pair[2], 0.0);
+  EXPECT_GT(earlier.wall[5], 0.0);
 }
 
 TEST(GranJaeger, BadInputGivesClearErrors)
