@@ -103,6 +103,14 @@ TEST(RankInvariance, GranJaegerNewtonOff)
       {"pair_style gran/jaeger", "pair_coeff * * 1e7 0.3 0.5 damping 0.002 0.001"}, false);
 }
 
+// restitution damping: the effective mass of a pair with a ghost atom takes the ghost's mass
+TEST(RankInvariance, GranJaegerRestitutionDamping)
+{
+  for (bool newton : {true, false})
+    expect_rank_invariant(
+        {"pair_style gran/jaeger", "pair_coeff * * 1e7 0.3 0.5 restitution 0.6 0.4"}, newton);
+}
+
 TEST(RankInvariance, GranJaegerBoundedHistory)
 {
   expect_rank_invariant(
