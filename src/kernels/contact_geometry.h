@@ -102,19 +102,22 @@ DEMC_FN Vec3 contact_damping_force(const Vec3 &du, const Vec3 &n, double nu_n, d
   return (1.0 / dt) * ((nu_n * un) * n + nu_t * ut);
 }
 
-/* Dashpots of a Hertz contact, per type pair: constant (nu_n, nu_t in force per velocity), or
-   from a coefficient of restitution (restitution_factor > 0) as LAMMPS's pair_style granular
-   computes them for Hertz normal models (damping coeff_restitution):
-     eta_n = factor sqrt(m_eff k_nd),  k_nd = P / overlap (= 4/3 E* a for Hertz),
-     factor = -2 sqrt(5/6) ln(e) / sqrt(pi^2 + ln(e)^2) sqrt(3/2),
+/* Dashpots of a contact, per type pair: constant (nu_n, nu_t in force per velocity), or from a
+   coefficient of restitution (restitution_factor > 0) as LAMMPS's pair_style granular computes
+   them (damping coeff_restitution):
+     eta_n = factor sqrt(m_eff k_nd),  k_nd = normal force / overlap
+   (4/3 E* a for Hertz, kn for a linear spring), with
+     Hertz:  factor = -2 sqrt(5/6) ln(e) / sqrt(pi^2 + ln(e)^2) sqrt(3/2)  (hertz_restitution_factor)
+     linear: factor = -2 ln(e) / sqrt(pi^2 + ln(e)^2)  (linear_restitution_factor: the damped
+             oscillator that parts with e times its approach speed)
    and eta_t = tangential_ratio eta_n (LAMMPS's x_gamma,t of tangential mindlin). */
-struct HertzDashpots {
+struct ContactDashpots {
   double nu_n = 0.0, nu_t = 0.0;
   double restitution_factor = 0.0, tangential_ratio = 0.0;
 };
 
 // whether the dashpots depend on the contact's effective mass (callers form it only then)
-DEMC_FN bool needs_effective_mass(const HertzDashpots &d)
+DEMC_FN bool needs_effective_mass(const ContactDashpots &d)
 {
   return d.restitution_factor > 0.0;
 }
@@ -128,8 +131,15 @@ DEMC_FN double effective_mass(double m_p, double m_q, bool p_frozen = false, boo
   return m_p * m_q / (m_p + m_q);
 }
 
-// the factor of a coefficient of restitution e in (0, 1]; 0 for e = 1 (no damping)
-DEMC_FN double restitution_damping_factor(double e)
+// the factors of a coefficient of restitution e in (0, 1]; 0 for e = 1 (no damping)
+DEMC_FN double linear_restitution_factor(double e)
+{
+  constexpr double pi = 3.14159265358979323846;
+  const double l = math::log(e);
+  return -2.0 * l / math::sqrt(pi * pi + l * l);
+}
+
+DEMC_FN double hertz_restitution_factor(double e)
 {
   constexpr double pi = 3.14159265358979323846, sqrt_5_6 = 0.91287092917527690,
                    sqrt_3_2 = 1.2247448713915890;
@@ -137,11 +147,11 @@ DEMC_FN double restitution_damping_factor(double e)
   return -2.0 * sqrt_5_6 * sqrt_3_2 * l / math::sqrt(pi * pi + l * l);
 }
 
-/* The dashpot force on p of a contact with normal force P at overlap > 0 (n, du as for
+/* The dashpot force on p of a contact with (elastic) normal force P at overlap > 0 (n, du as for
    contact_damping_force()); m_eff: the effective mass m_p m_q / (m_p + m_q) (the particle's
    own mass against a wall). */
-DEMC_FN Vec3 hertz_damping_force(const HertzDashpots &d, const Vec3 &du, const Vec3 &n, double P,
-                                 double overlap, double m_eff, double dt)
+DEMC_FN Vec3 dashpot_force(const ContactDashpots &d, const Vec3 &du, const Vec3 &n, double P,
+                           double overlap, double m_eff, double dt)
 {
   if (!needs_effective_mass(d)) return contact_damping_force(du, n, d.nu_n, d.nu_t, dt);
   const double stiffness = overlap > 0.0 ? P / overlap : 0.0;

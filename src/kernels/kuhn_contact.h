@@ -522,6 +522,21 @@ namespace kuhn {
     return r;
   }
 
+  /* Restitution damping, whose dashpots depend on the pair's effective mass m_eff
+     (demc::dashpot_force() with the linear spring's stiffness kn = fn / zeta): added to a step's
+     result as step() adds the constant dashpots of Params (force on p and the work done on
+     them), while touching and for m.dt > 0 only. Nothing for constant dashpots (d without a
+     restitution factor), which Params carries. */
+  DEMC_FN void add_restitution_dashpots(const ContactDashpots &d, const Kinematics &m, double m_eff,
+                                        Result &r)
+  {
+    if (!needs_effective_mass(d) || !(m.dt > 0.0) || !(m.zeta_new > 0.0)) return;
+    const Vec3 f = dashpot_force(d, m.du, m.n, r.fn, m.zeta_new, m_eff, m.dt);
+    r.f_damp = r.f_damp + f;
+    r.force = r.force + f;
+    r.dW_damp += dot(f, m.du);
+  }
+
   /* Motion reduced to Kinematics: Eq. 5 (line 8) for any contact vectors, and the twirl. */
   DEMC_FN Kinematics kinematics_of(const Motion &m)
   {

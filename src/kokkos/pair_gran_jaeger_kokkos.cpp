@@ -285,7 +285,7 @@ struct JaegerPairLoop :
                                d.mask[j] & d.freeze_groupbit)
         : 0.0;
     const Vec3 fdamp = ADVANCE
-        ? demc::hertz_damping_force(c.dashpots, g.du, g.n, res.P, g.overlap, m_eff, d.dt)
+        ? demc::dashpot_force(c.dashpots, g.du, g.n, res.P, g.overlap, m_eff, d.dt)
         : Vec3{0.0, 0.0, 0.0};
     const Vec3 force = -res.P * g.n + frame::to_global(qf, res.T.x, res.T.y) + fdamp;
     const double dwd = ADVANCE ? demc::dot(fdamp, g.du) : 0.0;

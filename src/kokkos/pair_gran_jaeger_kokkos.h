@@ -77,8 +77,8 @@ struct PairGranJaegerSums {
 
 // contact coefficients of one type pair, as the device sees them
 struct PairGranJaegerTypeParams {
-  demc::jaeger::Material mat;      // without the radius (PairGranJaeger::pair_materials)
-  demc::HertzDashpots dashpots;    // (PairGranJaeger::pair_dashpots)
+  demc::jaeger::Material mat;        // without the radius (PairGranJaeger::pair_materials)
+  demc::ContactDashpots dashpots;    // (PairGranJaeger::pair_dashpots)
   // at the first compute() after coefficients changed: the histories' Material, to move from
   demc::jaeger::Material old_mat;
   int changed;

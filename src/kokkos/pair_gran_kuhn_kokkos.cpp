@@ -48,9 +48,10 @@ namespace {
    NEWTON_PAIR: only 0 is instantiated (see init_style()), the tallies are
    written for both; EVFLAG: tally energy/virial; ADVANCE: 0 at setup
    (forces from the stored history, nothing advanced), 1 during a run;
-   ALL_ON: every refinement on (the default), known to the compiler, which
+   ALL_ON: 1: every refinement on (the default), known to the compiler, which
    then drops the kernel's tests of the flags, as PairGranKuhn's
-   run_contact_law<true>.
+   run_contact_law<true, false>; 2: some type pair has restitution damping,
+   added to the kernel's result (run_contact_law<false, true>); 0: neither.
 ------------------------------------------------------------------------- */
 
 template <class DeviceType, int NEIGHFLAG, int NEWTON_PAIR, int EVFLAG, int ADVANCE, int ALL_ON>
@@ -150,10 +151,18 @@ struct KuhnPairLoop : PairGranKuhnKernelData<DeviceType>, DemcForceScatter<Devic
     // hand out a temporary, which must outlive the step)
     const kuhn::Params &type_params = d.params(d.type[i], d.type[j]);
     kuhn::Params folded;
-    const kuhn::Params &params = kuhn::params_for_step<ALL_ON>(type_params, folded);
+    const kuhn::Params &params = kuhn::params_for_step < ALL_ON == 1 > (type_params, folded);
 
     const Vec3 ft_old = {history_i(h + H_FTX), history_i(h + H_FTY), history_i(h + H_FTZ)};
-    const kuhn::Result res = kuhn::step(params, m, ft_old);
+    kuhn::Result res = kuhn::step(params, m, ft_old);
+    if (ALL_ON == 2) {
+      const demc::ContactDashpots &dash = d.dashpots(d.type[i], d.type[j]);
+      const double m_eff = demc::needs_effective_mass(dash)
+          ? demc::effective_mass(d.rmass[i], d.rmass[j], d.mask[i] & d.freeze_groupbit,
+                                 d.mask[j] & d.freeze_groupbit)
+          : 0.0;
+      kuhn::add_restitution_dashpots(dash, m, m_eff, res);
+    }
 
     if (ADVANCE) {
       touch_i(jj) = 1;
@@ -215,6 +224,7 @@ PairGranKuhnKokkos<DeviceType>::PairGranKuhnKokkos(LAMMPS *lmp) :
     PairGranKuhn(lmp), fix_historyKK(nullptr)
 {
   shared.setup(*this);
+  datamask_read |= RMASS_MASK | MASK_MASK;    // restitution damping's effective mass
 }
 
 /* ---------------------------------------------------------------------- */
@@ -257,6 +267,7 @@ template <class DeviceType> void PairGranKuhnKokkos<DeviceType>::init_style()
 
   // coefficients per type pair for the device, filled by init_one()
   shared.size_type_params(k_params, atom->ntypes, "PairGranKuhn::params");
+  shared.size_type_params(k_dashpots, atom->ntypes, "PairGranKuhn::dashpots");
 }
 
 /* ---------------------------------------------------------------------- */
@@ -265,6 +276,7 @@ template <class DeviceType> double PairGranKuhnKokkos<DeviceType>::init_one(int 
 {
   const double cut = PairGranKuhn::init_one(i, j);
   shared.set_type_params(k_params, i, j, type_params(i, j));
+  shared.set_type_params(k_dashpots, i, j, pair_dashpots[i * (atom->ntypes + 1) + j]);
   return cut;
 }
 
@@ -280,11 +292,18 @@ template <class DeviceType> void PairGranKuhnKokkos<DeviceType>::compute(int efl
 
   k_params.template sync<DeviceType>();
   kdata.params = k_params.template view<DeviceType>();
+  k_dashpots.template sync<DeviceType>();
+  kdata.dashpots = k_dashpots.template view<DeviceType>();
+  kdata.freeze_groupbit = freeze_groupbit;
 
   PairGranKuhnSums sums;
   shared.dispatch(evflag, advance, [&](auto neigh, auto ev, auto adv) {
     constexpr int N = decltype(neigh)::value, EV = decltype(ev)::value, ADV = decltype(adv)::value;
     // setup steps are rare: only the run's steps get the variant with the flags folded
+    if (restitution_active) {
+      this->template launch<N, EV, ADV, 2>(inum, sums);
+      return;
+    }
     if constexpr (ADV) {
       if (refinements == kuhn::ALL) {
         this->template launch<N, EV, ADV, 1>(inum, sums);

@@ -68,6 +68,10 @@ template <class DeviceType> struct PairGranKuhnKernelData : DemcLoopViews<Device
   // the kernel's parameters per type pair: the CPU style's (PairGranKuhn::type_params())
   typename Kokkos::DualView<demc::kuhn::Params **, Kokkos::LayoutRight, DeviceType>::t_dev_const_um
       params;
+  // restitution damping per type pair (PairGranDemc::pair_dashpots), fix freeze's group
+  typename Kokkos::DualView<demc::ContactDashpots **, Kokkos::LayoutRight,
+                            DeviceType>::t_dev_const_um dashpots;
+  int freeze_groupbit = 0;
 };
 
 template <class DeviceType> class PairGranKuhnKokkos : public PairGranKuhn {
@@ -85,6 +89,7 @@ template <class DeviceType> class PairGranKuhnKokkos : public PairGranKuhn {
  protected:
   PairGranKuhnKernelData<DeviceType> kdata;
   Kokkos::DualView<demc::kuhn::Params **, Kokkos::LayoutRight, DeviceType> k_params;
+  Kokkos::DualView<demc::ContactDashpots **, Kokkos::LayoutRight, DeviceType> k_dashpots;
   PairGranDemcKokkosShared<DeviceType> shared;    // set-up and bookkeeping around the functor
   FixNeighHistoryKokkos<DeviceType> *fix_historyKK;
 

@@ -80,9 +80,10 @@ bool is_restart_marker(double value)
 /* ---------------------------------------------------------------------- */
 
 FixWallGranDemc::FixWallGranDemc(LAMMPS *lmp, int narg, char **arg) :
-    Fix(lmp, narg, arg), dt(0.0), wallstyle(-1), has_lo(false), has_hi(false), lo(0.0), hi(0.0),
-    cylradius(0.0), motion(STATIC), wiggle_axis(0), amplitude(0.0), period(0.0), rotating(false),
-    spin(0.0), spin_var(-1), step_turn(0.0), elapsed(0.0), step_move{0.0, 0.0, 0.0}, reduced(false)
+    Fix(lmp, narg, arg), dt(0.0), damp_n(0.0), damp_t(0.0), damping_keyword(false), wallstyle(-1),
+    has_lo(false), has_hi(false), lo(0.0), hi(0.0), cylradius(0.0), motion(STATIC), wiggle_axis(0),
+    amplitude(0.0), period(0.0), rotating(false), spin(0.0), spin_var(-1), step_turn(0.0),
+    elapsed(0.0), step_move{0.0, 0.0, 0.0}, reduced(false)
 {
   if (!atom->radius_flag || !atom->rmass_flag || !atom->omega_flag)
     error->all(FLERR,
@@ -209,6 +210,39 @@ int FixWallGranDemc::parse_motion(int narg, char **arg, int iarg)
   return 4;
 }
 
+int FixWallGranDemc::parse_damping_keyword(int narg, char **arg, int iarg, bool hertz)
+{
+  const bool damping = strcmp(arg[iarg], "damping") == 0;
+  if (!damping && strcmp(arg[iarg], "restitution") != 0) return 0;
+  if (iarg + 3 > narg)
+    utils::missing_cmd_args(FLERR, fmt::format("fix {} {}", style, arg[iarg]), error);
+  if (damping_keyword) error->all(FLERR, law_error("use one of damping and restitution, once"));
+  damping_keyword = true;
+  const double a = utils::numeric(FLERR, arg[iarg + 1], false, lmp);
+  const double b = utils::numeric(FLERR, arg[iarg + 2], false, lmp);
+  if (damping) {
+    if (a < 0.0 || b < 0.0)
+      error->all(FLERR, law_error("damping coefficients must be >= 0, got {} {}"), a, b);
+    damp_n = dashpots.nu_n = a;
+    damp_t = dashpots.nu_t = b;
+    return 3;
+  }
+  if (!(a > 0.0 && a <= 1.0))
+    error->all(FLERR, law_error("the coefficient of restitution must be within (0, 1], got {}"), a);
+  if (b < 0.0)
+    error->all(FLERR, law_error("the tangential dashpot ratio x_t must be >= 0, got {}"), b);
+  dashpots.restitution_factor = hertz ? demc::hertz_restitution_factor(a)
+                                      : demc::linear_restitution_factor(a);
+  dashpots.tangential_ratio = b;
+  return 3;
+}
+
+void FixWallGranDemc::check_restitution_damping()
+{
+  if (demc::needs_effective_mass(dashpots))
+    demc_refuse_rigid_bodies(lmp, fmt::format("Fix {}", style));
+}
+
 /* rotate omega: the wall turns about its z axis (through the wall's x, y displacement) with
    angular velocity omega, a number or v_name */
 int FixWallGranDemc::parse_rotation(int narg, char **arg, int iarg)
@@ -250,6 +284,7 @@ void FixWallGranDemc::init()
   for (int k = 0; k < 3; k++)
     if (!vstr[k].empty()) vvar[k] = find_equal_variable(vstr[k]);
   if (!spin_str.empty()) spin_var = find_equal_variable(spin_str);
+  check_restitution_damping();
 }
 
 int FixWallGranDemc::find_equal_variable(const std::string &name) const

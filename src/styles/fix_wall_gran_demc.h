@@ -96,6 +96,16 @@ class FixWallGranDemc : public Fix {
 
   // called by the derived constructor after the law's leading coefficients
   void parse_wall(int narg, char **arg, int iarg);
+  /* damping nu_n nu_t | restitution e x_t (once, one of them): the contact dashpots, constant
+     or from a coefficient of restitution with the particle's mass as the effective mass
+     (hertz: the Hertz factor, else the linear spring's); returns the arguments used, 0 if
+     arg[iarg] is neither. damp_n, damp_t: the constant ones (0 with restitution). */
+  int parse_damping_keyword(int narg, char **arg, int iarg, bool hertz);
+  double damp_n, damp_t;
+  demc::ContactDashpots dashpots;
+  bool damping_keyword;
+  // restitution damping refuses rigid bodies (their particles' mass is not theirs): at init()
+  void check_restitution_damping();
   // arguments consumed by a keyword of the law at arg[iarg], 0 if it is none
   virtual int law_keyword(int narg, char **arg, int iarg) = 0;
   virtual Touch touch(const Contact &c, int side, bool advance) = 0;

@@ -69,8 +69,7 @@ jaeger::Vec2 shift_in_frame(const frame::Quat &q, const Vec3 &du)
 ------------------------------------------------------------------------- */
 
 FixWallGranJaeger::FixWallGranJaeger(LAMMPS *lmp, int narg, char **arg) :
-    FixWallGranDemc(lmp, narg, arg), youngs(0.0), poisson(0.0), mu(0.0), damp_n(0.0), damp_t(0.0),
-    damping_keyword(false), beta(0.0), max_length(0)
+    FixWallGranDemc(lmp, narg, arg), youngs(0.0), poisson(0.0), mu(0.0), beta(0.0), max_length(0)
 {
   if (narg < 7)
     error->all(FLERR,
@@ -85,8 +84,6 @@ FixWallGranJaeger::FixWallGranJaeger(LAMMPS *lmp, int narg, char **arg) :
   if (poisson <= -1.0 || poisson >= 0.5)
     error->all(FLERR, law_error("nu must be within (-1, 0.5), got {}"), poisson);
   if (mu < 0.0) error->all(FLERR, law_error("mu must be >= 0, got {}"), mu);
-  if (damp_n < 0.0 || damp_t < 0.0)
-    error->all(FLERR, law_error("damping coefficients must be >= 0, got {} {}"), damp_n, damp_t);
 
   maxexchange_dynamic = 1;
   maxexchange = 1;
@@ -105,33 +102,13 @@ FixWallGranJaeger::~FixWallGranJaeger()
 
 int FixWallGranJaeger::law_keyword(int narg, char **arg, int iarg)
 {
-  const bool damping = strcmp(arg[iarg], "damping") == 0;
-  const bool restitution = strcmp(arg[iarg], "restitution") == 0;
-  const bool known = damping || restitution || strcmp(arg[iarg], "beta") == 0 ||
-      strcmp(arg[iarg], "history/max") == 0;
+  const int used = parse_damping_keyword(narg, arg, iarg, true);
+  if (used) return used;
+  const bool known = strcmp(arg[iarg], "beta") == 0 || strcmp(arg[iarg], "history/max") == 0;
   if (!known) return 0;
-  const int n = (damping || restitution) ? 3 : 2;
-  if (iarg + n > narg)
+  if (iarg + 2 > narg)
     utils::missing_cmd_args(FLERR, fmt::format("fix {} {}", style, arg[iarg]), error);
-  if ((damping || restitution) && damping_keyword)
-    error->all(FLERR, law_error("use one of damping and restitution, once"));
-  damping_keyword = damping_keyword || damping || restitution;
-  if (damping) {
-    damp_n = utils::numeric(FLERR, arg[iarg + 1], false, lmp);
-    damp_t = utils::numeric(FLERR, arg[iarg + 2], false, lmp);
-    dashpots.nu_n = damp_n;
-    dashpots.nu_t = damp_t;
-  } else if (restitution) {
-    const double e = utils::numeric(FLERR, arg[iarg + 1], false, lmp);
-    const double ratio = utils::numeric(FLERR, arg[iarg + 2], false, lmp);
-    if (!(e > 0.0 && e <= 1.0))
-      error->all(FLERR, law_error("the coefficient of restitution must be within (0, 1], got {}"),
-                 e);
-    if (ratio < 0.0)
-      error->all(FLERR, law_error("the tangential dashpot ratio x_t must be >= 0, got {}"), ratio);
-    dashpots.restitution_factor = demc::restitution_damping_factor(e);
-    dashpots.tangential_ratio = ratio;
-  } else if (strcmp(arg[iarg], "beta") == 0) {
+  if (strcmp(arg[iarg], "beta") == 0) {
     beta = utils::numeric(FLERR, arg[iarg + 1], false, lmp);
     if (beta < 0.0 || beta > 2.0)
       error->all(FLERR, law_error("beta must be within [0, 2], got {}"), beta);
@@ -140,7 +117,7 @@ int FixWallGranJaeger::law_keyword(int narg, char **arg, int iarg)
     if (max_length < 2)
       error->all(FLERR, law_error("history/max must be >= 2 points, got {}"), max_length);
   }
-  return n;
+  return 2;
 }
 
 /* ----------------------------------------------------------------------
@@ -152,8 +129,6 @@ int FixWallGranJaeger::law_keyword(int narg, char **arg, int iarg)
 void FixWallGranJaeger::init()
 {
   FixWallGranDemc::init();
-  if (demc::needs_effective_mass(dashpots))
-    demc_refuse_rigid_bodies(lmp, fmt::format("Fix {}", style));
   Pair *pair = force->pair_match("gran/jaeger", 0);
   int dim = 0;
   auto **pe = pair ? (double **) pair->extract("E", dim) : nullptr;
@@ -244,7 +219,7 @@ FixWallGranDemc::Touch FixWallGranJaeger::touch(const Contact &c, int side, bool
 
   // against the wall (infinite mass) the effective mass is the particle's
   const Vec3 fdamp = advance
-      ? demc::hertz_damping_force(dashpots, c.du, c.n, res.P, c.overlap, atom->rmass[c.p], dt)
+      ? demc::dashpot_force(dashpots, c.du, c.n, res.P, c.overlap, atom->rmass[c.p], dt)
       : Vec3{0.0, 0.0, 0.0};
   if (advance) {
     const double dwd = demc::dot(fdamp, c.du);

@@ -76,9 +76,7 @@ class FixWallGranJaeger : public FixWallGranDemc {
   double friction_dissipation(double) const override;
 
  private:
-  double youngs, poisson, mu, damp_n, damp_t;
-  demc::HertzDashpots dashpots;                // damping or restitution
-  bool damping_keyword;                        // damping or restitution was given
+  double youngs, poisson, mu;                  // (the dashpots: FixWallGranDemc)
   double beta;                                 // memory approximation, 0 = exact
   int max_length;                              // history/max: points per record, 0 = unbounded
   std::vector<double> estar, gstar;            // per particle type, with the wall (init)

@@ -52,18 +52,19 @@ Vec3 tangential_force(const double *h)
 }    // namespace
 
 /* ----------------------------------------------------------------------
-   fix ID group wall/gran/kuhn kn kt mu [damping nu_n nu_t]
+   fix ID group wall/gran/kuhn kn kt mu [damping nu_n nu_t | restitution e x_t]
        [fresh|elastic_slip|turn|project|twirl yes/no] [conventional]
        wallstyle args [wiggle ... | translate ...]
 ------------------------------------------------------------------------- */
 
 FixWallGranKuhn::FixWallGranKuhn(LAMMPS *lmp, int narg, char **arg) :
-    FixWallGranDemc(lmp, narg, arg), kn(0.0), kt(0.0), mu(0.0), damp_n(0.0), damp_t(0.0),
-    refinements(kuhn::ALL), history(nullptr)
+    FixWallGranDemc(lmp, narg, arg), kn(0.0), kt(0.0), mu(0.0), refinements(kuhn::ALL),
+    history(nullptr)
 {
   if (narg < 7)
     error->all(FLERR,
-               "Fix {} expects: kn kt mu [damping nu_n nu_t] wallstyle args [keyword value ...]",
+               "Fix {} expects: kn kt mu [damping nu_n nu_t | restitution e x_t] wallstyle args "
+               "[keyword value ...]",
                style);
   kn = utils::numeric(FLERR, arg[3], false, lmp);
   kt = utils::numeric(FLERR, arg[4], false, lmp);
@@ -72,8 +73,6 @@ FixWallGranKuhn::FixWallGranKuhn(LAMMPS *lmp, int narg, char **arg) :
   if (kn <= 0.0) error->all(FLERR, law_error("kn must be > 0, got {}"), kn);
   if (kt <= 0.0) error->all(FLERR, law_error("kt must be > 0, got {}"), kt);
   if (mu < 0.0) error->all(FLERR, law_error("mu must be >= 0, got {}"), mu);
-  if (damp_n < 0.0 || damp_t < 0.0)
-    error->all(FLERR, law_error("damping coefficients must be >= 0, got {} {}"), damp_n, damp_t);
 
   maxexchange = H_SIZE;
   FixWallGranKuhn::grow_arrays(atom->nmax);
@@ -93,13 +92,8 @@ FixWallGranKuhn::~FixWallGranKuhn()
 
 int FixWallGranKuhn::law_keyword(int narg, char **arg, int iarg)
 {
-  if (strcmp(arg[iarg], "damping") == 0) {
-    if (iarg + 3 > narg)
-      utils::missing_cmd_args(FLERR, fmt::format("fix {} damping", style), error);
-    damp_n = utils::numeric(FLERR, arg[iarg + 1], false, lmp);
-    damp_t = utils::numeric(FLERR, arg[iarg + 2], false, lmp);
-    return 3;
-  }
+  const int used = parse_damping_keyword(narg, arg, iarg, false);
+  if (used) return used;
   return parse_kuhn_refinement(lmp, "fix " + std::string(style), narg, arg, iarg, refinements);
 }
 
@@ -126,7 +120,11 @@ FixWallGranDemc::Touch FixWallGranKuhn::touch(const Contact &c, int side, bool a
   params.damp_t = advance ? damp_t : 0.0;
   params.flags = refinements;
   const double zeta_old = (history_side(c.p) == side) ? h[H_ZETA] : 0.0;
-  const kuhn::Result res = kuhn::step(params, motion_of(c, zeta_old, dt), tangential_force(h));
+  const kuhn::Motion motion = motion_of(c, zeta_old, dt);
+  kuhn::Result res = kuhn::step(params, motion, tangential_force(h));
+  // restitution damping: against the wall (infinite mass) the effective mass is the particle's
+  if (advance)
+    kuhn::add_restitution_dashpots(dashpots, kuhn::kinematics_of(motion), atom->rmass[c.p], res);
   if (advance) {
     store_kuhn_history(h, res, c.overlap);
     h[H_SIDE] = side;

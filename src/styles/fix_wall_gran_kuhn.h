@@ -46,7 +46,7 @@ class FixWallGranKuhn : public FixWallGranDemc {
   int history_side(int) const override;
 
  private:
-  double kn, kt, mu, damp_n, damp_t;
+  double kn, kt, mu;       // (the dashpots: FixWallGranDemc)
   unsigned refinements;    // demc::kuhn::Refinement bits
   double **history;
 };

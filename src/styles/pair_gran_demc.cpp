@@ -31,7 +31,8 @@ PairGranDemc::PairGranDemc(LAMMPS *lmp, const char *name) :
     Pair(lmp), style_name(name), dt(0.0), history_index(0), tangential_sum(0.0),
     dissipated_damping(0.0), restart_histories_checked(true), onerad_dynamic(nullptr),
     maxrad_dynamic(nullptr), neighprev(0), atom_energy(nullptr), energy_per_atom(false),
-    static_schedule(false)
+    static_schedule(false), damp_n(nullptr), damp_t(nullptr), restitution(nullptr),
+    restitution_t(nullptr), freeze_groupbit(0)
 {
   single_enable = 1;
   no_virial_fdotr_compute = 1;
@@ -378,7 +379,7 @@ void PairGranDemc::set_coefficients(const char *types_i, const char *types_j,
    rank 0 reads and broadcasts)
 ------------------------------------------------------------------------- */
 
-void PairGranDemc::write_coefficients(FILE *fp, std::initializer_list<double **> arrays) const
+void PairGranDemc::write_coefficients(FILE *fp, const std::vector<double **> &arrays) const
 {
   for (int i = 1; i <= atom->ntypes; i++)
     for (int j = i; j <= atom->ntypes; j++) {
@@ -388,7 +389,7 @@ void PairGranDemc::write_coefficients(FILE *fp, std::initializer_list<double **>
     }
 }
 
-void PairGranDemc::read_coefficients(FILE *fp, std::initializer_list<double **> arrays)
+void PairGranDemc::read_coefficients(FILE *fp, const std::vector<double **> &arrays)
 {
   for (int i = 1; i <= atom->ntypes; i++)
     for (int j = i; j <= atom->ntypes; j++) {
@@ -416,4 +417,114 @@ void LAMMPS_NS::demc_refuse_rigid_bodies(LAMMPS *lmp, const std::string &who)
                       "{}: restitution damping does not support fix {} ({}): the effective mass "
                       "would be the particle's, not its rigid body's",
                       who, fix->id, fix->style);
+}
+
+/* ----------------------------------------------------------------------
+   contact damping per type pair (both laws)
+------------------------------------------------------------------------- */
+
+void PairGranDemc::allocate_damping()
+{
+  const int n = atom->ntypes;
+  memory->create(damp_n, n + 1, n + 1, "pair:damp_n");
+  memory->create(damp_t, n + 1, n + 1, "pair:damp_t");
+  memory->create(restitution, n + 1, n + 1, "pair:restitution");
+  memory->create(restitution_t, n + 1, n + 1, "pair:restitution_t");
+}
+
+PairGranDemc::DampingKind PairGranDemc::damping_kind(int i) const
+{
+  if (damp_n[i][i] > 0.0 || damp_t[i][i] > 0.0) return DASHPOTS;
+  if (restitution[i][i] > 0.0 && restitution[i][i] < 1.0) return RESTITUTION;
+  return NO_DAMPING;
+}
+
+/* dashpots of an unset pair: geometric means. A type without damping next to one with
+   restitution counts as e = 1, x_t = 0 (undamped); constant dashpots and restitution have no
+   mixing rule. */
+void PairGranDemc::mix_damping(int i, int j)
+{
+  const DampingKind ki = damping_kind(i), kj = damping_kind(j);
+  if ((ki == DASHPOTS && kj == RESTITUTION) || (ki == RESTITUTION && kj == DASHPOTS))
+    error->all(FLERR,
+               "Pair {}: types {} and {} have different kinds of damping (constant dashpots and "
+               "restitution): no mixing rule; set pair_coeff {} {} explicitly",
+               style_name, i, j, i, j);
+  for (double **a : {damp_n, damp_t}) a[i][j] = std::sqrt(a[i][i] * a[j][j]);
+  restitution[i][j] = restitution_t[i][j] = 0.0;
+  if (ki != RESTITUTION && kj != RESTITUTION) return;
+  auto e_of = [&](int t) {
+    return damping_kind(t) == RESTITUTION ? restitution[t][t] : 1.0;
+  };
+  auto ratio_of = [&](int t) {
+    return damping_kind(t) == RESTITUTION ? restitution_t[t][t] : 0.0;
+  };
+  restitution[i][j] = std::sqrt(e_of(i) * e_of(j));
+  restitution_t[i][j] = std::sqrt(ratio_of(i) * ratio_of(j));
+}
+
+void PairGranDemc::set_pair_dashpots(int i, int j, bool hertz)
+{
+  demc::ContactDashpots d;
+  d.nu_n = damp_n[i][j];
+  d.nu_t = damp_t[i][j];
+  if (restitution[i][j] > 0.0) {
+    const double e = restitution[i][j];
+    d.restitution_factor = hertz ? demc::hertz_restitution_factor(e)
+                                 : demc::linear_restitution_factor(e);
+    d.tangential_ratio = restitution_t[i][j];
+  }
+  const int stride = atom->ntypes + 1;
+  pair_dashpots.resize(stride * stride);
+  pair_dashpots[i * stride + j] = pair_dashpots[j * stride + i] = d;
+}
+
+/* a type pair whose dashpots depend on the masses (restitution e < 1): a type with it (then
+   its unset pairs mix to e < 1 too), or a pair set with it. Called before init_one(), which
+   fills the unset pairs: their values are not read. */
+bool PairGranDemc::any_restitution_damping() const
+{
+  for (int i = 1; i <= atom->ntypes; i++)
+    for (int j = i; j <= atom->ntypes; j++) {
+      if (i == j && damping_kind(i) == RESTITUTION) return true;
+      if (i != j && setflag[i][j] && restitution[i][j] > 0.0 && restitution[i][j] < 1.0)
+        return true;
+    }
+  return false;
+}
+
+// pair_coeff's damping keyword and values of type pair i, j
+std::string PairGranDemc::damping_words(int i, int j) const
+{
+  if (restitution[i][j] > 0.0)
+    return fmt::format("restitution {:.17g} {:.17g}", restitution[i][j], restitution_t[i][j]);
+  return fmt::format("damping {:.17g} {:.17g}", damp_n[i][j], damp_t[i][j]);
+}
+
+void PairGranDemc::init_restitution_damping()
+{
+  freeze_groupbit = 0;
+  if (!any_restitution_damping()) return;
+  demc_refuse_rigid_bodies(lmp, "Pair " + style_name);
+  const auto freezes = modify->get_fix_by_style("^freeze");
+  if (freezes.size() > 1)
+    error->all(FLERR, "Pair {}: restitution damping allows one fix freeze only", style_name);
+  if (!freezes.empty()) freeze_groupbit = freezes.front()->groupbit;
+}
+
+void PairGranDemc::write_law_coefficients(FILE *fp, std::vector<double **> law) const
+{
+  law.insert(law.end(), {damp_n, damp_t, restitution, restitution_t});
+  write_coefficients(fp, law);
+}
+
+void PairGranDemc::read_law_coefficients(FILE *fp, std::vector<double **> law,
+                                         bool with_restitution)
+{
+  law.insert(law.end(), {damp_n, damp_t});
+  if (with_restitution) law.insert(law.end(), {restitution, restitution_t});
+  read_coefficients(fp, law);
+  if (with_restitution) return;
+  for (int i = 0; i <= atom->ntypes; i++)
+    for (int j = 0; j <= atom->ntypes; j++) restitution[i][j] = restitution_t[i][j] = 0.0;
 }

@@ -25,6 +25,7 @@
 #include <initializer_list>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace LAMMPS_NS {
 
@@ -107,6 +108,34 @@ class PairGranDemc : public Pair {
   };
   CoeffArgs read_coeff_args(int narg, char **arg, const char *law_names,    // e.g. "kn kt mu"
                             bool restitution_allowed = false);
+  /* Contact damping per type pair, both laws: constant dashpots damp_n, damp_t, or a
+     coefficient of restitution (0: none) and the tangential ratio; the kernel's ContactDashpots
+     per type pair (index i * (n + 1) + j) after init_one. */
+  double **damp_n, **damp_t, **restitution, **restitution_t;
+  std::vector<demc::ContactDashpots> pair_dashpots;
+  void allocate_damping();    // from the style's allocate()
+  // init_one() of an unset pair: geometric means (see mix_damping())
+  void mix_damping(int i, int j);
+  // init_one(): pair_dashpots of (i, j) and (j, i); hertz: the Hertz restitution factor, else
+  // the linear spring's
+  void set_pair_dashpots(int i, int j, bool hertz);
+  // the kind of damping of type i (for mixing): none, constant dashpots, restitution (e < 1)
+  enum DampingKind { NO_DAMPING, DASHPOTS, RESTITUTION };
+  DampingKind damping_kind(int i) const;
+  bool any_restitution_damping() const;
+  std::string damping_words(int i,
+                            int j) const;    // write_data: "damping ..." or "restitution ..."
+  // restitution damping at init_style: no rigid bodies; fix freeze's group (its particles count
+  // as infinitely heavy in the effective mass, as in pair_style granular), 0 without
+  void init_restitution_damping();
+  int freeze_groupbit;
+  double contact_effective_mass(int i, int j) const
+  {
+    const double *rmass = atom->rmass;
+    const int *mask = atom->mask;
+    return demc::effective_mass(rmass[i], rmass[j], mask[i] & freeze_groupbit,
+                                mask[j] & freeze_groupbit);
+  }
   // a touching pair found by a contact loop's first pass, for its second
   struct TouchingPair {
     int i, j, jj;    // list position (i, jj), partner j
@@ -201,8 +230,12 @@ class PairGranDemc : public Pair {
   void set_coefficients(const char *types_i, const char *types_j,
                         std::initializer_list<std::pair<double **, double>> values);
   // per type pair i <= j: setflag, then (if set) one value of each coefficient array
-  void write_coefficients(FILE *fp, std::initializer_list<double **> arrays) const;
-  void read_coefficients(FILE *fp, std::initializer_list<double **> arrays);
+  void write_coefficients(FILE *fp, const std::vector<double **> &arrays) const;
+  void read_coefficients(FILE *fp, const std::vector<double **> &arrays);
+  // restart files: the law's coefficient arrays, then the dashpots' (a file written before
+  // restitution damping, with_restitution false, holds the constant dashpots only)
+  void write_law_coefficients(FILE *fp, std::vector<double **> law) const;
+  void read_law_coefficients(FILE *fp, std::vector<double **> law, bool with_restitution);
 };
 
 /* Restitution damping needs each contact's effective mass, which for a particle of a rigid body

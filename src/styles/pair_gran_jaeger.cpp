@@ -63,8 +63,7 @@ jaeger::Stack stack_of(double *rec, int bounded_capacity)
 
 PairGranJaeger::PairGranJaeger(LAMMPS *lmp) :
     PairGranDemc(lmp, "gran/jaeger"), youngs(nullptr), poisson(nullptr), mu(nullptr),
-    damp_n(nullptr), damp_t(nullptr), restitution(nullptr), restitution_t(nullptr), estar(nullptr),
-    gstar(nullptr), freeze_groupbit(0), check_materials(false), restart_has_materials(false),
+    estar(nullptr), gstar(nullptr), check_materials(false), restart_has_materials(false),
     restart_has_restitution(false), beta(0.0), max_length(0), work(true), fix_history(nullptr)
 {
   prepare_style(7);
@@ -86,10 +85,7 @@ void PairGranJaeger::allocate()
   memory->create(youngs, n + 1, n + 1, "pair:youngs");
   memory->create(poisson, n + 1, n + 1, "pair:poisson");
   memory->create(mu, n + 1, n + 1, "pair:mu");
-  memory->create(damp_n, n + 1, n + 1, "pair:damp_n");
-  memory->create(damp_t, n + 1, n + 1, "pair:damp_t");
-  memory->create(restitution, n + 1, n + 1, "pair:restitution");
-  memory->create(restitution_t, n + 1, n + 1, "pair:restitution_t");
+  allocate_damping();
   memory->create(estar, n + 1, n + 1, "pair:estar");
   memory->create(gstar, n + 1, n + 1, "pair:gstar");
 }
@@ -218,11 +214,10 @@ void PairGranJaeger::compute_contact(const TouchingPair &t, bool advance, bool e
     }
   }
 
-  const demc::HertzDashpots &dashpots = pair_dashpots[pair];
+  const demc::ContactDashpots &dashpots = pair_dashpots[pair];
   const double m_eff = demc::needs_effective_mass(dashpots) ? contact_effective_mass(i, j) : 0.0;
-  const Vec3 fdamp = advance
-      ? demc::hertz_damping_force(dashpots, c.du, c.n, res.P, c.overlap, m_eff, dt)
-      : Vec3{0.0, 0.0, 0.0};
+  const Vec3 fdamp = advance ? demc::dashpot_force(dashpots, c.du, c.n, res.P, c.overlap, m_eff, dt)
+                             : Vec3{0.0, 0.0, 0.0};
   const Vec3 force = -res.P * c.n + frame::to_global(q, res.T.x, res.T.y) + fdamp;
   const double dwd = advance ? demc::dot(fdamp, c.du) : 0.0;
   if (advance) {
@@ -356,38 +351,6 @@ void PairGranJaeger::init_style()
   init_restitution_damping();
 }
 
-void PairGranJaeger::init_restitution_damping()
-{
-  freeze_groupbit = 0;
-  if (!any_restitution_damping()) return;
-  demc_refuse_rigid_bodies(lmp, "Pair " + style_name);
-  const auto freezes = modify->get_fix_by_style("^freeze");
-  if (freezes.size() > 1)
-    error->all(FLERR, "Pair {}: restitution damping allows one fix freeze only", style_name);
-  if (!freezes.empty()) freeze_groupbit = freezes.front()->groupbit;
-}
-
-/* a type pair whose dashpots depend on the masses (restitution e < 1): a type with it (then
-   its unset pairs mix to e < 1 too), or a pair set with it. Called before init_one(), which
-   fills the unset pairs: their values are not read. */
-bool PairGranJaeger::any_restitution_damping() const
-{
-  for (int i = 1; i <= atom->ntypes; i++)
-    for (int j = i; j <= atom->ntypes; j++) {
-      if (i == j && damping_kind(i) == RESTITUTION) return true;
-      if (i != j && setflag[i][j] && restitution[i][j] > 0.0 && restitution[i][j] < 1.0)
-        return true;
-    }
-  return false;
-}
-
-PairGranJaeger::DampingKind PairGranJaeger::damping_kind(int i) const
-{
-  if (damp_n[i][i] > 0.0 || damp_t[i][i] > 0.0) return DASHPOTS;
-  if (restitution[i][i] > 0.0 && restitution[i][i] < 1.0) return RESTITUTION;
-  return NO_DAMPING;
-}
-
 /* ----------------------------------------------------------------------
    effective moduli: an explicitly set pair uses its (E, nu) for both
    bodies; unlike types mix the two types' materials (E*, G* rules of the
@@ -411,46 +374,8 @@ double PairGranJaeger::init_one(int i, int j)
   const int stride = atom->ntypes + 1;
   pair_materials.resize(stride * stride);
   pair_materials[i * stride + j] = pair_materials[j * stride + i] = m;
-  pair_dashpots.resize(stride * stride);
-  pair_dashpots[i * stride + j] = pair_dashpots[j * stride + i] = type_pair_dashpots(i, j);
+  set_pair_dashpots(i, j, true);
   return contact_cutoff(i, j);
-}
-
-/* dashpots of an unset pair: geometric means. A type without damping next to one with
-   restitution counts as e = 1, x_t = 0 (undamped); constant dashpots and restitution have no
-   mixing rule. */
-void PairGranJaeger::mix_damping(int i, int j)
-{
-  const DampingKind ki = damping_kind(i), kj = damping_kind(j);
-  if ((ki == DASHPOTS && kj == RESTITUTION) || (ki == RESTITUTION && kj == DASHPOTS))
-    error->all(FLERR,
-               "Pair gran/jaeger: types {} and {} have different kinds of damping (constant "
-               "dashpots and restitution): no mixing rule; set pair_coeff {} {} explicitly",
-               i, j, i, j);
-  for (double **a : {damp_n, damp_t}) a[i][j] = std::sqrt(a[i][i] * a[j][j]);
-  restitution[i][j] = restitution_t[i][j] = 0.0;
-  if (ki != RESTITUTION && kj != RESTITUTION) return;
-  auto e_of = [&](int t) {
-    return damping_kind(t) == RESTITUTION ? restitution[t][t] : 1.0;
-  };
-  auto ratio_of = [&](int t) {
-    return damping_kind(t) == RESTITUTION ? restitution_t[t][t] : 0.0;
-  };
-  restitution[i][j] = std::sqrt(e_of(i) * e_of(j));
-  restitution_t[i][j] = std::sqrt(ratio_of(i) * ratio_of(j));
-}
-
-// the dashpots of type pair i, j from its (set or mixed) coefficients
-demc::HertzDashpots PairGranJaeger::type_pair_dashpots(int i, int j) const
-{
-  demc::HertzDashpots d;
-  d.nu_n = damp_n[i][j];
-  d.nu_t = damp_t[i][j];
-  if (restitution[i][j] > 0.0) {
-    d.restitution_factor = demc::restitution_damping_factor(restitution[i][j]);
-    d.tangential_ratio = restitution_t[i][j];
-  }
-  return d;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -530,7 +455,7 @@ void PairGranJaeger::convert_histories()
 void PairGranJaeger::write_restart(FILE *fp)
 {
   write_restart_settings(fp);
-  write_coefficients(fp, {youngs, poisson, mu, damp_n, damp_t, restitution, restitution_t});
+  write_law_coefficients(fp, {youngs, poisson, mu});
 }
 
 /* ----------------------------------------------------------------------
@@ -557,13 +482,7 @@ void PairGranJaeger::read_restart(FILE *fp)
 {
   read_restart_settings(fp);
   allocate();
-  if (restart_has_restitution) {
-    read_coefficients(fp, {youngs, poisson, mu, damp_n, damp_t, restitution, restitution_t});
-  } else {    // files written before restitution damping: constant dashpots
-    read_coefficients(fp, {youngs, poisson, mu, damp_n, damp_t});
-    for (int i = 0; i <= atom->ntypes; i++)
-      for (int j = 0; j <= atom->ntypes; j++) restitution[i][j] = restitution_t[i][j] = 0.0;
-  }
+  read_law_coefficients(fp, {youngs, poisson, mu}, restart_has_restitution);
   if (restart_has_materials) return;
   // files written before 2026-11-25 do not hold the histories' materials: they were made with
   // the coefficients (unless pair_coeff changed them before write_restart)
@@ -621,14 +540,6 @@ void PairGranJaeger::write_data(FILE *fp)
   for (int i = 1; i <= atom->ntypes; i++)
     fprintf(fp, "%d %.17g %.17g %.17g %s\n", i, youngs[i][i], poisson[i][i], mu[i][i],
             damping_words(i, i).c_str());
-}
-
-// pair_coeff's damping keyword and values of type pair i, j
-std::string PairGranJaeger::damping_words(int i, int j) const
-{
-  if (restitution[i][j] > 0.0)
-    return fmt::format("restitution {:.17g} {:.17g}", restitution[i][j], restitution_t[i][j]);
-  return fmt::format("damping {:.17g} {:.17g}", damp_n[i][j], damp_t[i][j]);
 }
 
 /* ----------------------------------------------------------------------

@@ -51,11 +51,7 @@ class PairGranJaeger : public PairGranDemc {
 
  protected:
   // per type pair: the coefficients given (E, nu) and the effective moduli (init_one)
-  double **youngs, **poisson, **mu, **damp_n, **damp_t;
-  // coefficient of restitution (0: constant dashpots damp_n, damp_t) and tangential ratio
-  double **restitution, **restitution_t;
-  // the dashpots per type pair (index i * (n + 1) + j), from the coefficients (init_one)
-  std::vector<demc::HertzDashpots> pair_dashpots;
+  double **youngs, **poisson, **mu;    // (the dashpots: PairGranDemc)
 
   double **estar, **gstar;
   // per type pair (index itype * (ntypes + 1) + jtype): the moduli and friction as a kernel
@@ -68,24 +64,6 @@ class PairGranJaeger : public PairGranDemc {
   int type_pair(int i, int j) const;    // index of tables per type pair: i * (n + 1) + j
   // the type pair's Material from the coefficients as they are (mixed if not set explicitly)
   demc::jaeger::Material type_pair_material(int i, int j) const;
-  demc::HertzDashpots type_pair_dashpots(int i, int j) const;
-  void mix_damping(int i, int j);
-  bool any_restitution_damping() const;
-  // restitution damping at init: no rigid bodies; fix freeze's group (its particles count as
-  // infinitely heavy in the effective mass, as in pair_style granular), 0 without
-  void init_restitution_damping();
-  int freeze_groupbit;
-  double contact_effective_mass(int i, int j) const
-  {
-    const double *rmass = atom->rmass;
-    const int *mask = atom->mask;
-    return demc::effective_mass(rmass[i], rmass[j], mask[i] & freeze_groupbit,
-                                mask[j] & freeze_groupbit);
-  }
-  // the kind of damping of type i (for mixing): none, constant dashpots, restitution (e < 1)
-  enum DampingKind { NO_DAMPING, DASHPOTS, RESTITUTION };
-  DampingKind damping_kind(int i) const;
-  std::string damping_words(int i, int j) const;
   /* Changed coefficients (pair_coeff between runs or after read_restart): the histories were
      made with history_materials (per type pair, as pair_materials; empty while there are none),
      and at the first compute() after an init they are moved to the new ones

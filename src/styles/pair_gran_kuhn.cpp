@@ -39,8 +39,8 @@ static_assert(int(PairGranKuhn::H_WDAMP) == int(KH_WDAMP) &&
 /* ---------------------------------------------------------------------- */
 
 PairGranKuhn::PairGranKuhn(LAMMPS *lmp) :
-    PairGranDemc(lmp, "gran/kuhn"), kn(nullptr), kt(nullptr), mu(nullptr), damp_n(nullptr),
-    damp_t(nullptr), refinements(kuhn::ALL), fix_history(nullptr)
+    PairGranDemc(lmp, "gran/kuhn"), kn(nullptr), kt(nullptr), mu(nullptr), refinements(kuhn::ALL),
+    fix_history(nullptr)
 {
   prepare_style(8);
   // the history holds a vector (odd under i<->j) and scalars (even): see transfer_history()
@@ -52,7 +52,7 @@ PairGranKuhn::PairGranKuhn(LAMMPS *lmp) :
 PairGranKuhn::~PairGranKuhn()
 {
   if (copymode) return;
-  release_style(fix_history != nullptr, {kn, kt, mu, damp_n, damp_t});
+  release_style(fix_history != nullptr, {kn, kt, mu, damp_n, damp_t, restitution, restitution_t});
 }
 
 /* ---------------------------------------------------------------------- */
@@ -128,14 +128,16 @@ void PairGranKuhn::compute(int eflag, int vflag)
 void PairGranKuhn::flush_contacts(KuhnBuffer &buf, bool advance, double step_dt, double *sum,
                                   double &friction, double &damping)
 {
-  if (refinements == kuhn::ALL)
-    run_contact_law<true>(buf, advance, step_dt, sum, friction, damping);
+  if (restitution_active)
+    run_contact_law<false, true>(buf, advance, step_dt, sum, friction, damping);
+  else if (refinements == kuhn::ALL)
+    run_contact_law<true, false>(buf, advance, step_dt, sum, friction, damping);
   else
-    run_contact_law<false>(buf, advance, step_dt, sum, friction, damping);
+    run_contact_law<false, false>(buf, advance, step_dt, sum, friction, damping);
   buf.n = 0;
 }
 
-template <bool ALL_ON>
+template <bool ALL_ON, bool RESTITUTION>
 void PairGranKuhn::run_contact_law(KuhnBuffer &buf, bool advance, double step_dt, double *sum,
                                    double &friction, double &damping)
 {
@@ -156,7 +158,12 @@ void PairGranKuhn::run_contact_law(KuhnBuffer &buf, bool advance, double step_dt
         kuhn::params_for_step<ALL_ON>(type_params[type[i] * stride + type[j]], folded);
 
     const Vec3 ft_old = {history[H_FTX], history[H_FTY], history[H_FTZ]};
-    const kuhn::Result res = kuhn::step(params, m, ft_old);
+    kuhn::Result res = kuhn::step(params, m, ft_old);
+    if (RESTITUTION) {
+      const demc::ContactDashpots &d = pair_dashpots[type[i] * stride + type[j]];
+      const double m_eff = demc::needs_effective_mass(d) ? contact_effective_mass(i, j) : 0.0;
+      kuhn::add_restitution_dashpots(d, m, m_eff, res);
+    }
     if (advance) {
       touch = 1;
       store_kuhn_history(history, res, m.zeta_new);
@@ -184,8 +191,7 @@ void PairGranKuhn::allocate()
   memory->create(kn, n + 1, n + 1, "pair:kn");
   memory->create(kt, n + 1, n + 1, "pair:kt");
   memory->create(mu, n + 1, n + 1, "pair:mu");
-  memory->create(damp_n, n + 1, n + 1, "pair:damp_n");
-  memory->create(damp_t, n + 1, n + 1, "pair:damp_t");
+  allocate_damping();
 }
 
 /* ----------------------------------------------------------------------
@@ -207,19 +213,24 @@ void PairGranKuhn::settings(int narg, char **arg)
 }
 
 /* ----------------------------------------------------------------------
-   pair_coeff I J kn kt mu [damping nu_n nu_t]
+   pair_coeff I J kn kt mu [damping nu_n nu_t | restitution e x_t]
 ------------------------------------------------------------------------- */
 
 void PairGranKuhn::coeff(int narg, char **arg)
 {
-  const CoeffArgs c = read_coeff_args(narg, arg, "kn kt mu");
+  const CoeffArgs c = read_coeff_args(narg, arg, "kn kt mu", true);
   const double kn_one = c.law[0], kt_one = c.law[1];
   if (kn_one <= 0.0) error->all(FLERR, "Pair_coeff gran/kuhn: kn must be > 0, got {}", kn_one);
   if (kt_one <= 0.0) error->all(FLERR, "Pair_coeff gran/kuhn: kt must be > 0, got {}", kt_one);
   if (!allocated) allocate();
-  set_coefficients(
-      arg[0], arg[1],
-      {{kn, kn_one}, {kt, kt_one}, {mu, c.law[2]}, {damp_n, c.damp_n}, {damp_t, c.damp_t}});
+  set_coefficients(arg[0], arg[1],
+                   {{kn, kn_one},
+                    {kt, kt_one},
+                    {mu, c.law[2]},
+                    {damp_n, c.damp_n},
+                    {damp_t, c.damp_t},
+                    {restitution, c.restitution},
+                    {restitution_t, c.restitution_t}});
 }
 
 /* ---------------------------------------------------------------------- */
@@ -234,11 +245,13 @@ void PairGranKuhn::init_style()
         dynamic_cast<FixNeighHistory *>(modify->replace_fix(history_fix_id() + "_DUMMY", cmd, 1));
     fix_history->pair = this;
   }
+  init_restitution_damping();
+  restitution_active = any_restitution_damping();
 }
 
 /* ----------------------------------------------------------------------
    unlike types: springs in series for the stiffnesses (like types keep
-   theirs), geometric means for friction and damping
+   theirs), geometric means for friction and damping (see mix_damping())
 ------------------------------------------------------------------------- */
 
 double PairGranKuhn::init_one(int i, int j)
@@ -251,14 +264,12 @@ double PairGranKuhn::init_one(int i, int j)
     kn[i][j] = series(kn[i][i], kn[j][j]);
     kt[i][j] = series(kt[i][i], kt[j][j]);
     mu[i][j] = std::sqrt(mu[i][i] * mu[j][j]);
-    damp_n[i][j] = std::sqrt(damp_n[i][i] * damp_n[j][j]);
-    damp_t[i][j] = std::sqrt(damp_t[i][i] * damp_t[j][j]);
+    mix_damping(i, j);
   }
-  kn[j][i] = kn[i][j];
-  kt[j][i] = kt[i][j];
-  mu[j][i] = mu[i][j];
-  damp_n[j][i] = damp_n[i][j];
-  damp_t[j][i] = damp_t[i][j];
+  for (double **a : {kn, kt, mu, damp_n, damp_t, restitution, restitution_t}) a[j][i] = a[i][j];
+  // restitution damping is added by the style (its dashpots depend on the masses): the
+  // kernel's constant dashpots are 0 then
+  set_pair_dashpots(i, j, false);
   const int stride = atom->ntypes + 1;
   contact_params.resize(stride * stride);
   const kuhn::Params ij = {kn[i][j], kt[i][j], mu[i][j], damp_n[i][j], damp_t[i][j], refinements};
@@ -284,7 +295,7 @@ void PairGranKuhn::transfer_history(double *source, double *target, int, int)
 void PairGranKuhn::write_restart(FILE *fp)
 {
   write_restart_settings(fp);
-  write_coefficients(fp, {kn, kt, mu, damp_n, damp_t});
+  write_law_coefficients(fp, {kn, kt, mu});
 }
 
 /* ---------------------------------------------------------------------- */
@@ -293,7 +304,7 @@ void PairGranKuhn::read_restart(FILE *fp)
 {
   read_restart_settings(fp);
   allocate();
-  read_coefficients(fp, {kn, kt, mu, damp_n, damp_t});
+  read_law_coefficients(fp, {kn, kt, mu}, restart_has_restitution);
 }
 
 /* ----------------------------------------------------------------------
@@ -305,7 +316,8 @@ void PairGranKuhn::read_restart(FILE *fp)
 void PairGranKuhn::write_restart_settings(FILE *fp)
 {
   fwrite(&refinements, sizeof(unsigned), 1, fp);
-  write_double(fp, common_keywords_code());
+  // + 4: the coefficients include restitution damping (set_common_keywords() ignores it)
+  write_double(fp, common_keywords_code() + 4.0);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -314,7 +326,9 @@ void PairGranKuhn::read_restart_settings(FILE *fp)
 {
   if (comm->me == 0) utils::sfread(FLERR, &refinements, sizeof(unsigned), 1, fp, nullptr, error);
   MPI_Bcast(&refinements, 1, MPI_UNSIGNED, 0, world);
-  set_common_keywords(read_double(fp));
+  const double code = read_double(fp);
+  restart_has_restitution = (static_cast<int>(code) & 4) != 0;
+  set_common_keywords(code);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -322,8 +336,8 @@ void PairGranKuhn::read_restart_settings(FILE *fp)
 void PairGranKuhn::write_data(FILE *fp)
 {
   for (int i = 1; i <= atom->ntypes; i++)
-    fprintf(fp, "%d %.17g %.17g %.17g damping %.17g %.17g\n", i, kn[i][i], kt[i][i], mu[i][i],
-            damp_n[i][i], damp_t[i][i]);
+    fprintf(fp, "%d %.17g %.17g %.17g %s\n", i, kn[i][i], kt[i][i], mu[i][i],
+            damping_words(i, i).c_str());
 }
 
 /* ---------------------------------------------------------------------- */
@@ -332,8 +346,8 @@ void PairGranKuhn::write_data_all(FILE *fp)
 {
   for (int i = 1; i <= atom->ntypes; i++)
     for (int j = i; j <= atom->ntypes; j++)
-      fprintf(fp, "%d %d %.17g %.17g %.17g damping %.17g %.17g\n", i, j, kn[i][j], kt[i][j],
-              mu[i][j], damp_n[i][j], damp_t[i][j]);
+      fprintf(fp, "%d %d %.17g %.17g %.17g %s\n", i, j, kn[i][j], kt[i][j], mu[i][j],
+              damping_words(i, j).c_str());
 }
 
 /* ----------------------------------------------------------------------
@@ -387,6 +401,8 @@ void *PairGranKuhn::extract(const char *str, int &dim)
   if (strcmp(str, "kn") == 0) return (void *) kn;
   if (strcmp(str, "kt") == 0) return (void *) kt;
   if (strcmp(str, "mu") == 0) return (void *) mu;
+  if (strcmp(str, "restitution") == 0) return (void *) restitution;
+  if (strcmp(str, "restitution_t") == 0) return (void *) restitution_t;
   dim = 0;
   if (strcmp(str, "refinements") == 0) return (void *) &refinements;
   return extract_common(str, dim);
@@ -397,5 +413,5 @@ void *PairGranKuhn::extract(const char *str, int &dim)
 double PairGranKuhn::memory_usage()
 {
   return PairGranDemc::memory_usage() +
-      5.0 * (atom->ntypes + 1) * (atom->ntypes + 1) * sizeof(double);
+      7.0 * (atom->ntypes + 1) * (atom->ntypes + 1) * sizeof(double);
 }

@@ -46,8 +46,8 @@ class PairGranKuhn : public PairGranDemc {
 
  protected:
   // per type pair (mixed in init_one)
-  double **kn, **kt, **mu, **damp_n, **damp_t;
-  unsigned refinements;    // demc::kuhn::Refinement bits
+  double **kn, **kt, **mu;    // (the dashpots: PairGranDemc)
+  unsigned refinements;       // demc::kuhn::Refinement bits
   // the kernel's parameters per type pair, (ntypes + 1)^2, set by init_one()
   std::vector<demc::kuhn::Params> contact_params;
   const demc::kuhn::Params &type_params(int i, int j) const
@@ -68,9 +68,13 @@ class PairGranKuhn : public PairGranDemc {
                       double &damping);
   // ALL_ON: every refinement on (the default), known to the compiler, so that the kernel's
   // tests of the refinement bits fold away (2 % fewer instructions per contact in chute flow)
-  template <bool ALL_ON>
+  // RESTITUTION: some type pair has restitution damping, which the style adds to the kernel's
+  // result (its dashpots depend on the masses); the default variant has no such test
+  template <bool ALL_ON, bool RESTITUTION>
   void run_contact_law(KuhnBuffer &buf, bool advance, double step_dt, double *sum, double &friction,
                        double &damping);
+  bool restitution_active = false;         // init_style()
+  bool restart_has_restitution = false;    // read_restart_settings(): coefficients hold them
 
   void allocate();
   double single_from_history(int itype, int jtype, double rsq, double radsum, const double *history,

@@ -342,6 +342,44 @@ inline void expect_walls_as_cpu_style(const std::vector<std::string> &pair, cons
   }
 }
 
+/* Restitution damping e = 0.5 against a particle held by fix freeze (it counts as infinitely
+   heavy): a sphere thrown at it bounces back with e times its speed, as in the CPU style.
+   law: the pair_coeff values before "restitution". */
+inline void expect_frozen_restitution_as_cpu_style(const std::string &style, const std::string &law)
+{
+  auto throw_at_frozen = [&](const std::vector<std::string> &args) {
+    LammpsSession s(MPI_COMM_WORLD, args);
+    s.load_plugin();
+    s.commands({"units si",
+                "atom_style sphere",
+                "atom_modify map array",
+                "boundary f f f",
+                "newton off",
+                "comm_modify vel yes",
+                "region box block -2 2 -2 2 -2 2 units box",
+                "create_box 1 box",
+                "create_atoms 1 single -0.5001 0 0 units box",
+                "create_atoms 1 single 0.5001 0 0 units box",
+                "set group all diameter 1.0",
+                "set group all density 1000",
+                "velocity all set 0 0 0",
+                "set atom 1 vx 0.5",
+                "pair_style " + style,
+                "pair_coeff * * " + law + " restitution 0.5 0",
+                "group target id 2",
+                "group moving id 1",
+                "fix hold target freeze",
+                "fix integrate moving nve/sphere",
+                "timestep 1e-5",
+                "run 30000"});
+    auto *atom = s.lmp->atom;
+    return atom->v[atom->map(1)][0];
+  };
+  const double cpu = throw_at_frozen({}), kk = throw_at_frozen(kokkos_args());
+  EXPECT_NEAR(cpu, -0.25, 0.5e-3) << style;    // e = 0.5 of 0.5 m/s, back
+  EXPECT_NEAR(kk, cpu, 1e-12) << style;
+}
+
 /* delete_atoms between runs, Kokkos style against the CPU style. With compress no the atoms
    keep their IDs, the histories follow them, and the forces after another 100 steps are the CPU
    style's, also when a new atom then takes the deleted atom's ID; with compress yes (renumbered

@@ -224,41 +224,10 @@ TEST(KokkosJaeger, RestitutionDampingAsCpuStyle)
   EXPECT_GT(cpu.pvector[3], 0.0) << "damping dissipation";
 }
 
-// restitution damping against a particle held by fix freeze (it counts as infinitely heavy):
-// a sphere thrown at it bounces back as in the CPU style
+// restitution damping against a particle held by fix freeze (it counts as infinitely heavy)
 TEST(KokkosJaeger, RestitutionAgainstAFrozenParticleAsCpuStyle)
 {
-  auto throw_at_frozen = [](const std::vector<std::string> &args) {
-    LammpsSession s(MPI_COMM_WORLD, args);
-    s.load_plugin();
-    s.commands({"units si",
-                "atom_style sphere",
-                "atom_modify map array",
-                "boundary f f f",
-                "newton off",
-                "comm_modify vel yes",
-                "region box block -2 2 -2 2 -2 2 units box",
-                "create_box 1 box",
-                "create_atoms 1 single -0.5001 0 0 units box",
-                "create_atoms 1 single 0.5001 0 0 units box",
-                "set group all diameter 1.0",
-                "set group all density 1000",
-                "velocity all set 0 0 0",
-                "set atom 1 vx 0.5",
-                "pair_style gran/jaeger",
-                "pair_coeff * * 1e7 0.3 0.5 restitution 0.5 0",
-                "group target id 2",
-                "group moving id 1",
-                "fix hold target freeze",
-                "fix integrate moving nve/sphere",
-                "timestep 1e-5",
-                "run 30000"});
-    auto *atom = s.lmp->atom;
-    return atom->v[atom->map(1)][0];
-  };
-  const double cpu = throw_at_frozen({}), kk = throw_at_frozen(kokkos_args());
-  EXPECT_NEAR(cpu, -0.25, 0.5e-3);    // e = 0.5 of 0.5 m/s, back
-  EXPECT_NEAR(kk, cpu, 1e-12);
+  expect_frozen_restitution_as_cpu_style("gran/jaeger", "1e7 0.3 0.5");
 }
 
 TEST(KokkosJaeger, ThreadCountDoesNotMatter)

@@ -19,7 +19,8 @@
      - newton on and full neighbor lists give clear errors, and so does a restart file of
        the CPU style read by the Kokkos style and the other way round;
      - fix wall/gran/kuhn (a host fix) next to the Kokkos style: a turning and a sliding
-       wall give the CPU style's forces and wall vectors.
+       wall give the CPU style's forces and wall vectors;
+     - with restitution damping (also against a particle held by fix freeze) the styles agree.
    With schedule static two runs give the same forces bit for bit (and the CPU style's).
    The thread count comes from DEMC_KOKKOS_THREADS (CTest runs 1 and 2). The 1-thread
    run writes its forces and torques to a file in the build folder; the 2-thread run
@@ -142,6 +143,21 @@ TEST(KokkosKuhn, MatchesCpuStyleWithoutElasticSlip)
   const Outcome cpu = run(MPI_COMM_WORLD, {}, " elastic_slip no");
   const Outcome kk = run(MPI_COMM_WORLD, kokkos_args(), " elastic_slip no");
   expect_same_physics(cpu, kk);
+}
+
+// restitution damping: the effective mass from the device's copy of the masses (e = 0.95: as
+// damped as the other tests' dashpots, so that the packing moves enough to be re-neighbored);
+// and against a particle held by fix freeze
+TEST(KokkosKuhn, RestitutionDampingAsCpuStyle)
+{
+  const std::vector<std::string> pair = {"pair_style gran/kuhn",
+                                         "pair_coeff * * 2.0e3 2.0e3 0.5 restitution 0.95 0.4"};
+  const Outcome cpu = run_packing<Outcome>(MPI_COMM_WORLD, {}, pair, "gran/kuhn", 8, STEPS);
+  const Outcome kk =
+      run_packing<Outcome>(MPI_COMM_WORLD, kokkos_args(), pair, "gran/kuhn", 8, STEPS);
+  expect_same_physics(cpu, kk);
+  EXPECT_GT(cpu.pvector[3], 0.0) << "damping dissipation";
+  expect_frozen_restitution_as_cpu_style("gran/kuhn", "1e7 1e7 0.5");
 }
 
 TEST(KokkosKuhn, ThreadCountDoesNotMatter)

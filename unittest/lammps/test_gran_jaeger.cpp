@@ -5,6 +5,7 @@
    - a restart file of an earlier version (pair and wall fix) continues that version's run;
    - restitution damping against LAMMPS's pair_style granular coeff_restitution;
    - bad input gives clear errors. */
+#include "collision.h"
 #include "earlier_version.h"
 #include "lammps_session.h"
 #include "prescribed_motion.h"
@@ -430,88 +431,25 @@ TEST(GranJaeger, PerAtomEnergiesSumToGlobal)
    within 1e-3, the time step's error)
 ------------------------------------------------------------------------- */
 
-namespace {
-
-struct Collision {
-  std::vector<double> forces;    // x force on atom 1 every 50 steps
-  double restitution;            // relative velocity after / before
-};
-
-Collision head_on(const std::vector<std::string> &pair_lines, bool frozen_target = false)
-{
-  LammpsSession s;
-  s.load_plugin();
-  s.commands({"units si", "atom_style sphere", "atom_modify map array", "boundary f f f",
-              "comm_modify vel yes", "region box block -2 2 -2 2 -2 2 units box",
-              "create_box 2 box", "create_atoms 1 single -0.5001 0 0 units box",
-              "create_atoms 2 single 0.4001 0 0 units box", "set atom 1 diameter 1.0",
-              "set atom 2 diameter 0.8", "set atom 1 density 1000", "set atom 2 density 2500",
-              "velocity all set 0 0 0", "set atom 1 vx 0.5", "set atom 2 vx -0.3"});
-  s.commands(pair_lines);
-  if (frozen_target) {    // atom 2 held in place: LAMMPS's granular styles count it infinitely heavy
-    s.commands({"group target id 2", "group moving id 1", "set atom 2 vx 0",
-                "fix hold target freeze", "fix integrate moving nve/sphere"});
-  } else {
-    s.command("fix integrate all nve/sphere");
-  }
-  s.commands({"timestep 1e-5", "run 0 post no"});
-  Collision c;
-  auto *atom = s.lmp->atom;
-  for (int k = 0; k < 600; k++) {
-    s.command("run 50 pre no post no");
-    c.forces.push_back(s.forces()[1][0]);
-  }
-  const double v1 = atom->v[atom->map(1)][0], v2 = atom->v[atom->map(2)][0];
-  c.restitution = (v2 - v1) / (frozen_target ? 0.5 : 0.8);
-  EXPECT_EQ(s.forces()[1][0], 0.0) << "the spheres should have parted";
-  return c;
-}
-
-}    // namespace
-
 TEST(GranJaeger, RestitutionDampingAsLammpsGranular)
 {
-  for (double e : {0.5, 0.9}) {
-    const Collision ours = head_on(
-        {"pair_style gran/jaeger", fmt::format("pair_coeff * * 1e7 0.3 0.5 restitution {} 0", e)});
-    const Collision lammps = head_on(
-        {"pair_style granular",
-         fmt::format("pair_coeff * * hertz/material 1e7 {} 0.3 tangential linear_nohistory 0 0 "
-                     "damping coeff_restitution",
-                     e)});
-    double scale = 0.0, diff = 0.0;
-    for (size_t k = 0; k < ours.forces.size(); k++) {
-      scale = std::max(scale, std::fabs(lammps.forces[k]));
-      diff = std::max(diff, std::fabs(ours.forces[k] - lammps.forces[k]));
-    }
-    EXPECT_GT(scale, 1e3) << "e " << e << ": no collision";
-    EXPECT_LT(diff, 1e-10 * scale) << "e " << e;
-    EXPECT_NEAR(ours.restitution, e, 1e-3);
-  }
+  for (double e : {0.5, 0.9})
+    expect_collision_as_lammps(
+        "gran/jaeger", fmt::format("pair_coeff * * 1e7 0.3 0.5 restitution {} 0", e),
+        fmt::format("pair_coeff * * hertz/material 1e7 {} 0.3 tangential linear_nohistory 0 0 "
+                    "damping coeff_restitution",
+                    e),
+        e, false);
 }
 
 // a sphere thrown at one held by fix freeze: the frozen one counts as infinitely heavy (the
 // effective mass is the moving sphere's), as in pair_style granular, and it bounces back with e
 TEST(GranJaeger, RestitutionDampingAgainstAFrozenParticle)
 {
-  const double e = 0.5;
-  const Collision ours = head_on(
-      {"pair_style gran/jaeger", fmt::format("pair_coeff * * 1e7 0.3 0.5 restitution {} 0", e)},
-      true);
-  const Collision lammps =
-      head_on({"pair_style granular",
-               fmt::format("pair_coeff * * hertz/material 1e7 {} 0.3 tangential linear_nohistory "
-                           "0 0 damping coeff_restitution",
-                           e)},
-              true);
-  double scale = 0.0, diff = 0.0;
-  for (size_t k = 0; k < ours.forces.size(); k++) {
-    scale = std::max(scale, std::fabs(lammps.forces[k]));
-    diff = std::max(diff, std::fabs(ours.forces[k] - lammps.forces[k]));
-  }
-  EXPECT_GT(scale, 1e3) << "no collision";
-  EXPECT_LT(diff, 1e-10 * scale);
-  EXPECT_NEAR(ours.restitution, e, 1e-3);
+  expect_collision_as_lammps("gran/jaeger", "pair_coeff * * 1e7 0.3 0.5 restitution 0.5 0",
+                             "pair_coeff * * hertz/material 1e7 0.5 0.3 tangential "
+                             "linear_nohistory 0 0 damping coeff_restitution",
+                             0.5, true);
 }
 
 /* the dashpots by hand: two spheres held at overlap 1e-3 (no integrator) with velocities
@@ -567,43 +505,7 @@ TEST(GranJaeger, RestitutionDashpotsFollowOverlapAndMasses)
 // restitution coefficients survive write_restart (with histories) and write_data
 TEST(GranJaeger, RestitutionCoefficientsSurviveRestartAndData)
 {
-  const std::vector<std::string> pair = {"pair_style gran/jaeger",
-                                         "pair_coeff 1 1 1e7 0.3 0.5 restitution 0.7 0.5",
-                                         "pair_coeff 2 2 2e7 0.25 0.4 restitution 0.4 0.2"};
-  PerAtom straight, resumed, from_data;
-  {
-    LammpsSession s;
-    s.load_plugin();
-    s.commands(dense_packing_input(pair, true));
-    s.commands({"run 100", "write_restart jaeger_rest.bin", "write_data jaeger_rest.data pair ij",
-                "run 50"});
-    straight = s.forces();
-  }
-  {
-    LammpsSession s;
-    s.load_plugin();
-    s.commands({"read_restart jaeger_rest.bin", "neighbor 0.0003 bin", "neigh_modify delay 0",
-                "fix integrate all nve/sphere", "timestep 1e-5", "run 50"});
-    resumed = s.forces();
-  }
-  std::remove("jaeger_rest.bin");
-  EXPECT_LT(max_relative_difference(straight, resumed), 1e-12);
-  // the data file: the same coefficients, mixed pair included (histories are not in it)
-  for (const char *name : {"restitution", "restitution_t"}) {
-    LammpsSession s;
-    s.load_plugin();
-    s.commands({"units si", "atom_style sphere", "comm_modify vel yes", "pair_style gran/jaeger",
-                "read_data jaeger_rest.data", "run 0"});
-    int dim;
-    auto **a = (double **) s.lmp->force->pair->extract(name, dim);
-    ASSERT_NE(a, nullptr) << name;
-    const double expect11 = std::string(name) == "restitution" ? 0.7 : 0.5;
-    const double expect22 = std::string(name) == "restitution" ? 0.4 : 0.2;
-    EXPECT_DOUBLE_EQ(a[1][1], expect11) << name;
-    EXPECT_DOUBLE_EQ(a[2][2], expect22) << name;
-    EXPECT_NEAR(a[1][2], std::sqrt(expect11 * expect22), 1e-15) << name << ": geometric mean";
-  }
-  std::remove("jaeger_rest.data");
+  expect_restitution_survives_restart_and_data("gran/jaeger", "1e7 0.3 0.5", "2e7 0.25 0.4");
 }
 
 // found when the run is set up: no mixing rule between the two kinds of damping (the check

@@ -5,6 +5,7 @@
    - energy balance of a frictional packing without damping;
    - restart continuity; a restart file of an earlier version (pair and wall fix) continues
      that version's run; write_data round trip; bad input gives clear errors. */
+#include "collision.h"
 #include "earlier_version.h"
 #include "lammps_session.h"
 #include "prescribed_motion.h"
@@ -321,6 +322,28 @@ TEST(GranKuhn, ReadsARestartFileOfAnEarlierVersion)
   EXPECT_GT(earlier.pair[1], 0.0);
   EXPECT_GT(earlier.pair[2], 0.0);
   EXPECT_GT(earlier.wall[5], 0.0);
+}
+
+/* restitution damping (pair_coeff ... restitution e x_t): LAMMPS's damping coeff_restitution
+   for the hooke model (the damped linear oscillator), step by step, and the restitution e, also
+   against a particle held by fix freeze; the linear spring parts with e times the approach
+   speed for any masses */
+TEST(GranKuhn, RestitutionDampingAsLammpsGranular)
+{
+  for (double e : {0.5, 0.9})
+    for (bool frozen : {false, true})
+      expect_collision_as_lammps(
+          "gran/kuhn", fmt::format("pair_coeff * * 1e7 1e7 0.5 restitution {} 0", e),
+          fmt::format("pair_coeff * * hooke 1e7 {} tangential linear_nohistory 0 0 damping "
+                      "coeff_restitution",
+                      e),
+          e, frozen);
+}
+
+// restitution coefficients survive write_restart (with histories) and write_data
+TEST(GranKuhn, RestitutionCoefficientsSurviveRestartAndData)
+{
+  expect_restitution_survives_restart_and_data("gran/kuhn", "2e3 2e3 0.5", "3e3 2e3 0.4");
 }
 
 TEST(GranKuhn, BadInputGivesClearErrors)

@@ -499,43 +499,51 @@ TEST(WallGranJaeger, DrumDragsAParticleHeldInPlace)
 
 /* restitution damping at the wall (restitution e x_t): LAMMPS's damping coeff_restitution with
    the particle's mass as the effective mass; a sphere thrown at a zplane takes, step by step,
-   the force of fix wall/gran with pair_style granular's hertz/material model and that damping,
-   and bounces back with e times its speed (within 1e-3, the time step's error) */
-TEST(WallGranJaeger, RestitutionDampingAsLammpsWallGranular)
+   the force of fix wall/gran with pair_style granular's model (hertz/material for
+   wall/gran/jaeger, hooke for wall/gran/kuhn) and that damping, and bounces back with e times
+   its speed (within 1e-3, the time step's error) */
+TEST(WallGran, RestitutionDampingAsLammpsWallGranular)
 {
-  for (double e : {0.4, 0.8}) {
-    auto bounce = [&](const std::string &wall, std::vector<double> &forces) {
-      LammpsSession s;
-      s.load_plugin();
-      s.commands({"units si", "atom_style sphere", "atom_modify map array", "boundary f f f",
-                  "region box block -2 2 -2 2 -2 2 units box", "create_box 1 box",
-                  "create_atoms 1 single 0 0 0.5001 units box", "set group all diameter 1.0",
-                  "set group all density 1000", "velocity all set 0 0 -0.5",
-                  "fix w all " + wall + " zplane 0 NULL", "fix integrate all nve/sphere",
-                  "timestep 1e-5", "run 0 post no"});
-      for (int k = 0; k < 600; k++) {
-        s.command("run 50 pre no post no");
-        forces.push_back(s.forces()[1][2]);
-      }
-      EXPECT_EQ(forces.back(), 0.0) << "the sphere should have left the wall";
-      return s.lmp->atom->v[s.lmp->atom->map(1)][2] / 0.5;
-    };
-    std::vector<double> ours, lammps;
-    const double rebound =
-        bounce(fmt::format("wall/gran/jaeger 1e7 0.3 0.5 restitution {} 0", e), ours);
-    bounce(fmt::format("wall/gran granular hertz/material 1e7 {} 0.3 tangential linear_nohistory 0 "
-                       "0 damping coeff_restitution",
-                       e),
-           lammps);
-    double scale = 0.0, diff = 0.0;
-    for (size_t k = 0; k < ours.size(); k++) {
-      scale = std::max(scale, std::fabs(lammps[k]));
-      diff = std::max(diff, std::fabs(ours[k] - lammps[k]));
+  const std::vector<std::pair<std::string, std::string>> laws = {
+      {"wall/gran/jaeger 1e7 0.3 0.5 restitution {} 0",
+       "wall/gran granular hertz/material 1e7 {} 0.3 tangential linear_nohistory 0 0 damping "
+       "coeff_restitution"},
+      {"wall/gran/kuhn 1e7 1e7 0.5 restitution {} 0",
+       "wall/gran granular hooke 1e7 {} tangential linear_nohistory 0 0 damping "
+       "coeff_restitution"}};
+  auto bounce = [&](const std::string &wall, std::vector<double> &forces) {
+    LammpsSession s;
+    s.load_plugin();
+    s.commands({"units si", "atom_style sphere", "atom_modify map array", "boundary f f f",
+                "region box block -2 2 -2 2 -2 2 units box", "create_box 1 box",
+                "create_atoms 1 single 0 0 0.5001 units box", "set group all diameter 1.0",
+                "set group all density 1000", "velocity all set 0 0 -0.5",
+                "fix w all " + wall + " zplane 0 NULL", "fix integrate all nve/sphere",
+                "timestep 1e-5", "run 0 post no"});
+    for (int k = 0; k < 600; k++) {
+      s.command("run 50 pre no post no");
+      forces.push_back(s.forces()[1][2]);
     }
-    EXPECT_GT(scale, 1e2) << "e " << e << ": no impact";
-    EXPECT_LT(diff, 1e-10 * scale) << "e " << e;
-    EXPECT_NEAR(rebound, e, 1e-3) << "e " << e;
-  }
+    EXPECT_EQ(forces.back(), 0.0) << wall << ": the sphere should have left the wall";
+    return s.lmp->atom->v[s.lmp->atom->map(1)][2] / 0.5;
+  };
+  for (const auto &law : laws)
+    for (double e : {0.4, 0.8}) {
+      std::vector<double> ours, lammps;
+      auto with_e = [e](std::string command) {
+        return command.replace(command.find("{}"), 2, fmt::format("{}", e));
+      };
+      const double rebound = bounce(with_e(law.first), ours);
+      bounce(with_e(law.second), lammps);
+      double scale = 0.0, diff = 0.0;
+      for (size_t k = 0; k < ours.size(); k++) {
+        scale = std::max(scale, std::fabs(lammps[k]));
+        diff = std::max(diff, std::fabs(ours[k] - lammps[k]));
+      }
+      EXPECT_GT(scale, 1e2) << law.first << " e " << e << ": no impact";
+      EXPECT_LT(diff, 1e-10 * scale) << law.first << " e " << e;
+      EXPECT_NEAR(rebound, e, 1e-3) << law.first << " e " << e;
+    }
 }
 
 // effective moduli: the wall's E, nu with the particle type's (pair gran/jaeger), else the
@@ -970,8 +978,9 @@ TEST(WallGran, BadInputGivesClearErrors)
        "use one of damping and restitution, once"},
       {j + "1e7 0.3 0.5 damping 0 0 damping 1 1 zplane 0 NULL",
        "use one of damping and restitution, once"},
-      {k + "1 1 0.5 restitution 0.5 0 zplane 0 NULL",
-       "Unknown fix wall/gran/kuhn keyword: restitution"},
+      {k + "1 1 0.5 restitution 1.5 0 zplane 0 NULL", "restitution must be within (0, 1]"},
+      {k + "1 1 0.5 damping 1 1 restitution 0.5 0 zplane 0 NULL",
+       "use one of damping and restitution, once"},
       {j + "1e7 0.3 0.5 zplane 0 NULL turn no", "Unknown fix wall/gran/jaeger keyword: turn"},
   };
   auto expect_error = [](LammpsSession &s, const std::string &bad, const std::string &expected) {

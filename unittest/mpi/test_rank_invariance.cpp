@@ -104,11 +104,14 @@ TEST(RankInvariance, GranJaegerNewtonOff)
 }
 
 // restitution damping: the effective mass of a pair with a ghost atom takes the ghost's mass
-TEST(RankInvariance, GranJaegerRestitutionDamping)
+TEST(RankInvariance, RestitutionDamping)
 {
-  for (bool newton : {true, false})
+  for (bool newton : {true, false}) {
     expect_rank_invariant(
         {"pair_style gran/jaeger", "pair_coeff * * 1e7 0.3 0.5 restitution 0.6 0.4"}, newton);
+    expect_rank_invariant(
+        {"pair_style gran/kuhn", "pair_coeff * * 2.0e3 2.0e3 0.5 restitution 0.6 0.4"}, newton);
+  }
 }
 
 TEST(RankInvariance, GranJaegerBoundedHistory)
