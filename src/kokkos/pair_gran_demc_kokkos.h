@@ -92,6 +92,14 @@ template <class DeviceType> struct DemcLoopViews {
   int nlocal, inum;
   int block_threads = 1, blocks_per_thread = 0;    // demc_launch_pair_loop() on host spaces
   int eflag_global, eflag_atom, vflag_global, vflag_atom;
+  int freeze_groupbit = 0;    // restitution damping (PairGranDemc::freeze_groupbit)
+  // restitution damping: the effective mass of atoms i and j, as
+  // PairGranDemc::contact_effective_mass() (needs RMASS_MASK and MASK_MASK in datamask_read)
+  KOKKOS_INLINE_FUNCTION double effective_mass(int i, int j) const
+  {
+    return demc::effective_mass(rmass[i], rmass[j], mask[i] & freeze_groupbit,
+                                mask[j] & freeze_groupbit);
+  }
 };
 
 /* Row i of a 2-D view (atom i's neighbors, touch flags or history values) as a pointer and a
@@ -597,6 +605,7 @@ template <class DeviceType> struct PairGranDemcKokkosShared {
     // (synced only by the styles that read them: add RMASS_MASK, MASK_MASK to datamask_read)
     d.rmass = atomKK->k_rmass.template view<DeviceType>();
     d.mask = atomKK->k_mask.template view<DeviceType>();
+    d.freeze_groupbit = p.freeze_groupbit;
     d.nlocal = p.atom->nlocal;
     if constexpr (DemcForceScatter<DeviceType, HALFTHREAD>::THREAD_COPIES)
       if (neighflag == HALFTHREAD) d.thread_copies.size_for(p.atom->nmax);

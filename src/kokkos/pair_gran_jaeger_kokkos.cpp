@@ -280,10 +280,7 @@ struct JaegerPairLoop :
       touch_i(jj) = has ? 1 : 0;
     }
 
-    const double m_eff = demc::needs_effective_mass(c.dashpots)
-        ? demc::effective_mass(d.rmass[i], d.rmass[j], d.mask[i] & d.freeze_groupbit,
-                               d.mask[j] & d.freeze_groupbit)
-        : 0.0;
+    const double m_eff = demc::needs_effective_mass(c.dashpots) ? d.effective_mass(i, j) : 0.0;
     const Vec3 fdamp = ADVANCE
         ? demc::dashpot_force(c.dashpots, g.du, g.n, res.P, g.overlap, m_eff, d.dt)
         : Vec3{0.0, 0.0, 0.0};
@@ -502,7 +499,6 @@ void PairGranJaegerKokkos<DeviceType>::compute(int eflag_in, int vflag_in)
 
   kdata.beta = beta;
   kdata.work = work;
-  kdata.freeze_groupbit = freeze_groupbit;
   kdata.eflag = eflag_in ? 1 : 0;
   // the first compute() after an init: histories of type pairs whose coefficients changed are
   // moved to the new material in this loop (each record once: the loop reads every record)

@@ -92,8 +92,7 @@ template <class DeviceType> struct PairGranJaegerKernelData : DemcLoopViews<Devi
                             DeviceType>::t_dev_const_um params;
   int dnum, capacity;    // values per slot, points per stack
   double beta;
-  bool work;              // integrate the tangential work (pair_style keyword work)
-  int freeze_groupbit;    // restitution damping: fix freeze's group (PairGranJaeger)
+  bool work;    // integrate the tangential work (pair_style keyword work)
   int eflag;
   int convert;    // move the histories of type pairs with params.changed to the new material
 };

@@ -157,10 +157,7 @@ struct KuhnPairLoop : PairGranKuhnKernelData<DeviceType>, DemcForceScatter<Devic
     kuhn::Result res = kuhn::step(params, m, ft_old);
     if (ALL_ON == 2) {
       const demc::ContactDashpots &dash = d.dashpots(d.type[i], d.type[j]);
-      const double m_eff = demc::needs_effective_mass(dash)
-          ? demc::effective_mass(d.rmass[i], d.rmass[j], d.mask[i] & d.freeze_groupbit,
-                                 d.mask[j] & d.freeze_groupbit)
-          : 0.0;
+      const double m_eff = demc::needs_effective_mass(dash) ? d.effective_mass(i, j) : 0.0;
       kuhn::add_restitution_dashpots(dash, m, m_eff, res);
     }
 
@@ -294,7 +291,6 @@ template <class DeviceType> void PairGranKuhnKokkos<DeviceType>::compute(int efl
   kdata.params = k_params.template view<DeviceType>();
   k_dashpots.template sync<DeviceType>();
   kdata.dashpots = k_dashpots.template view<DeviceType>();
-  kdata.freeze_groupbit = freeze_groupbit;
 
   PairGranKuhnSums sums;
   shared.dispatch(evflag, advance, [&](auto neigh, auto ev, auto adv) {

@@ -68,10 +68,9 @@ template <class DeviceType> struct PairGranKuhnKernelData : DemcLoopViews<Device
   // the kernel's parameters per type pair: the CPU style's (PairGranKuhn::type_params())
   typename Kokkos::DualView<demc::kuhn::Params **, Kokkos::LayoutRight, DeviceType>::t_dev_const_um
       params;
-  // restitution damping per type pair (PairGranDemc::pair_dashpots), fix freeze's group
+  // restitution damping per type pair (PairGranDemc::pair_dashpots)
   typename Kokkos::DualView<demc::ContactDashpots **, Kokkos::LayoutRight,
                             DeviceType>::t_dev_const_um dashpots;
-  int freeze_groupbit = 0;
 };
 
 template <class DeviceType> class PairGranKuhnKokkos : public PairGranKuhn {

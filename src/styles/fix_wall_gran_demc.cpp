@@ -80,10 +80,10 @@ bool is_restart_marker(double value)
 /* ---------------------------------------------------------------------- */
 
 FixWallGranDemc::FixWallGranDemc(LAMMPS *lmp, int narg, char **arg) :
-    Fix(lmp, narg, arg), dt(0.0), damp_n(0.0), damp_t(0.0), damping_keyword(false), wallstyle(-1),
-    has_lo(false), has_hi(false), lo(0.0), hi(0.0), cylradius(0.0), motion(STATIC), wiggle_axis(0),
-    amplitude(0.0), period(0.0), rotating(false), spin(0.0), spin_var(-1), step_turn(0.0),
-    elapsed(0.0), step_move{0.0, 0.0, 0.0}, reduced(false)
+    Fix(lmp, narg, arg), dt(0.0), damping_keyword(false), wallstyle(-1), has_lo(false),
+    has_hi(false), lo(0.0), hi(0.0), cylradius(0.0), motion(STATIC), wiggle_axis(0), amplitude(0.0),
+    period(0.0), rotating(false), spin(0.0), spin_var(-1), step_turn(0.0), elapsed(0.0),
+    step_move{0.0, 0.0, 0.0}, reduced(false)
 {
   if (!atom->radius_flag || !atom->rmass_flag || !atom->omega_flag)
     error->all(FLERR,
@@ -220,20 +220,16 @@ int FixWallGranDemc::parse_damping_keyword(int narg, char **arg, int iarg, bool 
   damping_keyword = true;
   const double a = utils::numeric(FLERR, arg[iarg + 1], false, lmp);
   const double b = utils::numeric(FLERR, arg[iarg + 2], false, lmp);
+  const std::string problem = demc_damping_values_problem(!damping, a, b);
+  if (!problem.empty()) error->all(FLERR, law_error(problem));
   if (damping) {
-    if (a < 0.0 || b < 0.0)
-      error->all(FLERR, law_error("damping coefficients must be >= 0, got {} {}"), a, b);
-    damp_n = dashpots.nu_n = a;
-    damp_t = dashpots.nu_t = b;
-    return 3;
+    dashpots.nu_n = a;
+    dashpots.nu_t = b;
+  } else {
+    dashpots.restitution_factor = hertz ? demc::hertz_restitution_factor(a)
+                                        : demc::linear_restitution_factor(a);
+    dashpots.tangential_ratio = b;
   }
-  if (!(a > 0.0 && a <= 1.0))
-    error->all(FLERR, law_error("the coefficient of restitution must be within (0, 1], got {}"), a);
-  if (b < 0.0)
-    error->all(FLERR, law_error("the tangential dashpot ratio x_t must be >= 0, got {}"), b);
-  dashpots.restitution_factor = hertz ? demc::hertz_restitution_factor(a)
-                                      : demc::linear_restitution_factor(a);
-  dashpots.tangential_ratio = b;
   return 3;
 }
 

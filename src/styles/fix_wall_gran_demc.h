@@ -99,9 +99,8 @@ class FixWallGranDemc : public Fix {
   /* damping nu_n nu_t | restitution e x_t (once, one of them): the contact dashpots, constant
      or from a coefficient of restitution with the particle's mass as the effective mass
      (hertz: the Hertz factor, else the linear spring's); returns the arguments used, 0 if
-     arg[iarg] is neither. damp_n, damp_t: the constant ones (0 with restitution). */
+     arg[iarg] is neither */
   int parse_damping_keyword(int narg, char **arg, int iarg, bool hertz);
-  double damp_n, damp_t;
   demc::ContactDashpots dashpots;
   bool damping_keyword;
   // restitution damping refuses rigid bodies (their particles' mass is not theirs): at init()

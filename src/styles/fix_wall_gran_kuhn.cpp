@@ -116,8 +116,8 @@ FixWallGranDemc::Touch FixWallGranKuhn::touch(const Contact &c, int side, bool a
   params.kn = kn;
   params.kt = kt;
   params.mu = mu;
-  params.damp_n = advance ? damp_n : 0.0;
-  params.damp_t = advance ? damp_t : 0.0;
+  params.damp_n = advance ? dashpots.nu_n : 0.0;    // (restitution: add_restitution_dashpots())
+  params.damp_t = advance ? dashpots.nu_t : 0.0;
   params.flags = refinements;
   const double zeta_old = (history_side(c.p) == side) ? h[H_ZETA] : 0.0;
   const kuhn::Motion motion = motion_of(c, zeta_old, dt);

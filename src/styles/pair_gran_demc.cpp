@@ -32,7 +32,7 @@ PairGranDemc::PairGranDemc(LAMMPS *lmp, const char *name) :
     dissipated_damping(0.0), restart_histories_checked(true), onerad_dynamic(nullptr),
     maxrad_dynamic(nullptr), neighprev(0), atom_energy(nullptr), energy_per_atom(false),
     static_schedule(false), damp_n(nullptr), damp_t(nullptr), restitution(nullptr),
-    restitution_t(nullptr), freeze_groupbit(0)
+    restitution_t(nullptr), restart_has_restitution(false), freeze_groupbit(0)
 {
   single_enable = 1;
   no_virial_fdotr_compute = 1;
@@ -216,45 +216,43 @@ void PairGranDemc::end_atom_energy_tally()
    pair_coeff I J c1 c2 mu [damping nu_n nu_t]: what both laws take alike
 ------------------------------------------------------------------------- */
 
-PairGranDemc::CoeffArgs PairGranDemc::read_coeff_args(int narg, char **arg, const char *law_names,
-                                                      bool restitution_allowed)
+PairGranDemc::CoeffArgs PairGranDemc::read_coeff_args(int narg, char **arg, const char *law_names)
 {
-  const std::string options = restitution_allowed ? "[damping nu_n nu_t | restitution e x_t]"
-                                                  : "[damping nu_n nu_t]";
   if (narg != 5 && narg != 8)
-    error->all(FLERR, "Pair_coeff {} expects: I J {} {}, got {} arguments", style_name, law_names,
-               options, narg);
+    error->all(FLERR,
+               "Pair_coeff {} expects: I J {} [damping nu_n nu_t | restitution e x_t], got {} "
+               "arguments",
+               style_name, law_names, narg);
   CoeffArgs c;
   for (int k = 0; k < 3; k++) c.law[k] = utils::numeric(FLERR, arg[2 + k], false, lmp);
   c.damp_n = c.damp_t = c.restitution = c.restitution_t = 0.0;
-  if (narg == 8) {
-    const bool damping = strcmp(arg[5], "damping") == 0;
-    if (!damping && !(restitution_allowed && strcmp(arg[5], "restitution") == 0))
-      error->all(FLERR, "Unknown pair_coeff {} keyword: {} (expected {})", style_name, arg[5],
-                 restitution_allowed ? "'damping' or 'restitution'" : "'damping'");
-    const double a = utils::numeric(FLERR, arg[6], false, lmp);
-    const double b = utils::numeric(FLERR, arg[7], false, lmp);
-    if (damping) {
-      c.damp_n = a;
-      c.damp_t = b;
-    } else {
-      if (!(a > 0.0 && a <= 1.0))
-        error->all(FLERR,
-                   "Pair_coeff {}: the coefficient of restitution must be within (0, 1], got {}",
-                   style_name, a);
-      if (b < 0.0)
-        error->all(FLERR, "Pair_coeff {}: the tangential dashpot ratio x_t must be >= 0, got {}",
-                   style_name, b);
-      c.restitution = a;
-      c.restitution_t = b;
-    }
-  }
   if (c.law[2] < 0.0)
     error->all(FLERR, "Pair_coeff {}: mu must be >= 0, got {}", style_name, c.law[2]);
-  if (c.damp_n < 0.0 || c.damp_t < 0.0)
-    error->all(FLERR, "Pair_coeff {}: damping coefficients must be >= 0, got {} {}", style_name,
-               c.damp_n, c.damp_t);
+  if (narg == 5) return c;
+  const bool damping = strcmp(arg[5], "damping") == 0;
+  if (!damping && strcmp(arg[5], "restitution") != 0)
+    error->all(FLERR, "Unknown pair_coeff {} keyword: {} (expected 'damping' or 'restitution')",
+               style_name, arg[5]);
+  const double a = utils::numeric(FLERR, arg[6], false, lmp);
+  const double b = utils::numeric(FLERR, arg[7], false, lmp);
+  const std::string problem = demc_damping_values_problem(!damping, a, b);
+  if (!problem.empty()) error->all(FLERR, "Pair_coeff {}: {}", style_name, problem);
+  (damping ? c.damp_n : c.restitution) = a;
+  (damping ? c.damp_t : c.restitution_t) = b;
   return c;
+}
+
+/* ---------------------------------------------------------------------- */
+
+std::string LAMMPS_NS::demc_damping_values_problem(bool restitution, double a, double b)
+{
+  if (!restitution)
+    return (a < 0.0 || b < 0.0) ? fmt::format("damping coefficients must be >= 0, got {} {}", a, b)
+                                : std::string();
+  if (!(a > 0.0 && a <= 1.0))
+    return fmt::format("the coefficient of restitution must be within (0, 1], got {}", a);
+  if (b < 0.0) return fmt::format("the tangential dashpot ratio x_t must be >= 0, got {}", b);
+  return {};
 }
 
 /* ----------------------------------------------------------------------

@@ -98,7 +98,7 @@ class PairGranDemc : public Pair {
   }
   void *extract_common(const char *name, int &dim);    // "energy/atom", "schedule/static"
   // pair_coeff I J c1 c2 mu [damping nu_n nu_t | restitution e x_t], read and checked for what
-  // both laws share (restitution: only where allowed)
+  // both laws share
   struct CoeffArgs {
     double law[3];            // c1 c2 mu; mu checked >= 0, the law checks c1 and c2
     double damp_n, damp_t;    // 0 without the keyword; checked >= 0
@@ -106,12 +106,12 @@ class PairGranDemc : public Pair {
     // 0 0 without the keyword
     double restitution, restitution_t;
   };
-  CoeffArgs read_coeff_args(int narg, char **arg, const char *law_names,    // e.g. "kn kt mu"
-                            bool restitution_allowed = false);
+  CoeffArgs read_coeff_args(int narg, char **arg, const char *law_names);    // e.g. "kn kt mu"
   /* Contact damping per type pair, both laws: constant dashpots damp_n, damp_t, or a
      coefficient of restitution (0: none) and the tangential ratio; the kernel's ContactDashpots
      per type pair (index i * (n + 1) + j) after init_one. */
   double **damp_n, **damp_t, **restitution, **restitution_t;
+  bool restart_has_restitution;    // read_restart_settings(): the file's coefficients hold them
   std::vector<demc::ContactDashpots> pair_dashpots;
   void allocate_damping();    // from the style's allocate()
   // init_one() of an unset pair: geometric means (see mix_damping())
@@ -242,6 +242,10 @@ class PairGranDemc : public Pair {
    is the body's: stop with an error naming `who` (e.g. "Pair gran/jaeger") if a rigid-body fix
    exists. */
 void demc_refuse_rigid_bodies(class LAMMPS *lmp, const std::string &who);
+
+/* The values of a damping (nu_n nu_t >= 0) or restitution (e in (0, 1], x_t >= 0) keyword: what is
+   wrong with them, "" if nothing (pair_coeff and the wall fixes word it alike) */
+std::string demc_damping_values_problem(bool restitution, double a, double b);
 
 // ---- inline: called once per contact and step ----
 

@@ -63,8 +63,8 @@ jaeger::Stack stack_of(double *rec, int bounded_capacity)
 
 PairGranJaeger::PairGranJaeger(LAMMPS *lmp) :
     PairGranDemc(lmp, "gran/jaeger"), youngs(nullptr), poisson(nullptr), mu(nullptr),
-    estar(nullptr), gstar(nullptr), check_materials(false), restart_has_materials(false),
-    restart_has_restitution(false), beta(0.0), max_length(0), work(true), fix_history(nullptr)
+    estar(nullptr), gstar(nullptr), check_materials(false), restart_has_materials(false), beta(0.0),
+    max_length(0), work(true), fix_history(nullptr)
 {
   prepare_style(7);
 }
@@ -321,7 +321,7 @@ void PairGranJaeger::settings(int narg, char **arg)
 
 void PairGranJaeger::coeff(int narg, char **arg)
 {
-  const CoeffArgs c = read_coeff_args(narg, arg, "E nu mu", true);
+  const CoeffArgs c = read_coeff_args(narg, arg, "E nu mu");
   const double e_one = c.law[0], nu_one = c.law[1];
   if (e_one <= 0.0) error->all(FLERR, "Pair_coeff gran/jaeger: E must be > 0, got {}", e_one);
   if (nu_one <= -1.0 || nu_one >= 0.5)

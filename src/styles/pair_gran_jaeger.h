@@ -71,8 +71,7 @@ class PairGranJaeger : public PairGranDemc {
   std::vector<demc::jaeger::Material> history_materials;
   std::vector<char> changed_pairs;
   bool check_materials;
-  bool restart_has_materials;      // read_restart_settings(): the file holds them
-  bool restart_has_restitution;    // read_restart_settings(): its coefficients include them
+  bool restart_has_materials;    // read_restart_settings(): the file holds them
   void write_history_materials(FILE *fp) const;
   void read_history_materials(FILE *fp);
   bool find_changed_materials();    // fills changed_pairs; true if any changed

@@ -218,7 +218,7 @@ void PairGranKuhn::settings(int narg, char **arg)
 
 void PairGranKuhn::coeff(int narg, char **arg)
 {
-  const CoeffArgs c = read_coeff_args(narg, arg, "kn kt mu", true);
+  const CoeffArgs c = read_coeff_args(narg, arg, "kn kt mu");
   const double kn_one = c.law[0], kt_one = c.law[1];
   if (kn_one <= 0.0) error->all(FLERR, "Pair_coeff gran/kuhn: kn must be > 0, got {}", kn_one);
   if (kt_one <= 0.0) error->all(FLERR, "Pair_coeff gran/kuhn: kt must be > 0, got {}", kt_one);

@@ -73,8 +73,7 @@ class PairGranKuhn : public PairGranDemc {
   template <bool ALL_ON, bool RESTITUTION>
   void run_contact_law(KuhnBuffer &buf, bool advance, double step_dt, double *sum, double &friction,
                        double &damping);
-  bool restitution_active = false;         // init_style()
-  bool restart_has_restitution = false;    // read_restart_settings(): coefficients hold them
+  bool restitution_active = false;    // init_style()
 
   void allocate();
   double single_from_history(int itype, int jtype, double rsq, double radsum, const double *history,
