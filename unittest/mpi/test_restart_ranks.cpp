@@ -41,11 +41,14 @@ Outcome resume(MPI_Comm comm, const Style &style, const std::string &file, bool 
 
 TEST(RestartRanks, ContinuityOnTheSameRanks)
 {
-  int me;
+  int me, nprocs;
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
   for (const auto &style : STYLES)
     for (bool newton : {true, false}) {
-      const std::string file = std::string("restart_ranks_") + (newton ? "on" : "off") + ".bin";
+      // named by the rank count: under ctest -j the 2- and 4-rank jobs run at once in one folder
+      const std::string file =
+          "restart_ranks_np" + std::to_string(nprocs) + (newton ? "_on" : "_off") + ".bin";
       Outcome straight;
       {
         LammpsSession s;
