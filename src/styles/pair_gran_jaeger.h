@@ -87,6 +87,7 @@ class PairGranJaeger : public PairGranDemc {
   // compute()'s second pass: the contact law on each pair of the block
   void flush_contacts(ContactBuffer &buf, bool advance, bool energy, double &stored_tangential);
   void compute_contact(const TouchingPair &t, bool advance, bool energy, double &stored_tangential);
+  void prefetch_stack_tops(const ContactBuffer &buf) const;
   // cache lines of a record asked for ahead (header and the first points, 8 doubles each)
   static constexpr int RECORD_PREFETCH = 24;
   void count_contact(const demc::jaeger::Material &mat, const demc::jaeger::StepResult &res,
