@@ -217,8 +217,10 @@ namespace jaeger {
     const double limit = beta * cone_slope(mat);
     while (st.n >= 2) {
       const Point lo = point_below(st, st.n - 2), mid = st.pts[st.n - 2], hi = st.pts[st.n - 1];
+      // the slopes first: usually they differ, and the slip tests take four square roots
+      const Vec2 dm = segment_slope(mat, lo, mid) - segment_slope(mat, mid, hi);
+      if (dot(dm, dm) > limit * limit) break;
       if (segment_is_slip(mat, lo, mid) || segment_is_slip(mat, mid, hi)) break;
-      if (length(segment_slope(mat, lo, mid) - segment_slope(mat, mid, hi)) > limit) break;
       remove_point(st, st.n - 2);
       ++merges;
     }
