@@ -218,8 +218,9 @@ namespace jaeger {
     while (st.n >= 2) {
       const Point lo = point_below(st, st.n - 2), mid = st.pts[st.n - 2], hi = st.pts[st.n - 1];
       // the slopes first: usually they differ, and the slip tests take four square roots
+      // (beta = 0: exactly equal slopes only, whatever the scale of their difference)
       const Vec2 dm = segment_slope(mat, lo, mid) - segment_slope(mat, mid, hi);
-      if (dot(dm, dm) > limit * limit) break;
+      if (limit > 0.0 ? dot(dm, dm) > limit * limit : (dm.x != 0.0 || dm.y != 0.0)) break;
       if (segment_is_slip(mat, lo, mid) || segment_is_slip(mat, mid, hi)) break;
       remove_point(st, st.n - 2);
       ++merges;
