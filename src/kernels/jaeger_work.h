@@ -72,17 +72,30 @@ namespace jaeger {
       return t1 * dot(u0, ds) + 0.5 * t1 * t1 * dot(ds, ds);
     }
 
-    // Region B: touching throughout, ends on the yield circle along e.
-    DEMC_FN double work_region_b(const StepGeometry &s, const SegmentField &f, double g)
-    {
-      const Vec2 u0 = old_displacement(f, g);
-      const double w1 = s.z1 - g;    // final capacity / K
-      double dp = dot(s.e, u0 + s.ds) - s.K * w1;
-      dp = max2(dp, 0.0);
-      const double slip_time = (s.rho > dp) ? dp * s.inv_rho : 1.0;    // rho > dp >= 0
-      return stuck_work(u0, s.ds, 1.0 - slip_time) +
-          s.K * dot(s.e, s.ds) * slip_time * (w1 - 0.5 * slip_time * s.dz);
-    }
+    /* Region B: touching throughout, ends on the yield circle along e. Along a segment
+       u0 = d + w m with w = z_hi - g, so everything but w is the same for all its springs and
+       is formed once per segment (the quadrature evaluates this at every node):
+         dp = e.(u0 + ds) - K (z1 - g) = p0 + w p1,   u0.ds = d.ds + w m.ds. */
+    struct RegionB {
+      const StepGeometry &s;
+      double z_hi, d_ds, m_ds, p0, p1, ds2, K_e_ds;
+      DEMC_FN RegionB(const StepGeometry &step, const SegmentField &f) :
+          s(step), z_hi(f.z_hi), d_ds(dot(f.d, step.ds)), m_ds(dot(f.m, step.ds)),
+          p0(dot(step.e, f.d + step.ds) - step.K * (step.z1 - f.z_hi)),
+          p1(dot(step.e, f.m) - step.K), ds2(dot(step.ds, step.ds)),
+          K_e_ds(step.K * dot(step.e, step.ds))
+      {
+      }
+      DEMC_FN double operator()(double g) const
+      {
+        const double w = z_hi - g, w1 = s.z1 - g;    // w1: final capacity / K
+        const double dp = max2(p0 + w * p1, 0.0);
+        const double slip_time = (s.rho > dp) ? dp * s.inv_rho : 1.0;    // rho > dp >= 0
+        const double stuck = 1.0 - slip_time;    // stuck_work(u0, ds, stuck)
+        return stuck * (d_ds + w * m_ds) + 0.5 * stuck * stuck * ds2 +
+            K_e_ds * slip_time * (w1 - 0.5 * slip_time * s.dz);
+      }
+    };
 
     /* Region D: leaves at t_e; dragged to zero along its own free displacement uc (|uc| > 0),
        reaching the shrinking circle after slip_time = |uc| / rho, rho = a / |uc| + K |dz|,
@@ -110,10 +123,18 @@ namespace jaeger {
       return stuck_work(u0, s.ds, t_e - slip_time) + 0.5 * s.K * adz * dragged;
     }
 
+    // Region D as a function of g alone, for integrate_region()
+    struct RegionD {
+      const StepGeometry &s;
+      const SegmentField &f;
+      DEMC_FN double operator()(double g) const { return work_region_d(s, f, g); }
+    };
+
     /* 3-point Gauss–Legendre of a region's integrand over x = sqrt(R g) in
        [sqrt(R g_lo), sqrt(R g_hi)]: exact for polynomials of degree 5 in x. */
-    DEMC_FN double integrate_region(const Material &mat, const StepGeometry &s,
-                                    const SegmentField &f, double g_lo, double g_hi, bool leaving)
+    template <class Integrand>
+    DEMC_FN double integrate_region(const Material &mat, const StepGeometry &s, double g_lo,
+                                    double g_hi, const Integrand &integrand)
     {
       if (!(g_hi > g_lo)) return 0.0;
       const double x_lo = math::sqrt(mat.R * g_lo), x_hi = math::sqrt(mat.R * g_hi);
@@ -122,10 +143,7 @@ namespace jaeger {
       const double xs[3] = {mid - node, mid, mid + node};
       const double ws[3] = {5.0 / 9.0, 8.0 / 9.0, 5.0 / 9.0};
       double sum = 0.0;
-      for (int i = 0; i < 3; ++i) {
-        const double g = xs[i] * xs[i] * s.inv_R;
-        sum += ws[i] * (leaving ? work_region_d(s, f, g) : work_region_b(s, f, g));
-      }
+      for (int i = 0; i < 3; ++i) sum += ws[i] * integrand(xs[i] * xs[i] * s.inv_R);
       return half * sum;
     }
 
@@ -142,10 +160,10 @@ namespace jaeger {
       if (B2 > 0.0) {
         const double g_split = g_hi - dot(uc_hi, B) / B2;
         if (g_split > g_lo && g_split < g_hi)
-          return integrate_region(mat, s, f, g_lo, g_split, true) +
-              integrate_region(mat, s, f, g_split, g_hi, true);
+          return integrate_region(mat, s, g_lo, g_split, RegionD{s, f}) +
+              integrate_region(mat, s, g_split, g_hi, RegionD{s, f});
       }
-      return integrate_region(mat, s, f, g_lo, g_hi, true);
+      return integrate_region(mat, s, g_lo, g_hi, RegionD{s, f});
     }
 
     /* The work integral T.ds of a step that slips somewhere (or unloads), from
@@ -177,7 +195,7 @@ namespace jaeger {
         const Point hi = st.pts[k], lo = point_below(st, k);
         const SegmentField f = {d, segment_slope(mat, lo, hi), hi.z};
         const double g_lo = max2(lo.z, z_apex);
-        if (slipping) WBD += integrate_region(mat, s, f, g_lo, min2(hi.z, z_stay), false);
+        if (slipping) WBD += integrate_region(mat, s, g_lo, min2(hi.z, z_stay), RegionB(s, f));
         if (s.dz < 0.0) WBD += integrate_leaving(mat, s, f, max2(g_lo, max2(z1, 0.0)), hi.z);
         d = d + (hi.z - lo.z) * f.m;
       }
