@@ -53,6 +53,8 @@ namespace jaeger {
       double K;             // mu kappa
       double inv_adz;       // 1 / |dz| when dz < 0 (springs leave), else 0
       double inv_R;         // 1 / R
+      double ds2;           // |ds|^2
+      double K_e_ds;        // K e.ds: the slide's work rate per unit capacity (B)
     };
 
     /* Old displacement of a spring in segment lo -> hi: u0(g) = d + m (z_hi - g). */
@@ -78,12 +80,11 @@ namespace jaeger {
          dp = e.(u0 + ds) - K (z1 - g) = p0 + w p1,   u0.ds = d.ds + w m.ds. */
     struct RegionB {
       const StepGeometry &s;
-      double z_hi, d_ds, m_ds, p0, p1, ds2, K_e_ds;
+      double z_hi, d_ds, m_ds, p0, p1;
       DEMC_FN RegionB(const StepGeometry &step, const SegmentField &f) :
           s(step), z_hi(f.z_hi), d_ds(dot(f.d, step.ds)), m_ds(dot(f.m, step.ds)),
           p0(dot(step.e, f.d + step.ds) - step.K * (step.z1 - f.z_hi)),
-          p1(dot(step.e, f.m) - step.K), ds2(dot(step.ds, step.ds)),
-          K_e_ds(step.K * dot(step.e, step.ds))
+          p1(dot(step.e, f.m) - step.K)
       {
       }
       DEMC_FN double operator()(double g) const
@@ -92,8 +93,8 @@ namespace jaeger {
         const double dp = max2(p0 + w * p1, 0.0);
         const double slip_time = (s.rho > dp) ? dp * s.inv_rho : 1.0;    // rho > dp >= 0
         const double stuck = 1.0 - slip_time;    // stuck_work(u0, ds, stuck)
-        return stuck * (d_ds + w * m_ds) + 0.5 * stuck * stuck * ds2 +
-            K_e_ds * slip_time * (w1 - 0.5 * slip_time * s.dz);
+        return stuck * (d_ds + w * m_ds) + 0.5 * stuck * stuck * s.ds2 +
+            s.K_e_ds * slip_time * (w1 - 0.5 * slip_time * s.dz);
       }
     };
 
@@ -172,8 +173,9 @@ namespace jaeger {
                                   const Vec2 &ds, const Plan &p)
     {
       const double K = cone_slope(mat);
-      // the divisions every node would need, once per step
+      // what every node would need (the divisions included), once per step
       StepGeometry s = {z0, z1, z1 - z0, ds, {0.0, 0.0}, 0.0, 0.0, K, 0.0, 1.0 / mat.R};
+      s.ds2 = dot(ds, ds);
       if (s.dz < 0.0) s.inv_adz = 1.0 / -s.dz;
       const double lv = length(p.v);
       const bool slipping = lv > 0.0 && z1 > p.apex.z;
@@ -181,6 +183,7 @@ namespace jaeger {
         s.e = (1.0 / lv) * p.v;
         s.rho = dot(s.e, ds) - K * s.dz;
         s.inv_rho = s.rho > 0.0 ? 1.0 / s.rho : 0.0;
+        s.K_e_ds = K * dot(s.e, ds);
       }
       // A: inside the apex, closed form.
       const double a_apex = contact_radius(mat, p.apex.z);
