@@ -479,7 +479,7 @@ template <class DeviceType> struct PairGranDemcKokkosShared {
      run), and the pair loop needs a half list. */
   void check_settings(PairGranDemc &p)
   {
-    const std::string me = p.style_name + "/kk";
+    const std::string me = p.running_style_name();
     neighflag = p.lmp->kokkos->neighflag;
     if (neighflag != HALF && neighflag != HALFTHREAD)
       p.error->all(FLERR,

@@ -150,11 +150,18 @@ void PairGranDemc::init_style()
    frees the records only afterwards (Modify::init()).
 ------------------------------------------------------------------------- */
 
+std::string PairGranDemc::running_style_name() const
+{
+  return style_name + (kokkosable ? "/kk" : "");
+}
+
+/* ---------------------------------------------------------------------- */
+
 void PairGranDemc::check_restart_histories()
 {
   if (restart_histories_checked) return;
   restart_histories_checked = true;
-  const std::string me = style_name + (kokkosable ? "/kk" : "");
+  const std::string me = running_style_name();
   for (const auto &e : demc_restart::unclaimed_peratom_entries(modify)) {
     if (!demc_restart::is_contact_history_style(e.style)) continue;
     error->all(FLERR,
@@ -503,10 +510,11 @@ void PairGranDemc::init_restitution_damping()
 {
   freeze_groupbit = 0;
   if (!any_restitution_damping()) return;
-  demc_refuse_rigid_bodies(lmp, "Pair " + style_name);
+  demc_refuse_rigid_bodies(lmp, "Pair " + running_style_name());
   const auto freezes = modify->get_fix_by_style("^freeze");
   if (freezes.size() > 1)
-    error->all(FLERR, "Pair {}: restitution damping allows one fix freeze only", style_name);
+    error->all(FLERR, "Pair {}: restitution damping allows one fix freeze only",
+               running_style_name());
   if (!freezes.empty()) freeze_groupbit = freezes.front()->groupbit;
 }
 

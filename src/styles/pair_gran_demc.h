@@ -45,6 +45,7 @@ class PairGranDemc : public Pair {
   // the Kokkos styles' helper
   template <class DeviceType> friend struct PairGranDemcKokkosShared;
   std::string style_name;
+  std::string running_style_name() const;    // style_name, with /kk for the Kokkos variants
   double dt;
   int history_index;    // makes the history fix ID unique within this LAMMPS instance
   // this rank's cumulative sums: tangential (gran/kuhn: friction dissipation; gran/jaeger:

@@ -230,6 +230,14 @@ TEST(KokkosJaeger, RestitutionAgainstAFrozenParticleAsCpuStyle)
   expect_frozen_restitution_as_cpu_style("gran/jaeger", "1e7 0.3 0.5");
 }
 
+// restitution damping refuses rigid bodies (their effective mass is not the particles')
+TEST(KokkosJaeger, RestitutionRefusesRigidBodies)
+{
+  expect_restitution_refuses_rigid_bodies(
+      kokkos_args(), "Pair gran/jaeger/kk",
+      {"pair_style gran/jaeger", "pair_coeff * * 1e7 0.3 0.5 {}"});
+}
+
 TEST(KokkosJaeger, ThreadCountDoesNotMatter)
 {
   compare_with_one_thread(run(MPI_COMM_WORLD, kokkos_args(), ROOMY), thread_file(),

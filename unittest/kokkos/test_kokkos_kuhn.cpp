@@ -160,6 +160,14 @@ TEST(KokkosKuhn, RestitutionDampingAsCpuStyle)
   expect_frozen_restitution_as_cpu_style("gran/kuhn", "1e7 1e7 0.5");
 }
 
+// restitution damping refuses rigid bodies (their effective mass is not the particles')
+TEST(KokkosKuhn, RestitutionRefusesRigidBodies)
+{
+  expect_restitution_refuses_rigid_bodies(
+      kokkos_args(), "Pair gran/kuhn/kk",
+      {"pair_style gran/kuhn", "pair_coeff * * 1e7 1e7 0.5 {}"});
+}
+
 TEST(KokkosKuhn, ThreadCountDoesNotMatter)
 {
   compare_with_one_thread(run(MPI_COMM_WORLD, kokkos_args()), thread_file(),

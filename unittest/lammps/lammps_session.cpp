@@ -2,6 +2,8 @@
 
 #include "atom.h"
 #include "compute.h"
+#include "exceptions.h"
+#include "fix.h"
 #include "force.h"
 #include "input.h"
 #include "lammps.h"
@@ -11,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <gtest/gtest.h>
 #include <stdexcept>
 
 #ifndef DEMC_PLUGIN_FILE
@@ -212,6 +215,74 @@ double total_energy(LammpsSession &s)
   const double kinetic = ke->compute_scalar() + erot->compute_scalar();
   const auto e = s.pair_extra();
   return kinetic + e[0] + e[1] + e[2] + e[3];
+}
+
+}    // namespace demc_test
+
+namespace demc_test {
+
+namespace {
+
+  class RigidBodyStandIn : public LAMMPS_NS::Fix {
+   public:
+    RigidBodyStandIn(LAMMPS_NS::LAMMPS *lmp, int narg, char **arg) : Fix(lmp, narg, arg)
+    {
+      rigid_flag = 1;
+    }
+    int setmask() override { return 0; }
+  };
+
+  LAMMPS_NS::Fix *make_rigid_body_stand_in(LAMMPS_NS::LAMMPS *lmp, int narg, char **arg)
+  {
+    return new RigidBodyStandIn(lmp, narg, arg);
+  }
+
+  // two spheres apart, the laws with their damping words, and the stand-in rigid body
+  void set_up_rigid_body_case(LammpsSession &s, const std::vector<std::string> &laws,
+                              const std::string &damping)
+  {
+    (*s.lmp->modify->fix_map)["demc_test/rigid"] = &make_rigid_body_stand_in;
+    s.load_plugin();
+    s.commands({"units si", "atom_style sphere", "boundary p p f", "comm_modify vel yes",
+                "region box block 0 2 0 2 0 2", "create_box 1 box",
+                "create_atoms 1 single 0.5 0.5 0.5", "create_atoms 1 single 1.5 1.5 1.5",
+                "fix integrate all nve/sphere"});
+    for (std::string line : laws) {
+      const auto at = line.find("{}");
+      if (at != std::string::npos) line.replace(at, 2, damping);
+      s.command(line);
+    }
+    s.command("fix clump all demc_test/rigid");
+  }
+
+}    // namespace
+
+void expect_restitution_refuses_rigid_bodies(const std::vector<std::string> &extra_args,
+                                             const std::string &who,
+                                             const std::vector<std::string> &laws)
+{
+  {
+    LammpsSession s(MPI_COMM_WORLD, extra_args);
+    set_up_rigid_body_case(s, laws, "restitution 0.5 0");
+    try {
+      s.command("run 0");
+      ADD_FAILURE() << "no error for " << who << " with restitution and a rigid body";
+    } catch (LAMMPS_NS::LAMMPSException &e) {
+      const std::string what = e.what();
+      for (const std::string &part :
+           {who + ": restitution damping does not support fix clump (demc_test/rigid)",
+            std::string("not its rigid body's")})
+        EXPECT_NE(what.find(part), std::string::npos)
+            << who << "\n  error: " << what << "\n  expected: " << part;
+    }
+  }
+  LammpsSession s(MPI_COMM_WORLD, extra_args);
+  try {
+    set_up_rigid_body_case(s, laws, "damping 1 1");
+    s.command("run 0");
+  } catch (LAMMPS_NS::LAMMPSException &e) {
+    ADD_FAILURE() << who << " with constant dashpots and a rigid body: " << e.what();
+  }
 }
 
 }    // namespace demc_test

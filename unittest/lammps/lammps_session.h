@@ -68,6 +68,17 @@ double atom_energy_mismatch(LammpsSession &s, const std::string &history_id);
 // kinetic (translation + rotation) + stored elastic + dissipated (pair vector entries 1-4)
 double total_energy(LammpsSession &s);
 
+/* Restitution damping with rigid bodies. The test build of LAMMPS has no RIGID package; the
+   styles check Fix::rigid_flag, which fix rigid, rigid/small and their variants set, so a fix
+   style that sets it and does nothing else ("demc_test/rigid") stands in for them. For two
+   spheres under the lines `laws` (a pair style, a wall fix), where "{}" stands for the damping
+   words, and a rigid-body fix "clump": with "restitution 0.5 0" the run must stop with an error
+   that starts with `who` (e.g. "Pair gran/kuhn") and names the fix; with "damping 1 1" it must
+   run. extra_args: LAMMPS's command-line switches (Kokkos). */
+void expect_restitution_refuses_rigid_bodies(const std::vector<std::string> &extra_args,
+                                             const std::string &who,
+                                             const std::vector<std::string> &laws);
+
 /* Call body(session) with a LAMMPS instance (plugin loaded) on the first nranks ranks of
    MPI_COMM_WORLD; the other ranks skip it. For comparing rank counts within one job. */
 template <class Body> void on_first_ranks(int nranks, Body &&body)

@@ -508,9 +508,9 @@ TEST(GranJaeger, RestitutionCoefficientsSurviveRestartAndData)
   expect_restitution_survives_restart_and_data("gran/jaeger", "1e7 0.3 0.5", "2e7 0.25 0.4");
 }
 
-// found when the run is set up: no mixing rule between the two kinds of damping (the check
-// for rigid bodies, whose effective mass would be wrong, needs the RIGID package, which the
-// test build of LAMMPS does not have)
+// found when the run is set up: no mixing rule between the two kinds of damping; one fix freeze
+// only (its group is the one whose particles count as infinitely heavy). Rigid bodies:
+// StyleClashes.RestitutionRefusesRigidBodies
 TEST(GranJaeger, RestitutionDampingErrorsAtInit)
 {
   const std::vector<std::string> two_atoms = {"units si",
@@ -524,6 +524,9 @@ TEST(GranJaeger, RestitutionDampingErrorsAtInit)
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
       {{"pair_coeff 1 1 1e7 0.3 0.5 damping 1 1", "pair_coeff 2 2 1e7 0.3 0.5 restitution 0.5 0"},
        "types 1 and 2 have different kinds of damping"},
+      {{"pair_coeff * * 1e7 0.3 0.5 restitution 0.5 0", "group one id 1", "group two id 2",
+        "fix hold_one one freeze", "fix hold_two two freeze"},
+       "Pair gran/jaeger: restitution damping allows one fix freeze only"},
   };
   for (const auto &c : cases) {
     LammpsSession s;

@@ -9,7 +9,9 @@
      new keywords), pair hybrid with gran/kuhn and gran/jaeger on different type pairs (both
      keep neighbor histories; a restart continues the run), a contact law overlaid with a
      style that is not one, and the way out the error message gives (write_data nocoeff,
-     read_data, another pair style). */
+     read_data, another pair style);
+   - restitution damping with rigid bodies ends in an error (the effective mass would be the
+     particle's, not its body's), while constant dashpots run with them. */
 #include "lammps_session.h"
 
 #include "compute.h"
@@ -269,4 +271,23 @@ TEST(StyleClashes, HybridOfBothStylesRestarts)
   EXPECT_GT(contacts_kuhn, 10.0);
   EXPECT_GT(contacts_jaeger, 10.0);
   EXPECT_LT(max_relative_difference(straight, resumed_forces), 1e-12);
+}
+
+// restitution dashpots need the pair's effective mass, which for particles in rigid bodies is not
+// the particles' own: each style that forms it refuses a rigid-body fix, naming it; the same
+// input with constant dashpots runs (the Kokkos pair styles: in their tests)
+TEST(StyleClashes, RestitutionRefusesRigidBodies)
+{
+  const std::string wall = "fix w all wall/gran/";
+  const std::vector<std::pair<std::string, std::vector<std::string>>> cases = {
+      {"Pair gran/kuhn", {"pair_style gran/kuhn", "pair_coeff * * 1e7 1e7 0.5 {}"}},
+      {"Pair gran/jaeger", {"pair_style gran/jaeger", "pair_coeff * * 1e7 0.3 0.5 {}"}},
+      {"Fix wall/gran/kuhn",
+       {"pair_style gran/kuhn", "pair_coeff * * 1e7 1e7 0.5",
+        wall + "kuhn 1e7 1e7 0.5 {} zplane 0 NULL"}},
+      {"Fix wall/gran/jaeger",
+       {"pair_style gran/jaeger", "pair_coeff * * 1e7 0.3 0.5",
+        wall + "jaeger 1e7 0.3 0.5 {} zplane 0 NULL"}},
+  };
+  for (const auto &c : cases) expect_restitution_refuses_rigid_bodies({}, c.first, c.second);
 }
