@@ -18,6 +18,7 @@
 #include "neighbor.h"
 #include "update.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstring>
@@ -410,6 +411,34 @@ void PairGranDemc::read_coefficients(FILE *fp, const std::vector<double **> &arr
 double PairGranDemc::memory_usage()
 {
   return 2.0 * (atom->ntypes + 1) * sizeof(double);
+}
+
+/* ----------------------------------------------------------------------
+   single() describes a contact as it is: compute pair/local, compute
+   group/group and the like pass two atoms and their own squared distance.
+   pair_write passes atoms 0 and 1 (which need not exist) at the distances
+   of its table: a law whose force depends on the contact's history and on
+   the particles' motion cannot answer that, so the command stops instead of
+   writing a table of zeros. (error->one: callers of single() may run it on
+   one processor only.)
+------------------------------------------------------------------------- */
+
+void PairGranDemc::check_single_request(int i, int j, double rsq)
+{
+  const int nall = atom->nlocal + atom->nghost;
+  bool own_distance = i >= 0 && i < nall && j >= 0 && j < nall;
+  if (own_distance) {
+    const double *xi = atom->x[i], *xj = atom->x[j];
+    const double dx = xi[0] - xj[0], dy = xi[1] - xj[1], dz = xi[2] - xj[2];
+    const double d2 = dx * dx + dy * dy + dz * dz;
+    own_distance = std::fabs(d2 - rsq) <= 1e-9 * std::max(d2, rsq);
+  }
+  if (!own_distance)
+    error->one(FLERR,
+               "Pair {} cannot be tabulated (pair_write): its force depends on each contact's "
+               "history and on the particles' motion, not on the distance alone (asked for atoms "
+               "{} and {} at a distance that is not theirs)",
+               running_style_name(), i, j);
 }
 
 /* ---------------------------------------------------------------------- */

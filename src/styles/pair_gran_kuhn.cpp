@@ -362,6 +362,7 @@ double PairGranKuhn::single(int i, int j, int itype, int jtype, double rsq, doub
 {
   for (int k = 0; k < single_extra; k++) svector[k] = 0.0;
   fforce = 0.0;
+  check_single_request(i, j, rsq);
   const double radsum = atom->radius[i] + atom->radius[j];
   const int jj = find_neighbor_index(i, j);
   if (rsq >= radsum * radsum || jj < 0) return 0.0;

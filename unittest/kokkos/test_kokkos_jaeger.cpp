@@ -230,6 +230,13 @@ TEST(KokkosJaeger, RestitutionAgainstAFrozenParticleAsCpuStyle)
   expect_frozen_restitution_as_cpu_style("gran/jaeger", "1e7 0.3 0.5");
 }
 
+// pair_write cannot tabulate a force with history
+TEST(KokkosJaeger, PairWriteIsRefused)
+{
+  expect_pair_write_refused(kokkos_args(), "gran/jaeger/kk",
+                            {"pair_style gran/jaeger", "pair_coeff * * 1e7 0.3 0.5"});
+}
+
 // restitution damping refuses rigid bodies (their effective mass is not the particles')
 TEST(KokkosJaeger, RestitutionRefusesRigidBodies)
 {

@@ -160,6 +160,13 @@ TEST(KokkosKuhn, RestitutionDampingAsCpuStyle)
   expect_frozen_restitution_as_cpu_style("gran/kuhn", "1e7 1e7 0.5");
 }
 
+// pair_write cannot tabulate a force with history
+TEST(KokkosKuhn, PairWriteIsRefused)
+{
+  expect_pair_write_refused(kokkos_args(), "gran/kuhn/kk",
+                            {"pair_style gran/kuhn", "pair_coeff * * 1e7 1e7 0.5"});
+}
+
 // restitution damping refuses rigid bodies (their effective mass is not the particles')
 TEST(KokkosKuhn, RestitutionRefusesRigidBodies)
 {

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <gtest/gtest.h>
 #include <stdexcept>
 
@@ -282,6 +283,33 @@ void expect_restitution_refuses_rigid_bodies(const std::vector<std::string> &ext
     s.command("run 0");
   } catch (LAMMPS_NS::LAMMPSException &e) {
     ADD_FAILURE() << who << " with constant dashpots and a rigid body: " << e.what();
+  }
+}
+
+void expect_pair_write_refused(const std::vector<std::string> &extra_args, const std::string &who,
+                               const std::vector<std::string> &pair)
+{
+  const std::string table = "demc_pair_write_table.txt";
+  const std::vector<std::string> second_atom = {"create_atoms 1 single 0.5 0.5 0.59",
+                                                "set group all diameter 0.1", "run 0"};
+  for (const bool two_atoms : {false, true}) {
+    LammpsSession s(MPI_COMM_WORLD, extra_args);
+    s.load_plugin();
+    s.commands({"units si", "atom_style sphere", "comm_modify vel yes",
+                "region box block 0 1 0 1 0 1", "create_box 1 box",
+                "create_atoms 1 single 0.5 0.5 0.5"});
+    s.commands(pair);
+    if (two_atoms) s.commands(second_atom);
+    try {
+      s.command("pair_write 1 1 10 r 0.01 0.1 " + table + " TABLE");
+      ADD_FAILURE() << "no error for pair_write with " << who << (two_atoms ? " (two atoms)" : "");
+    } catch (LAMMPS_NS::LAMMPSException &e) {
+      const std::string what = e.what();
+      const std::string expected = "Pair " + who + " cannot be tabulated (pair_write)";
+      EXPECT_NE(what.find(expected), std::string::npos)
+          << "error: " << what << "\n  expected: " << expected;
+    }
+    std::remove(table.c_str());
   }
 }
 

@@ -79,6 +79,12 @@ void expect_restitution_refuses_rigid_bodies(const std::vector<std::string> &ext
                                              const std::string &who,
                                              const std::vector<std::string> &laws);
 
+/* pair_write cannot tabulate a contact law with history: under the lines `pair` (pair_style,
+   pair_coeff) it must stop with an error that names the style `who` ("gran/kuhn"), both with
+   one atom (pair_write's atom 1 does not exist) and with two touching atoms after a run. */
+void expect_pair_write_refused(const std::vector<std::string> &extra_args, const std::string &who,
+                               const std::vector<std::string> &pair);
+
 /* Call body(session) with a LAMMPS instance (plugin loaded) on the first nranks ranks of
    MPI_COMM_WORLD; the other ranks skip it. For comparing rank counts within one job. */
 template <class Body> void on_first_ranks(int nranks, Body &&body)

@@ -578,6 +578,13 @@ TEST(GranJaeger, ReadsARestartFileOfAnEarlierVersion)
   EXPECT_GT(earlier.wall[5], 0.0);
 }
 
+// as gran/kuhn: pair_write cannot tabulate a force with history
+TEST(GranJaeger, PairWriteIsRefused)
+{
+  expect_pair_write_refused({}, "gran/jaeger",
+                            {"pair_style gran/jaeger", "pair_coeff * * 1e7 0.3 0.5"});
+}
+
 TEST(GranJaeger, BadInputGivesClearErrors)
 {
   const std::vector<std::string> sphere = {"units si",

@@ -346,6 +346,14 @@ TEST(GranKuhn, RestitutionCoefficientsSurviveRestartAndData)
   expect_restitution_survives_restart_and_data("gran/kuhn", "2e3 2e3 0.5", "3e3 2e3 0.4");
 }
 
+// the force depends on the contact's history and the particles' motion: no table (instead of
+// the zeros pair_write used to write)
+TEST(GranKuhn, PairWriteIsRefused)
+{
+  expect_pair_write_refused({}, "gran/kuhn",
+                            {"pair_style gran/kuhn", "pair_coeff * * 1e7 1e7 0.5"});
+}
+
 TEST(GranKuhn, BadInputGivesClearErrors)
 {
   const std::vector<std::string> sphere = {"units si",
