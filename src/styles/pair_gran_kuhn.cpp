@@ -137,6 +137,12 @@ void PairGranKuhn::flush_contacts(KuhnBuffer &buf, bool advance, double step_dt,
   buf.n = 0;
 }
 
+/* Three loops over the block: the geometry of every pair, the contact law, then the forces and
+   torques added to the atoms. The geometry's loads (both atoms' positions, velocities, spins)
+   are independent from pair to pair, and so are the force updates: in short loops the processor
+   overlaps them across pairs, which the ~800 instructions of one contact's whole step kept it
+   from doing. In the chute: 2.5 % more instructions, paired A/B loop time x0.962 and x0.977
+   (chunk minima 0.958, 0.979). */
 template <bool ALL_ON, bool RESTITUTION>
 void PairGranKuhn::run_contact_law(KuhnBuffer &buf, bool advance, double step_dt, double *sum,
                                    double &friction, double &damping)
@@ -144,13 +150,22 @@ void PairGranKuhn::run_contact_law(KuhnBuffer &buf, bool advance, double step_dt
   const int *type = atom->type;
   const kuhn::Params *type_params = contact_params.data();
   const int stride = atom->ntypes + 1;
+  demc::SphereContact geometry[KuhnBuffer::SIZE];
+  struct ForceAndEnergies {
+    Vec3 force;
+    double Wn, Wt, dWt, dW_damp;
+  } outcome[KuhnBuffer::SIZE];
+  for (int k = 0; k < buf.n; k++) {
+    const KuhnContact &t = buf.pairs[k];
+    geometry[k] = sphere_contact(t.i, t.j, std::sqrt(t.rsq), advance);
+  }
   for (int k = 0; k < buf.n; k++) {
     const KuhnContact &t = buf.pairs[k];
     const int i = t.i, j = t.j;
     int &touch = *t.touch;
     double *history = t.history;
     const double weight = pair_weight(j);
-    const demc::SphereContact c = sphere_contact(i, j, std::sqrt(t.rsq), advance);
+    const demc::SphereContact &c = geometry[k];
     const kuhn::Kinematics m = {
         c.overlap, touch ? history[H_ZETA] : 0.0, c.n, c.n_old, c.du, c.twirl, step_dt};
     kuhn::Params folded;
@@ -171,14 +186,19 @@ void PairGranKuhn::run_contact_law(KuhnBuffer &buf, bool advance, double step_dt
       damping += weight * res.dW_damp;
     }
 
-    apply_force(i, j, c, res.force, i, j, res.Wn + res.Wt);
-    tally_atoms(i, j, res.Wn, res.Wt, advance ? res.dWt : 0.0, advance ? res.dW_damp : 0.0);
+    outcome[k] = {res.force, res.Wn, res.Wt, advance ? res.dWt : 0.0, advance ? res.dW_damp : 0.0};
     if (!eflag_global) continue;    // compute pair reads the sums on energy steps only
     sum[E_NORMAL] += weight * res.Wn;
     sum[E_TANGENTIAL] += weight * res.Wt;
     sum[E_CONTACTS] += weight;
     if (res.branch == kuhn::BRANCH_SLIP || res.branch == kuhn::BRANCH_FRESH_SLIP)
       sum[E_SLIDING] += weight;
+  }
+  for (int k = 0; k < buf.n; k++) {
+    const int i = buf.pairs[k].i, j = buf.pairs[k].j;
+    const ForceAndEnergies &o = outcome[k];
+    apply_force(i, j, geometry[k], o.force, i, j, o.Wn + o.Wt);
+    tally_atoms(i, j, o.Wn, o.Wt, o.dWt, o.dW_damp);
   }
 }
 
