@@ -313,4 +313,50 @@ void expect_pair_write_refused(const std::vector<std::string> &extra_args, const
   }
 }
 
+void expect_sorting_changes_nothing(const std::vector<std::string> &pair,
+                                    const std::string &atom_energy_fix)
+{
+  struct Outcome {
+    PerAtom forces, torques;
+    std::vector<double> pvector;
+    std::vector<std::vector<double>> atom_energy;    // by atom ID (serial run)
+  };
+  auto run = [&](int sort_every) {
+    LammpsSession s;
+    s.load_plugin();
+    s.commands(dense_packing_input(pair, true));
+    s.commands({"neigh_modify every 1 delay 0 check no",
+                "atom_modify sort " + std::to_string(sort_every) + " 0.005", "run 200"});
+    Outcome out{s.forces(), s.torques(), s.pair_extra(), {}};
+    if (!atom_energy_fix.empty()) {
+      const auto *fix = s.lmp->modify->get_fix_by_id(atom_energy_fix);
+      const auto *atom = s.lmp->atom;
+      out.atom_energy.assign(atom->natoms + 1, std::vector<double>(fix->size_peratom_cols));
+      for (int i = 0; i < atom->nlocal; i++)
+        for (int k = 0; k < fix->size_peratom_cols; k++)
+          out.atom_energy[atom->tag[i]][k] = fix->array_atom[i][k];
+    }
+    return out;
+  };
+  const Outcome sorted = run(7), unsorted = run(0);
+  EXPECT_LT(max_relative_difference(sorted.forces, unsorted.forces), 1e-9);
+  EXPECT_LT(max_relative_difference(sorted.torques, unsorted.torques), 1e-9);
+  ASSERT_EQ(sorted.pvector.size(), unsorted.pvector.size());
+  for (size_t k = 0; k < sorted.pvector.size(); k++)
+    EXPECT_NEAR(sorted.pvector[k], unsorted.pvector[k], 1e-9 * std::fabs(unsorted.pvector[k]))
+        << "pair vector value " << k + 1;
+  EXPECT_GT(unsorted.pvector[4], 100.0) << "contacts: the comparison needs some";
+  if (atom_energy_fix.empty()) return;
+  ASSERT_FALSE(unsorted.atom_energy.empty());
+  for (size_t k = 0; k < unsorted.atom_energy[1].size(); k++) {
+    double scale = 0.0, diff = 0.0;
+    for (size_t id = 1; id < unsorted.atom_energy.size(); id++) {
+      scale = std::max(scale, std::fabs(unsorted.atom_energy[id][k]));
+      diff = std::max(diff, std::fabs(sorted.atom_energy[id][k] - unsorted.atom_energy[id][k]));
+    }
+    EXPECT_GT(scale, 0.0) << "per-atom energy column " << k + 1;
+    EXPECT_LE(diff, 1e-9 * scale) << "per-atom energy column " << k + 1;
+  }
+}
+
 }    // namespace demc_test

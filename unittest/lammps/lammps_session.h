@@ -79,6 +79,15 @@ void expect_restitution_refuses_rigid_bodies(const std::vector<std::string> &ext
                                              const std::string &who,
                                              const std::vector<std::string> &laws);
 
+/* Atom sorting (atom_modify sort, which reorders the atoms on re-neighboring steps, carrying
+   each atom's contact histories along) changes nothing: the dense packing under the lines
+   `pair`, re-neighbored every step, sorted every 7 steps (5 mm bins) against never, gives after 200 steps
+   the same forces, torques and pair vector to 1e-9 (the order in which forces are summed
+   differs, nothing else). With atom_energy_fix (the ID of the pair's fix DEMC/ATOM_ENERGY, for
+   energy/atom yes) its per-atom columns too. */
+void expect_sorting_changes_nothing(const std::vector<std::string> &pair,
+                                    const std::string &atom_energy_fix = "");
+
 /* pair_write cannot tabulate a contact law with history: under the lines `pair` (pair_style,
    pair_coeff) it must stop with an error that names the style `who` ("gran/kuhn"), both with
    one atom (pair_write's atom 1 does not exist) and with two touching atoms after a run. */

@@ -578,6 +578,14 @@ TEST(GranJaeger, ReadsARestartFileOfAnEarlierVersion)
   EXPECT_GT(earlier.wall[5], 0.0);
 }
 
+// atom sorting carries the contact histories with their atoms
+TEST(GranJaeger, AtomSortingChangesNothing)
+{
+  expect_sorting_changes_nothing(
+      {"pair_style gran/jaeger energy/atom yes", "pair_coeff * * 1e7 0.3 0.5 damping 0.002 0.001"},
+      "DEMC_GRAN_JAEGER_HISTORY0_ATOM_ENERGY");
+}
+
 // as gran/kuhn: pair_write cannot tabulate a force with history
 TEST(GranJaeger, PairWriteIsRefused)
 {

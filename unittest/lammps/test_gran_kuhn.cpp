@@ -346,6 +346,14 @@ TEST(GranKuhn, RestitutionCoefficientsSurviveRestartAndData)
   expect_restitution_survives_restart_and_data("gran/kuhn", "2e3 2e3 0.5", "3e3 2e3 0.4");
 }
 
+// atom sorting carries the contact histories with their atoms
+TEST(GranKuhn, AtomSortingChangesNothing)
+{
+  expect_sorting_changes_nothing(
+      {"pair_style gran/kuhn energy/atom yes", "pair_coeff * * 2e3 2e3 0.5 damping 0.002 0.001"},
+      "DEMC_GRAN_KUHN_HISTORY0_ATOM_ENERGY");
+}
+
 // the force depends on the contact's history and the particles' motion: no table (instead of
 // the zeros pair_write used to write)
 TEST(GranKuhn, PairWriteIsRefused)

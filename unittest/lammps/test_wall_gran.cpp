@@ -661,6 +661,41 @@ TEST(WallGran, TranslatingWallEqualsLayerMovingTheOtherWay)
   }
 }
 
+// atom sorting carries each atom's wall contact history with it: a layer carried by a translating
+// wall, re-neighbored every step and sorted every 7 steps, as never sorted (fails with the wall
+// fixes' copy_arrays() disabled)
+TEST(WallGran, AtomSortingCarriesWallHistories)
+{
+  for (const auto &law : LAWS) {
+    PerAtom f[2], t[2];
+    std::vector<double> w[2];
+    for (int sorted = 0; sorted < 2; sorted++) {
+      LammpsSession s;
+      s.load_plugin();
+      s.commands(resting_layer(law.pair));
+      // the layer travels with the wall, slowly relative to it: the contacts stick, so that the
+      // forces depend on each atom's history, while atoms cross sorting bins and the periodic
+      // boundary (sorting moves them in memory only then)
+      s.commands(
+          {"velocity all create 1e6 4928 loop geom", "velocity all set NULL NULL 0 units box",
+           "velocity all set 1.0 NULL NULL sum yes units box", "variable sx atom 0.002*sin(id)",
+           "variable sy atom 0.002*cos(3*id)", "set group all omega v_sx v_sy 0",
+           "fix w all " + law.wall + " zplane 0 NULL translate 1.0 0 0",
+           "fix integrate all nve/sphere", "timestep 1e-5", "neigh_modify every 1 delay 0 check no",
+           sorted ? "atom_modify sort 7 0.001" : "atom_modify sort 0 0.0", "run 300"});
+      f[sorted] = s.forces();
+      t[sorted] = s.torques();
+      w[sorted] = fix_vector(s, "w");
+    }
+    EXPECT_LT(max_relative_difference(f[0], f[1]), 1e-9) << law.name;
+    EXPECT_LT(max_relative_difference(t[0], t[1]), 1e-9) << law.name;
+    for (size_t k = 0; k < w[0].size(); k++)
+      EXPECT_NEAR(w[0][k], w[1][k], 1e-9 * std::max(std::fabs(w[0][k]), 1e-12))
+          << law.name << " " << k;
+    EXPECT_GE(w[0][V_CONTACTS], 10.0) << law.name;
+  }
+}
+
 /* ----------------------------------------------------------------------
    history/max is a bound, not a size: a bound that no history reaches
    changes neither the forces nor the wall's memory. The records used to be
