@@ -213,22 +213,25 @@ void FixJaegerHistory::pre_exchange()
   const int nall = atom->nlocal + atom->nghost;
   for (int i = 0; i < nall && i < (int) peratom.size(); i++) peratom[i].clear();
   NeighList *list = pair ? pair->list : nullptr;
-  if (!list || first.empty()) return;
-  const int nlocal_list = std::min<int>(atom->nlocal, (int) first.size());
-  const tagint *tag = atom->tag;
   const int newton = force->newton_pair;
-
-  for (int ii = 0; ii < list->inum; ii++) {
-    const int i = list->ilist[ii];
-    const int *jlist = list->firstneigh[i];
-    for (int jj = 0; jj < list->numneigh[i]; jj++) {
-      const double *rec = record(i, jj);
-      if (!rec) continue;
-      const int j = jlist[jj] & NEIGHMASK;
-      append(i, (double) tag[j], rec);
-      if (j < nlocal_list || newton) append(j, (double) tag[i], rec);
+  if (list && !first.empty()) {
+    const int nlocal_list = std::min<int>(atom->nlocal, (int) first.size());
+    const tagint *tag = atom->tag;
+    for (int ii = 0; ii < list->inum; ii++) {
+      const int i = list->ilist[ii];
+      const int *jlist = list->firstneigh[i];
+      for (int jj = 0; jj < list->numneigh[i]; jj++) {
+        const double *rec = record(i, jj);
+        if (!rec) continue;
+        const int j = jlist[jj] & NEIGHMASK;
+        append(i, (double) tag[j], rec);
+        if (j < nlocal_list || newton) append(j, (double) tag[i], rec);
+      }
     }
   }
+  // collective: a process without atoms (an empty region of the box, or before fix pour has
+  // reached its part) takes part too; it used to return before it, and the others waited for
+  // it forever
   if (newton) comm->reverse_comm_variable(this);
   set_maxexchange();
 }
