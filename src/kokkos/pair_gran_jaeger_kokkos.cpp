@@ -595,10 +595,8 @@ double PairGranJaegerKokkos<DeviceType>::single(int i, int j, int itype, int jty
                                                 double, double, double &fforce)
 {
   using R = FixJaegerHistoryKokkos<DeviceType>;
-  for (int k = 0; k < single_extra; k++) svector[k] = 0.0;
-  fforce = 0.0;
   atomKK->sync(Host, X_MASK | RADIUS_MASK | TAG_MASK | TYPE_MASK);    // (type: contact_material())
-  check_single_request(i, j, rsq);
+  begin_single(i, j, rsq, fforce);    // (after the sync: it reads x)
   const double *radius = atom->radius;
   const double radsum = radius[i] + radius[j];
   std::vector<double> rec;

@@ -373,10 +373,8 @@ template <class DeviceType>
 double PairGranKuhnKokkos<DeviceType>::single(int i, int j, int itype, int jtype, double rsq,
                                               double, double, double &fforce)
 {
-  for (int k = 0; k < single_extra; k++) svector[k] = 0.0;
-  fforce = 0.0;
   atomKK->sync(Host, X_MASK | RADIUS_MASK);
-  check_single_request(i, j, rsq);
+  begin_single(i, j, rsq, fforce);    // (after the sync: it reads x)
   const double radsum = atom->radius[i] + atom->radius[j];
   double history[H_SIZE];
   if (rsq >= radsum * radsum || !find_history_host(i, j, history)) return 0.0;

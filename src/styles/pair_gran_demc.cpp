@@ -414,17 +414,20 @@ double PairGranDemc::memory_usage()
 }
 
 /* ----------------------------------------------------------------------
-   single() describes a contact as it is: compute pair/local, compute
-   group/group and the like pass two atoms and their own squared distance.
-   pair_write passes atoms 0 and 1 (which need not exist) at the distances
-   of its table: a law whose force depends on the contact's history and on
-   the particles' motion cannot answer that, so the command stops instead of
+   the start of every single(): svector and fforce zeroed. single()
+   describes a contact as it is: compute pair/local, compute group/group
+   and the like pass two atoms and their own squared distance. pair_write
+   passes atoms 0 and 1 (which need not exist) at the distances of its
+   table: a law whose force depends on the contact's history and on the
+   particles' motion cannot answer that, so the command stops instead of
    writing a table of zeros. (error->one: callers of single() may run it on
    one processor only.)
 ------------------------------------------------------------------------- */
 
-void PairGranDemc::check_single_request(int i, int j, double rsq)
+void PairGranDemc::begin_single(int i, int j, double rsq, double &fforce)
 {
+  for (int k = 0; k < single_extra; k++) svector[k] = 0.0;
+  fforce = 0.0;
   const int nall = atom->nlocal + atom->nghost;
   bool own_distance = i >= 0 && i < nall && j >= 0 && j < nall;
   if (own_distance) {

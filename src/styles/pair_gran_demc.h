@@ -70,8 +70,9 @@ class PairGranDemc : public Pair {
   // call at the top of init_one(): every style's history fix exists then
   void check_restart_histories();
   void check_overlapping_contact_laws();    // pair hybrid/overlay: one contact law per type pair
-  // single(): stop unless asked about atoms i and j at their own distance (not pair_write)
-  void check_single_request(int i, int j, double rsq);
+  // the start of every single(): svector and fforce zeroed, and a stop unless asked about atoms
+  // i and j at their own distance (pair_write is not)
+  void begin_single(int i, int j, double rsq, double &fforce);
   class FixDemcAtomEnergy *atom_energy;
   // per-atom energies (keyword energy/atom yes: they cost ~10 % of the pair time): begin and
   // end each compute(); each contact gives half to p and q

@@ -592,9 +592,7 @@ void PairGranJaeger::write_data_all(FILE *fp)
 double PairGranJaeger::single(int i, int j, int itype, int jtype, double rsq, double, double,
                               double &fforce)
 {
-  for (int k = 0; k < single_extra; k++) svector[k] = 0.0;
-  fforce = 0.0;
-  check_single_request(i, j, rsq);
+  begin_single(i, j, rsq, fforce);
   const double *radius = atom->radius;
   const double radsum = radius[i] + radius[j];
   const int jj = find_neighbor_index(i, j);

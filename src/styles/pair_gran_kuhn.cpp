@@ -380,9 +380,7 @@ void PairGranKuhn::write_data_all(FILE *fp)
 double PairGranKuhn::single(int i, int j, int itype, int jtype, double rsq, double, double,
                             double &fforce)
 {
-  for (int k = 0; k < single_extra; k++) svector[k] = 0.0;
-  fforce = 0.0;
-  check_single_request(i, j, rsq);
+  begin_single(i, j, rsq, fforce);
   const double radsum = atom->radius[i] + atom->radius[j];
   const int jj = find_neighbor_index(i, j);
   if (rsq >= radsum * radsum || jj < 0) return 0.0;
