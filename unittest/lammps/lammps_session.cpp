@@ -218,10 +218,6 @@ double total_energy(LammpsSession &s)
   return kinetic + e[0] + e[1] + e[2] + e[3];
 }
 
-}    // namespace demc_test
-
-namespace demc_test {
-
 namespace {
 
   class RigidBodyStandIn : public LAMMPS_NS::Fix {
