@@ -58,6 +58,12 @@ namespace jaeger {
     double hertz;    // 4/3 Estar sqrt(R): P = hertz z^(3/2)
   };
 
+  // whether two materials make the same contact law (the radius aside)
+  DEMC_FN bool same_material(const Material &a, const Material &b)
+  {
+    return a.Estar == b.Estar && a.Gstar == b.Gstar && a.mu == b.mu;
+  }
+
   // m with effective radius R (and the Hertz constant that goes with it)
   DEMC_FN Material with_radius(Material m, double R)
   {

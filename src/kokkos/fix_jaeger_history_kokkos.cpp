@@ -11,6 +11,8 @@
 #include "pair.h"
 #include "update.h"
 
+#include <algorithm>
+
 using namespace LAMMPS_NS;
 
 template <class DeviceType>
@@ -120,7 +122,9 @@ template <class DeviceType> double FixJaegerHistoryKokkos<DeviceType>::compute_v
 
 /* ----------------------------------------------------------------------
    a restart file written with another history/max has another record size:
-   refuse it rather than read records at the wrong offsets
+   refuse it rather than read records at the wrong offsets. Files of versions
+   before R_TYPES hold records one value shorter (a header of R_POINTS - 1):
+   they are read with the key 0 (not known), as the CPU style reads its own.
 ------------------------------------------------------------------------- */
 
 template <class DeviceType>
@@ -131,15 +135,37 @@ void FixJaegerHistoryKokkos<DeviceType>::unpack_restart(int nlocal, int nth)
   for (int i = 0; i < nth; i++) m += static_cast<int>(extra[nlocal][m]);
   const int size = static_cast<int>(extra[nlocal][m]);
   const int n = static_cast<int>(extra[nlocal][m + 1]);
-  if (n > 0 && size != 2 + n * (this->dnum + 1)) {
-    const int dnum_file = (size - 2) / n - 1;
+  const int dnum_file = n > 0 ? (size - 2) / n - 1 : this->dnum;
+  if (dnum_file != this->dnum && !earlier_layout(dnum_file)) {
+    const int header = (dnum_file - R_POINTS) % 4 == 0 ? R_POINTS : R_POINTS - 1;
     this->error->one(
         FLERR,
         "Pair gran/jaeger/kk: the restart file holds contact histories with capacity {} "
         "(history/max); this run uses {}: set 'history/max {}' in the pair_style command",
-        (dnum_file - R_POINTS) / 4, capacity(), (dnum_file - R_POINTS) / 4);
+        (dnum_file - header) / 4, capacity(), (dnum_file - header) / 4);
   }
   FixNeighHistoryDemcKokkos<DeviceType>::unpack_restart(nlocal, nth);
+}
+
+// a record of the layout before R_TYPES with this run's capacity
+template <class DeviceType>
+bool FixJaegerHistoryKokkos<DeviceType>::earlier_layout(int dnum_file) const
+{
+  static_assert(R_TYPES == R_POINTS - 1, "the key was added last to the header");
+  return dnum_file == this->dnum - 1;
+}
+
+template <class DeviceType>
+void FixJaegerHistoryKokkos<DeviceType>::restore_values(const double *in, int dnum_file,
+                                                        double *out) const
+{
+  if (!earlier_layout(dnum_file)) {
+    std::copy(in, in + this->dnum, out);
+    return;
+  }
+  std::copy(in, in + R_TYPES, out);
+  out[R_TYPES] = 0.0;
+  std::copy(in + R_TYPES, in + dnum_file, out + R_TYPES + 1);
 }
 
 namespace LAMMPS_NS {

@@ -28,8 +28,9 @@ class FixJaegerHistoryKokkos : public FixNeighHistoryDemcKokkos<DeviceType> {
  public:
   // the record of one contact in its slot of fix neigh/history/kk (dnum values):
   // frame quaternion, the contact's cumulative tangential work and damping work, stack
-  // length n, then `capacity` points (z*, P*, T*x, T*y)
-  enum Record { R_QW, R_QX, R_QY, R_QZ, R_WORK, R_DAMPWORK, R_LENGTH, R_POINTS };
+  // length n, the type pair its material is of (as the CPU style's FixJaegerHistory::R_TYPES),
+  // then `capacity` points (z*, P*, T*x, T*y)
+  enum Record { R_QW, R_QX, R_QY, R_QZ, R_WORK, R_DAMPWORK, R_LENGTH, R_TYPES, R_POINTS };
   enum Stats {
     S_CONTACTS,             // records held (a contact with a ghost atom: one per side)
     S_MEAN_LENGTH,          // mean stack length (points)
@@ -58,6 +59,8 @@ class FixJaegerHistoryKokkos : public FixNeighHistoryDemcKokkos<DeviceType> {
  protected:
   bigint stats_step;
   double stats[S_SIZE];
+  bool earlier_layout(int dnum_file) const;
+  void restore_values(const double *in, int dnum_file, double *out) const override;
 };
 
 }    // namespace LAMMPS_NS

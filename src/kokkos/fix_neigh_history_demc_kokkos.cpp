@@ -13,6 +13,7 @@
 #include "pair.h"
 #include "update.h"
 
+#include <algorithm>
 #include <cstring>
 
 using namespace LAMMPS_NS;
@@ -280,9 +281,10 @@ void FixNeighHistoryDemcKokkos<DeviceType>::unpack_restart(int nlocal, int nth)
   double **extra = this->atom->extra;
   int m = 0;
   for (int i = 0; i < nth; i++) m += static_cast<int>(extra[nlocal][m]);
-  m++;
+  const int size = static_cast<int>(extra[nlocal][m++]);
   const int n = static_cast<int>(extra[nlocal][m++]);
   const int dnum = this->dnum;
+  const int dnum_file = n > 0 ? (size - 2) / n - 1 : dnum;
   if (n > this->maxpartner) {    // grow the Kokkos arrays (contents kept) before writing
     this->maxpartner = n;
     this->grow_arrays(this->atom->nmax);
@@ -291,9 +293,16 @@ void FixNeighHistoryDemcKokkos<DeviceType>::unpack_restart(int nlocal, int nth)
   scratch[0] = n;
   for (int p = 0; p < n; p++) {
     scratch[1 + p] = (double) (tagint) ubuf(extra[nlocal][m++]).i;
-    for (int k = 0; k < dnum; k++) scratch[1 + n + dnum * p + k] = extra[nlocal][m++];
+    restore_values(&extra[nlocal][m], dnum_file, &scratch[1 + n + dnum * p]);
+    m += dnum_file;
   }
   FixNeighHistoryKokkos<DeviceType>::unpack_exchange(nlocal, scratch.data());
+}
+
+template <class DeviceType>
+void FixNeighHistoryDemcKokkos<DeviceType>::restore_values(const double *in, int, double *out) const
+{
+  std::copy(in, in + this->dnum, out);
 }
 
 namespace LAMMPS_NS {

@@ -103,6 +103,9 @@ class FixNeighHistoryDemcKokkos : public FixNeighHistoryKokkos<DeviceType> {
   bool stored_by_post_run;    // per-atom copy is current and no run has started since
   std::vector<double> scratch;
   PartnerFlagsOfGhosts ghost_partner_flags;
+  /* unpack_restart(): one partner's values from a restart file, dnum_file of them, into the
+     dnum of a slot. A subclass whose slot layout grew converts earlier files' layout here. */
+  virtual void restore_values(const double *in, int dnum_file, double *out) const;
 
   void ensure_partner_capacity(int needed_here);
   int partner_rows, partner_columns;    // the per-atom partner arrays' size (atoms, maxpartner)

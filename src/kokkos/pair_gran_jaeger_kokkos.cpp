@@ -102,6 +102,7 @@ struct JaegerPairLoop :
     R_WORK = Rec::R_WORK,
     R_DAMPWORK = Rec::R_DAMPWORK,
     R_LENGTH = Rec::R_LENGTH,
+    R_TYPES = Rec::R_TYPES,
     R_POINTS = Rec::R_POINTS
   };
 
@@ -142,6 +143,36 @@ struct JaegerPairLoop :
       sums.handed_over += 1.0;
     }
     return true;
+  }
+
+  // the key of R_TYPES for types a and b (PairGranJaeger::material_key())
+  KOKKOS_INLINE_FUNCTION int material_key(int a, int b) const
+  {
+    const int stride = static_cast<int>(this->params.extent(0));
+    return (a < b ? a : b) * stride + (a < b ? b : a);
+  }
+
+  /* The first compute() after an init: a history made with another material than its
+     contact's now is moved to it, as PairGranJaeger::convert_histories() (params.old_mat: the
+     histories' materials; E* = 0 where not known). */
+  KOKKOS_INLINE_FUNCTION void convert_history(double *rec, int i, int j, int itype,
+                                              value_type &sums) const
+  {
+    const Data &d = *this;
+    const int stride = static_cast<int>(d.params.extent(0));
+    const int now = material_key(itype, d.type[j]);
+    const int key = static_cast<int>(rec[R_TYPES]);
+    const int before = (key > 0 && key < stride * stride) ? key : now;
+    rec[R_TYPES] = now;
+    const jaeger::Material &from = d.params(before / stride, before % stride).old_mat;
+    const jaeger::Material &to = d.params(now / stride, now % stride).mat;
+    if (!(from.Estar > 0.0) || jaeger::same_material(from, to)) return;
+    const double R = jaeger::effective_radius(d.radius[i], d.radius[j]);
+    jaeger::Stack st = stack_of(rec);
+    const double work =
+        jaeger::change_material(jaeger::with_radius(from, R), jaeger::with_radius(to, R), st);
+    rec[R_WORK] += work;
+    sums.converted += ((NEWTON_PAIR || j < d.nlocal) ? 1.0 : 0.5) * work;
   }
 
   KOKKOS_INLINE_FUNCTION static void close_record(double *rec)
@@ -186,17 +217,7 @@ struct JaegerPairLoop :
       close_record(rec);
       has = false;
     }
-    if (d.convert && has) {    // coefficients changed: as PairGranJaeger::convert_histories()
-      const PairGranJaegerTypeParams &c = d.params(itype, d.type[j]);
-      if (c.changed) {
-        const double R = jaeger::effective_radius(d.radius[i], d.radius[j]);
-        jaeger::Stack st = stack_of(rec);
-        const double work = jaeger::change_material(jaeger::with_radius(c.old_mat, R),
-                                                    jaeger::with_radius(c.mat, R), st);
-        rec[R_WORK] += work;
-        sums.converted += ((NEWTON_PAIR || j < d.nlocal) ? 1.0 : 0.5) * work;
-      }
-    }
+    if (d.convert && has) convert_history(rec, i, j, itype, sums);
     // CPU: a pair apart keeps its record at setup and parts on the next step
     if (!touching && !(has && ADVANCE)) {
       touch_i(jj) = has ? 1 : 0;
@@ -241,6 +262,7 @@ struct JaegerPairLoop :
       if (ADVANCE) {    // a new record
         rec[R_WORK] = rec[R_DAMPWORK] = 0.0;
         rec[R_LENGTH] = 0.0;
+        rec[R_TYPES] = material_key(itype, jtype);
       }
     }
     const bool held = has || ADVANCE;    // the CPU style's `hist != nullptr`
@@ -447,21 +469,19 @@ template <class DeviceType> void PairGranJaegerKokkos<DeviceType>::check_record_
 }
 
 /* ----------------------------------------------------------------------
-   params.changed and old_mat of the type pairs find_changed_materials()
-   found (mark), or every changed flag cleared again (after the loop)
+   params.old_mat: the materials the histories were made with (E* = 0 for
+   all while not known: none is converted then)
 ------------------------------------------------------------------------- */
 
-template <class DeviceType> void PairGranJaegerKokkos<DeviceType>::mark_changed_materials(bool mark)
+template <class DeviceType> void PairGranJaegerKokkos<DeviceType>::set_history_materials()
 {
   k_params.sync_host();
   const auto h = k_params.view_host();
   const int stride = atom->ntypes + 1;
+  const bool known = history_materials.size() == pair_materials.size();
   for (int i = 1; i < stride; i++)
-    for (int j = 1; j < stride; j++) {
-      const int k = i * stride + j;
-      h(i, j).changed = (mark && changed_pairs[k]) ? 1 : 0;
-      if (mark) h(i, j).old_mat = history_materials[k];
-    }
+    for (int j = 1; j < stride; j++)
+      h(i, j).old_mat = known ? history_materials[i * stride + j] : demc::jaeger::Material{};
   k_params.modify_host();
 }
 
@@ -500,13 +520,12 @@ void PairGranJaegerKokkos<DeviceType>::compute(int eflag_in, int vflag_in)
   kdata.beta = beta;
   kdata.work = work;
   kdata.eflag = eflag_in ? 1 : 0;
-  // the first compute() after an init: histories of type pairs whose coefficients changed are
-  // moved to the new material in this loop (each record once: the loop reads every record)
-  kdata.convert = 0;
+  // the first compute() after an init: histories made with another material than their
+  // contact's now are moved to it in this loop (each record once: the loop reads every record)
+  kdata.convert = check_materials ? 1 : 0;
   if (check_materials) {
     check_materials = false;
-    kdata.convert = find_changed_materials() ? 1 : 0;
-    if (kdata.convert) mark_changed_materials(true);
+    set_history_materials();
     history_materials = pair_materials;
   }
   k_params.template sync<DeviceType>();
@@ -518,7 +537,6 @@ void PairGranJaegerKokkos<DeviceType>::compute(int eflag_in, int vflag_in)
                                                                                              sums);
   });
 
-  if (kdata.convert) mark_changed_materials(false);
   if (sums.corrupt > 0.0)
     error->one(
         FLERR,

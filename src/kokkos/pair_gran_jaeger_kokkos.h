@@ -79,10 +79,10 @@ struct PairGranJaegerSums {
 struct PairGranJaegerTypeParams {
   demc::jaeger::Material mat;        // without the radius (PairGranJaeger::pair_materials)
   demc::ContactDashpots dashpots;    // (PairGranJaeger::pair_dashpots)
-  // at the first compute() after coefficients changed: the histories' Material, to move from
+  // at the first compute() after an init: the Material the histories of the type pair were
+  // made with, to move from (set_history_materials())
   demc::jaeger::Material old_mat;
-  int changed;
-  KOKKOS_INLINE_FUNCTION PairGranJaegerTypeParams() : mat{}, dashpots{}, old_mat{}, changed(0) {}
+  KOKKOS_INLINE_FUNCTION PairGranJaegerTypeParams() : mat{}, dashpots{}, old_mat{} {}
 };
 
 /* Everything the pair loop reads and writes: views and plain values only, so that the
@@ -94,7 +94,7 @@ template <class DeviceType> struct PairGranJaegerKernelData : DemcLoopViews<Devi
   double beta;
   bool work;    // integrate the tangential work (pair_style keyword work)
   int eflag;
-  int convert;    // move the histories of type pairs with params.changed to the new material
+  int convert;    // move histories made with another material to their contact's
 };
 
 template <class DeviceType> class PairGranJaegerKokkos : public PairGranJaeger {
@@ -124,8 +124,8 @@ template <class DeviceType> class PairGranJaegerKokkos : public PairGranJaeger {
 
   template <int NEIGHFLAG, int EVFLAG, int ADVANCE> void launch(int inum, PairGranJaegerSums &sums);
 
-  void check_record_size();    // an impossible history/max: a LAMMPS error, not a crash
-  void mark_changed_materials(bool mark);    // params.changed (and old_mat) for the pair loop
+  void check_record_size();        // an impossible history/max: a LAMMPS error, not a crash
+  void set_history_materials();    // params.old_mat for the pair loop
 
   // single(): the record of pair (i,j) in i's Kokkos neighbor list, read on the host
   int find_record_host(int i, int j, std::vector<double> &record);

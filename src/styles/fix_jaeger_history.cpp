@@ -429,6 +429,23 @@ void FixJaegerHistory::unpack_restart(int nlocal, int nth)
   int m = 0;
   for (int k = 0; k < nth; k++) m += static_cast<int>(extra[nlocal][m]);
   unpack_exchange(nlocal, &extra[nlocal][m + 1]);
+  add_type_keys(peratom[nlocal]);
+}
+
+/* Records of restart files written before the header held R_TYPES get it, as 0 (not known:
+   PairGranJaeger::convert_histories() takes the contact's type pair as it finds it). Their
+   entries are told apart by size: R_HEADER - 1 + 4 n values then, R_HEADER + 4 n now. */
+
+void FixJaegerHistory::add_type_keys(std::vector<double> &store)
+{
+  static_assert(R_TYPES == R_HEADER - 1 && (R_HEADER - 1) % POINT == 0,
+                "an earlier record's size is a multiple of POINT, a current one's is not");
+  for (size_t m = 0; m < store.size(); m += 2 + (size_t) store[m + 1]) {
+    const int size = (int) store[m + 1];
+    if (size % POINT != 0) continue;
+    store.insert(store.begin() + (long) (m + 2 + R_TYPES), 0.0);
+    store[m + 1] = size + 1;
+  }
 }
 
 int FixJaegerHistory::size_restart(int nlocal)

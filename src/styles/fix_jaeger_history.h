@@ -36,8 +36,22 @@ namespace LAMMPS_NS {
 
 class FixJaegerHistory : public Fix {
  public:
-  // record layout: header, then `capacity` points of 4 doubles (z, P, tx, ty)
-  enum Header { R_CAPACITY, R_LENGTH, R_QW, R_QX, R_QY, R_QZ, R_WORK, R_DAMPWORK, R_HEADER };
+  /* record layout: header, then `capacity` points of 4 doubles (z, P, tx, ty). R_TYPES: the
+     type pair whose material the history holds (PairGranJaeger::material_key(); 0: not known,
+     a record of a restart file written before it existed), so that a contact whose atoms
+     changed type is moved to its new material. */
+  enum Header {
+    R_CAPACITY,
+    R_LENGTH,
+    R_QW,
+    R_QX,
+    R_QY,
+    R_QZ,
+    R_WORK,
+    R_DAMPWORK,
+    R_TYPES,
+    R_HEADER
+  };
   enum Stats {
     S_CONTACTS,
     S_MEAN_LENGTH,
@@ -102,6 +116,7 @@ class FixJaegerHistory : public Fix {
   std::vector<long> first;      // per atom: offset of its entries in handles
   // per-atom store between reneighborings: [tag, size, record(size)] ...
   std::vector<std::vector<double>> peratom;
+  static void add_type_keys(std::vector<double> &store);    // restart files of earlier versions
   bool stored_by_post_run;
   PartnerFlagsOfGhosts ghost_partner_flags;
   bigint stats_step;

@@ -197,6 +197,7 @@ void PairGranJaeger::compute_contact(const TouchingPair &t, bool advance, bool e
     if (advance) {
       rec = fix_history->open(i, jj, INITIAL_CAPACITY);
       rec[H::R_WORK] = rec[H::R_DAMPWORK] = 0.0;
+      rec[H::R_TYPES] = material_key(i, j);
     }
   }
 
@@ -413,57 +414,55 @@ jaeger::Material PairGranJaeger::type_pair_material(int i, int j) const
                           jaeger::effective_shear(e1, nu1, e2, nu2), 0.0, mu_ij);
 }
 
-/* ----------------------------------------------------------------------
-   the type pairs whose Material differs from the one their histories were
-   made with (none before the first run)
-------------------------------------------------------------------------- */
+/* ---------------------------------------------------------------------- */
 
-bool PairGranJaeger::find_changed_materials()
+int PairGranJaeger::material_key(int i, int j) const
 {
-  changed_pairs.assign(pair_materials.size(), 0);
-  if (history_materials.size() != pair_materials.size()) return false;
-  bool any = false;
-  for (size_t k = 0; k < pair_materials.size(); k++) {
-    const jaeger::Material &a = history_materials[k], &b = pair_materials[k];
-    // (E* = 0: not known, e.g. a type pair without coefficients in a restart file)
-    changed_pairs[k] =
-        (a.Estar > 0.0 && (a.Estar != b.Estar || a.Gstar != b.Gstar || a.mu != b.mu)) ? 1 : 0;
-    any = any || changed_pairs[k];
-  }
-  return any;
+  const int *type = atom->type;
+  return std::min(type[i], type[j]) * (atom->ntypes + 1) + std::max(type[i], type[j]);
+}
+
+int PairGranJaeger::history_key(const double *rec, int now) const
+{
+  const int key = static_cast<int>(rec[FixJaegerHistory::R_TYPES]);
+  const int stride = atom->ntypes + 1;
+  return (key > 0 && key < stride * stride) ? key : now;
 }
 
 /* ----------------------------------------------------------------------
-   first compute() after an init: every history of a type pair whose
-   coefficients changed is moved to the new material (the same spring field,
-   slopes beyond a smaller friction cone returned onto it)
+   first compute() after an init: every history made with another material
+   than its contact's now (the coefficients of its type pair changed, or its
+   atoms changed type) is moved to the new one: the same spring field, slopes
+   beyond a smaller friction cone returned onto it
 ------------------------------------------------------------------------- */
 
 void PairGranJaeger::convert_histories()
 {
   check_materials = false;
-  if (find_changed_materials()) {
-    const tagint *tag = atom->tag;
-    const int *type = atom->type;
-    const double *radius = atom->radius;
-    const int stride = atom->ntypes + 1;
-    for (int ii = 0; ii < list->inum; ii++) {
-      const int i = list->ilist[ii];
-      for (int jj = 0; jj < list->numneigh[i]; jj++) {
-        double *rec = fix_history->record(i, jj);
-        const int j = list->firstneigh[i][jj] & NEIGHMASK;
-        const int k = type[i] * stride + type[j];
-        if (rec == nullptr || !changed_pairs[k]) continue;
-        const double R = jaeger::effective_radius(radius[i], radius[j]);
-        jaeger::Stack st = stack_of(rec, 0);
-        // the stored energy the new material makes of the unchanged field: work done on the
-        // contact by the change, not friction (see demc::jaeger::change_material())
-        const double work = jaeger::change_material(jaeger::with_radius(history_materials[k], R),
-                                                    jaeger::with_radius(pair_materials[k], R), st);
-        rec[H::R_WORK] += work;
-        tangential_sum += pair_weight(j) * work;
-        tally_atoms(tag[i] < tag[j] ? i : j, tag[i] < tag[j] ? j : i, 0.0, 0.0, work, 0.0);
-      }
+  const bool known = history_materials.size() == pair_materials.size();
+  const tagint *tag = atom->tag;
+  const double *radius = atom->radius;
+  for (int ii = 0; ii < list->inum; ii++) {
+    const int i = list->ilist[ii];
+    for (int jj = 0; jj < list->numneigh[i]; jj++) {
+      double *rec = fix_history->record(i, jj);
+      if (rec == nullptr) continue;
+      const int j = list->firstneigh[i][jj] & NEIGHMASK;
+      const int now = material_key(i, j), before = history_key(rec, now);
+      rec[H::R_TYPES] = now;
+      if (!known) continue;
+      const jaeger::Material &from = history_materials[before], &to = pair_materials[now];
+      // (E* = 0: not known, e.g. a type pair without coefficients in a restart file)
+      if (!(from.Estar > 0.0) || jaeger::same_material(from, to)) continue;
+      const double R = jaeger::effective_radius(radius[i], radius[j]);
+      jaeger::Stack st = stack_of(rec, 0);
+      // the stored energy the new material makes of the unchanged field: work done on the
+      // contact by the change, not friction (see demc::jaeger::change_material())
+      const double work =
+          jaeger::change_material(jaeger::with_radius(from, R), jaeger::with_radius(to, R), st);
+      rec[H::R_WORK] += work;
+      tangential_sum += pair_weight(j) * work;
+      tally_atoms(tag[i] < tag[j] ? i : j, tag[i] < tag[j] ? j : i, 0.0, 0.0, work, 0.0);
     }
   }
   history_materials = pair_materials;

@@ -64,18 +64,22 @@ class PairGranJaeger : public PairGranDemc {
   int type_pair(int i, int j) const;    // index of tables per type pair: i * (n + 1) + j
   // the type pair's Material from the coefficients as they are (mixed if not set explicitly)
   demc::jaeger::Material type_pair_material(int i, int j) const;
-  /* Changed coefficients (pair_coeff between runs or after read_restart): the histories were
-     made with history_materials (per type pair, as pair_materials; empty while there are none),
-     and at the first compute() after an init they are moved to the new ones
-     (demc::jaeger::change_material()). changed_pairs: 1 for a type pair whose Material changed. */
+  /* Changed materials: coefficients changed by pair_coeff between runs (or after read_restart),
+     or atoms whose type changed (set type). history_materials: what the histories were made
+     with, per type pair (as pair_materials; empty while there are none); each record names its
+     type pair (FixJaegerHistory::R_TYPES). At the first compute() after an init every history
+     whose material differs from its contact's is moved to it (demc::jaeger::change_material()). */
   std::vector<demc::jaeger::Material> history_materials;
-  std::vector<char> changed_pairs;
   bool check_materials;
   bool restart_has_materials;    // read_restart_settings(): the file holds them
   void write_history_materials(FILE *fp) const;
   void read_history_materials(FILE *fp);
-  bool find_changed_materials();    // fills changed_pairs; true if any changed
   void convert_histories();
+  // a record's key (R_TYPES): the type pair of atoms i and j, smaller type first (the tables
+  // per type pair are symmetric), so that both records of a pair with a ghost name the same
+  int material_key(int i, int j) const;
+  // the type pair a record's history was made with: its key, or `now` if that is not known
+  int history_key(const double *rec, int now) const;
   double beta;       // memory approximation, 0 = exact
   int max_length;    // history/max: points per contact, 0 = unbounded
   bool work;         // integrate the tangential work (friction dissipation); "work no": skip

@@ -23,6 +23,7 @@
        wall give the CPU style's forces and wall vectors.
    KokkosJaegerMpi.* runs under mpirun -np 2: the Kokkos style on 2 ranks agrees with the
    CPU style and the Kokkos style on 1 rank. */
+#include "earlier_version.h"
 #include "kokkos_test_support.h"
 #include "lammps_session.h"
 
@@ -48,6 +49,7 @@
 #include <functional>
 #include <iomanip>
 #include <string>
+#include <tuple>
 
 using namespace demc_test;
 
@@ -367,6 +369,31 @@ TEST(KokkosJaeger, ChangedCoefficientsAsCpuStyle)
   EXPECT_LT(relative(cpu.second, kk.second), 1e-10);
 }
 
+// atoms changed type between runs (type 1 -> 2, the materials 1e7/0.5 and 2e6/0.1 mixed in 1-2
+// pairs before): the Kokkos style moves each record to its new type pair's material, as the CPU
+// style does (GranJaeger.ChangedTypesMoveTheHistories has the oracle)
+TEST(KokkosJaeger, ChangedTypesAsCpuStyle)
+{
+  auto outcome = [](const std::vector<std::string> &args) {
+    LammpsSession s(MPI_COMM_WORLD, args);
+    s.load_plugin();
+    s.commands(dense_packing_input({"pair_style gran/jaeger" + ROOMY,
+                                    "pair_coeff 1 1 1e7 0.3 0.5 damping 0.002 0.001",
+                                    "pair_coeff 2 2 2e6 0.3 0.1 damping 0.002 0.001"},
+                                   false));
+    s.commands({"compute e all pair gran/jaeger", "thermo_style custom step c_e[3]",
+                "thermo_modify norm no", "run 100", "set group all type 2", "run 0"});
+    auto first = s.forces();
+    s.command("run 10");
+    return std::make_tuple(first, s.forces(), s.lmp->modify->get_compute_by_id("e")->vector[2]);
+  };
+  const auto cpu = outcome({}), kk = outcome(kokkos_args());
+  EXPECT_LT(max_relative_difference(std::get<0>(cpu), std::get<0>(kk)), 1e-10);
+  EXPECT_LT(max_relative_difference(std::get<1>(cpu), std::get<1>(kk)), 1e-10);
+  EXPECT_GT(std::get<2>(cpu), 0.0);
+  EXPECT_LT(relative(std::get<2>(cpu), std::get<2>(kk)), 1e-10);
+}
+
 // the same through a restart file: the Kokkos style reads the histories' materials from it
 // and moves its records; at run 0 after E x 0.2 every force is 0.2 of what it was
 TEST(KokkosJaeger, ChangedCoefficientsThroughRestart)
@@ -391,6 +418,17 @@ TEST(KokkosJaeger, ChangedCoefficientsThroughRestart)
     for (double &c : f) c *= 0.2;
   EXPECT_LT(max_relative_difference(before, s.forces()), 1e-12);
   std::remove(file.c_str());
+}
+
+// a restart file of gran/jaeger/kk before its records named their type pair (80af862, history/max
+// 8): the records are read one value longer, with the key 0, and the run goes on as it went on
+TEST(KokkosJaeger, ReadsRecordsOfAnEarlierLayout)
+{
+  LammpsSession s(MPI_COMM_WORLD, kokkos_args());
+  s.load_plugin();
+  const EarlierRun earlier = continue_earlier_pair_run(s, "restart_80af862_jaeger_kk");
+  ASSERT_EQ(earlier.pair.size(), 5u);
+  EXPECT_GE(earlier.pair[4], 20.0);
 }
 
 TEST(KokkosJaeger, UnsupportedSettingsGiveClearErrors)

@@ -85,6 +85,24 @@ inline EarlierRun continue_earlier_run(const std::string &law, const std::string
   return earlier;
 }
 
+/* read back unittest/data/<stem>.bin, a restart of unittest/data/restart_80af862_jaeger.in (no
+   wall), give the commands the file does not hold and run the 200 steps: forces and the pair's
+   vector as <stem>_expected.txt has them, to 1e-10; returns the earlier run */
+inline EarlierRun continue_earlier_pair_run(LammpsSession &s, const std::string &stem)
+{
+  const std::string dir = DEMC_TEST_DATA_DIR;
+  const EarlierRun earlier = read_earlier_run(dir + "/" + stem + "_expected.txt");
+  s.commands({"read_restart " + dir + "/" + stem + ".bin", "neighbor 0.0003 bin",
+              "neigh_modify delay 0", "fix integrate all nve/sphere", "timestep 1e-5", "run 200"});
+  EXPECT_EQ(s.forces().size(), earlier.forces.size());
+  EXPECT_LT(max_relative_difference(earlier.forces, s.forces()), 1e-10);
+  const auto pair = s.pair_extra();
+  EXPECT_GE(pair.size(), earlier.pair.size());
+  for (size_t k = 0; k < earlier.pair.size() && k < pair.size(); k++)
+    EXPECT_NEAR(pair[k], earlier.pair[k], 1e-10 * std::fabs(earlier.pair[k])) << "pvector " << k;
+  return earlier;
+}
+
 }    // namespace demc_test
 
 #endif

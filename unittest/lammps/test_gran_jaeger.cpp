@@ -126,6 +126,27 @@ std::vector<std::string> jaeger_packing(const std::string &style_args, bool newt
                              newton);
 }
 
+// the largest |F_t| / F_n of the contacts, from compute pl (pair/local p1 p2 p3 p4)
+double largest_friction_ratio(LammpsSession &s)
+{
+  auto *pl = s.lmp->modify->get_compute_by_id("pl");
+  pl->compute_local();
+  double most = 0.0;
+  for (int k = 0; k < pl->size_local_rows; k++) {
+    const double *row = pl->array_local[k];
+    if (row[0] > 0.0)
+      most =
+          std::max(most, std::sqrt(row[1] * row[1] + row[2] * row[2] + row[3] * row[3]) / row[0]);
+  }
+  return most;
+}
+
+// the friction dissipation, from compute e (pair gran/jaeger)
+double friction(LammpsSession &s)
+{
+  return s.lmp->modify->get_compute_by_id("e")->vector[2];
+}
+
 double fix_stat(LammpsSession &s, int index)
 {
   auto *fix = s.lmp->modify->get_fix_by_id("DEMC_GRAN_JAEGER_HISTORY0");
@@ -306,21 +327,6 @@ TEST(GranJaeger, SmallerCapacityAfterARun)
    between, and for gran/jaeger in pair hybrid (which keeps no coefficients in the file). */
 TEST(GranJaeger, ChangedCoefficientsMoveTheHistories)
 {
-  auto largest_friction_ratio = [](LammpsSession &s) {
-    auto *pl = s.lmp->modify->get_compute_by_id("pl");
-    pl->compute_local();
-    double most = 0.0;
-    for (int k = 0; k < pl->size_local_rows; k++) {
-      const double *row = pl->array_local[k];
-      if (row[0] > 0.0)
-        most =
-            std::max(most, std::sqrt(row[1] * row[1] + row[2] * row[2] + row[3] * row[3]) / row[0]);
-    }
-    return most;
-  };
-  auto friction = [](LammpsSession &s) {
-    return s.lmp->modify->get_compute_by_id("e")->vector[2];
-  };
   const std::string file = "jaeger_changed_coefficients.rst";
   // 0: between runs; 1: through a restart file; 2: E changed before write_restart, without a
   // run in between (the file's coefficients are then not the histories' material); 3: as 1,
@@ -370,6 +376,76 @@ TEST(GranJaeger, ChangedCoefficientsMoveTheHistories)
     s->command("run 20");
     EXPECT_LE(largest_friction_ratio(*s), 0.1 * (1.0 + 1e-9)) << what;
   }
+  std::remove(file.c_str());
+}
+
+/* Atoms that change type move their histories to the new type pair's material, as a coefficient
+   change does (each record names the type pair it was made with). In the packing, type 1 has
+   the material M1 and type 2 a softer, less frictional M2 (E x 0.2, mu 0.5 -> 0.1); 1-2 pairs
+   mix them. After a run every atom becomes type 2: the 1-1 and 1-2 histories now belong to M2.
+   That is what pair_coeff * * M2 does with the types kept (the 2-2 histories have M2 already),
+   and both give the same forces and friction dissipation, at the first evaluation and 20 steps
+   later, every force inside the new cone; so does the type change made before write_restart
+   (the file holds the records' type pairs) and the one made after read_restart. Taking every
+   history for one of its present type pair (2-2, made with M2) would convert none of them. */
+TEST(GranJaeger, ChangedTypesMoveTheHistories)
+{
+  const std::string file = "jaeger_changed_types.rst";
+  const std::string old_material = "1e7 0.3 0.5", new_material = "2e6 0.3 0.1";
+  const std::vector<std::string> outputs = {
+      "compute pl all pair/local p1 p2 p3 p4", "compute e all pair gran/jaeger",
+      "thermo_style custom step c_e[3]", "thermo_modify norm no"};
+  auto packing = [&](LammpsSession &s) {
+    s.load_plugin();
+    s.commands(dense_packing_input({"pair_style gran/jaeger", "pair_coeff 1 1 " + old_material,
+                                    "pair_coeff 2 2 " + new_material},
+                                   true));
+    s.commands(outputs);
+    s.command("run 300");
+  };
+  auto reread = [&](LammpsSession &s) {
+    s.load_plugin();
+    s.commands({"newton on", "read_restart " + file, "neighbor 0.0003 bin", "neigh_modify delay 0",
+                "fix integrate all nve/sphere", "timestep 1e-5"});
+    s.commands(outputs);
+  };
+  const std::vector<std::string> change_types = {"set group all type 2"};
+  LammpsSession same_types;
+  packing(same_types);
+  ASSERT_GT(largest_friction_ratio(same_types), 0.25) << "contacts should be sliding or near it";
+  same_types.commands({"pair_coeff * * " + new_material, "run 0"});
+  const PerAtom expected = same_types.forces();
+  const double expected_friction = friction(same_types);
+  ASSERT_GT(expected_friction, 0.0);
+
+  // 0: between runs; 1: before write_restart, no run in between; 2: after read_restart
+  for (int mode : {0, 1, 2}) {
+    const std::string what = std::vector<std::string>{"between runs", "before write_restart",
+                                                      "after read_restart"}[mode];
+    LammpsSession first, second;
+    packing(first);
+    LammpsSession *s = &first;
+    if (mode == 1) first.commands(change_types);
+    if (mode > 0) {
+      first.command("write_restart " + file);
+      reread(second);
+      s = &second;
+    }
+    if (mode != 1) s->commands(change_types);
+    s->command("run 0");
+    EXPECT_LT(max_relative_difference(expected, s->forces()), 1e-12) << what;
+    EXPECT_NEAR(friction(*s), expected_friction, 1e-12 * expected_friction) << what;
+    EXPECT_LE(largest_friction_ratio(*s), 0.1 * (1.0 + 1e-9)) << what;
+  }
+  // and 20 steps on
+  same_types.command("run 20");
+  LammpsSession changed;
+  packing(changed);
+  changed.commands(change_types);
+  changed.command("run 20");
+  EXPECT_LT(max_relative_difference(same_types.forces(), changed.forces()), 1e-10);
+  EXPECT_NEAR(friction(changed), friction(same_types), 1e-10 * friction(same_types));
+  EXPECT_LE(largest_friction_ratio(changed), 0.1 * (1.0 + 1e-9));
   std::remove(file.c_str());
 }
 
@@ -576,6 +652,19 @@ TEST(GranJaeger, ReadsARestartFileOfAnEarlierVersion)
   EXPECT_GE(earlier.pair[4], 3.0);
   EXPECT_GT(earlier.pair[2], 0.0);
   EXPECT_GT(earlier.wall[5], 0.0);
+}
+
+/* A restart file of the version before the records named their type pair (80af862): its
+   records, one value shorter, are read with the key 0 (type pair not known: the contact's own)
+   and the run goes on as that version's own run went on after write_restart (forces and pair
+   vector 200 steps later, in unittest/data with the input that wrote the file). */
+TEST(GranJaeger, ReadsRecordsOfAnEarlierLayout)
+{
+  LammpsSession s;
+  s.load_plugin();
+  const EarlierRun earlier = continue_earlier_pair_run(s, "restart_80af862_jaeger_cpu");
+  ASSERT_EQ(earlier.pair.size(), 5u);
+  EXPECT_GE(earlier.pair[4], 20.0);    // contacts that carried their histories through the file
 }
 
 // atom sorting carries the contact histories with their atoms

@@ -241,6 +241,45 @@ TEST(RankInvariance, BalanceBetweenRunsKeepsHistories)
     }
 }
 
+/* set type between runs: half of the atoms take the other type, whose material differs, and
+   gran/jaeger moves their histories to their new type pairs' materials (each record names the
+   type pair it was made with; with newton off a pair with a ghost has one on each side). 1, 2
+   and 4 ranks agree, newton on and off; gran/kuhn, which keeps its force, as well. */
+TEST(RankInvariance, ChangedTypesBetweenRuns)
+{
+  int world, me;
+  MPI_Comm_size(MPI_COMM_WORLD, &world);
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  const std::vector<std::vector<std::string>> styles = {
+      {"pair_style gran/kuhn", "pair_coeff 1 1 2.0e3 2.0e3 0.5 damping 0.002 0.001",
+       "pair_coeff 2 2 1.0e3 1.0e3 0.2 damping 0.002 0.001"},
+      {"pair_style gran/jaeger", "pair_coeff 1 1 1e7 0.3 0.5 damping 0.002 0.001",
+       "pair_coeff 2 2 2e6 0.25 0.2 damping 0.002 0.001"}};
+  for (const auto &pair : styles)
+    for (bool newton : {false, true}) {
+      auto run_with = [&](int nranks) {
+        Outcome out;
+        on_first_ranks(nranks, [&](LammpsSession &s) {
+          s.commands(dense_packing_input(pair, newton));
+          s.commands({"run 100", "group low id 1:256", "set group low type 2", "run 100"});
+          out.forces = s.forces();
+          out.torques = s.torques();
+        });
+        return out;
+      };
+      const Outcome serial = run_with(1);
+      for (int n : {2, 4}) {
+        if (n > world) continue;
+        const Outcome par = run_with(n);
+        if (me != 0) continue;
+        const std::string what =
+            pair[0] + (newton ? ", newton on, " : ", newton off, ") + std::to_string(n) + " ranks";
+        EXPECT_LT(max_relative_difference(serial.forces, par.forces), 1e-9) << what;
+        EXPECT_LT(max_relative_difference(serial.torques, par.torques), 1e-9) << what;
+      }
+    }
+}
+
 /* delete_atoms between runs. With compress no the atoms keep their IDs and the contact
    histories saved with them: 1, 2 and 4 ranks still agree. With compress yes (its default for
    atomic systems) it renumbers the atoms, and histories saved under the old IDs would act
