@@ -14,6 +14,8 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
+#include <fstream>
 
 using namespace demc_test;
 
@@ -145,13 +147,12 @@ TEST(RankInvariance, PerAtomEnergiesAcrossRanks)
     }
 }
 
-/* fix pour inserts 150 spheres above a floor (the wall fix of each law); they fall through the
+/* Spheres created above a floor (the wall fix of each law) during the run fall through the
    processes' domains (atoms created mid-run, then migrating with their histories) and pile up
-   on the floor. After 450 steps (before the collisions have amplified round-off beyond 1e-13)
-   the pair vector and the wall's vector agree between 1, 2 and 4 ranks, newton on and off.
-   (gran/jaeger's history fix used to hang here with newton on: a process without atoms skipped
-   the collective reverse communication of pre_exchange().) */
-TEST(RankInvariance, PourOntoAFloor)
+   on the floor. The pair vector, the wall's vector and the atom count agree between 1, 2 and 4
+   ranks, newton on and off; `insert` holds the commands that create them (a fix with ID ins). */
+static void expect_insertion_rank_invariant(const std::vector<std::string> &insert, double atoms,
+                                            int steps)
 {
   int world, me;
   MPI_Comm_size(MPI_COMM_WORLD, &world);
@@ -171,10 +172,10 @@ TEST(RankInvariance, PourOntoAFloor)
           s.commands(pair);
           s.commands({"fix grav all gravity 981 vector 0 0 -1",
                       "fix w all " + wall + " zplane 0 NULL",
-                      "region slab block 0 0.01 0 0.01 0.008 0.014 units box",
-                      "fix ins all pour 150 1 4767 region slab diam range 0.0009 0.0011 dens 2650 "
-                      "2650 vel 0 0 0 0 -0.3",
-                      "fix integrate all nve/sphere", "timestep 1e-5", "run 450"});
+                      "region slab block 0 0.01 0 0.01 0.008 0.014 units box"});
+          s.commands(insert);
+          s.commands(
+              {"fix integrate all nve/sphere", "timestep 1e-5", "run " + std::to_string(steps)});
           values = s.pair_extra();
           auto *w = s.lmp->modify->get_fix_by_id("w");
           for (int k = 0; k < w->size_vector; k++) values.push_back(w->compute_vector(k));
@@ -185,7 +186,7 @@ TEST(RankInvariance, PourOntoAFloor)
       const auto serial = run_on_ranks(1);
       // pair vector (6 values), then the wall's (contacts: its value 8)
       if (me == 0) {
-        EXPECT_EQ(serial.back(), 150.0) << pair[0];
+        EXPECT_EQ(serial.back(), atoms) << pair[0];
         EXPECT_GE(serial[4], 5.0) << pair[0] << ": contacts between the spheres";
         EXPECT_GE(serial[6 + 7], 5.0) << pair[0] << ": contacts with the floor";
       }
@@ -200,6 +201,38 @@ TEST(RankInvariance, PourOntoAFloor)
               << pair[0] << ", newton " << newton << ", " << n << " ranks, value " << k;
       }
     }
+}
+
+/* fix pour: 150 spheres at once, then falling. After 450 steps (before the collisions have
+   amplified round-off beyond 1e-13). (gran/jaeger's history fix used to hang here with newton
+   on: a process without atoms skipped the collective reverse communication of pre_exchange().) */
+TEST(RankInvariance, PourOntoAFloor)
+{
+  expect_insertion_rank_invariant({"fix ins all pour 150 1 4767 region slab diam range 0.0009 "
+                                   "0.0011 dens 2650 2650 vel 0 0 0 0 -0.3"},
+                                  150.0, 450);
+}
+
+/* fix deposit: one sphere every 2 steps (1 mm, from a molecule file: its own default would be a
+   1 m sphere), 2-5 mm above the floor, each joining the pile; after 450 steps. */
+TEST(RankInvariance, DepositOntoAFloor)
+{
+  int me;
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  const std::string file = "rank_invariance_sphere.mol";
+  if (me == 0) {
+    std::ofstream out(file);
+    out << "# one sphere of 1 mm, 2650 kg/m^3\n\n1 atoms\n\nCoords\n\n1 0 0 0\n\nTypes\n\n1 1\n\n"
+           "Diameters\n\n1 0.001\n\nMasses\n\n1 1.387536755335492e-06\n";
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  expect_insertion_rank_invariant({"molecule sphere " + file,
+                                   "region low block 0 0.01 0 0.01 0.002 0.005 units box",
+                                   "fix ins all deposit 150 0 2 4767 region low near 0.0011 "
+                                   "attempt 100 vz -0.3 -0.3 mol sphere units box"},
+                                  150.0, 450);
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (me == 0) std::remove(file.c_str());
 }
 
 /* balance between runs moves atoms, and the contact histories saved with them at the end of
