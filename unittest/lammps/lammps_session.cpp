@@ -208,6 +208,20 @@ double atom_energy_mismatch(LammpsSession &s, const std::string &history_id)
   return diff / scale;
 }
 
+double largest_friction_ratio(LammpsSession &s, const std::string &pair_local)
+{
+  auto *pl = s.lmp->modify->get_compute_by_id(pair_local);
+  pl->compute_local();
+  double most = 0.0;
+  for (int k = 0; k < pl->size_local_rows; k++) {
+    const double *row = pl->array_local[k];
+    if (row[0] > 0.0)
+      most =
+          std::max(most, std::sqrt(row[1] * row[1] + row[2] * row[2] + row[3] * row[3]) / row[0]);
+  }
+  return most;
+}
+
 double total_energy(LammpsSession &s)
 {
   s.command("run 0 post no");

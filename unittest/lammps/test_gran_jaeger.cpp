@@ -129,16 +129,7 @@ std::vector<std::string> jaeger_packing(const std::string &style_args, bool newt
 // the largest |F_t| / F_n of the contacts, from compute pl (pair/local p1 p2 p3 p4)
 double largest_friction_ratio(LammpsSession &s)
 {
-  auto *pl = s.lmp->modify->get_compute_by_id("pl");
-  pl->compute_local();
-  double most = 0.0;
-  for (int k = 0; k < pl->size_local_rows; k++) {
-    const double *row = pl->array_local[k];
-    if (row[0] > 0.0)
-      most =
-          std::max(most, std::sqrt(row[1] * row[1] + row[2] * row[2] + row[3] * row[3]) / row[0]);
-  }
-  return most;
+  return demc_test::largest_friction_ratio(s, "pl");
 }
 
 // the friction dissipation, from compute e (pair gran/jaeger)

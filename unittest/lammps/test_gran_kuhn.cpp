@@ -311,6 +311,36 @@ struct BadInput {
   std::string expected;              // a part of the error message
 };
 
+/* gran/kuhn keeps a contact's tangential force when its material changes, and the next
+   evaluation returns a force outside the new friction cone radially onto it. Atoms that change
+   type between runs take the same path as a pair_coeff change: the packing (types 1 and 2,
+   mu 0.5) sliding after 300 steps; then either type 2 gets mu 0.1 and every atom becomes type 2,
+   or pair_coeff * * gives mu 0.1 with the types kept. Both give the same forces to 1e-12 at the
+   first evaluation and to 1e-10 a step later, when every stored force is inside the new cone
+   (it was up to 0.5 before; compute pair/local reports the stored force). */
+TEST(GranKuhn, ChangedTypesKeepTheForceOnTheNewCone)
+{
+  const std::string slippery = "2.0e3 2.0e3 0.1 damping 0.002 0.001";
+  auto sheared = [](LammpsSession &s) {
+    s.load_plugin();
+    s.commands(dense_packing_input(
+        {"pair_style gran/kuhn", "pair_coeff * * 2.0e3 2.0e3 0.5 damping 0.002 0.001"}, true));
+    s.commands({"compute pl all pair/local p1 p2 p3 p4", "run 300"});
+  };
+  LammpsSession coefficients;
+  sheared(coefficients);
+  ASSERT_GT(largest_friction_ratio(coefficients, "pl"), 0.25) << "contacts should slide";
+  coefficients.commands({"pair_coeff * * " + slippery, "run 0"});
+  LammpsSession types;
+  sheared(types);
+  types.commands({"pair_coeff 2 2 " + slippery, "set group all type 2", "run 0"});
+  EXPECT_LT(max_relative_difference(coefficients.forces(), types.forces()), 1e-12);
+  coefficients.command("run 1");
+  types.command("run 1");
+  EXPECT_LT(max_relative_difference(coefficients.forces(), types.forces()), 1e-10);
+  EXPECT_LE(largest_friction_ratio(types, "pl"), 0.1 * (1.0 + 1e-9));
+}
+
 /* A restart file written by an earlier version of the package (de0f446, before the wall's
    global record got a version): read back, the run goes on as that version's own run went on
    after write_restart (fixture, input and that run's values in unittest/data). */
