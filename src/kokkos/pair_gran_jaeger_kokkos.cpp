@@ -152,20 +152,19 @@ struct JaegerPairLoop :
     return (a < b ? a : b) * stride + (a < b ? b : a);
   }
 
-  /* A history made with another material than its contact's now is moved to it, as
-     PairGranJaeger::convert_histories() at the first compute() after an init (params.old_mat:
-     the histories' materials; E* = 0 where not known) and PairGranJaeger::follow_type_change()
-     for atoms that changed type during the run (the coefficients are the same then). */
-  KOKKOS_INLINE_FUNCTION void convert_history(double *rec, int i, int j, int now,
+  /* The first compute() after an init: a history made with another material than its
+     contact's now is moved to it, as PairGranJaeger::convert_histories() (params.old_mat: the
+     histories' materials; E* = 0 where not known). */
+  KOKKOS_INLINE_FUNCTION void convert_history(double *rec, int i, int j, int itype,
                                               value_type &sums) const
   {
     const Data &d = *this;
     const int stride = static_cast<int>(d.params.extent(0));
+    const int now = material_key(itype, d.type[j]);
     const int key = static_cast<int>(rec[R_TYPES]);
     const int before = (key > 0 && key < stride * stride) ? key : now;
     rec[R_TYPES] = now;
-    const PairGranJaegerTypeParams &made = d.params(before / stride, before % stride);
-    const jaeger::Material &from = d.convert ? made.old_mat : made.mat;
+    const jaeger::Material &from = d.params(before / stride, before % stride).old_mat;
     const jaeger::Material &to = d.params(now / stride, now % stride).mat;
     if (!(from.Estar > 0.0) || jaeger::same_material(from, to)) return;
     const double R = jaeger::effective_radius(d.radius[i], d.radius[j]);
@@ -218,11 +217,7 @@ struct JaegerPairLoop :
       close_record(rec);
       has = false;
     }
-    if (has) {
-      // the first compute() after an init, or atoms that changed type during the run
-      const int key = material_key(itype, d.type[j]);
-      if (d.convert || rec[R_TYPES] != key) convert_history(rec, i, j, key, sums);
-    }
+    if (d.convert && has) convert_history(rec, i, j, itype, sums);
     // CPU: a pair apart keeps its record at setup and parts on the next step
     if (!touching && !(has && ADVANCE)) {
       touch_i(jj) = has ? 1 : 0;

@@ -171,8 +171,6 @@ void PairGranJaeger::compute_contact(const TouchingPair &t, bool advance, bool e
   const double rsq = t.rsq;
   // read again: opening or growing an earlier pair's record may have moved the arena
   double *rec = fix_history->record(i, jj);
-  // atoms that changed type during the run: the history moves to their new material at once
-  if (rec && rec[H::R_TYPES] != material_key(i, j)) follow_type_change(rec, i, j);
   const int pair = type_pair(i, j);
   const double weight = pair_weight(j);
   // records are oriented by atom IDs (p = smaller ID): any list order, any rank, same record
@@ -418,6 +416,12 @@ jaeger::Material PairGranJaeger::type_pair_material(int i, int j) const
 
 /* ---------------------------------------------------------------------- */
 
+int PairGranJaeger::material_key(int i, int j) const
+{
+  const int *type = atom->type;
+  return std::min(type[i], type[j]) * (atom->ntypes + 1) + std::max(type[i], type[j]);
+}
+
 int PairGranJaeger::history_key(const double *rec, int now) const
 {
   const int key = static_cast<int>(rec[FixJaegerHistory::R_TYPES]);
@@ -436,6 +440,8 @@ void PairGranJaeger::convert_histories()
 {
   check_materials = false;
   const bool known = history_materials.size() == pair_materials.size();
+  const tagint *tag = atom->tag;
+  const double *radius = atom->radius;
   for (int ii = 0; ii < list->inum; ii++) {
     const int i = list->ilist[ii];
     for (int jj = 0; jj < list->numneigh[i]; jj++) {
@@ -444,45 +450,22 @@ void PairGranJaeger::convert_histories()
       const int j = list->firstneigh[i][jj] & NEIGHMASK;
       const int now = material_key(i, j), before = history_key(rec, now);
       rec[H::R_TYPES] = now;
-      if (known) move_history(rec, i, j, history_materials[before], pair_materials[now]);
+      if (!known) continue;
+      const jaeger::Material &from = history_materials[before], &to = pair_materials[now];
+      // (E* = 0: not known, e.g. a type pair without coefficients in a restart file)
+      if (!(from.Estar > 0.0) || jaeger::same_material(from, to)) continue;
+      const double R = jaeger::effective_radius(radius[i], radius[j]);
+      jaeger::Stack st = stack_of(rec, 0);
+      // the stored energy the new material makes of the unchanged field: work done on the
+      // contact by the change, not friction (see demc::jaeger::change_material())
+      const double work =
+          jaeger::change_material(jaeger::with_radius(from, R), jaeger::with_radius(to, R), st);
+      rec[H::R_WORK] += work;
+      tangential_sum += pair_weight(j) * work;
+      tally_atoms(tag[i] < tag[j] ? i : j, tag[i] < tag[j] ? j : i, 0.0, 0.0, work, 0.0);
     }
   }
   history_materials = pair_materials;
-}
-
-/* ----------------------------------------------------------------------
-   a history made with material `from` moved to `to` (nothing if they are
-   the same, or `from` is not known: E* = 0, e.g. a type pair without
-   coefficients in a restart file)
-------------------------------------------------------------------------- */
-
-void PairGranJaeger::move_history(double *rec, int i, int j, const jaeger::Material &from,
-                                  const jaeger::Material &to)
-{
-  if (!(from.Estar > 0.0) || jaeger::same_material(from, to)) return;
-  const tagint *tag = atom->tag;
-  const double R = jaeger::effective_radius(atom->radius[i], atom->radius[j]);
-  jaeger::Stack st = stack_of(rec, 0);
-  // the stored energy the new material makes of the unchanged field: work done on the
-  // contact by the change, not friction (see demc::jaeger::change_material())
-  const double work =
-      jaeger::change_material(jaeger::with_radius(from, R), jaeger::with_radius(to, R), st);
-  rec[H::R_WORK] += work;
-  tangential_sum += pair_weight(j) * work;
-  tally_atoms(tag[i] < tag[j] ? i : j, tag[i] < tag[j] ? j : i, 0.0, 0.0, work, 0.0);
-}
-
-/* ----------------------------------------------------------------------
-   a record whose atoms changed type during a run (a fix that swaps types):
-   from its type pair's material to the present one's (the coefficients do
-   not change during a run)
-------------------------------------------------------------------------- */
-
-void PairGranJaeger::follow_type_change(double *rec, int i, int j)
-{
-  const int now = material_key(i, j), before = history_key(rec, now);
-  rec[H::R_TYPES] = now;
-  move_history(rec, i, j, pair_materials[before], pair_materials[now]);
 }
 
 /* ---------------------------------------------------------------------- */

@@ -68,8 +68,7 @@ class PairGranJaeger : public PairGranDemc {
      or atoms whose type changed (set type). history_materials: what the histories were made
      with, per type pair (as pair_materials; empty while there are none); each record names its
      type pair (FixJaegerHistory::R_TYPES). At the first compute() after an init every history
-     whose material differs from its contact's is moved to it (demc::jaeger::change_material());
-     during a run, a record whose atoms changed type is moved at its next step. */
+     whose material differs from its contact's is moved to it (demc::jaeger::change_material()). */
   std::vector<demc::jaeger::Material> history_materials;
   bool check_materials;
   bool restart_has_materials;    // read_restart_settings(): the file holds them
@@ -81,9 +80,6 @@ class PairGranJaeger : public PairGranDemc {
   int material_key(int i, int j) const;
   // the type pair a record's history was made with: its key, or `now` if that is not known
   int history_key(const double *rec, int now) const;
-  void move_history(double *rec, int i, int j, const demc::jaeger::Material &from,
-                    const demc::jaeger::Material &to);
-  void follow_type_change(double *rec, int i, int j);
   double beta;       // memory approximation, 0 = exact
   int max_length;    // history/max: points per contact, 0 = unbounded
   bool work;         // integrate the tangential work (friction dissipation); "work no": skip
@@ -112,12 +108,6 @@ class PairGranJaeger : public PairGranDemc {
 inline int PairGranJaeger::type_pair(int i, int j) const
 {
   return atom->type[i] * (atom->ntypes + 1) + atom->type[j];
-}
-
-inline int PairGranJaeger::material_key(int i, int j) const
-{
-  const int ti = atom->type[i], tj = atom->type[j];
-  return (ti < tj ? ti : tj) * (atom->ntypes + 1) + (ti < tj ? tj : ti);
 }
 
 inline demc::jaeger::Material PairGranJaeger::contact_material(int i, int j, int pair) const

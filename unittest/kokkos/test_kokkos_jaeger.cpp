@@ -394,28 +394,6 @@ TEST(KokkosJaeger, ChangedTypesAsCpuStyle)
   EXPECT_LT(relative(std::get<2>(cpu), std::get<2>(kk)), 1e-10);
 }
 
-// the same change during a run (at the end of step 101, GranJaeger.TypeChangeDuringARun...): the
-// Kokkos style moves the records at their next step, as the CPU style does
-TEST(KokkosJaeger, TypeChangeDuringARunAsCpuStyle)
-{
-  auto outcome = [](const std::vector<std::string> &args) {
-    LammpsSession s(MPI_COMM_WORLD, args);
-    s.load_plugin();
-    register_retype_fix(s);
-    s.commands(dense_packing_input({"pair_style gran/jaeger" + ROOMY,
-                                    "pair_coeff 1 1 1e7 0.3 0.5 damping 0.002 0.001",
-                                    "pair_coeff 2 2 2e6 0.3 0.1 damping 0.002 0.001"},
-                                   false));
-    s.commands({"compute e all pair gran/jaeger", "thermo_style custom step c_e[3]",
-                "thermo_modify norm no", "fix retype all demc_test/retype 101 2", "run 110"});
-    return std::make_pair(s.forces(), s.lmp->modify->get_compute_by_id("e")->vector[2]);
-  };
-  const auto cpu = outcome({}), kk = outcome(kokkos_args());
-  EXPECT_LT(max_relative_difference(cpu.first, kk.first), 1e-10);
-  EXPECT_GT(cpu.second, 0.0);
-  EXPECT_LT(relative(cpu.second, kk.second), 1e-10);
-}
-
 // the same through a restart file: the Kokkos style reads the histories' materials from it
 // and moves its records; at run 0 after E x 0.2 every force is 0.2 of what it was
 TEST(KokkosJaeger, ChangedCoefficientsThroughRestart)

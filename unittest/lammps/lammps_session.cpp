@@ -1,9 +1,7 @@
 #include "lammps_session.h"
 
 #include "atom.h"
-#include "comm.h"
 #include "compute.h"
-#include "error.h"
 #include "exceptions.h"
 #include "fix.h"
 #include "force.h"
@@ -12,7 +10,6 @@
 #include "library.h"
 #include "modify.h"
 #include "pair.h"
-#include "update.h"
 
 #include <algorithm>
 #include <cmath>
@@ -251,43 +248,6 @@ namespace {
     return new RigidBodyStandIn(lmp, narg, arg);
   }
 
-  class Retype : public LAMMPS_NS::Fix {
-   public:
-    Retype(LAMMPS_NS::LAMMPS *lmp, int narg, char **arg) : Fix(lmp, narg, arg)
-    {
-      if (narg != 5) error->all(FLERR, "fix demc_test/retype: STEP TYPE");
-      step = LAMMPS_NS::utils::bnumeric(FLERR, arg[3], false, lmp);
-      new_type = LAMMPS_NS::utils::inumeric(FLERR, arg[4], false, lmp);
-      comm_forward = 1;
-    }
-    int setmask() override { return LAMMPS_NS::FixConst::END_OF_STEP; }
-    void end_of_step() override
-    {
-      if (update->ntimestep != step) return;
-      for (int i = 0; i < atom->nlocal; i++)
-        if (atom->mask[i] & groupbit) atom->type[i] = new_type;
-      comm->forward_comm(this);
-    }
-    int pack_forward_comm(int n, int *list, double *buf, int, int *) override
-    {
-      for (int k = 0; k < n; k++) buf[k] = atom->type[list[k]];
-      return n;
-    }
-    void unpack_forward_comm(int n, int first, double *buf) override
-    {
-      for (int k = 0; k < n; k++) atom->type[first + k] = static_cast<int>(buf[k]);
-    }
-
-   private:
-    LAMMPS_NS::bigint step;
-    int new_type;
-  };
-
-  LAMMPS_NS::Fix *make_retype(LAMMPS_NS::LAMMPS *lmp, int narg, char **arg)
-  {
-    return new Retype(lmp, narg, arg);
-  }
-
   // two spheres apart, the laws with their damping words, and the stand-in rigid body
   void set_up_rigid_body_case(LammpsSession &s, const std::vector<std::string> &laws,
                               const std::string &damping)
@@ -334,11 +294,6 @@ void expect_restitution_refuses_rigid_bodies(const std::vector<std::string> &ext
   } catch (LAMMPS_NS::LAMMPSException &e) {
     ADD_FAILURE() << who << " with constant dashpots and a rigid body: " << e.what();
   }
-}
-
-void register_retype_fix(LammpsSession &s)
-{
-  (*s.lmp->modify->fix_map)["demc_test/retype"] = &make_retype;
 }
 
 void expect_pair_write_refused(const std::vector<std::string> &extra_args, const std::string &who,

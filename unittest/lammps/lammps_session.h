@@ -90,13 +90,6 @@ void expect_restitution_refuses_rigid_bodies(const std::vector<std::string> &ext
 void expect_sorting_changes_nothing(const std::vector<std::string> &pair,
                                     const std::string &atom_energy_fix = "");
 
-/* A type change during a run, as a fix that swaps types makes one (the test build of LAMMPS has
-   none): registers, in session s, the fix style "demc_test/retype", used as
-     fix ID group demc_test/retype STEP TYPE
-   which at the end of step STEP gives the group's atoms type TYPE and sends the types to the
-   ghost atoms. */
-void register_retype_fix(LammpsSession &s);
-
 /* pair_write cannot tabulate a contact law with history: under the lines `pair` (pair_style,
    pair_coeff) it must stop with an error that names the style `who` ("gran/kuhn"), both with
    one atom (pair_write's atom 1 does not exist) and with two touching atoms after a run. */

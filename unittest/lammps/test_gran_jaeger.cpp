@@ -440,26 +440,6 @@ TEST(GranJaeger, ChangedTypesMoveTheHistories)
   std::remove(file.c_str());
 }
 
-/* A type change during a run (as a fix that swaps types makes one): every atom of the packing
-   of ChangedTypesMoveTheHistories becomes type 2 (mu 0.1, E / 5) at the end of step 301; the
-   histories move to the new material at their next step, so after step 302 every force is
-   inside the new cone (left unconverted until the next run: up to 2.5 times the normal
-   force). */
-TEST(GranJaeger, TypeChangeDuringARunMovesTheHistories)
-{
-  LammpsSession s;
-  s.load_plugin();
-  register_retype_fix(s);
-  s.commands(dense_packing_input(
-      {"pair_style gran/jaeger", "pair_coeff 1 1 1e7 0.3 0.5", "pair_coeff 2 2 2e6 0.3 0.1"},
-      true));
-  s.commands({"compute pl all pair/local p1 p2 p3 p4", "run 300"});
-  ASSERT_GT(largest_friction_ratio(s), 0.25) << "contacts should be sliding or near it";
-  s.commands({"fix retype all demc_test/retype 301 2", "run 2"});
-  EXPECT_EQ(s.lmp->atom->type[0], 2);
-  EXPECT_LE(largest_friction_ratio(s), 0.1 * (1.0 + 1e-9));
-}
-
 // write_data ... pair ij writes every pair, a mixed one as the material with the same E*, G*
 TEST(GranJaeger, WriteDataRoundTripWithMixedPair)
 {
