@@ -64,6 +64,20 @@ namespace jaeger {
     return a.Estar == b.Estar && a.Gstar == b.Gstar && a.mu == b.mu;
   }
 
+  /* The styles keep materials in tables per type pair (types 1..n, index a (n + 1) + b, the
+     same for a, b and b, a), and each contact history names the type pair it was made with by
+     such an index, the smaller type first, so that a contact's records on both sides agree. */
+  DEMC_FN int type_pair_key(int a, int b, int stride)
+  {
+    return (a < b ? a : b) * stride + (a < b ? b : a);
+  }
+  // a history's stored key if it names a type pair of the table, else `now` (0: not known)
+  DEMC_FN int stored_type_pair_key(double stored, int now, int stride)
+  {
+    const int key = static_cast<int>(stored);
+    return (key > 0 && key < stride * stride) ? key : now;
+  }
+
   // m with effective radius R (and the Hertz constant that goes with it)
   DEMC_FN Material with_radius(Material m, double R)
   {

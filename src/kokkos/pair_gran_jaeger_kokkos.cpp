@@ -145,13 +145,6 @@ struct JaegerPairLoop :
     return true;
   }
 
-  // the key of R_TYPES for types a and b (PairGranJaeger::material_key())
-  KOKKOS_INLINE_FUNCTION int material_key(int a, int b) const
-  {
-    const int stride = static_cast<int>(this->params.extent(0));
-    return (a < b ? a : b) * stride + (a < b ? b : a);
-  }
-
   /* The first compute() after an init: a history made with another material than its
      contact's now is moved to it, as PairGranJaeger::convert_histories() (params.old_mat: the
      histories' materials; E* = 0 where not known). */
@@ -160,9 +153,8 @@ struct JaegerPairLoop :
   {
     const Data &d = *this;
     const int stride = static_cast<int>(d.params.extent(0));
-    const int now = material_key(itype, d.type[j]);
-    const int key = static_cast<int>(rec[R_TYPES]);
-    const int before = (key > 0 && key < stride * stride) ? key : now;
+    const int now = jaeger::type_pair_key(itype, d.type[j], stride);
+    const int before = jaeger::stored_type_pair_key(rec[R_TYPES], now, stride);
     rec[R_TYPES] = now;
     const jaeger::Material &from = d.params(before / stride, before % stride).old_mat;
     const jaeger::Material &to = d.params(now / stride, now % stride).mat;
@@ -262,7 +254,7 @@ struct JaegerPairLoop :
       if (ADVANCE) {    // a new record
         rec[R_WORK] = rec[R_DAMPWORK] = 0.0;
         rec[R_LENGTH] = 0.0;
-        rec[R_TYPES] = material_key(itype, jtype);
+        rec[R_TYPES] = jaeger::type_pair_key(itype, jtype, static_cast<int>(d.params.extent(0)));
       }
     }
     const bool held = has || ADVANCE;    // the CPU style's `hist != nullptr`

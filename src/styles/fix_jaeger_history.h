@@ -37,7 +37,7 @@ namespace LAMMPS_NS {
 class FixJaegerHistory : public Fix {
  public:
   /* record layout: header, then `capacity` points of 4 doubles (z, P, tx, ty). R_TYPES: the
-     type pair whose material the history holds (PairGranJaeger::material_key(); 0: not known,
+     type pair whose material the history holds (demc::jaeger::type_pair_key(); 0: not known,
      a record of a restart file written before it existed), so that a contact whose atoms
      changed type is moved to its new material. */
   enum Header {

@@ -418,15 +418,12 @@ jaeger::Material PairGranJaeger::type_pair_material(int i, int j) const
 
 int PairGranJaeger::material_key(int i, int j) const
 {
-  const int *type = atom->type;
-  return std::min(type[i], type[j]) * (atom->ntypes + 1) + std::max(type[i], type[j]);
+  return jaeger::type_pair_key(atom->type[i], atom->type[j], atom->ntypes + 1);
 }
 
 int PairGranJaeger::history_key(const double *rec, int now) const
 {
-  const int key = static_cast<int>(rec[FixJaegerHistory::R_TYPES]);
-  const int stride = atom->ntypes + 1;
-  return (key > 0 && key < stride * stride) ? key : now;
+  return jaeger::stored_type_pair_key(rec[H::R_TYPES], now, atom->ntypes + 1);
 }
 
 /* ----------------------------------------------------------------------
