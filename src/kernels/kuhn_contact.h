@@ -106,14 +106,18 @@ namespace kuhn {
 
   namespace detail {
 
+    /* The functions of the step's usual path are templates on the number type T (and the
+       three-vector type V): double, or Double2 for two contacts at once (kuhn_contact_lanes.h);
+       see kernel_common.h. */
+
     // x clamped to [0, 1]; NaN -> 0
-    DEMC_FN double clamp01(double x)
+    template <class T> DEMC_FN T clamp01(T x)
     {
-      return x > 0.0 ? (x < 1.0 ? x : 1.0) : 0.0;
+      return sel(x > 0.0, sel(x < 1.0, x, T(1.0)), T(0.0));
     }
-    DEMC_FN double max2(double a, double b)
+    template <class T> DEMC_FN T max2(T a, T b)
     {
-      return a > b ? a : b;
+      return sel(a > b, a, b);
     }
     DEMC_FN double max_abs_component(const Vec3 &v)
     {
@@ -217,21 +221,20 @@ namespace kuhn {
        C < 0 beyond round-off: the force starts outside the cone, it slips at once
        (continuing_contact returns such a force onto the cone before asking). tol is the
        round-off allowance on C, in C's units. */
-    DEMC_FN_FLAT double slip_onset_root(double A, double B, double C, double tol)
+    template <class T> DEMC_FN_FLAT T slip_onset_root(T A, T B, T C, T tol)
     {
-      if (C < -tol) return 0.0;
-      if (C <= 0.0) {    // on the cone (C slightly negative is round-off)
-        if (B <= 0.0) return 0.0;
-        return A < 0.0 ? clamp01(-2.0 * B / A) : 1.0;
-      }
-      const double disc = B * B - A * C;
-      if (disc < 0.0) return 1.0;    // g > 0 throughout (only possible with A > 0)
-      const double s = math::sqrt(disc);
-      if (B <= 0.0) {
-        const double den = s - B;    // >= |B| + s > 0 unless A = B = 0 (then g = C > 0)
-        return den > 0.0 ? clamp01(C / den) : 1.0;
-      }
-      return A < 0.0 ? clamp01(-(B + s) / A) : 1.0;
+      const T disc = B * B - A * C;
+      const T s = lane_sqrt(max2(disc, T(0.0)));
+      const auto on_cone = C <= 0.0;    // (C slightly negative is round-off)
+      const auto b_neg = B <= 0.0, a_neg = A < 0.0;
+      // the one division a case needs: -2B/A on the cone, C/(s - B) or -(B + s)/A inside
+      const T q = clamp01(sel(on_cone, -2.0 * B, sel(b_neg, C, -(B + s))) /
+                          sel(on_cone | !b_neg, A, s - B));
+      const T on = sel(b_neg, T(0.0), sel(a_neg, q, T(1.0)));
+      // s - B > 0 unless A = B = 0 (then g = C > 0); disc < 0 (g > 0 throughout) needs A > 0
+      const T inside =
+          sel(disc < 0.0, T(1.0), sel(b_neg, sel(s - B > 0.0, q, T(1.0)), sel(a_neg, q, T(1.0))));
+      return sel(C < -tol, T(0.0), sel(on_cone, on, inside));
     }
 
     /* Lines 22-27. Inputs: R0 = mu f^{n,t}, dR = mu kn dzeta, f0 = f^{t,t}, df = kt dxi.
@@ -261,20 +264,33 @@ namespace kuhn {
        dd = |dxi|^2 with df = kt dxi. Where the squares can neither overflow nor underflow,
        Eqs. 11-13 follow from them at once (three dot products fewer per sliding step);
        elsewhere slip_onset() rescales. */
+    template <class T> DEMC_FN_FLAT T onset_scale2(T R0, T dR, T ff, T bb)
+    {
+      return max2(max2(R0 * R0, dR * dR), max2(ff, bb));
+    }
+    template <class T> DEMC_FN_FLAT auto usual_onset_scale(T scale2)
+    {
+      return (scale2 > 1e-140) & (scale2 < 1e140);
+    }
+    template <class T>
+    DEMC_FN_FLAT T usual_slip_onset(T R0, T dR, T kt, T ff, T fd, T bb, T scale2, double eps)
+    {
+      return slip_onset_root(dR * dR - bb, R0 * dR - kt * fd, R0 * R0 - ff, eps * scale2);
+    }
     DEMC_FN_FLAT double slip_onset(double R0, double dR, double kt, const Vec3 &f0, const Vec3 &dxi,
                                    double ff, double fd, double dd, double eps)
     {
       const double bb = kt * kt * dd;
-      const double scale2 = max2(max2(R0 * R0, dR * dR), max2(ff, bb));
-      if (!(scale2 > 1e-140 && scale2 < 1e140)) return slip_onset(R0, dR, f0, kt * dxi, eps);
-      return slip_onset_root(dR * dR - bb, R0 * dR - kt * fd, R0 * R0 - ff, eps * scale2);
+      const double scale2 = onset_scale2(R0, dR, ff, bb);
+      if (!usual_onset_scale(scale2)) return slip_onset(R0, dR, f0, kt * dxi, eps);
+      return usual_slip_onset(R0, dR, kt, ff, fd, bb, scale2, eps);
     }
 
     /* |v|^2 inside [1e-100, 1e100]: squares and products of two such lengths neither
        overflow nor underflow, so a direction can be found without normalising first. */
-    DEMC_FN bool moderate(double len2)
+    template <class T> DEMC_FN auto moderate(T len2)
     {
-      return len2 > 1e-100 && len2 < 1e100;
+      return (len2 > 1e-100) & (len2 < 1e100);
     }
 
     /* exp(-E), Eq. 18's decay of tan(theta / 2) along the slide, for the exponent
@@ -290,11 +306,16 @@ namespace kuhn {
        reaches zero on the path (the integral of 1/f^n diverges), or mu = 0. DEMC_FN_FLAT: with
        a third variant of gran/kuhn's contact loop (restitution damping) GCC called it out of
        line in the default one (+0.75 % instructions in chute flow). */
+    template <class T> DEMC_FN_FLAT void decay_terms(T fn_s, T fn_end, T mu, T &inv, T &s)
+    {
+      inv = 1.0 / (mu * (fn_end + fn_s));
+      s = (fn_end - fn_s) * (mu * inv);    // |s| < 1
+    }
     DEMC_FN_FLAT double slide_decay(double fn_s, double fn_end, double kt_len, double mu)
     {
       if (!(fn_s > 0.0) || !(fn_end > 0.0) || !(mu > 0.0)) return 0.0;
-      const double inv = 1.0 / (mu * (fn_end + fn_s));
-      const double s = (fn_end - fn_s) * (mu * inv);    // |s| < 1
+      double inv, s;
+      decay_terms(fn_s, fn_end, mu, inv, s);
       const double ratio = math::fabs(s) < 1.0 / 3.0 ? atanh_ratio(s * s)
                                                      : log_far_from_one(fn_end / fn_s) / s;
       return exp_neg(kt_len * inv * ratio);
@@ -318,7 +339,33 @@ namespace kuhn {
          R_end / (|d| h) ((2 X Y) (n x d) + (X^2 - Y^2) d),  h = X^2 + Y^2,
        after Y *= exp(-E): two square roots and two or three divisions in all. Extreme
        lengths are normalised first (moderate()). No in-plane force (f^n reached 0): it
-       builds along the movement. */
+       builds along the movement.
+       turned_force() is the turn itself, for a start-of-slide force f of moderate length (or
+       zero) and a remaining movement d of moderate length len_d, with decay = exp(-E);
+       turned_slip_force() brings any lengths into that range first. */
+    template <class V, class T>
+    DEMC_FN_FLAT V turned_force(const V &f, const V &d, T len_d, T decay, T R_end, const V &n)
+    {
+      const V n_x_d = cross(n, d);
+      T C = dot(f, d), S = dot(f, n_x_d);
+      T rho = lane_sqrt(C * C + S * S);
+      // (for moderate f and d: an in-plane part below 1e-50 |f|): as if along the movement
+      const auto in_plane = rho > 1e-150;
+      C = sel(in_plane, C, T(1.0));
+      rho = sel(in_plane, rho, T(1.0));
+      S = sel(in_plane, S, T(0.0));
+      const auto forward = C >= 0.0;
+      const T X = sel(forward, rho + C, lane_fabs(S));
+      // tan(theta1/2) = tan(theta0/2) exp(-E)
+      const T Y = sel(forward, S, sel(S < 0.0, T(-1.0), T(1.0)) * (rho - C)) * decay;
+      const T h = X * X + Y * Y;
+      const T scale = R_end / (h * len_d);
+      const V turned = ((2.0 * X * Y) * scale) * n_x_d + ((X * X - Y * Y) * scale) * d;
+      if (all(h > 0.0)) return turned;
+      // h = 0 only for theta0 = pi with E infinite: it stays at pi
+      return sel(h > 0.0, turned, (-R_end / len_d) * d);
+    }
+
     DEMC_FN_FLAT Vec3 turned_slip_force(const Vec3 &f_s, double fn_s, double fn_path_end,
                                         double R_end, const Vec3 &dxi_r, const Vec3 &n, double kt,
                                         double mu)
@@ -331,22 +378,88 @@ namespace kuhn {
       const Vec3 d = d_moderate ? dxi_r : (1.0 / len_dxi) * dxi_r;
       const double len_d = d_moderate ? len_dxi : 1.0;
       const Vec3 f = moderate(dot(f_s, f_s)) ? f_s : unit_or_zero(f_s);
-      const Vec3 n_x_d = cross(n, d);
-      double C = dot(f, d), S = dot(f, n_x_d);
-      double rho = math::sqrt(C * C + S * S);
-      if (!(rho > 1e-150)) {    // (for moderate f and d: an in-plane part below 1e-50 |f|)
-        C = rho = 1.0;
-        S = 0.0;
-      }
-      double X = C >= 0.0 ? rho + C : math::fabs(S);
-      double Y = C >= 0.0 ? S : (S < 0.0 ? -1.0 : 1.0) * (rho - C);
-      Y *= slide_decay(fn_s, fn_path_end, kt * len_dxi,
-                       mu);    // tan(theta1/2) = tan(theta0/2) exp(-E)
-      const double h = X * X + Y * Y;
-      // h = 0 only for theta0 = pi with E infinite: it stays at pi
-      if (!(h > 0.0)) return (-R_end / len_d) * d;
-      const double scale = R_end / (h * len_d);
-      return ((2.0 * X * Y) * scale) * n_x_d + ((X * X - Y * Y) * scale) * d;
+      return turned_force(f, d, len_d, slide_decay(fn_s, fn_path_end, kt * len_dxi, mu), R_end, n);
+    }
+
+    /* The formulas of a step, shared by step() and the two-contact step (kuhn_contact_lanes.h).
+       Eq. 6 (line 9): the movement's normal closing dzeta and tangential part dxi. */
+    template <class V, class T>
+    DEMC_FN_FLAT void split_movement(const V &du, const V &n, T &dzeta, V &dxi, T &dd)
+    {
+      dzeta = -dot(du, n);
+      dxi = du + dzeta * n;
+      dd = dot(dxi, dxi);
+    }
+
+    // line 45 for elastic movement, 1/2 dxi.(f_from + trial), from fd = f_from.dxi, dd = |dxi|^2
+    template <class T> DEMC_FN_FLAT T elastic_work(T fd, T kt, T dd)
+    {
+      return fd + (0.5 * kt) * dd;
+    }
+
+    /* Lines 28-30 from the onset a_s: the work before slip, the force where slip starts
+       (Eq. 15), the movement left and the normal force along the slide (Eq. 17). */
+    template <class V, class T> struct SlideStart {
+      T dWt;
+      V f_s, dxi_r;
+      T fn_s, fn_path_end;
+    };
+    template <class V, class T>
+    DEMC_FN_FLAT SlideStart<V, T> slide_start(T a_s, const V &f_from, T fd, T dd, const V &dxi,
+                                              T fn_old, T dzeta, T kn, T kt)
+    {
+      SlideStart<V, T> st;
+      st.dWt = a_s * (fd + (0.5 * a_s * kt) * dd);    // line 28: a_s dxi.(f_from + a_s kt dxi / 2)
+      st.f_s = f_from + (a_s * kt) * dxi;             // Eq. 15
+      st.fn_s = fn_old + a_s * kn * dzeta;
+      st.dxi_r = (1.0 - a_s) * dxi;    // line 30
+      st.fn_path_end = st.fn_s + (1.0 - a_s) * kn * dzeta;
+      return st;
+    }
+
+    // line 45 over the slide: the trapezoid (continuing_contact() says why it dissipates)
+    template <class V, class T> DEMC_FN_FLAT T slide_work(const SlideStart<V, T> &st, const V &ft)
+    {
+      return st.dWt + 0.5 * dot(st.dxi_r, st.f_s + ft);
+    }
+
+    /* Lines 51-53. Line 51 prints f^{n,t}; the text says the stored energy comes from the
+       final force, so f^{n,t+dt} is used. Line 52 uses the start-of-step force, of which the
+       caller passes |f_start|^2. */
+    template <class T> struct WorkSplit {
+      T Wn, Wt, dWt_rev, dWt_irrev;
+    };
+    template <class V, class T>
+    DEMC_FN_FLAT WorkSplit<T> work_split(T fn, T zeta_new, const V &ft, T f_start2, T kt, T dWt)
+    {
+      WorkSplit<T> w;
+      w.Wn = 0.5 * fn * zeta_new;    // fn^2 / (2 kn) with fn = kn zeta_new: no division
+      const T half_compliance = sel(kt > 0.0, 0.5 / kt, T(0.0));
+      w.Wt = dot(ft, ft) * half_compliance;
+      w.dWt_rev = w.Wt - f_start2 * half_compliance;
+      w.dWt_irrev = dWt - w.dWt_rev;
+      return w;
+    }
+
+    /* Contact damping (end of Sec. 2: nu du/dt added to the force of line 50), with separate
+       normal and tangential coefficients, only while touching:
+         f_damp = damp_n (du.n) n / dt + damp_t dxi / dt   (on p; resists the relative motion).
+       The work done on the dashpots is f_damp . du = (damp_n (du.n)^2 + damp_t |dxi|^2) / dt,
+       written in that non-negative form (dd = |dxi|^2). force: line 50 with the dashpots. */
+    template <class V, class T>
+    DEMC_FN_FLAT void dashpots(T damp_n, T damp_t, T inv_dt, T dzeta, const V &dxi, T dd,
+                               const V &n, T fn, const V &ft, V &f_damp, T &dW_damp, V &force)
+    {
+      const T on_n = -damp_n * dzeta * inv_dt, on_t = damp_t * inv_dt;    // du.n = -dzeta
+      f_damp = on_n * n + on_t * dxi;
+      dW_damp = (damp_n * dzeta * dzeta + damp_t * dd) * inv_dt;
+      force = (on_n - fn) * n + ft + on_t * dxi;
+    }
+
+    // Eq. 3 (line 50): the force on p without dashpots
+    template <class V, class T> DEMC_FN_FLAT V contact_force(T fn, const V &n, const V &ft)
+    {
+      return -fn * n + ft;
     }
 
     /* Lines 10-18: the surfaces first touch during this step. There was no force at t
@@ -403,8 +516,7 @@ namespace kuhn {
       const Vec3 trial = f_from + p.kt * dxi;    // line 20
       if (!longer_than(trial, R_new)) {          // line 21: inside the cone
         r.ft = trial;
-        // line 45, 1/2 dxi.(f_from + trial) (exact for elastic movement)
-        r.dWt = fd + (0.5 * p.kt) * dd;
+        r.dWt = elastic_work(fd, p.kt, dd);    // line 45 (exact for elastic movement)
         r.branch = BRANCH_STICK;
         return;
       }
@@ -413,18 +525,15 @@ namespace kuhn {
           ? slip_onset(R_old, p.mu * p.kn * dzeta, p.kt, f_from, dxi, ff, fd, dd, p.eps)
           : 0.0;
       r.alpha_s = a_s;
-      r.dWt = a_s * (fd + (0.5 * a_s * p.kt) * dd);    // line 28: a_s dxi.(f_from + a_s kt dxi / 2)
       // Line 29 overwrites f^{t,t} in the paper; the start-of-slip force is kept apart
       // here because line 52 needs the START-of-step force f0 (otherwise the reversible
       // work would miss the elastic part before slip and the dissipation would absorb it).
-      const Vec3 f_s = f_from + (a_s * p.kt) * dxi;    // Eq. 15
-      const double fn_s = fn_old + a_s * p.kn * dzeta;
-      const Vec3 dxi_r = (1.0 - a_s) * dxi;    // line 30
-      const double fn_path_end = fn_s + (1.0 - a_s) * p.kn * dzeta;
+      const SlideStart<Vec3, double> st =
+          slide_start(a_s, f_from, fd, dd, dxi, fn_old, dzeta, p.kn, p.kt);
       if (p.flags & TURN)
-        r.ft = turned_slip_force(f_s, fn_s, fn_path_end, R_new, dxi_r, m.n, p.kt, p.mu);
+        r.ft = turned_slip_force(st.f_s, st.fn_s, st.fn_path_end, R_new, st.dxi_r, m.n, p.kt, p.mu);
       else    // add, then scale onto the final cone (the conventional return)
-        r.ft = scaled_to(f_s + p.kt * dxi_r, R_new);
+        r.ft = scaled_to(st.f_s + p.kt * st.dxi_r, R_new);
       /* Line 45: trapezoid over the sliding part. Can its dissipation (line 53) be negative?
          With ELASTIC_SLIP on: no (beyond round-off). A start outside the cone adds
          (|f0|^2 - R_old^2) / (2 kt) >= 0 (outside_cone); the elastic part before slip
@@ -447,35 +556,25 @@ namespace kuhn {
                      point), down to the Cauchy-Schwarz limit
                      -1/2 |dxi| (|f0| + R_e) - (R_e^2 - |f0|^2)^+ / (2 kt).
          The tests check all three statements. */
-      r.dWt += 0.5 * dot(dxi_r, f_s + r.ft);
+      r.dWt = slide_work(st, r.ft);
     }
 
-    /* Lines 51-53. Line 51 prints f^{n,t}; the text says the stored energy comes from the
-       final force, so f^{n,t+dt} is used. Line 52 uses the start-of-step force f_start, of which
-       the caller passes |f_start|^2. */
+    // Lines 51-53 into r
     DEMC_FN void split_work(const Params &p, double zeta_new, double f_start2, Result &r)
     {
-      r.Wn = 0.5 * r.fn * zeta_new;    // fn^2 / (2 kn) with fn = kn zeta_new: no division
-      const double half_compliance = p.kt > 0.0 ? 0.5 / p.kt : 0.0;
-      r.Wt = dot(r.ft, r.ft) * half_compliance;
-      r.dWt_rev = r.Wt - f_start2 * half_compliance;
-      r.dWt_irrev = r.dWt - r.dWt_rev;
+      const WorkSplit<double> w = work_split(r.fn, zeta_new, r.ft, f_start2, p.kt, r.dWt);
+      r.Wn = w.Wn;
+      r.Wt = w.Wt;
+      r.dWt_rev = w.dWt_rev;
+      r.dWt_irrev = w.dWt_irrev;
     }
 
-    /* Contact damping (end of Sec. 2: nu du/dt added to the force of line 50), with separate
-       normal and tangential coefficients, only while touching:
-         f_damp = damp_n (du.n) n / dt + damp_t dxi / dt   (on p; resists the relative motion).
-       The work done on the dashpots is f_damp . du = (damp_n (du.n)^2 + damp_t |dxi|^2) / dt,
-       written in that non-negative form (dd = |dxi|^2). Sets the force of line 50 with the
-       dashpots; for m.dt > 0 only. */
+    // The dashpots into r (for m.dt > 0 only)
     DEMC_FN_FLAT void add_damping(const Params &p, const Kinematics &m, double dzeta,
                                   const Vec3 &dxi, double dd, Result &r)
     {
-      const double inv_dt = 1.0 / m.dt;
-      const double on_n = -p.damp_n * dzeta * inv_dt, on_t = p.damp_t * inv_dt;    // du.n = -dzeta
-      r.f_damp = on_n * m.n + on_t * dxi;
-      r.dW_damp = (p.damp_n * dzeta * dzeta + p.damp_t * dd) * inv_dt;
-      r.force = (on_n - r.fn) * m.n + r.ft + on_t * dxi;    // line 50 with the dashpots
+      dashpots(p.damp_n, p.damp_t, 1.0 / m.dt, dzeta, dxi, dd, m.n, r.fn, r.ft, r.f_damp, r.dW_damp,
+               r.force);
     }
 
     /* Lines 4-5: apart at t+dt. No force; the tangential energy held at t is released
@@ -497,9 +596,9 @@ namespace kuhn {
     using namespace detail;
     if (!(m.zeta_new > 0.0)) return separated(p, ft_old);
 
-    const double dzeta = -dot(m.du, m.n);    // Eq. 6 (line 9)
-    const Vec3 dxi = m.du + dzeta * m.n;
-    const double dd = dot(dxi, dxi);
+    double dzeta, dd;
+    Vec3 dxi;
+    split_movement(m.du, m.n, dzeta, dxi, dd);    // Eq. 6 (line 9)
 
     // every field is set below: zero-initialising the whole struct costs more than this step's
     // elastic arithmetic (it compiles to a block store on x86)
@@ -520,7 +619,7 @@ namespace kuhn {
     if ((p.damp_n != 0.0 || p.damp_t != 0.0) && m.dt > 0.0)
       add_damping(p, m, dzeta, dxi, dd, r);
     else
-      r.force = -r.fn * m.n + r.ft;    // Eq. 3 (line 50)
+      r.force = contact_force(r.fn, m.n, r.ft);    // Eq. 3 (line 50)
     return r;
   }
 

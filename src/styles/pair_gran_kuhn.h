@@ -70,9 +70,34 @@ class PairGranKuhn : public PairGranDemc {
   // tests of the refinement bits fold away (2 % fewer instructions per contact in chute flow)
   // RESTITUTION: some type pair has restitution damping, which the style adds to the kernel's
   // result (its dashpots depend on the masses); the default variant has no such test
+  // what the block's contacts add to (compute() keeps the sums in locals)
+  struct LawTotals {
+    double *sum;
+    double &friction, &damping;
+  };
+  // a contact's force and energies for the block's last loop
+  struct StepOutcome {
+    demc::Vec3 force;
+    double Wn, Wt, dWt, dW_damp;
+  };
   template <bool ALL_ON, bool RESTITUTION>
-  void run_contact_law(KuhnBuffer &buf, bool advance, double step_dt, double *sum, double &friction,
-                       double &damping);
+  void run_contact_law(KuhnBuffer &buf, bool advance, double step_dt, LawTotals &totals);
+  // (both always inlined: out of line, the results went through memory and the two-contact law
+  // lost its gain)
+  template <bool RESTITUTION>
+  DEMC_HOST_FLAT int contact_law_in_pairs(KuhnBuffer &buf, bool advance, double step_dt,
+                                          demc::SphereContact *geometry, StepOutcome *outcome,
+                                          LawTotals &totals);
+  template <bool RESTITUTION>
+  DEMC_HOST_FLAT void finish_step(const KuhnContact &t, const demc::kuhn::Kinematics &m,
+                                  bool advance, demc::kuhn::Result &res, LawTotals &totals,
+                                  StepOutcome &out);
+  // a contact's overlap and tangential force at the start of the step (0 if it was not touching)
+  static double old_overlap(const KuhnContact &t) { return *t.touch ? t.history[H_ZETA] : 0.0; }
+  static demc::Vec3 old_force(const KuhnContact &t)
+  {
+    return {t.history[H_FTX], t.history[H_FTY], t.history[H_FTZ]};
+  }
   bool restitution_active = false;    // init_style()
 
   void allocate();
