@@ -153,8 +153,8 @@ class PairGranDemc : public Pair {
     double rsq;
     bool touching;    // (a pair that parted may also need its last step)
   };
-  template <class Entry> struct BufferOf {
-    static constexpr int SIZE = 32;
+  template <class Entry, int N = 32> struct BufferOf {    // N touching pairs at most
+    static constexpr int SIZE = N;
     Entry pairs[SIZE];
     int n = 0;
     void add(const Entry &t) { pairs[n++] = t; }
@@ -220,10 +220,9 @@ class PairGranDemc : public Pair {
   }
 
   // the contact of spheres p and q at centre distance r, in the kernels' compact form
-  // (old_normal: see demc::sphere_contact()). Always inlined: with gran/kuhn's two-contact law in
-  // the same loop GCC kept it out of line, which cost 7 % of the loop time in chute flow.
-  DEMC_HOST_FLAT demc::SphereContact sphere_contact(int p, int q, double r, bool advance,
-                                                    bool old_normal = true) const;
+  // (old_normal: see demc::sphere_contact())
+  demc::SphereContact sphere_contact(int p, int q, double r, bool advance,
+                                     bool old_normal = true) const;
   // add force on p (and -force on q) with torques; tally energy and virial for list pair (i, j)
   void apply_force(int p, int q, const demc::SphereContact &c, const demc::Vec3 &force_on_p, int i,
                    int j, double energy)
