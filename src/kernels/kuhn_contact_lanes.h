@@ -86,7 +86,7 @@ namespace kuhn {
     // x with its lanes swapped
     DEMC_FN_FLAT Double2 swapped(Double2 x)
     {
-      return Double2(__builtin_shuffle(x.v, demc_v2m{1, 0}));
+      return {lane(x, 1), lane(x, 0)};
     }
     DEMC_FN_FLAT Vec3x2 swapped(const Vec3x2 &x)
     {
