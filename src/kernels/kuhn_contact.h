@@ -366,12 +366,31 @@ namespace kuhn {
       return sel(h > 0.0, turned, (-R_end / len_d) * d);
     }
 
+    /* dxi, the movement's tangential part, is normal to n up to the round-off of the movement
+       it was taken from. Where the movement is (nearly) all normal, dxi is all round-off and
+       may point anywhere, along n too, and the turn then carried the force out of the tangent
+       plane (found by fuzz_kuhn: a sliding contact unloaded by a purely normal movement came
+       out with its tangential force along the normal, and the next step dissipated a negative
+       amount). A dxi that leans out of the tangent plane by more than 1e-10 rad is such
+       round-off: no tangential movement (the force returns radially onto the cone). A genuine
+       movement leans by about 1e-16, so the usual step is unchanged. */
+    template <class V, class T> DEMC_FN_FLAT void drop_leaning(V &d, T &d2, const V &n)
+    {
+      const T dn = dot(d, n);
+      const auto leaning = dn * dn > 1e-20 * d2;
+      if (!any(leaning)) return;
+      d = sel(leaning, 0.0 * d, d);
+      d2 = sel(leaning, T(0.0), d2);
+    }
+
     DEMC_FN_FLAT Vec3 turned_slip_force(const Vec3 &f_s, double fn_s, double fn_path_end,
-                                        double R_end, const Vec3 &dxi_r, const Vec3 &n, double kt,
-                                        double mu)
+                                        double R_end, const Vec3 &dxi_slide, const Vec3 &n,
+                                        double kt, double mu)
     {
       if (!(R_end > 0.0)) return {0.0, 0.0, 0.0};    // mu = 0 or no normal force: no friction
-      const double d2 = dot(dxi_r, dxi_r);
+      Vec3 dxi_r = dxi_slide;
+      double d2 = dot(dxi_r, dxi_r);
+      drop_leaning(dxi_r, d2, n);
       const bool d_moderate = moderate(d2);
       const double len_dxi = d_moderate ? math::sqrt(d2) : length(dxi_r);
       if (!(len_dxi > 0.0)) return scaled_to(f_s, R_end);    // no sliding left: cone only

@@ -65,10 +65,13 @@ namespace kuhn {
     }
 
     DEMC_FN_FLAT Vec3x2 turned_slip_force(const Vec3x2 &f_s, Double2 fn_s, Double2 fn_path_end,
-                                          Double2 R_end, const Vec3x2 &dxi_r, const Vec3x2 &n,
+                                          Double2 R_end, const Vec3x2 &dxi_slide, const Vec3x2 &n,
                                           Double2 kt, Double2 mu)
     {
-      const Double2 d2 = dot(dxi_r, dxi_r), f2 = dot(f_s, f_s);
+      Vec3x2 dxi_r = dxi_slide;
+      Double2 d2 = dot(dxi_r, dxi_r);
+      drop_leaning(dxi_r, d2, n);
+      const Double2 f2 = dot(f_s, f_s);
       // (a zero f_s gives what the scalar function's normalisation gives it: no in-plane part)
       if (all((R_end > 0.0) & moderate(d2) & (moderate(f2) | (f2 == 0.0)))) {
         const Double2 len = lane_sqrt(d2);

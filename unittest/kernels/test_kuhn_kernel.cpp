@@ -682,6 +682,29 @@ TEST(KuhnTurn, NearlyOppositeForceKeepsItsSmallAngle)
   EXPECT_NEAR(r.ft.x, -0.001 * std::cos(d1), 1e-15 * 0.001);
 }
 
+/* A sliding contact unloaded by a purely normal movement (found by fuzz_kuhn). Along a normal
+   that is not a coordinate axis, du + dzeta n leaves a round-off dxi that may point along n;
+   the turn built the force on it and the force came out along the normal (and the next step
+   dissipated a negative amount). With no tangential movement the oracle is Fig. 1 itself: the
+   force, on the cone at the start, shrinks radially onto the new cone mu kn zeta_new. */
+TEST(KuhnTurn, PurelyNormalUnloadingShrinksTheForceRadially)
+{
+  const double s3 = 1.0 / std::sqrt(3.0);
+  const Vec3 n = {-s3, -s3, -s3};
+  const double zeta_old = 2.8696225523992185, zeta_new = 0.016832987991655474;
+  const Vec3 du = {-1.6470588235294117, -1.6470588235294117, -1.6470588235294117};    // along n
+  const Vec3 f0 = (MU * KN * zeta_old) * unit(demc::cross(n, {1.0, -2.0, 0.5}));      // on the cone
+  const kuhn::Kinematics m = {zeta_new, zeta_old, n, n, du, 0.0, 1.0};
+  for (unsigned flags : {unsigned(kuhn::ALL), unsigned(kuhn::ALL & ~kuhn::FRESH)}) {
+    const kuhn::Result r = kuhn::step(params(flags), m, f0);
+    ASSERT_EQ(r.branch, kuhn::BRANCH_SLIP);
+    const Vec3 expected = (MU * KN * zeta_new / len(f0)) * f0;
+    EXPECT_LE(std::fabs(demc::dot(r.ft, n)), 1e-12 * len(r.ft));
+    EXPECT_LE(len(r.ft - expected), 1e-12 * len(expected));
+    EXPECT_GE(r.dWt_irrev, 0.0);
+  }
+}
+
 // The brute force itself: doubling its sub-steps changes the extrapolated answer by far less
 // than the 1e-6 rad the tests allow (on the hardest case, |dxi| = 5 mu fn / kt).
 TEST(KuhnTurn, BruteForceOracleIsConverged)
