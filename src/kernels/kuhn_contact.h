@@ -366,21 +366,26 @@ namespace kuhn {
       return sel(h > 0.0, turned, (-R_end / len_d) * d);
     }
 
-    /* dxi, the movement's tangential part, is normal to n up to the round-off of the movement
-       it was taken from. Where the movement is (nearly) all normal, dxi is all round-off and
-       may point anywhere, along n too, and the turn then carried the force out of the tangent
-       plane (found by fuzz_kuhn: a sliding contact unloaded by a purely normal movement came
-       out with its tangential force along the normal, and the next step dissipated a negative
-       amount). A dxi that leans out of the tangent plane by more than 1e-10 rad is such
-       round-off: no tangential movement (the force returns radially onto the cone). A genuine
-       movement leans by about 1e-16, so the usual step is unchanged. */
-    template <class V, class T> DEMC_FN_FLAT void drop_leaning(V &d, T &d2, const V &n)
+    /* dxi, the movement's tangential part, is normal to n up to the round-off of the whole
+       movement it was taken from (about 1e-16 |du|). The turn builds the force on its
+       direction, so a dxi that leans out of the tangent plane carries the force out of it:
+       found by fuzz_kuhn, a sliding contact unloaded by a purely normal movement (dxi all
+       round-off, along n) came out with its tangential force along the normal, and the next
+       step dissipated a negative amount. Where dxi leans by more than 1e-10 rad (a tangential
+       movement below about 1e-6 of the normal one), its normal part is removed; what is left
+       below 1e-8 of it is round-off: no tangential movement (the force returns radially onto
+       the cone). A genuine movement leans by about 1e-16, so the usual step is unchanged.
+       d2 = |d|^2 on entry and on return. */
+    template <class V, class T> DEMC_FN_FLAT void in_tangent_plane(V &d, T &d2, const V &n)
     {
       const T dn = dot(d, n);
       const auto leaning = dn * dn > 1e-20 * d2;
       if (!any(leaning)) return;
-      d = sel(leaning, 0.0 * d, d);
-      d2 = sel(leaning, T(0.0), d2);
+      const V d_t = d - dn * n;
+      const T d_t2 = dot(d_t, d_t);
+      const auto none = d_t2 <= 1e-16 * d2;
+      d = sel(leaning, sel(none, 0.0 * d, d_t), d);
+      d2 = sel(leaning, sel(none, T(0.0), d_t2), d2);
     }
 
     DEMC_FN_FLAT Vec3 turned_slip_force(const Vec3 &f_s, double fn_s, double fn_path_end,
@@ -390,7 +395,7 @@ namespace kuhn {
       if (!(R_end > 0.0)) return {0.0, 0.0, 0.0};    // mu = 0 or no normal force: no friction
       Vec3 dxi_r = dxi_slide;
       double d2 = dot(dxi_r, dxi_r);
-      drop_leaning(dxi_r, d2, n);
+      in_tangent_plane(dxi_r, d2, n);
       const bool d_moderate = moderate(d2);
       const double len_dxi = d_moderate ? math::sqrt(d2) : length(dxi_r);
       if (!(len_dxi > 0.0)) return scaled_to(f_s, R_end);    // no sliding left: cone only

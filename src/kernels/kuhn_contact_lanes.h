@@ -70,7 +70,7 @@ namespace kuhn {
     {
       Vec3x2 dxi_r = dxi_slide;
       Double2 d2 = dot(dxi_r, dxi_r);
-      drop_leaning(dxi_r, d2, n);
+      in_tangent_plane(dxi_r, d2, n);
       const Double2 f2 = dot(f_s, f_s);
       // (a zero f_s gives what the scalar function's normalisation gives it: no in-plane part)
       if (all((R_end > 0.0) & moderate(d2) & (moderate(f2) | (f2 == 0.0)))) {

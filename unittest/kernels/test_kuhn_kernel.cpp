@@ -705,6 +705,34 @@ TEST(KuhnTurn, PurelyNormalUnloadingShrinksTheForceRadially)
   }
 }
 
+/* A small genuine tangential movement (1e-7 of the normal one) under strong unloading: its
+   round-off leans out of the tangent plane by about 1e-10 rad, which must not count as no
+   movement (an earlier version of the fix above did, and fuzz_kuhn found the step dissipating a
+   negative amount). Oracle: the same step in a frame where the normal is the z axis, where dxi
+   carries no round-off, turned rigidly onto the oblique normal. */
+TEST(KuhnTurn, SmallTangentialMovementUnderStrongUnloadingIsRotationInvariant)
+{
+  const double zeta_old = 1.7194325629980103, zeta_new = 1.1333570034095524;
+  const double R0 = MU * KN * zeta_old;
+  const Vec3 ft_z = {0.6 * R0, -0.8 * R0, 0.0};    // on the cone, normal EZ
+  const Vec3 du_z = {4e-8 * zeta_old, 2e-8 * zeta_old, zeta_old - zeta_new};
+  const Vec3 n1 = unit({1.0, 1.0, 1.0});
+  const Vec3 axis = unit(demc::cross(EZ, n1));
+  const double angle = std::acos(demc::dot(EZ, n1));
+  auto turn = [&](const Vec3 &v) {
+    return demc::rotate_about(v, axis, angle);
+  };
+  const kuhn::Kinematics m_z = {zeta_new, zeta_old, EZ, EZ, du_z, 0.0, 1.0};
+  const kuhn::Kinematics m_1 = {zeta_new, zeta_old, n1, n1, turn(du_z), 0.0, 1.0};
+  const kuhn::Result r_z = kuhn::step(params(), m_z, ft_z);
+  const kuhn::Result r_1 = kuhn::step(params(), m_1, turn(ft_z));
+  ASSERT_EQ(r_z.branch, kuhn::BRANCH_SLIP);
+  ASSERT_EQ(r_1.branch, kuhn::BRANCH_SLIP);
+  EXPECT_LE(len(r_1.ft - turn(r_z.ft)), 1e-8 * len(r_z.ft));
+  EXPECT_NEAR(r_1.dWt_irrev, r_z.dWt_irrev, 1e-8 * std::fabs(r_z.dWt_irrev));
+  EXPECT_GT(r_z.dWt_irrev, 0.0);
+}
+
 // The brute force itself: doubling its sub-steps changes the extrapolated answer by far less
 // than the 1e-6 rad the tests allow (on the hardest case, |dxi| = 5 mu fn / kt).
 TEST(KuhnTurn, BruteForceOracleIsConverged)
