@@ -68,16 +68,6 @@ struct Double2 {
   Double2(double a) : v{a, a} {}
   Double2(double a, double b) : v{a, b} {}
   explicit Double2(demc_v2d w) : v(w) {}
-  Double2 &operator*=(Double2 b)
-  {
-    v *= b.v;
-    return *this;
-  }
-  Double2 &operator+=(Double2 b)
-  {
-    v += b.v;
-    return *this;
-  }
 };
 inline Double2 operator+(Double2 a, Double2 b)
 {

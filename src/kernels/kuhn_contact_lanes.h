@@ -101,22 +101,40 @@ namespace kuhn {
       Double2 kn, kt, mu, damp_n, damp_t, zeta_new, zeta_old, twirl, dt;
       Vec3x2 n, n_old, du, ft_old;
     };
-    DEMC_FN_FLAT PairInput pair_input(const Params &pa, const Kinematics &ma, const Vec3 &fa,
-                                      const Params &pb, const Kinematics &mb, const Vec3 &fb)
+    // the two contacts' motions (Kinematics) in lanes
+    struct Kinematics2 {
+      Double2 zeta_new, zeta_old;
+      Vec3x2 n, n_old, du;
+      Double2 twirl, dt;
+    };
+    DEMC_FN_FLAT PairInput pair_input(const Params &pa, const Params &pb, const Kinematics2 &m,
+                                      const Vec3x2 &ft_old)
     {
       return {{pa.kn, pb.kn},
               {pa.kt, pb.kt},
               {pa.mu, pb.mu},
               {pa.damp_n, pb.damp_n},
               {pa.damp_t, pb.damp_t},
-              {ma.zeta_new, mb.zeta_new},
-              {ma.zeta_old, mb.zeta_old},
-              {ma.twirl, mb.twirl},
-              {ma.dt, mb.dt},
-              pack(ma.n, mb.n),
-              pack(ma.n_old, mb.n_old),
-              pack(ma.du, mb.du),
-              pack(fa, fb)};
+              m.zeta_new,
+              m.zeta_old,
+              m.twirl,
+              m.dt,
+              m.n,
+              m.n_old,
+              m.du,
+              ft_old};
+    }
+    DEMC_FN_FLAT PairInput pair_input(const Params &pa, const Kinematics &ma, const Vec3 &fa,
+                                      const Params &pb, const Kinematics &mb, const Vec3 &fb)
+    {
+      const Kinematics2 m = {{ma.zeta_new, mb.zeta_new},
+                             {ma.zeta_old, mb.zeta_old},
+                             pack(ma.n, mb.n),
+                             pack(ma.n_old, mb.n_old),
+                             pack(ma.du, mb.du),
+                             {ma.twirl, mb.twirl},
+                             {ma.dt, mb.dt}};
+      return pair_input(pa, pb, m, pack(fa, fb));
     }
 
     // what lines 22-45 change when a lane slides

@@ -196,9 +196,8 @@ int PairGranKuhn::contact_law_in_pairs(KuhnBuffer &buf, bool advance, double ste
   Geometry2 geometry2[KuhnBuffer::SIZE / 2];
   const int *type = atom->type;
   const double *x = loop.xs, *v = loop.vs, *omega = loop.omegas, *radius = atom->radius;
-  auto both = [](const double *a, int p, int q) {
-    return pack(Vec3{a[3 * p], a[3 * p + 1], a[3 * p + 2]},
-                Vec3{a[3 * q], a[3 * q + 1], a[3 * q + 2]});
+  auto both = [](const double *a, int p, int q) {    // rows p and q of a per-atom vector
+    return pack(demc_vec(a + 3 * p), demc_vec(a + 3 * q));
   };
   for (int n = 0; n < pairs; n++) {
     const KuhnContact &a = buf.pairs[2 * n], &b = buf.pairs[2 * n + 1];
@@ -215,19 +214,9 @@ int PairGranKuhn::contact_law_in_pairs(KuhnBuffer &buf, bool advance, double ste
     const kuhn::Params &pa = type_params(type[a.i], type[a.j]);
     const kuhn::Params &pb = type_params(type[b.i], type[b.j]);
     const Geometry2 &g = geometry2[n];
-    const kuhn::detail::PairInput in = {{pa.kn, pb.kn},
-                                        {pa.kt, pb.kt},
-                                        {pa.mu, pb.mu},
-                                        {pa.damp_n, pb.damp_n},
-                                        {pa.damp_t, pb.damp_t},
-                                        g.overlap,
-                                        {old_overlap(a), old_overlap(b)},
-                                        g.twirl,
-                                        step_dt,
-                                        g.n,
-                                        g.n_old,
-                                        g.du,
-                                        pack(old_force(a), old_force(b))};
+    const kuhn::detail::PairInput in = kuhn::detail::pair_input(
+        pa, pb, {g.overlap, {old_overlap(a), old_overlap(b)}, g.n, g.n_old, g.du, g.twirl, step_dt},
+        pack(old_force(a), old_force(b)));
     kuhn::Result ra, rb;
     kuhn::step_pair(in, pa, pb, ra, rb);
     finish_step<RESTITUTION>(a, kuhn::detail::lane_motion(in, 0), advance, ra, totals,
