@@ -29,7 +29,7 @@
 
 // host code inlined even where GCC judges it too big (DEMC_FN_FLAT would make it device code too)
 #if defined(__GNUC__)
-#define DEMC_HOST_FLAT __attribute__((always_inline))
+#define DEMC_HOST_FLAT inline __attribute__((always_inline))
 #else
 #define DEMC_HOST_FLAT
 #endif
