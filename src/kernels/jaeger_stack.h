@@ -97,19 +97,33 @@ namespace jaeger {
     return k > 0 ? st.pts[k - 1] : origin_point();
   }
 
-  /* Displacement-space slope m = ds/dz of the segment lo -> hi, read back from
-     force space. Rounding can put a tiny segment's slope a little outside the
-     cone, where the walk-down's quadratic would lose its single positive root:
-     clip it to |m| <= mu kappa. A segment with no force increment gets 0. */
-  DEMC_FN Vec2 segment_slope(const Material &mat, const Point &lo, const Point &hi)
+  /* Displacement-space slope m = ds/dz of a segment, its length |m| (the walk down needs it
+     too) and kappa / dP (which bounds its rounding error, see segment_slope_error). */
+  struct Slope {
+    Vec2 m;
+    double len;
+    double per_force;    // kappa / dP, 0 for a segment with no force increment
+  };
+
+  /* The slope of the segment lo -> hi, read back from force space. Rounding can put a tiny
+     segment's slope a little outside the cone, where the walk-down's quadratic would lose its
+     single positive root: clip it to |m| <= mu kappa. A segment with no force increment gets
+     0. */
+  DEMC_FN Slope read_slope(const Material &mat, const Point &lo, const Point &hi)
   {
     const double dP = hi.P - lo.P;
-    if (!(dP > 0.0)) return {0.0, 0.0};
+    if (!(dP > 0.0)) return {{0.0, 0.0}, 0.0, 0.0};
     const double s = kappa(mat) / dP;
-    Vec2 m = {s * (hi.tx - lo.tx), s * (hi.ty - lo.ty)};
+    const Vec2 m = {s * (hi.tx - lo.tx), s * (hi.ty - lo.ty)};
     const double K = cone_slope(mat), len = length(m);
-    if (len > K) m = (K / len) * m;
-    return m;
+    if (!(len > K)) return {m, len, s};
+    const Vec2 clipped = (K / len) * m;
+    return {clipped, length(clipped), s};
+  }
+
+  DEMC_FN Vec2 segment_slope(const Material &mat, const Point &lo, const Point &hi)
+  {
+    return read_slope(mat, lo, hi).m;
   }
 
   /* Bound on the rounding error of segment_slope: the stored T* and P* carry
@@ -120,6 +134,16 @@ namespace jaeger {
     if (!(dP > 0.0)) return 0.0;
     const double scale = length(force_of(hi)) + length(force_of(lo)) + mat.mu * hi.P;
     return 8.0 * detail::kEps * kappa(mat) * scale / dP;
+  }
+
+  /* An upper bound of segment_slope_error from the segment's Slope, without its square roots
+     and division: |v|_1 >= |v|, and a margin for the rounding of the two forms. */
+  DEMC_FN double segment_slope_error_bound(const Material &mat, const Point &lo, const Point &hi,
+                                           const Slope &s)
+  {
+    const double scale = math::fabs(hi.tx) + math::fabs(hi.ty) + math::fabs(lo.tx) +
+        math::fabs(lo.ty) + mat.mu * hi.P;
+    return 8.0 * (1.0 + 1e-9) * detail::kEps * s.per_force * scale;
   }
 
   /* Slip segment: |dT| = mu dP to within a relative 1e-9 and the absolute rounding

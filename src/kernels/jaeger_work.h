@@ -41,20 +41,33 @@ namespace jaeger {
       int k;         // segment holding the apex; -1: the origin (full sliding)
       Point apex;    // (z*, P*, T*) of the apex
       Vec2 v;        // s' - s*(z*): its direction is the slip direction; 0: no slip
+      bool slips;    // whether a slip segment is pushed (set by aim())
+      Vec2 e;        // its direction, v / |v| (set by aim(); 0 if it does not slip)
     };
+
+    // the plan's slip direction, for a step to overlap z1
+    DEMC_FN Plan aim(Plan p, double z1)
+    {
+      const double lv = length(p.v);
+      p.slips = lv > 0.0 && z1 > p.apex.z;
+      p.e = p.slips ? (1.0 / lv) * p.v : Vec2{0.0, 0.0};
+      return p;
+    }
 
     /* One step's data for the spring integrals. */
     struct StepGeometry {
-      double z0, z1, dz;    // overlap before and after, z1 - z0
-      Vec2 ds;              // tangential movement
-      Vec2 e;               // slip direction of the new annulus (B and C)
-      double rho;           // e.ds - K dz: the rate of plastic slip along e
-      double inv_rho;       // 1 / rho when rho > 0, else 0
-      double K;             // mu kappa
-      double inv_adz;       // 1 / |dz| when dz < 0 (springs leave), else 0
-      double inv_R;         // 1 / R
-      double ds2;           // |ds|^2
-      double K_e_ds;        // K e.ds: the slide's work rate per unit capacity (B)
+      double z0, z1, dz;        // overlap before and after, z1 - z0
+      Vec2 ds;                  // tangential movement
+      Vec2 e;                   // slip direction of the new annulus (B and C)
+      double rho;               // e.ds - K dz: the rate of plastic slip along e
+      double inv_rho;           // 1 / rho when rho > 0, else 0
+      double K;                 // mu kappa
+      double inv_adz;           // 1 / |dz| when dz < 0 (springs leave), else 0
+      double inv_R;             // 1 / R
+      double ds2;               // |ds|^2
+      double K_e_ds;            // K e.ds: the slide's work rate per unit capacity (B)
+      double z_apex;            // overlap of the apex
+      double a0, a1, a_apex;    // contact radii sqrt(R z) at z0, z1 and z_apex (0 below 0)
     };
 
     /* Old displacement of a spring in segment lo -> hi: u0(g) = d + m (z_hi - g). */
@@ -131,6 +144,16 @@ namespace jaeger {
       DEMC_FN double operator()(double g) const { return work_region_d(s, f, g); }
     };
 
+    /* x = sqrt(R g) for g >= 0: the step's radii where g is one of its overlaps (the usual
+       ends of a region), a square root otherwise. */
+    DEMC_FN double radius_at(const Material &mat, const StepGeometry &s, double g)
+    {
+      if (g == s.z0) return s.a0;
+      if (g == s.z1) return s.a1;
+      if (g == s.z_apex) return s.a_apex;
+      return math::sqrt(mat.R * g);
+    }
+
     /* 3-point Gauss–Legendre of a region's integrand over x = sqrt(R g) in
        [sqrt(R g_lo), sqrt(R g_hi)]: exact for polynomials of degree 5 in x. */
     template <class Integrand>
@@ -138,7 +161,7 @@ namespace jaeger {
                                     double g_hi, const Integrand &integrand)
     {
       if (!(g_hi > g_lo)) return 0.0;
-      const double x_lo = math::sqrt(mat.R * g_lo), x_hi = math::sqrt(mat.R * g_hi);
+      const double x_lo = radius_at(mat, s, g_lo), x_hi = radius_at(mat, s, g_hi);
       const double half = 0.5 * mat.R * (g_hi - g_lo) / (x_hi + x_lo), mid = 0.5 * (x_hi + x_lo);
       const double node = 0.7745966692414834 * half;    // sqrt(3/5)
       const double xs[3] = {mid - node, mid, mid + node};
@@ -173,20 +196,23 @@ namespace jaeger {
                                   const Vec2 &ds, const Plan &p)
     {
       const double K = cone_slope(mat);
-      // what every node would need (the divisions included), once per step
+      // what every node would need (the divisions and square roots included), once per step
       StepGeometry s = {z0, z1, z1 - z0, ds, {0.0, 0.0}, 0.0, 0.0, K, 0.0, 1.0 / mat.R};
       s.ds2 = dot(ds, ds);
+      s.z_apex = p.apex.z;
+      s.a0 = contact_radius(mat, z0);
+      s.a1 = contact_radius(mat, z1);
+      s.a_apex = contact_radius(mat, p.apex.z);
       if (s.dz < 0.0) s.inv_adz = 1.0 / -s.dz;
-      const double lv = length(p.v);
-      const bool slipping = lv > 0.0 && z1 > p.apex.z;
+      const bool slipping = p.slips;
       if (slipping) {
-        s.e = (1.0 / lv) * p.v;
+        s.e = p.e;
         s.rho = dot(s.e, ds) - K * s.dz;
         s.inv_rho = s.rho > 0.0 ? 1.0 / s.rho : 0.0;
         s.K_e_ds = K * dot(s.e, ds);
       }
       // A: inside the apex, closed form.
-      const double a_apex = contact_radius(mat, p.apex.z);
+      const double a_apex = s.a_apex;
       const Vec2 d_apex = p.v - ds;
       double W = dot(ds, force_of(p.apex) + (2.0 * mat.Gstar * a_apex) * d_apex) +
           mat.Gstar * a_apex * dot(ds, ds);
@@ -196,7 +222,7 @@ namespace jaeger {
       Vec2 d = {0.0, 0.0};
       for (int k = st.n - 1; k >= 0 && k >= p.k; --k) {
         const Point hi = st.pts[k], lo = point_below(st, k);
-        const SegmentField f = {d, segment_slope(mat, lo, hi), hi.z};
+        const SegmentField f = {d, read_slope(mat, point_below(st, k), st.pts[k]).m, hi.z};
         const double g_lo = max2(lo.z, z_apex);
         if (slipping) WBD += integrate_region(mat, s, g_lo, min2(hi.z, z_stay), RegionB(s, f));
         if (s.dz < 0.0) WBD += integrate_leaving(mat, s, f, max2(g_lo, max2(z1, 0.0)), hi.z);
@@ -204,7 +230,7 @@ namespace jaeger {
       }
       // C: entering springs slide along e from their entry (a slip step with dz > 0).
       if (slipping && s.dz > 0.0) {
-        const double a1 = contact_radius(mat, z1), a0 = contact_radius(mat, z0);
+        const double a1 = s.a1, a0 = s.a0;
         const double D = mat.R * s.dz / (a1 + a0);
         const double int_w2 =
             D * D * D * ((4.0 / 3.0) * a1 * a1 - a1 * D + 0.2 * D * D) / (mat.R * mat.R);
