@@ -190,6 +190,39 @@ namespace jaeger {
       return integrate_region(mat, s, g_lo, g_hi, RegionD{s, f});
     }
 
+    /* integral of w^2 dx over the springs x in [b, a] of a segment whose top is at radius a,
+       w = (a^2 - x^2) / R, given D = a - b (formed as R dz / (a + b), without cancellation):
+       D^3 (4a^2/3 - a D + D^2/5) / R^2, positive terms only. */
+    DEMC_FN double moment_w2(double R, double a, double D)
+    {
+      return D * D * D * ((4.0 / 3.0) * a * a - a * D + 0.2 * D * D) / (R * R);
+    }
+
+    /* Region D on the top segment (slope m, no shift below the top: d = 0), the springs from
+       g_from up to the top z0 leaving. There u0 = w m and uc = w U with U = m + ds / |dz|, w =
+       z0 - g: every time and displacement of work_region_d() scales with w -- the spring slips
+       for w sigma of the step, whether it reaches the circle before it leaves is the same for
+       all -- and the integrand is c w^2. The quadrature (exact for it) is replaced by the
+       moment of w^2: one square root and one division instead of five and four. */
+    DEMC_FN double integrate_leaving_top(const Material &mat, const StepGeometry &s, const Vec2 &m,
+                                         double g_from)
+    {
+      if (!(s.z0 > g_from)) return 0.0;
+      const double adz = -s.dz;
+      const Vec2 U = m + s.inv_adz * s.ds;
+      const double lU = length(U), U_ds = dot(U, s.ds);
+      double sigma = 0.0, dragged = 0.0;    // slip time / w, (a / |uc|) slip time^2 / w^2
+      if (lU > 0.0) {
+        const double den = U_ds + s.K * adz * lU, lU2 = lU * lU;
+        sigma = (den * s.inv_adz > lU2) ? lU2 / den : s.inv_adz;
+        dragged = (U_ds / lU) * sigma * sigma;
+      }
+      const double stuck = s.inv_adz - sigma;    // stuck time / w
+      const double c = stuck * dot(m, s.ds) + 0.5 * stuck * stuck * s.ds2 + 0.5 * s.K * adz * dragged;
+      const double a = s.a0, b = radius_at(mat, s, g_from);
+      return c * moment_w2(mat.R, a, mat.R * (s.z0 - g_from) / (a + b));
+    }
+
     /* The work integral T.ds of a step that slips somewhere (or unloads), from
        the stack BEFORE the step and the step's plan. */
     DEMC_FN double slip_step_work(const Material &mat, const Stack &st, double z0, double z1,
@@ -225,15 +258,18 @@ namespace jaeger {
         const SegmentField f = {d, read_slope(mat, point_below(st, k), st.pts[k]).m, hi.z};
         const double g_lo = max2(lo.z, z_apex);
         if (slipping) WBD += integrate_region(mat, s, g_lo, min2(hi.z, z_stay), RegionB(s, f));
-        if (s.dz < 0.0) WBD += integrate_leaving(mat, s, f, max2(g_lo, max2(z1, 0.0)), hi.z);
+        if (s.dz < 0.0) {
+          const double g_from = max2(g_lo, max2(z1, 0.0));
+          WBD += (k == st.n - 1) ? integrate_leaving_top(mat, s, f.m, g_from)
+                                 : integrate_leaving(mat, s, f, g_from, hi.z);
+        }
         d = d + (hi.z - lo.z) * f.m;
       }
       // C: entering springs slide along e from their entry (a slip step with dz > 0).
       if (slipping && s.dz > 0.0) {
         const double a1 = s.a1, a0 = s.a0;
         const double D = mat.R * s.dz / (a1 + a0);
-        const double int_w2 =
-            D * D * D * ((4.0 / 3.0) * a1 * a1 - a1 * D + 0.2 * D * D) / (mat.R * mat.R);
+        const double int_w2 = moment_w2(mat.R, a1, D);
         WBD += 0.5 * K * dot(s.e, ds) * int_w2 / s.dz;
       }
       return W + 2.0 * mat.Gstar * WBD;

@@ -787,6 +787,66 @@ TEST(JaegerSpringBed, TurningPathsDifferByJaegersApproximation)
 /* Cattaneo loading at constant overlap in one step, from rest: with the apex
    z* = z - s/K, the work is W = mu K int_{z*}^{z} (P(z) - P(zeta)) dzeta, the stored
    energy U = mu K int_{z*}^{z} (P(zeta) - P(z*)) dzeta. */
+/* The work of the springs that leave the top segment of a history in an unloading step is
+   integrated in closed form (the moment of w^2, detail::integrate_leaving_top()); every other
+   segment's by 3-point Gauss quadrature per piece (detail::integrate_leaving()), which is exact
+   for the top segment's integrand c w^2 as well. The two must agree to rounding on random
+   top segments and steps in the plane: slopes anywhere in the cone, movements of any
+   direction and size, and U = m + ds/|dz| = 0. (A spring of the top segment reaches its
+   circle before it leaves unless the slope is on the cone and the movement along it, where the
+   two branches of work_region_d() meet: that boundary is drawn too.) */
+TEST(JaegerEnergy, LeavingTopSegmentClosedFormEqualsQuadrature)
+{
+  using namespace demc::jaeger::detail;
+  const Material m = glass();
+  const double K = K_of(m);
+  std::mt19937_64 rng(5);
+  std::uniform_real_distribution<double> U(-1.0, 1.0);
+  int reach = 0, leave_first = 0, boundary = 0;
+  double worst = 0.0, worst_cancel = 0.0;
+  for (int trial = 0; trial < 100000; trial++) {
+    const double z0 = kZ * (1.0 + U(rng)) + 1e-9 * kZ;
+    const double adz = z0 * std::pow(10.0, -6.0 * std::fabs(U(rng)));    // up to the whole z0
+    const double z1 = z0 - adz;
+    const bool on_cone = trial % 10 == 1;
+    const double ang = 3.2 * U(rng), len = on_cone ? K : K * std::fabs(U(rng));
+    const Vec2 slope = {len * std::cos(ang), len * std::sin(ang)};
+    const double scale = adz * K * std::pow(10.0, 2.0 * U(rng));
+    Vec2 ds = {scale * U(rng), scale * U(rng)};
+    if (trial % 1000 == 0) ds = (-adz) * slope;    // U = 0: uc = 0 for every spring
+    if (on_cone) ds = (scale * U(rng) / K) * slope;    // along the slope, either way
+    StepGeometry s = {z0, z1, -adz, ds, {0.0, 0.0}, 0.0, 0.0, K, 1.0 / adz, 1.0 / m.R};
+    s.ds2 = dot(ds, ds);
+    s.z_apex = 0.0;
+    s.a0 = std::sqrt(m.R * z0);
+    s.a1 = z1 > 0.0 ? std::sqrt(m.R * z1) : 0.0;
+    s.a_apex = 0.0;
+    const double g_from = std::max(z1, 0.0) + (trial % 3 == 0 ? 0.3 * (z0 - z1) : 0.0);
+    const SegmentField f = {{0.0, 0.0}, slope, z0};
+    const double quad = integrate_leaving(m, s, f, g_from, z0);
+    const double closed = integrate_leaving_top(m, s, slope, g_from);
+    // scale of the integrand's terms: |u0| |ds| and K |dz| |uc| over the region's moment
+    const Vec2 Uv = slope + s.inv_adz * ds;
+    const double terms = (length(slope) * length(ds) * s.inv_adz + s.ds2 * s.inv_adz * s.inv_adz +
+                          K * adz * length(Uv) * s.inv_adz) *
+        moment_w2(m.R, s.a0, m.R * (z0 - g_from) / (s.a0 + std::sqrt(m.R * g_from)));
+    // the quadrature's nodes carry g to within a few eps of z0, so w = z0 - g to eps z0 / w
+    const double allowed = (1e-12 + 16.0 * 2.2e-16 * z0 / (z0 - g_from)) * terms;
+    ASSERT_LE(std::fabs(closed - quad), allowed) << "trial " << trial;
+    worst_cancel = std::max(worst_cancel, std::fabs(closed - quad) / terms * (z0 - g_from) / z0);
+    worst = std::max(worst, std::fabs(closed - quad) / terms);
+    const double den = dot(Uv, ds) + K * adz * length(Uv);
+    (den * s.inv_adz > dot(Uv, Uv) ? reach : leave_first)++;
+    boundary += on_cone;
+  }
+  std::printf("[ measure  ] leaving top segment, closed form vs quadrature: max %.1e of the "
+              "integrand's scale, %.1e of it times (z0 - g) / z0 (%d springs reach their circle, "
+              "%d leave first)\n",
+              worst, worst_cancel, reach, leave_first);
+  EXPECT_GT(reach, 50000);
+  EXPECT_GT(boundary, 5000);
+}
+
 TEST(JaegerEnergy, CattaneoLoadingWorkAndStoredEnergy)
 {
   const Material m = glass();
