@@ -198,6 +198,48 @@ namespace jaeger {
       return D * D * D * ((4.0 / 3.0) * a * a - a * D + 0.2 * D * D) / (R * R);
     }
 
+    /* integrals of 1, w and w^2 dx over the springs x in [x_bottom, x_top] of a segment, where
+       w = w_top + (x_top^2 - x^2) / R, given the overlaps' difference dg = (x_top^2 - x_bottom^2)
+       / R: sums of positive terms only (the moments of the shift from the top, moment_w2()). */
+    struct Moments {
+      double w0, w1, w2;
+    };
+    DEMC_FN Moments moments_below(double R, double w_top, double x_top, double x_bottom, double dg)
+    {
+      if (!(dg > 0.0)) return {0.0, 0.0, 0.0};
+      const double D = R * dg / (x_top + x_bottom);
+      const double v1 = D * D * (2.0 * x_top + x_bottom) / (3.0 * R), v2 = moment_w2(R, x_top, D);
+      return {D, w_top * D + v1, w_top * (w_top * D + 2.0 * v1) + v2};
+    }
+
+    /* Region B on the top segment (slope m, d = 0), the springs g in [g_lo, g_hi]: there
+       dp = rho + w p1 with p1 = e.m - K <= 0, so a spring slips for 1 - beta w of the step,
+       beta = -p1 / rho, until w* = 1 / beta, where it no longer reaches its circle (at the apex,
+       to rounding). On either side of w* the integrand of RegionB is a quadratic in w:
+         slipping  (0.5 dz + w) K e.ds + w^2 [beta (m.ds - K e.ds) + beta^2 (|ds|^2 - K e.ds dz) / 2]
+         stuck     w m.ds + |ds|^2 / 2
+       integrated with the moments of w instead of the quadrature (which takes no account of
+       w*). rho <= 0 (1 / rho taken as 0): beta = 0, every spring slips throughout, as in
+       RegionB. */
+    DEMC_FN double integrate_staying_top(const Material &mat, const StepGeometry &s, const Vec2 &m,
+                                         double g_lo, double g_hi)
+    {
+      if (!(g_hi > g_lo)) return 0.0;
+      const double m_ds = dot(m, s.ds), c1 = s.K_e_ds;
+      const double beta = max2((s.K - dot(s.e, m)) * s.inv_rho, 0.0);
+      const double c2 = beta * (m_ds - c1) + 0.5 * beta * beta * (s.ds2 - c1 * s.dz);
+      const double x_top = radius_at(mat, s, g_hi), x_bottom = radius_at(mat, s, g_lo);
+      const double w_top = s.z0 - g_hi;
+      // w* below the bottom (to rounding: at it): every spring of the region reaches its circle
+      const double g_star = beta > 0.0 ? s.z0 - 1.0 / beta : g_lo;
+      const double g_cut = min2(max2(g_star, g_lo), g_hi);
+      const double x_cut = (g_cut == g_lo) ? x_bottom : radius_at(mat, s, g_cut);
+      const Moments slip = moments_below(mat.R, w_top, x_top, x_cut, g_hi - g_cut);
+      const Moments stuck = moments_below(mat.R, s.z0 - g_cut, x_cut, x_bottom, g_cut - g_lo);
+      return 0.5 * c1 * s.dz * slip.w0 + c1 * slip.w1 + c2 * slip.w2 + m_ds * stuck.w1 +
+          0.5 * s.ds2 * stuck.w0;
+    }
+
     /* Region D on the top segment (slope m, no shift below the top: d = 0), the springs from
        g_from up to the top z0 leaving. There u0 = w m and uc = w U with U = m + ds / |dz|, w =
        z0 - g: every time and displacement of work_region_d() scales with w -- the spring slips
@@ -218,7 +260,8 @@ namespace jaeger {
         dragged = (U_ds / lU) * sigma * sigma;
       }
       const double stuck = s.inv_adz - sigma;    // stuck time / w
-      const double c = stuck * dot(m, s.ds) + 0.5 * stuck * stuck * s.ds2 + 0.5 * s.K * adz * dragged;
+      const double c =
+          stuck * dot(m, s.ds) + 0.5 * stuck * stuck * s.ds2 + 0.5 * s.K * adz * dragged;
       const double a = s.a0, b = radius_at(mat, s, g_from);
       return c * moment_w2(mat.R, a, mat.R * (s.z0 - g_from) / (a + b));
     }
@@ -257,7 +300,10 @@ namespace jaeger {
         const Point hi = st.pts[k], lo = point_below(st, k);
         const SegmentField f = {d, read_slope(mat, point_below(st, k), st.pts[k]).m, hi.z};
         const double g_lo = max2(lo.z, z_apex);
-        if (slipping) WBD += integrate_region(mat, s, g_lo, min2(hi.z, z_stay), RegionB(s, f));
+        if (slipping)
+          WBD += (k == st.n - 1)
+              ? integrate_staying_top(mat, s, f.m, g_lo, min2(hi.z, z_stay))
+              : integrate_region(mat, s, g_lo, min2(hi.z, z_stay), RegionB(s, f));
         if (s.dz < 0.0) {
           const double g_from = max2(g_lo, max2(z1, 0.0));
           WBD += (k == st.n - 1) ? integrate_leaving_top(mat, s, f.m, g_from)

@@ -813,7 +813,7 @@ TEST(JaegerEnergy, LeavingTopSegmentClosedFormEqualsQuadrature)
     const Vec2 slope = {len * std::cos(ang), len * std::sin(ang)};
     const double scale = adz * K * std::pow(10.0, 2.0 * U(rng));
     Vec2 ds = {scale * U(rng), scale * U(rng)};
-    if (trial % 1000 == 0) ds = (-adz) * slope;    // U = 0: uc = 0 for every spring
+    if (trial % 1000 == 0) ds = (-adz) * slope;        // U = 0: uc = 0 for every spring
     if (on_cone) ds = (scale * U(rng) / K) * slope;    // along the slope, either way
     StepGeometry s = {z0, z1, -adz, ds, {0.0, 0.0}, 0.0, 0.0, K, 1.0 / adz, 1.0 / m.R};
     s.ds2 = dot(ds, ds);
@@ -845,6 +845,80 @@ TEST(JaegerEnergy, LeavingTopSegmentClosedFormEqualsQuadrature)
               worst, worst_cancel, reach, leave_first);
   EXPECT_GT(reach, 50000);
   EXPECT_GT(boundary, 5000);
+}
+
+/* The same for the springs that stay in the top segment and slip (region B): the closed form
+   (detail::integrate_staying_top()) against 3-point Gauss quadrature of RegionB, the kernel's
+   integrand for every other segment, on either side of w*, beyond which a spring no longer
+   reaches its circle (the quadrature of the whole region cannot follow that kink, so the test
+   splits it there). Random slopes in the cone, slip directions, movements and regions, loading
+   and unloading; w* below, inside and above the region; rho <= 0. */
+TEST(JaegerEnergy, SlippingTopSegmentClosedFormEqualsQuadrature)
+{
+  using namespace demc::jaeger::detail;
+  const Material m = glass();
+  const double K = K_of(m);
+  std::mt19937_64 rng(9);
+  std::uniform_real_distribution<double> U(-1.0, 1.0);
+  int inside = 0, outside = 0, no_rate = 0;
+  double worst = 0.0;
+  for (int trial = 0; trial < 100000; trial++) {
+    const double z0 = kZ * (1.0 + U(rng)) + 1e-9 * kZ;
+    const double dz = z0 * U(rng) * std::pow(10.0, -6.0 * std::fabs(U(rng)));
+    const double z1 = z0 + dz;
+    const double ang = 3.2 * U(rng), len = K * std::fabs(U(rng));
+    const Vec2 slope = {len * std::cos(ang), len * std::sin(ang)};
+    const double scale = K * std::fabs(dz) * std::pow(10.0, 2.0 * U(rng));
+    const Vec2 ds = {scale * U(rng), scale * U(rng)};
+    const double eang = 3.2 * U(rng);
+    StepGeometry s = {z0,
+                      z1,
+                      dz,
+                      ds,
+                      {std::cos(eang), std::sin(eang)},
+                      0.0,
+                      0.0,
+                      K,
+                      dz < 0.0 ? -1.0 / dz : 0.0,
+                      1.0 / m.R};
+    s.ds2 = dot(ds, ds);
+    s.rho = dot(s.e, ds) - K * dz;
+    s.inv_rho = s.rho > 0.0 ? 1.0 / s.rho : 0.0;
+    s.K_e_ds = K * dot(s.e, ds);
+    const double g_hi = std::min(z0, z1), g_lo = g_hi * std::fabs(U(rng));
+    s.z_apex = g_lo;
+    s.a0 = std::sqrt(m.R * z0);
+    s.a1 = std::sqrt(m.R * z1);
+    s.a_apex = std::sqrt(m.R * g_lo);
+    const SegmentField f = {{0.0, 0.0}, slope, z0};
+    const RegionB b(s, f);
+    // w*: where dp = rho + w (e.m - K) reaches 0
+    const double p1 = dot(s.e, slope) - K;
+    const double g_star = (s.rho > 0.0 && p1 < 0.0) ? z0 - s.rho / -p1 : -1.0;
+    double quad;
+    if (g_star > g_lo && g_star < g_hi) {
+      quad = integrate_region(m, s, g_lo, g_star, b) + integrate_region(m, s, g_star, g_hi, b);
+      inside++;
+    } else {
+      quad = integrate_region(m, s, g_lo, g_hi, b);
+      outside++;
+    }
+    no_rate += !(s.rho > 0.0);
+    const double closed = integrate_staying_top(m, s, slope, g_lo, g_hi);
+    // scale: the integrand's terms at the region's bottom, w = z0 - g_lo, over the region
+    const double w = z0 - g_lo, x_lo = std::sqrt(m.R * g_lo), x_hi = std::sqrt(m.R * g_hi);
+    const double terms =
+        (w * std::fabs(dot(slope, ds)) + s.ds2 + K * scale * (w + std::fabs(dz))) * (x_hi - x_lo);
+    const double allowed = (1e-12 + 16.0 * 2.2e-16 * z0 / (z0 - g_hi + 1e-300)) * terms;
+    ASSERT_LE(std::fabs(closed - quad), allowed) << "trial " << trial;
+    worst = std::max(worst, std::fabs(closed - quad) / terms);
+  }
+  std::printf("[ measure  ] slipping top segment, closed form vs quadrature: max %.1e of the "
+              "integrand's scale (w* inside the region %d, outside %d; rho <= 0: %d)\n",
+              worst, inside, outside, no_rate);
+  EXPECT_GT(inside, 5000);
+  EXPECT_GT(outside, 5000);
+  EXPECT_GT(no_rate, 1000);
 }
 
 TEST(JaegerEnergy, CattaneoLoadingWorkAndStoredEnergy)
