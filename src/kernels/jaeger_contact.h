@@ -52,9 +52,10 @@
        the MDR picture (jaeger_work.h): each spring sticks until it reaches its
        yield circle, then slides. For collinear paths this is the exact history
        of every spring, so the work is exact for any step size (closed form for
-       elastic pushes; 3-point Gauss in x per history segment, exact for the
-       polynomial integrands, otherwise). In the plane it is the kernel's model
-       of the path within the step (slides along the step's slip direction).
+       elastic pushes and for the top segment; 3-point Gauss in x per deeper
+       history segment, exact for the polynomial integrands). In the plane it
+       is the kernel's model of the path within the step (slides along the
+       step's slip direction).
        Cost O(segments popped or dropped), like the step.
        Friction dissipation = (accumulated work) - stored_energy(mat, st).
        work = false skips it (the work returned is 0; the stack and force are the

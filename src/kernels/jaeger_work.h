@@ -19,7 +19,10 @@
    every spring (the input and the bounds move linearly in a proportional step),
    so the work is exact for any step size. Within a history segment the
    integrands are polynomials of degree <= 4 in x (split D where uc changes
-   sign), so 3-point Gauss–Legendre in x per piece is exact. In the plane, the
+   sign), so 3-point Gauss–Legendre in x per piece is exact. On the top segment
+   (most steps touch no other) they are quadratics in w = z0 - g, also in the
+   plane, and are integrated in closed form from the moments of w instead
+   (integrate_staying_top, integrate_leaving_top). In the plane, the
    same rules with the kernel's slip direction e are the kernel's model of the
    path within the step (Jäger's approximation); the rate rho is then clipped so
    that each spring slips for at most the step.
@@ -216,7 +219,8 @@ namespace jaeger {
        dp = rho + w p1 with p1 = e.m - K <= 0, so a spring slips for 1 - beta w of the step,
        beta = -p1 / rho, until w* = 1 / beta, where it no longer reaches its circle (at the apex,
        to rounding). On either side of w* the integrand of RegionB is a quadratic in w:
-         slipping  (0.5 dz + w) K e.ds + w^2 [beta (m.ds - K e.ds) + beta^2 (|ds|^2 - K e.ds dz) / 2]
+         slipping  (0.5 dz + w) K e.ds
+                   + w^2 [beta (m.ds - K e.ds) + beta^2 (|ds|^2 - K e.ds dz) / 2]
          stuck     w m.ds + |ds|^2 / 2
        integrated with the moments of w instead of the quadrature (which takes no account of
        w*). rho <= 0 (1 / rho taken as 0): beta = 0, every spring slips throughout, as in
