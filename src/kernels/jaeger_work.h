@@ -231,17 +231,19 @@ namespace jaeger {
       if (!(g_hi > g_lo)) return 0.0;
       const double m_ds = dot(m, s.ds), c1 = s.K_e_ds;
       const double beta = max2((s.K - dot(s.e, m)) * s.inv_rho, 0.0);
-      const double c2 = beta * (m_ds - c1) + 0.5 * beta * beta * (s.ds2 - c1 * s.dz);
       const double x_top = radius_at(mat, s, g_hi), x_bottom = radius_at(mat, s, g_lo);
-      const double w_top = s.z0 - g_hi;
       // w* below the bottom (to rounding: at it): every spring of the region reaches its circle
       const double g_star = beta > 0.0 ? s.z0 - 1.0 / beta : g_lo;
       const double g_cut = min2(max2(g_star, g_lo), g_hi);
       const double x_cut = (g_cut == g_lo) ? x_bottom : radius_at(mat, s, g_cut);
-      const Moments slip = moments_below(mat.R, w_top, x_top, x_cut, g_hi - g_cut);
       const Moments stuck = moments_below(mat.R, s.z0 - g_cut, x_cut, x_bottom, g_cut - g_lo);
-      return 0.5 * c1 * s.dz * slip.w0 + c1 * slip.w1 + c2 * slip.w2 + m_ds * stuck.w1 +
-          0.5 * s.ds2 * stuck.w0;
+      double W = m_ds * stuck.w1 + 0.5 * s.ds2 * stuck.w0;
+      if (g_hi > g_cut) {    // some springs reach their circle (then 1 / beta > z0 - g_hi)
+        const Moments slip = moments_below(mat.R, s.z0 - g_hi, x_top, x_cut, g_hi - g_cut);
+        const double c2 = beta * (m_ds - c1) + 0.5 * beta * beta * (s.ds2 - c1 * s.dz);
+        W += 0.5 * c1 * s.dz * slip.w0 + c1 * slip.w1 + c2 * slip.w2;
+      }
+      return W;
     }
 
     /* Region D on the top segment (slope m, no shift below the top: d = 0), the springs from
