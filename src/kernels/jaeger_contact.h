@@ -181,42 +181,25 @@ namespace jaeger {
 
     /* Step 3a, unloading to z1 < z(top): find the segment k_top holding z1 and the
        new top there (a stored point, or the cut point), and r = s' - s*(z1): ds
-       plus the shift carried by the dropped part. r_tol_bound bounds the rounding
-       allowance of r (the slopes are read back from differences) from above, cheaply:
-       cut_round_off() gives the allowance itself. */
+       plus the shift carried by the dropped part. r_tol is the rounding
+       allowance of r (the slopes are read back from differences). */
     DEMC_FN Vec2 locate_cut(const Material &mat, const Stack &st, double z1, double P1,
-                            const Vec2 &ds, int &k_top, Point &top, double &r_tol_bound)
+                            const Vec2 &ds, int &k_top, Point &top, double &r_tol)
     {
       Vec2 r = ds;
-      r_tol_bound = 4.0 * kEps * (math::fabs(ds.x) + math::fabs(ds.y));
+      r_tol = 4.0 * kEps * (math::fabs(ds.x) + math::fabs(ds.y));
       for (int k = st.n - 1;; --k) {
         const Point hi = st.pts[k], lo = point_below(st, k);
         const Slope s = read_slope(mat, lo, hi);
         const double dropped = hi.z - max2(lo.z, z1);
         r = r + dropped * s.m;
-        r_tol_bound += dropped * (segment_slope_error_bound(mat, lo, hi, s) + 4.0 * kEps * s.len);
+        r_tol += dropped * (segment_slope_error(mat, lo, hi) + 4.0 * kEps * s.len);
         if (lo.z < z1) {
           k_top = k;
           top = (hi.z == z1) ? hi : point_on_segment(lo, hi, z1, P1);
           return r;
         }
       }
-    }
-
-    /* The rounding allowance of locate_cut()'s r: its terms are at most those of its bound,
-       term by term, so the bound is never below it. Asked for only when |r| is within the
-       bound (rarely: a cut with no tangential movement). */
-    DEMC_FN double cut_round_off(const Material &mat, const Stack &st, double z1, const Vec2 &ds,
-                                 int k_top)
-    {
-      double r_tol = 4.0 * kEps * (math::fabs(ds.x) + math::fabs(ds.y));
-      for (int k = st.n - 1; k >= k_top; --k) {
-        const Point hi = st.pts[k], lo = point_below(st, k);
-        const double dropped = hi.z - max2(lo.z, z1);
-        const double slope_error = segment_slope_error(mat, lo, hi);
-        r_tol += dropped * (slope_error + 4.0 * kEps * read_slope(mat, lo, hi).len);
-      }
-      return r_tol;
     }
 
     /* Steps 3b-3d without touching the stack: walk down from the top (segment
@@ -257,12 +240,14 @@ namespace jaeger {
     {
       st.n = p.k + 1;
       if (p.k >= 0) st.pts[p.k] = p.apex;
-      if (!p.slips) {    // the apex is the top: nothing slips
+      const double lv = length(p.v);
+      if (!(z1 > p.apex.z) || !(lv > 0.0)) {    // the apex is the top: nothing slips
         res.kind = STEP_UNLOAD;
         res.T = force_of(top_point(st));
         return;
       }
-      const Vec2 T1 = force_of(p.apex) + (mat.mu * (P1 - p.apex.P)) * p.e;
+      const Vec2 e = (1.0 / lv) * p.v;
+      const Vec2 T1 = force_of(p.apex) + (mat.mu * (P1 - p.apex.P)) * e;
       push_point(mat, st, {z1, P1, T1.x, T1.y}, res);
       res.T = T1;
       res.kind = (p.k >= 0) ? STEP_SLIP : STEP_SLIDING;
@@ -275,8 +260,7 @@ namespace jaeger {
   {
     const Point top = top_point(st);
     if (!(z_new > 0.0)) {    // 1. separated: every spring leaves
-      const detail::Plan p =
-          detail::aim({-1, origin_point(), -1, origin_point(), {0.0, 0.0}}, z_new);
+      const detail::Plan p = {-1, origin_point(), -1, origin_point(), {0.0, 0.0}};
       const double W = work ? detail::slip_step_work(mat, st, top.z, z_new, ds, p) : 0.0;
       st.n = 0;
       return {{0.0, 0.0}, 0.0, W, 0, STEP_SEPARATED};
@@ -290,17 +274,15 @@ namespace jaeger {
     if (dz < 0.0) {    // 3a. unloading: springs leave the contact
       int k_top = 0;
       Point cut = top;
-      double r_tol_bound = 0.0;
-      const Vec2 r = detail::locate_cut(mat, st, z_new, P1, ds, k_top, cut, r_tol_bound);
-      const double lr = length(r);
-      if (lr <= r_tol_bound && lr <= detail::cut_round_off(mat, st, z_new, ds, k_top))
-        p = {k_top, cut, k_top, cut, {0.0, 0.0}};    // 3e. degenerate: r = 0 to rounding
+      double r_tol = 0.0;
+      const Vec2 r = detail::locate_cut(mat, st, z_new, P1, ds, k_top, cut, r_tol);
+      if (length(r) <= r_tol)    // 3e. degenerate: r = 0 to rounding, nothing slips
+        p = {k_top, cut, k_top, cut, {0.0, 0.0}};
       else
         p = detail::find_apex(mat, st, k_top, cut, r, 0.0);
     } else {
       p = detail::find_apex(mat, st, st.n - 1, top, ds, dz);
     }
-    p = detail::aim(p, z_new);
     const double W = work ? detail::slip_step_work(mat, st, top.z, z_new, ds, p) : 0.0;
     StepResult res = {force_of(top), P1, W, 0, STEP_SLIP};
     detail::apply_plan(mat, st, p, z_new, P1, res);

@@ -97,12 +97,11 @@ namespace jaeger {
     return k > 0 ? st.pts[k - 1] : origin_point();
   }
 
-  /* Displacement-space slope m = ds/dz of a segment, its length |m| (the walk down needs it
-     too) and kappa / dP (which bounds its rounding error, see segment_slope_error). */
+  /* Displacement-space slope m = ds/dz of a segment and its length |m| (the walk down needs
+     it too). */
   struct Slope {
     Vec2 m;
     double len;
-    double per_force;    // kappa / dP, 0 for a segment with no force increment
   };
 
   /* The slope of the segment lo -> hi, read back from force space. Rounding can put a tiny
@@ -112,13 +111,13 @@ namespace jaeger {
   DEMC_FN Slope read_slope(const Material &mat, const Point &lo, const Point &hi)
   {
     const double dP = hi.P - lo.P;
-    if (!(dP > 0.0)) return {{0.0, 0.0}, 0.0, 0.0};
+    if (!(dP > 0.0)) return {{0.0, 0.0}, 0.0};
     const double s = kappa(mat) / dP;
     const Vec2 m = {s * (hi.tx - lo.tx), s * (hi.ty - lo.ty)};
     const double K = cone_slope(mat), len = length(m);
-    if (!(len > K)) return {m, len, s};
+    if (!(len > K)) return {m, len};
     const Vec2 clipped = (K / len) * m;
-    return {clipped, length(clipped), s};
+    return {clipped, length(clipped)};
   }
 
   DEMC_FN Vec2 segment_slope(const Material &mat, const Point &lo, const Point &hi)
@@ -134,16 +133,6 @@ namespace jaeger {
     if (!(dP > 0.0)) return 0.0;
     const double scale = length(force_of(hi)) + length(force_of(lo)) + mat.mu * hi.P;
     return 8.0 * detail::kEps * kappa(mat) * scale / dP;
-  }
-
-  /* An upper bound of segment_slope_error from the segment's Slope, without its square roots
-     and division: |v|_1 >= |v|, and a margin for the rounding of the two forms. */
-  DEMC_FN double segment_slope_error_bound(const Material &mat, const Point &lo, const Point &hi,
-                                           const Slope &s)
-  {
-    const double scale = math::fabs(hi.tx) + math::fabs(hi.ty) + math::fabs(lo.tx) +
-        math::fabs(lo.ty) + mat.mu * hi.P;
-    return 8.0 * (1.0 + 1e-9) * detail::kEps * s.per_force * scale;
   }
 
   /* Slip segment: |dT| = mu dP to within a relative 1e-9 and the absolute rounding

@@ -44,18 +44,7 @@ namespace jaeger {
       int k;         // segment holding the apex; -1: the origin (full sliding)
       Point apex;    // (z*, P*, T*) of the apex
       Vec2 v;        // s' - s*(z*): its direction is the slip direction; 0: no slip
-      bool slips;    // whether a slip segment is pushed (set by aim())
-      Vec2 e;        // its direction, v / |v| (set by aim(); 0 if it does not slip)
     };
-
-    // the plan's slip direction, for a step to overlap z1
-    DEMC_FN Plan aim(Plan p, double z1)
-    {
-      const double lv = length(p.v);
-      p.slips = lv > 0.0 && z1 > p.apex.z;
-      p.e = p.slips ? (1.0 / lv) * p.v : Vec2{0.0, 0.0};
-      return p;
-    }
 
     /* One step's data for the spring integrals. */
     struct StepGeometry {
@@ -286,9 +275,10 @@ namespace jaeger {
       s.a1 = contact_radius(mat, z1);
       s.a_apex = contact_radius(mat, p.apex.z);
       if (s.dz < 0.0) s.inv_adz = 1.0 / -s.dz;
-      const bool slipping = p.slips;
+      const double lv = length(p.v);
+      const bool slipping = lv > 0.0 && z1 > p.apex.z;
       if (slipping) {
-        s.e = p.e;
+        s.e = (1.0 / lv) * p.v;
         s.rho = dot(s.e, ds) - K * s.dz;
         s.inv_rho = s.rho > 0.0 ? 1.0 / s.rho : 0.0;
         s.K_e_ds = K * dot(s.e, ds);
