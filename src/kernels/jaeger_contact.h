@@ -314,8 +314,7 @@ namespace jaeger {
       const Vec2 m = segment_slope(mat, lo, hi);
       const double a = contact_radius(mat, hi.z), b = contact_radius(mat, lo.z);
       const double D = mat.R * (hi.z - lo.z) / (a + b);
-      const double I1 = D * D * (2.0 * a + b) / (3.0 * mat.R);
-      const double I2 = D * D * D * ((4.0 / 3.0) * a * a - a * D + 0.2 * D * D) / (mat.R * mat.R);
+      const double I1 = detail::moment_w1(mat.R, a, b, D), I2 = detail::moment_w2(mat.R, a, D);
       U += dot(d, d) * D + 2.0 * dot(d, m) * I1 + dot(m, m) * I2;
       d = d + (hi.z - lo.z) * m;
     }

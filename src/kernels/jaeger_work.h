@@ -182,9 +182,14 @@ namespace jaeger {
       return integrate_region(mat, s, g_lo, g_hi, RegionD{s, f});
     }
 
-    /* integral of w^2 dx over the springs x in [b, a] of a segment whose top is at radius a,
-       w = (a^2 - x^2) / R, given D = a - b (formed as R dz / (a + b), without cancellation):
-       D^3 (4a^2/3 - a D + D^2/5) / R^2, positive terms only. */
+    /* integrals of w dx and w^2 dx over the springs x in [b, a] of a segment whose top is at
+       radius a, w = (a^2 - x^2) / R, given D = a - b (formed as R dz / (a + b), without
+       cancellation): D^2 (2a + b) / (3R) and D^3 (4a^2/3 - a D + D^2/5) / R^2, positive terms
+       only. (stored_energy() takes them too.) */
+    DEMC_FN double moment_w1(double R, double a, double b, double D)
+    {
+      return D * D * (2.0 * a + b) / (3.0 * R);
+    }
     DEMC_FN double moment_w2(double R, double a, double D)
     {
       return D * D * D * ((4.0 / 3.0) * a * a - a * D + 0.2 * D * D) / (R * R);
@@ -200,7 +205,7 @@ namespace jaeger {
     {
       if (!(dg > 0.0)) return {0.0, 0.0, 0.0};
       const double D = R * dg / (x_top + x_bottom);
-      const double v1 = D * D * (2.0 * x_top + x_bottom) / (3.0 * R), v2 = moment_w2(R, x_top, D);
+      const double v1 = moment_w1(R, x_top, x_bottom, D), v2 = moment_w2(R, x_top, D);
       return {D, w_top * D + v1, w_top * (w_top * D + 2.0 * v1) + v2};
     }
 
@@ -294,16 +299,16 @@ namespace jaeger {
       Vec2 d = {0.0, 0.0};
       for (int k = st.n - 1; k >= 0 && k >= p.k; --k) {
         const Point hi = st.pts[k], lo = point_below(st, k);
-        const SegmentField f = {d, read_slope(mat, point_below(st, k), st.pts[k]).m, hi.z};
+        const SegmentField f = {d, segment_slope(mat, lo, hi), hi.z};
         const double g_lo = max2(lo.z, z_apex);
+        const bool top = k == st.n - 1;    // d = 0: closed forms
         if (slipping)
-          WBD += (k == st.n - 1)
-              ? integrate_staying_top(mat, s, f.m, g_lo, min2(hi.z, z_stay))
-              : integrate_region(mat, s, g_lo, min2(hi.z, z_stay), RegionB(s, f));
+          WBD += top ? integrate_staying_top(mat, s, f.m, g_lo, min2(hi.z, z_stay))
+                     : integrate_region(mat, s, g_lo, min2(hi.z, z_stay), RegionB(s, f));
         if (s.dz < 0.0) {
           const double g_from = max2(g_lo, max2(z1, 0.0));
-          WBD += (k == st.n - 1) ? integrate_leaving_top(mat, s, f.m, g_from)
-                                 : integrate_leaving(mat, s, f, g_from, hi.z);
+          WBD += top ? integrate_leaving_top(mat, s, f.m, g_from)
+                     : integrate_leaving(mat, s, f, g_from, hi.z);
         }
         d = d + (hi.z - lo.z) * f.m;
       }
