@@ -109,12 +109,37 @@ namespace jaeger {
   };
 
   struct StepResult {
-    Vec2 T;         // tangential force, contact frame
-    double P;       // normal force
-    double work;    // tangential work increment integral T.ds over the step
-    int merges;     // history points removed by merging in this step
-    int kind;       // a StepKind
+    Vec2 T;           // tangential force, contact frame
+    double P;         // normal force
+    double work;      // tangential work increment integral T.ds over the step
+    int merges;       // history points removed by merging in this step
+    int kind;         // a StepKind
+    double stored;    // U_t after the step, given U_t before it (work = true; else 0)
   };
+
+  /* U_t = G* integral_0^a |u(x)|^2 dx with u(x) = s - s*(x^2/R). On segment k,
+     u = d_k + m_k w with d_k = s - s*(z_k) (0 at the top) and
+     w = z_k - x^2/R = (a_k^2 - x^2)/R, so the integral is closed form:
+       int dx = D,  int w dx = D^2 (2a + b) / (3R),
+       int w^2 dx = D^3 (4a^2/3 - a D + D^2/5) / R^2,
+     a = a_k, b = a_(k-1), D = a - b = R dz / (a + b): positive terms only. A segment's b is
+     the next one's a: one square root per segment (on an energy step of a slow dense flow
+     this walk over every history is what the step costs most). */
+  DEMC_FN double stored_energy(const Material &mat, const Stack &st)
+  {
+    double U = 0.0;
+    Vec2 d = {0.0, 0.0};
+    double a = st.n > 0 ? contact_radius(mat, st.pts[st.n - 1].z) : 0.0;
+    for (int k = st.n - 1; k >= 0; --k) {
+      const Point hi = st.pts[k], lo = point_below(st, k);
+      const Vec2 m = segment_slope(mat, lo, hi);
+      const double b = contact_radius(mat, lo.z);
+      U += detail::segment_energy(mat.R, d, m, a, b, hi.z - lo.z);
+      d = d + (hi.z - lo.z) * m;
+      a = b;
+    }
+    return mat.Gstar * U;
+  }
 
   namespace detail {
 
@@ -158,13 +183,14 @@ namespace jaeger {
           dot(ds, ds) / (kappa(mat) * dz * dz) * hertz_excess_integral(mat, z0, z1);
     }
 
-    // Step 2: elastic push of (z1, slope ds/dz), then the beta merge.
+    /* Step 2: elastic push of (z1, slope ds/dz), then the beta merge. No spring slips: U_t grows
+       by the work. */
     DEMC_FN StepResult elastic_push(const Material &mat, Stack &st, double z1, double P1,
-                                    const Vec2 &ds, double beta, bool work)
+                                    const Vec2 &ds, double beta, bool work, double stored)
     {
       const Point top = top_point(st);
       const double W = work ? elastic_work(mat, force_of(top), ds, top.z, z1) : 0.0;
-      StepResult res = {force_of(top), P1, W, 0, STEP_ELASTIC};
+      StepResult res = {force_of(top), P1, W, 0, STEP_ELASTIC, work ? stored + W : 0.0};
       if (st.n > 0 && !(P1 > top.P)) {
         // dz so small that P does not change in double precision: a new point would
         // have no force increment to read its slope from. Extend the top instead.
@@ -234,6 +260,14 @@ namespace jaeger {
       return p;
     }
 
+    /* A merge (beta, or a full stack) moves the springs below it (the approximation): U_t is
+       then taken from the whole history. */
+    DEMC_FN StepResult after_merges(const Material &mat, const Stack &st, StepResult res, bool work)
+    {
+      if (work && res.merges > 0) res.stored = stored_energy(mat, st);
+      return res;
+    }
+
     /* Apply a plan: keep the stack up to the apex, push the slip segment. */
     DEMC_FN void apply_plan(const Material &mat, Stack &st, const Plan &p, double z1, double P1,
                             StepResult &res)
@@ -256,19 +290,20 @@ namespace jaeger {
   }    // namespace detail
 
   DEMC_FN StepResult step(const Material &mat, Stack &st, double z_new, const Vec2 &ds, double beta,
-                          bool work = true)
+                          bool work = true, double stored = 0.0)
   {
     const Point top = top_point(st);
     if (!(z_new > 0.0)) {    // 1. separated: every spring leaves
       const detail::Plan p = {-1, origin_point(), -1, origin_point(), {0.0, 0.0}};
-      const double W = work ? detail::slip_step_work(mat, st, top.z, z_new, ds, p) : 0.0;
+      const double W = work ? detail::slip_step_work(mat, st, top.z, z_new, ds, p, 0.0).work : 0.0;
       st.n = 0;
-      return {{0.0, 0.0}, 0.0, W, 0, STEP_SEPARATED};
+      return {{0.0, 0.0}, 0.0, W, 0, STEP_SEPARATED, 0.0};
     }
     const double dz = z_new - top.z, P1 = hertz_force(mat, z_new);
     if (dz >= 0.0 && length(ds) <= cone_slope(mat) * dz) {    // 2. elastic
-      if (dz == 0.0) return {force_of(top), top.P, 0.0, 0, STEP_NONE};
-      return detail::elastic_push(mat, st, z_new, P1, ds, beta, work);
+      if (dz == 0.0) return {force_of(top), top.P, 0.0, 0, STEP_NONE, work ? stored : 0.0};
+      const StepResult res = detail::elastic_push(mat, st, z_new, P1, ds, beta, work, stored);
+      return detail::after_merges(mat, st, res, work);
     }
     detail::Plan p;
     if (dz < 0.0) {    // 3a. unloading: springs leave the contact
@@ -283,10 +318,11 @@ namespace jaeger {
     } else {
       p = detail::find_apex(mat, st, st.n - 1, top, ds, dz);
     }
-    const double W = work ? detail::slip_step_work(mat, st, top.z, z_new, ds, p) : 0.0;
-    StepResult res = {force_of(top), P1, W, 0, STEP_SLIP};
+    const detail::StepEnergy E = work ? detail::slip_step_work(mat, st, top.z, z_new, ds, p, stored)
+                                      : detail::StepEnergy{};
+    StepResult res = {force_of(top), P1, E.work, 0, STEP_SLIP, E.stored};
     detail::apply_plan(mat, st, p, z_new, P1, res);
-    return res;
+    return detail::after_merges(mat, st, res, work);
   }
 
   /* A contact that was open at the start of the step (stack empty, previous
@@ -297,28 +333,6 @@ namespace jaeger {
   {
     if (!(z_old < 0.0) || !(z_new > 0.0)) return ds;
     return (z_new / (z_new - z_old)) * ds;
-  }
-
-  /* U_t = G* integral_0^a |u(x)|^2 dx with u(x) = s - s*(x^2/R). On segment k,
-     u = d_k + m_k w with d_k = s - s*(z_k) (0 at the top) and
-     w = z_k - x^2/R = (a_k^2 - x^2)/R, so the integral is closed form:
-       int dx = D,  int w dx = D^2 (2a + b) / (3R),
-       int w^2 dx = D^3 (4a^2/3 - a D + D^2/5) / R^2,
-     a = a_k, b = a_(k-1), D = a - b = R dz / (a + b): positive terms only. */
-  DEMC_FN double stored_energy(const Material &mat, const Stack &st)
-  {
-    double U = 0.0;
-    Vec2 d = {0.0, 0.0};
-    for (int k = st.n - 1; k >= 0; --k) {
-      const Point hi = st.pts[k], lo = point_below(st, k);
-      const Vec2 m = segment_slope(mat, lo, hi);
-      const double a = contact_radius(mat, hi.z), b = contact_radius(mat, lo.z);
-      const double D = mat.R * (hi.z - lo.z) / (a + b);
-      const double I1 = detail::moment_w1(mat.R, a, b, D), I2 = detail::moment_w2(mat.R, a, D);
-      U += dot(d, d) * D + 2.0 * dot(d, m) * I1 + dot(m, m) * I2;
-      d = d + (hi.z - lo.z) * m;
-    }
-    return mat.Gstar * U;
   }
 
   /* The same history under another material (pair_coeff changed E, nu or mu of a contact

@@ -195,6 +195,17 @@ namespace jaeger {
       return D * D * D * ((4.0 / 3.0) * a * a - a * D + 0.2 * D * D) / (R * R);
     }
 
+    /* integral |d + w m|^2 dx over the springs between radius b and a of a segment whose top is
+       at radius a (w = (a^2 - x^2) / R, d: the springs' displacement at the top), dz the overlaps'
+       difference: the stored energy of those springs over G*. */
+    DEMC_FN double segment_energy(double R, const Vec2 &d, const Vec2 &m, double a, double b,
+                                  double dz)
+    {
+      const double D = R * dz / (a + b);
+      return dot(d, d) * D + 2.0 * dot(d, m) * moment_w1(R, a, b, D) +
+          dot(m, m) * moment_w2(R, a, D);
+    }
+
     /* integrals of 1, w and w^2 dx over the springs x in [x_bottom, x_top] of a segment, where
        w = w_top + (x_top^2 - x^2) / R, given the overlaps' difference dg = (x_top^2 - x_bottom^2)
        / R: sums of positive terms only (the moments of the shift from the top, moment_w2()). */
@@ -266,10 +277,20 @@ namespace jaeger {
       return c * moment_w2(mat.R, a, mat.R * (s.z0 - g_from) / (a + b));
     }
 
-    /* The work integral T.ds of a step that slips somewhere (or unloads), from
-       the stack BEFORE the step and the step's plan. */
-    DEMC_FN double slip_step_work(const Material &mat, const Stack &st, double z0, double z1,
-                                  const Vec2 &ds, const Plan &p)
+    /* What a step that slips (or unloads) does to the energy: the work integral T.ds, and the
+       stored energy U_t after it. */
+    struct StepEnergy {
+      double work, stored;
+    };
+
+    /* The work integral T.ds of a step that slips somewhere (or unloads), from the stack BEFORE
+       the step and the step's plan; and U_t after it from U_t before it (`stored`) without a walk
+       over the whole history: the springs inside the apex stay stuck, so their energy grows by
+       their work (region A); those above it lose their old displacements (their energy, summed
+       over the segments the work integral visits anyway) and take those of the new slip
+       segment, u = K (z1 - g) e. Full sliding (no apex) leaves only the new segment. */
+    DEMC_FN StepEnergy slip_step_work(const Material &mat, const Stack &st, double z0, double z1,
+                                      const Vec2 &ds, const Plan &p, double stored)
     {
       const double K = cone_slope(mat);
       // what every node would need (the divisions and square roots included), once per step
@@ -291,16 +312,19 @@ namespace jaeger {
       // A: inside the apex, closed form.
       const double a_apex = s.a_apex;
       const Vec2 d_apex = p.v - ds;
-      double W = dot(ds, force_of(p.apex) + (2.0 * mat.Gstar * a_apex) * d_apex) +
+      const double W = dot(ds, force_of(p.apex) + (2.0 * mat.Gstar * a_apex) * d_apex) +
           mat.Gstar * a_apex * dot(ds, ds);
       // B and D: the old segments above the apex, from the top down.
-      double WBD = 0.0;
+      double WBD = 0.0, U_above = 0.0;
       const double z_apex = p.apex.z, z_stay = min2(z0, z1);
       Vec2 d = {0.0, 0.0};
+      double x_hi = s.a0;    // radius of the segment's top (the next one's: its bottom's)
       for (int k = st.n - 1; k >= 0 && k >= p.k; --k) {
         const Point hi = st.pts[k], lo = point_below(st, k);
         const SegmentField f = {d, segment_slope(mat, lo, hi), hi.z};
-        const double g_lo = max2(lo.z, z_apex);
+        const double g_lo = max2(lo.z, z_apex), x_lo = radius_at(mat, s, g_lo);
+        U_above += segment_energy(mat.R, d, f.m, x_hi, x_lo, hi.z - g_lo);
+        x_hi = x_lo;
         const bool top = k == st.n - 1;    // d = 0: closed forms
         if (slipping)
           WBD += top ? integrate_staying_top(mat, s, f.m, g_lo, min2(hi.z, z_stay))
@@ -319,7 +343,11 @@ namespace jaeger {
         const double int_w2 = moment_w2(mat.R, a1, D);
         WBD += 0.5 * K * dot(s.e, ds) * int_w2 / s.dz;
       }
-      return W + 2.0 * mat.Gstar * WBD;
+      // the new slip segment's springs, |u| = K (z1 - g) from the apex up to z1
+      const double U_new =
+          slipping ? K * K * moment_w2(mat.R, s.a1, mat.R * (z1 - z_apex) / (s.a1 + a_apex)) : 0.0;
+      const double U_kept = p.k < 0 ? 0.0 : stored - mat.Gstar * U_above + W;
+      return {W + 2.0 * mat.Gstar * WBD, U_kept + mat.Gstar * U_new};
     }
 
   }    // namespace detail

@@ -1069,6 +1069,56 @@ TEST(JaegerStack, InvariantsHoldAfterEveryStep)
   }
 }
 
+/* The stored energy the step carries (StepResult::stored, from the value before the step) is
+   the closed form of the whole history, stored_energy(), after every step of fuzz paths in the
+   plane and collinear random paths, exact, with beta merges and with a full stack: to rounding,
+   which a carried value accumulates. Each step adds a few eps of the energies it moves (those
+   of the whole field at most, below the running maximum U_max of the path); separation and full
+   sliding restart it from exact values, a merge from the closed form. Bound: 16 eps U_max per
+   step since the last restart. */
+TEST(JaegerEnergy, CarriedStoredEnergyEqualsTheClosedForm)
+{
+  const Material m = glass();
+  struct Config {
+    const char *name;
+    std::vector<Move> path;
+    double beta;
+    int capacity;
+  };
+  const std::vector<Move> plane = fuzz_path(11u, 30000, m);
+  const std::vector<Move> line = random_path(12u, 30000, m, true, 0.01);
+  const Config configs[] = {{"plane, exact", plane, 0.0, 30002},
+                            {"plane, beta 0.2", plane, 0.2, 30002},
+                            {"plane, capacity 4", plane, 0.0, 4},
+                            {"collinear, exact", line, 0.0, 30002}};
+  for (const Config &cf : configs) {
+    std::vector<Point> buf(cf.capacity);
+    Stack st{buf.data(), 0, cf.capacity};
+    double carried = 0.0, U_max = 0.0, worst = 0.0, z_prev = 0.0;
+    long since_restart = 0, restarts = 0, checked = 0;
+    for (std::size_t i = 0; i < cf.path.size(); ++i) {
+      Vec2 ds = {cf.path[i].dx, cf.path[i].dy};
+      if (st.n == 0) ds = fresh_contact_shift(z_prev, cf.path[i].z, ds);
+      z_prev = cf.path[i].z;
+      const StepResult r = step(m, st, cf.path[i].z, ds, cf.beta, true, carried);
+      carried = r.stored;
+      const double U = stored_energy(m, st);
+      U_max = std::max(U_max, U);
+      const bool restart = r.kind == STEP_SEPARATED || r.kind == STEP_SLIDING || r.merges > 0;
+      since_restart = restart ? 0 : since_restart + 1;
+      restarts += restart;
+      const double bound = 16.0 * 2.22e-16 * U_max * (1 + since_restart);
+      ASSERT_LE(std::fabs(carried - U), bound) << cf.name << ", step " << i << ", U " << U;
+      worst = std::max(worst, std::fabs(carried - U) / (2.22e-16 * U_max * (1 + since_restart)));
+      checked += U > 0.0;
+    }
+    EXPECT_GT(checked, 10000) << cf.name;
+    std::printf("[ measure  ] carried U_t, %-18s: worst |carried - closed form| = %.2f eps U_max "
+                "per step since a restart (%ld restarts)\n",
+                cf.name, worst, restarts);
+  }
+}
+
 // work = false skips the work integral and nothing else: the same stack, points and force
 // after every step of a fuzz path (exact, beta and capacity merges alike), work 0
 TEST(JaegerStack, WithoutWorkTheSameHistory)
