@@ -23,7 +23,7 @@
                                                         (jaeger_hertz.h)
      Point{z, P, tx, ty}; Stack{pts, n, capacity}; check_invariants(mat, st)
                                                         (jaeger_stack.h)
-     StepResult step(mat, st, z_new, ds, beta[, work])  (this file)
+     StepResult step(mat, st, z_new, ds, beta[, work, stored])  (this file)
      double stored_energy(mat, st)                      (this file)
      Vec2 fresh_contact_shift(z_old, z_new, ds)         (this file)
 
@@ -31,8 +31,8 @@
    n points of 4 doubles. The current overlap, normal force and tangential force
    are the top point; there is no other state (no shift s: the kernel needs
    shifts only relative to the top). For the dissipation, the caller may also
-   accumulate the work increments (1 double). The contact frame
-   (contact_frame.h) is 4 more doubles.
+   accumulate the work increments (1 double), and to carry U_t, 1 more. The contact
+   frame (contact_frame.h) is 4 more doubles.
 
    step(mat, st, z_new, ds, beta) advances the contact by one movement applied
    proportionally: from the current overlap (top point, 0 if n = 0) to z_new, and
@@ -58,6 +58,12 @@
        step's slip direction).
        Cost O(segments popped or dropped), like the step.
        Friction dissipation = (accumulated work) - stored_energy(mat, st).
+     - Stored energy carried: with work = true and stored = U_t before the step (>= 0; from
+       stored_energy() or the last step's StepResult::stored), StepResult::stored is U_t after
+       it, at the cost of about one history segment's energy per step instead of a walk over
+       the history (stored_energy(), O(n)) whenever U_t is needed. Equal to that walk to
+       rounding; merges in the step take it from the walk. stored = -1 (the default): not
+       carried, StepResult::stored = -1, nothing else changes.
        work = false skips it (the work returned is 0; the stack and force are the
        same): the integral is about a quarter of a step's cost where contacts slip.
      - Fresh contact: if the contact was open at the start of the step (n = 0),
@@ -114,7 +120,7 @@ namespace jaeger {
     double work;      // tangential work increment integral T.ds over the step
     int merges;       // history points removed by merging in this step
     int kind;         // a StepKind
-    double stored;    // U_t after the step, given U_t before it (work = true; else 0)
+    double stored;    // U_t after the step if carried (see step()), else -1
   };
 
   /* U_t = G* integral_0^a |u(x)|^2 dx with u(x) = s - s*(x^2/R). On segment k,
@@ -123,18 +129,20 @@ namespace jaeger {
        int dx = D,  int w dx = D^2 (2a + b) / (3R),
        int w^2 dx = D^3 (4a^2/3 - a D + D^2/5) / R^2,
      a = a_k, b = a_(k-1), D = a - b = R dz / (a + b): positive terms only. A segment's b is
-     the next one's a: one square root per segment (on an energy step of a slow dense flow
-     this walk over every history is what the step costs most). */
+     the next one's a: one square root per segment. O(n): with work = true the step carries
+     U_t (StepResult::stored), and callers need this walk only without it, after merges, and
+     to start from a history whose U_t they do not know. */
   DEMC_FN double stored_energy(const Material &mat, const Stack &st)
   {
     double U = 0.0;
     Vec2 d = {0.0, 0.0};
+    const double inv_R = 1.0 / mat.R;
     double a = st.n > 0 ? contact_radius(mat, st.pts[st.n - 1].z) : 0.0;
     for (int k = st.n - 1; k >= 0; --k) {
       const Point hi = st.pts[k], lo = point_below(st, k);
       const Vec2 m = segment_slope(mat, lo, hi);
       const double b = contact_radius(mat, lo.z);
-      U += detail::segment_energy(mat.R, d, m, a, b, hi.z - lo.z);
+      U += detail::segment_energy(inv_R, d, m, a, b, hi.z - lo.z);
       d = d + (hi.z - lo.z) * m;
       a = b;
     }
@@ -190,7 +198,8 @@ namespace jaeger {
     {
       const Point top = top_point(st);
       const double W = work ? elastic_work(mat, force_of(top), ds, top.z, z1) : 0.0;
-      StepResult res = {force_of(top), P1, W, 0, STEP_ELASTIC, work ? stored + W : 0.0};
+      StepResult res = {
+          force_of(top), P1, W, 0, STEP_ELASTIC, carried(work, stored) ? stored + W : -1.0};
       if (st.n > 0 && !(P1 > top.P)) {
         // dz so small that P does not change in double precision: a new point would
         // have no force increment to read its slope from. Extend the top instead.
@@ -262,9 +271,9 @@ namespace jaeger {
 
     /* A merge (beta, or a full stack) moves the springs below it (the approximation): U_t is
        then taken from the whole history. */
-    DEMC_FN StepResult after_merges(const Material &mat, const Stack &st, StepResult res, bool work)
+    DEMC_FN StepResult after_merges(const Material &mat, const Stack &st, StepResult res)
     {
-      if (work && res.merges > 0) res.stored = stored_energy(mat, st);
+      if (res.stored >= 0.0 && res.merges > 0) res.stored = stored_energy(mat, st);
       return res;
     }
 
@@ -290,20 +299,23 @@ namespace jaeger {
   }    // namespace detail
 
   DEMC_FN StepResult step(const Material &mat, Stack &st, double z_new, const Vec2 &ds, double beta,
-                          bool work = true, double stored = 0.0)
+                          bool work = true, double stored = -1.0)
   {
     const Point top = top_point(st);
     if (!(z_new > 0.0)) {    // 1. separated: every spring leaves
       const detail::Plan p = {-1, origin_point(), -1, origin_point(), {0.0, 0.0}};
-      const double W = work ? detail::slip_step_work(mat, st, top.z, z_new, ds, p, 0.0).work : 0.0;
+      const double W = work ? detail::slip_step_work<false>(mat, st, top.z, z_new, ds, p, -1.0).work
+                            : 0.0;
       st.n = 0;
-      return {{0.0, 0.0}, 0.0, W, 0, STEP_SEPARATED, 0.0};
+      return {{0.0, 0.0}, 0.0, W, 0, STEP_SEPARATED, detail::carried(work, stored) ? 0.0 : -1.0};
     }
     const double dz = z_new - top.z, P1 = hertz_force(mat, z_new);
     if (dz >= 0.0 && length(ds) <= cone_slope(mat) * dz) {    // 2. elastic
-      if (dz == 0.0) return {force_of(top), top.P, 0.0, 0, STEP_NONE, work ? stored : 0.0};
+      if (dz == 0.0)
+        return {
+            force_of(top), top.P, 0.0, 0, STEP_NONE, detail::carried(work, stored) ? stored : -1.0};
       const StepResult res = detail::elastic_push(mat, st, z_new, P1, ds, beta, work, stored);
-      return detail::after_merges(mat, st, res, work);
+      return detail::after_merges(mat, st, res);
     }
     detail::Plan p;
     if (dz < 0.0) {    // 3a. unloading: springs leave the contact
@@ -318,11 +330,14 @@ namespace jaeger {
     } else {
       p = detail::find_apex(mat, st, st.n - 1, top, ds, dz);
     }
-    const detail::StepEnergy E = work ? detail::slip_step_work(mat, st, top.z, z_new, ds, p, stored)
-                                      : detail::StepEnergy{};
+    detail::StepEnergy E = {0.0, -1.0};
+    if (detail::carried(work, stored))
+      E = detail::slip_step_work<true>(mat, st, top.z, z_new, ds, p, stored);
+    else if (work)
+      E = detail::slip_step_work<false>(mat, st, top.z, z_new, ds, p, stored);
     StepResult res = {force_of(top), P1, E.work, 0, STEP_SLIP, E.stored};
     detail::apply_plan(mat, st, p, z_new, P1, res);
-    return detail::after_merges(mat, st, res, work);
+    return detail::after_merges(mat, st, res);
   }
 
   /* A contact that was open at the start of the step (stack empty, previous

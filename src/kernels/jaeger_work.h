@@ -182,41 +182,50 @@ namespace jaeger {
       return integrate_region(mat, s, g_lo, g_hi, RegionD{s, f});
     }
 
-    /* integrals of w dx and w^2 dx over the springs x in [b, a] of a segment whose top is at
-       radius a, w = (a^2 - x^2) / R, given D = a - b (formed as R dz / (a + b), without
-       cancellation): D^2 (2a + b) / (3R) and D^3 (4a^2/3 - a D + D^2/5) / R^2, positive terms
-       only. (stored_energy() takes them too.) */
-    DEMC_FN double moment_w1(double R, double a, double b, double D)
+    /* D = a - b for the radii a = sqrt(R g_a), b = sqrt(R g_b) of overlaps dg = g_a - g_b apart,
+       without cancellation: R dg / (a + b). inv_R = 1 / R. */
+    DEMC_FN double radius_difference(double inv_R, double a, double b, double dg)
     {
-      return D * D * (2.0 * a + b) / (3.0 * R);
+      return dg / (inv_R * (a + b));
     }
-    DEMC_FN double moment_w2(double R, double a, double D)
+
+    /* integrals of w dx and w^2 dx over the springs x in [b, a] of a segment whose top is at
+       radius a, w = (a^2 - x^2) / R, given D = a - b (radius_difference()): D^2 (2a + b) / (3R)
+       and D^3 (4a^2/3 - a D + D^2/5) / R^2, positive terms only, without a division (1/R is
+       formed once per step). (stored_energy() takes them too.) */
+    DEMC_FN double moment_w1(double inv_R, double a, double b, double D)
     {
-      return D * D * D * ((4.0 / 3.0) * a * a - a * D + 0.2 * D * D) / (R * R);
+      return D * D * (2.0 * a + b) * ((1.0 / 3.0) * inv_R);
+    }
+    DEMC_FN double moment_w2(double inv_R, double a, double D)
+    {
+      return D * D * D * ((4.0 / 3.0) * a * a - a * D + 0.2 * D * D) * (inv_R * inv_R);
     }
 
     /* integral |d + w m|^2 dx over the springs between radius b and a of a segment whose top is
        at radius a (w = (a^2 - x^2) / R, d: the springs' displacement at the top), dz the overlaps'
        difference: the stored energy of those springs over G*. */
-    DEMC_FN double segment_energy(double R, const Vec2 &d, const Vec2 &m, double a, double b,
+    DEMC_FN double segment_energy(double inv_R, const Vec2 &d, const Vec2 &m, double a, double b,
                                   double dz)
     {
-      const double D = R * dz / (a + b);
-      return dot(d, d) * D + 2.0 * dot(d, m) * moment_w1(R, a, b, D) +
-          dot(m, m) * moment_w2(R, a, D);
+      const double D = radius_difference(inv_R, a, b, dz);
+      return dot(d, d) * D + 2.0 * dot(d, m) * moment_w1(inv_R, a, b, D) +
+          dot(m, m) * moment_w2(inv_R, a, D);
     }
 
     /* integrals of 1, w and w^2 dx over the springs x in [x_bottom, x_top] of a segment, where
        w = w_top + (x_top^2 - x^2) / R, given the overlaps' difference dg = (x_top^2 - x_bottom^2)
-       / R: sums of positive terms only (the moments of the shift from the top, moment_w2()). */
+       / R: sums of positive terms only (the moments of the shift from the top, moment_w2()).
+       inv_R = 1 / R. */
     struct Moments {
       double w0, w1, w2;
     };
-    DEMC_FN Moments moments_below(double R, double w_top, double x_top, double x_bottom, double dg)
+    DEMC_FN Moments moments_below(double inv_R, double w_top, double x_top, double x_bottom,
+                                  double dg)
     {
       if (!(dg > 0.0)) return {0.0, 0.0, 0.0};
-      const double D = R * dg / (x_top + x_bottom);
-      const double v1 = moment_w1(R, x_top, x_bottom, D), v2 = moment_w2(R, x_top, D);
+      const double D = radius_difference(inv_R, x_top, x_bottom, dg);
+      const double v1 = moment_w1(inv_R, x_top, x_bottom, D), v2 = moment_w2(inv_R, x_top, D);
       return {D, w_top * D + v1, w_top * (w_top * D + 2.0 * v1) + v2};
     }
 
@@ -229,11 +238,15 @@ namespace jaeger {
          stuck     w m.ds + |ds|^2 / 2
        integrated with the moments of w instead of the quadrature (which takes no account of
        w*). rho <= 0 (1 / rho taken as 0): beta = 0, every spring slips throughout, as in
-       RegionB. */
-    DEMC_FN double integrate_staying_top(const Material &mat, const StepGeometry &s, const Vec2 &m,
-                                         double g_lo, double g_hi)
+       RegionB. Also returns the region's integral of w^2 dx: its springs held |m|^2 w^2 of
+       stored energy (over G*) before the step. */
+    struct TopIntegral {
+      double work, w2;
+    };
+    DEMC_FN TopIntegral integrate_staying_top(const Material &mat, const StepGeometry &s,
+                                              const Vec2 &m, double g_lo, double g_hi)
     {
-      if (!(g_hi > g_lo)) return 0.0;
+      if (!(g_hi > g_lo)) return {0.0, 0.0};
       const double m_ds = dot(m, s.ds), c1 = s.K_e_ds;
       const double beta = max2((s.K - dot(s.e, m)) * s.inv_rho, 0.0);
       const double x_top = radius_at(mat, s, g_hi), x_bottom = radius_at(mat, s, g_lo);
@@ -241,14 +254,15 @@ namespace jaeger {
       const double g_star = beta > 0.0 ? s.z0 - 1.0 / beta : g_lo;
       const double g_cut = min2(max2(g_star, g_lo), g_hi);
       const double x_cut = (g_cut == g_lo) ? x_bottom : radius_at(mat, s, g_cut);
-      const Moments stuck = moments_below(mat.R, s.z0 - g_cut, x_cut, x_bottom, g_cut - g_lo);
-      double W = m_ds * stuck.w1 + 0.5 * s.ds2 * stuck.w0;
+      const Moments stuck = moments_below(s.inv_R, s.z0 - g_cut, x_cut, x_bottom, g_cut - g_lo);
+      TopIntegral I = {m_ds * stuck.w1 + 0.5 * s.ds2 * stuck.w0, stuck.w2};
       if (g_hi > g_cut) {    // some springs reach their circle (then 1 / beta > z0 - g_hi)
-        const Moments slip = moments_below(mat.R, s.z0 - g_hi, x_top, x_cut, g_hi - g_cut);
+        const Moments slip = moments_below(s.inv_R, s.z0 - g_hi, x_top, x_cut, g_hi - g_cut);
         const double c2 = beta * (m_ds - c1) + 0.5 * beta * beta * (s.ds2 - c1 * s.dz);
-        W += 0.5 * c1 * s.dz * slip.w0 + c1 * slip.w1 + c2 * slip.w2;
+        I.work += 0.5 * c1 * s.dz * slip.w0 + c1 * slip.w1 + c2 * slip.w2;
+        I.w2 += slip.w2;
       }
-      return W;
+      return I;
     }
 
     /* Region D on the top segment (slope m, no shift below the top: d = 0), the springs from
@@ -256,11 +270,12 @@ namespace jaeger {
        z0 - g: every time and displacement of work_region_d() scales with w -- the spring slips
        for w sigma of the step, whether it reaches the circle before it leaves is the same for
        all -- and the integrand is c w^2. The quadrature (exact for it) is replaced by the
-       moment of w^2: one square root and one division instead of five and four. */
-    DEMC_FN double integrate_leaving_top(const Material &mat, const StepGeometry &s, const Vec2 &m,
-                                         double g_from)
+       moment of w^2: one square root and one division instead of five and four. (With that
+       moment, as integrate_staying_top().) */
+    DEMC_FN TopIntegral integrate_leaving_top(const Material &mat, const StepGeometry &s,
+                                              const Vec2 &m, double g_from)
     {
-      if (!(s.z0 > g_from)) return 0.0;
+      if (!(s.z0 > g_from)) return {0.0, 0.0};
       const double adz = -s.dz;
       const Vec2 U = m + s.inv_adz * s.ds;
       const double lU = length(U), U_ds = dot(U, s.ds);
@@ -274,21 +289,32 @@ namespace jaeger {
       const double c =
           stuck * dot(m, s.ds) + 0.5 * stuck * stuck * s.ds2 + 0.5 * s.K * adz * dragged;
       const double a = s.a0, b = radius_at(mat, s, g_from);
-      return c * moment_w2(mat.R, a, mat.R * (s.z0 - g_from) / (a + b));
+      const double w2 = moment_w2(s.inv_R, a, radius_difference(s.inv_R, a, b, s.z0 - g_from));
+      return {c * w2, w2};
     }
 
     /* What a step that slips (or unloads) does to the energy: the work integral T.ds, and the
-       stored energy U_t after it. */
+       stored energy U_t after it (-1: not carried). */
     struct StepEnergy {
       double work, stored;
     };
 
+    /* whether a step carries U_t: with the work integral, from a known value (stored >= 0; the
+       caller passes -1 where it would rather take U_t from the history when it needs it) */
+    DEMC_FN bool carried(bool work, double stored)
+    {
+      return work && stored >= 0.0;
+    }
+
     /* The work integral T.ds of a step that slips somewhere (or unloads), from the stack BEFORE
        the step and the step's plan; and U_t after it from U_t before it (`stored`) without a walk
        over the whole history: the springs inside the apex stay stuck, so their energy grows by
-       their work (region A); those above it lose their old displacements (their energy, summed
-       over the segments the work integral visits anyway) and take those of the new slip
-       segment, u = K (z1 - g) e. Full sliding (no apex) leaves only the new segment. */
+       their work (region A); those above it lose their old displacements and take those of the
+       new slip segment, u = K (z1 - g) e. The old energy above the apex is summed over the
+       segments the work integral visits anyway (on the top segment from the moments of w its
+       closed forms take). Full sliding (no apex) leaves only the new segment. Carry = false:
+       the work only (stored -1), as fast as before U_t was carried. */
+    template <bool Carry>
     DEMC_FN StepEnergy slip_step_work(const Material &mat, const Stack &st, double z0, double z1,
                                       const Vec2 &ds, const Plan &p, double stored)
     {
@@ -317,37 +343,47 @@ namespace jaeger {
       // B and D: the old segments above the apex, from the top down.
       double WBD = 0.0, U_above = 0.0;
       const double z_apex = p.apex.z, z_stay = min2(z0, z1);
+      const bool carry = Carry && p.k >= 0;    // full sliding: no old energy to sum
       Vec2 d = {0.0, 0.0};
-      double x_hi = s.a0;    // radius of the segment's top (the next one's: its bottom's)
       for (int k = st.n - 1; k >= 0 && k >= p.k; --k) {
         const Point hi = st.pts[k], lo = point_below(st, k);
         const SegmentField f = {d, segment_slope(mat, lo, hi), hi.z};
-        const double g_lo = max2(lo.z, z_apex), x_lo = radius_at(mat, s, g_lo);
-        U_above += segment_energy(mat.R, d, f.m, x_hi, x_lo, hi.z - g_lo);
-        x_hi = x_lo;
-        const bool top = k == st.n - 1;    // d = 0: closed forms
-        if (slipping)
-          WBD += top ? integrate_staying_top(mat, s, f.m, g_lo, min2(hi.z, z_stay))
-                     : integrate_region(mat, s, g_lo, min2(hi.z, z_stay), RegionB(s, f));
-        if (s.dz < 0.0) {
-          const double g_from = max2(g_lo, max2(z1, 0.0));
-          WBD += top ? integrate_leaving_top(mat, s, f.m, g_from)
-                     : integrate_leaving(mat, s, f, g_from, hi.z);
+        const double g_lo = max2(lo.z, z_apex), g_stay = min2(hi.z, z_stay);
+        const double g_from = max2(g_lo, max2(z1, 0.0));
+        if (k == st.n - 1) {    // the top segment, d = 0: closed forms
+          // its springs above the apex stay (up to g_stay) or leave (from g_from)
+          const TopIntegral B = slipping ? integrate_staying_top(mat, s, f.m, g_lo, g_stay)
+                                         : TopIntegral{0.0, 0.0};
+          const TopIntegral D = s.dz < 0.0 ? integrate_leaving_top(mat, s, f.m, g_from)
+                                           : TopIntegral{0.0, 0.0};
+          WBD += B.work + D.work;
+          const bool all_springs = (slipping || !(g_stay > g_lo)) && (s.dz < 0.0 || g_stay == hi.z);
+          if (carry)
+            U_above += all_springs
+                ? dot(f.m, f.m) * (B.w2 + D.w2)
+                : segment_energy(s.inv_R, d, f.m, s.a0, radius_at(mat, s, g_lo), hi.z - g_lo);
+        } else {
+          if (slipping) WBD += integrate_region(mat, s, g_lo, g_stay, RegionB(s, f));
+          if (s.dz < 0.0) WBD += integrate_leaving(mat, s, f, g_from, hi.z);
+          if (carry)
+            U_above += segment_energy(s.inv_R, d, f.m, radius_at(mat, s, hi.z),
+                                      radius_at(mat, s, g_lo), hi.z - g_lo);
         }
         d = d + (hi.z - lo.z) * f.m;
       }
       // C: entering springs slide along e from their entry (a slip step with dz > 0).
       if (slipping && s.dz > 0.0) {
         const double a1 = s.a1, a0 = s.a0;
-        const double D = mat.R * s.dz / (a1 + a0);
-        const double int_w2 = moment_w2(mat.R, a1, D);
+        const double int_w2 = moment_w2(s.inv_R, a1, radius_difference(s.inv_R, a1, a0, s.dz));
         WBD += 0.5 * K * dot(s.e, ds) * int_w2 / s.dz;
       }
-      // the new slip segment's springs, |u| = K (z1 - g) from the apex up to z1
-      const double U_new =
-          slipping ? K * K * moment_w2(mat.R, s.a1, mat.R * (z1 - z_apex) / (s.a1 + a_apex)) : 0.0;
+      const double work = W + 2.0 * mat.Gstar * WBD;
+      if (!Carry) return {work, -1.0};
+      // the new slip segment's springs, |u| = K (z1 - g) from the apex (the origin: radius 0)
+      const double D_new = p.k < 0 ? s.a1 : radius_difference(s.inv_R, s.a1, a_apex, z1 - z_apex);
+      const double U_new = slipping ? K * K * moment_w2(s.inv_R, s.a1, D_new) : 0.0;
       const double U_kept = p.k < 0 ? 0.0 : stored - mat.Gstar * U_above + W;
-      return {W + 2.0 * mat.Gstar * WBD, U_kept + mat.Gstar * U_new};
+      return {work, U_kept + mat.Gstar * U_new};
     }
 
   }    // namespace detail

@@ -429,22 +429,25 @@ void FixJaegerHistory::unpack_restart(int nlocal, int nth)
   int m = 0;
   for (int k = 0; k < nth; k++) m += static_cast<int>(extra[nlocal][m]);
   unpack_exchange(nlocal, &extra[nlocal][m + 1]);
-  add_type_keys(peratom[nlocal]);
+  upgrade_records(peratom[nlocal]);
 }
 
-/* Records of restart files written before the header held R_TYPES get it, as 0 (not known:
-   PairGranJaeger::convert_histories() takes the contact's type pair as it finds it). Their
-   entries are told apart by size: R_HEADER - 1 + 4 n values then, R_HEADER + 4 n now. */
+/* Records of restart files written before the header held R_TYPES get it as 0 (not known:
+   PairGranJaeger::convert_histories() takes the contact's type pair as it finds it), and those
+   written before it held R_STORED get that as -1 (not known: the pair style takes U_t from the
+   history). Their entries are told apart by size modulo POINT: R_HEADER - 2 + 4 n values
+   before R_TYPES, R_HEADER - 1 + 4 n before R_STORED, R_HEADER + 4 n now. */
 
-void FixJaegerHistory::add_type_keys(std::vector<double> &store)
+void FixJaegerHistory::upgrade_records(std::vector<double> &store)
 {
-  static_assert(R_TYPES == R_HEADER - 1 && (R_HEADER - 1) % POINT == 0,
-                "an earlier record's size is a multiple of POINT, a current one's is not");
+  static_assert(R_TYPES == R_HEADER - 2 && R_STORED == R_HEADER - 1 && (R_HEADER - 2) % POINT == 0,
+                "the sizes of the three layouts differ modulo POINT");
   for (size_t m = 0; m < store.size(); m += 2 + (size_t) store[m + 1]) {
-    const int size = (int) store[m + 1];
-    if (size % POINT != 0) continue;
-    store.insert(store.begin() + (long) (m + 2 + R_TYPES), 0.0);
-    store[m + 1] = size + 1;
+    const int size = (int) store[m + 1], missing = R_HEADER % POINT - size % POINT;
+    const long header = (long) (m + 2);
+    if (missing == 2) store.insert(store.begin() + header + R_TYPES, 0.0);
+    if (missing >= 1) store.insert(store.begin() + header + R_STORED, -1.0);
+    store[m + 1] = size + missing;
   }
 }
 

@@ -39,7 +39,10 @@ class FixJaegerHistory : public Fix {
   /* record layout: header, then `capacity` points of 4 doubles (z, P, tx, ty). R_TYPES: the
      type pair whose material the history holds (demc::jaeger::type_pair_key(); 0: not known,
      a record of a restart file written before it existed), so that a contact whose atoms
-     changed type is moved to its new material. */
+     changed type is moved to its new material. R_STORED: the stored tangential energy U_t,
+     which the kernel carries from step to step with work yes; negative: not known (work no,
+     a history changed outside a step, a restart file written before it existed), then taken
+     from the whole history when next needed. */
   enum Header {
     R_CAPACITY,
     R_LENGTH,
@@ -50,6 +53,7 @@ class FixJaegerHistory : public Fix {
     R_WORK,
     R_DAMPWORK,
     R_TYPES,
+    R_STORED,
     R_HEADER
   };
   enum Stats {
@@ -116,7 +120,7 @@ class FixJaegerHistory : public Fix {
   std::vector<long> first;      // per atom: offset of its entries in handles
   // per-atom store between reneighborings: [tag, size, record(size)] ...
   std::vector<std::vector<double>> peratom;
-  static void add_type_keys(std::vector<double> &store);    // restart files of earlier versions
+  static void upgrade_records(std::vector<double> &store);    // restart files of earlier versions
   bool stored_by_post_run;
   PartnerFlagsOfGhosts ghost_partner_flags;
   bigint stats_step;

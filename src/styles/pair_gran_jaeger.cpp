@@ -64,7 +64,8 @@ jaeger::Stack stack_of(double *rec, int bounded_capacity)
 PairGranJaeger::PairGranJaeger(LAMMPS *lmp) :
     PairGranDemc(lmp, "gran/jaeger"), youngs(nullptr), poisson(nullptr), mu(nullptr),
     estar(nullptr), gstar(nullptr), check_materials(false), restart_has_materials(false), beta(0.0),
-    max_length(0), work(true), fix_history(nullptr)
+    max_length(0), work(true), last_energy_step(-1), energy_interval(0), carry_length(0),
+    fix_history(nullptr)
 {
   prepare_style(7);
 }
@@ -95,6 +96,7 @@ void PairGranJaeger::allocate()
 void PairGranJaeger::compute(int eflag, int vflag)
 {
   begin_compute(eflag, vflag);
+  note_energy_step(eflag != 0);
   if (check_materials) convert_histories();
   // at setup nothing has moved since the last step: read the force off the history
   const bool advance = (update->setupflag == 0);
@@ -196,7 +198,7 @@ void PairGranJaeger::compute_contact(const TouchingPair &t, bool advance, bool e
     q = frame::init_frame(c.n);
     if (advance) {
       rec = fix_history->open(i, jj, INITIAL_CAPACITY);
-      rec[H::R_WORK] = rec[H::R_DAMPWORK] = 0.0;
+      rec[H::R_WORK] = rec[H::R_DAMPWORK] = rec[H::R_STORED] = 0.0;
       rec[H::R_TYPES] = material_key(i, j);
     }
   }
@@ -218,9 +220,11 @@ void PairGranJaeger::compute_contact(const TouchingPair &t, bool advance, bool e
     const int length = (int) hist[H::R_LENGTH];
     hist =
         fix_history->reserve(i, jj, max_length > 0 ? std::min(length + 1, max_length) : length + 1);
+    const double stored = work ? stored_to_carry(hist, mat, length) : -1.0;
     jaeger::Stack st = stack_of(hist, max_length);
-    res = jaeger::step(mat, st, c.overlap, ds, beta, work);
+    res = jaeger::step(mat, st, c.overlap, ds, beta, work, stored);
     hist[H::R_LENGTH] = st.n;
+    hist[H::R_STORED] = res.stored;    // -1: not carried
     hist[H::R_WORK] += res.work;
     frame::store(hist + H::R_QW, q);
     tangential_sum += weight * res.work;
@@ -248,7 +252,7 @@ void PairGranJaeger::compute_contact(const TouchingPair &t, bool advance, bool e
   // energies and counts only where they are read: compute pair (an energy step) and
   // the per-atom energies
   const double un = (eflag || energy_per_atom) ? jaeger::normal_energy(mat, c.overlap) : 0.0;
-  const double ut = (eflag && hist) ? jaeger::stored_energy(mat, stack_of(hist, max_length)) : 0.0;
+  const double ut = (eflag && hist) ? stored_tangential_energy(hist, mat) : 0.0;
   stored_tangential += weight * ut;
   apply_force(atom_p, atom_q, c, force, i, j, un + ut);
   tally_atoms(atom_p, atom_q, un, ut, advance ? res.work : 0.0, dwd);
@@ -280,6 +284,48 @@ void PairGranJaeger::trim(double *rec, const jaeger::Material &mat)
   jaeger::Stack st = stack_of(rec, 0);
   fix_history->merges += jaeger::shorten_to(mat, st, max_length);
   rec[H::R_LENGTH] = st.n;
+  rec[H::R_STORED] = -1.0;    // the merges moved springs: no longer known
+}
+
+/* ----------------------------------------------------------------------
+   U_t of a contact: carried by the record (work yes), else from the whole
+   history (O(length))
+------------------------------------------------------------------------- */
+
+double PairGranJaeger::stored_tangential_energy(double *rec, const jaeger::Material &mat) const
+{
+  if (rec[H::R_STORED] >= 0.0) return rec[H::R_STORED];
+  return jaeger::stored_energy(mat, stack_of(rec, max_length));
+}
+
+/* ----------------------------------------------------------------------
+   whether a contact carries U_t through its steps. Carrying costs about what
+   a walk over one history segment does, on every step; not carrying, a walk
+   over the whole history on each energy step (a thermo step, or every step
+   of a run whose fix deform of style variable, or fix ave/time of pe, asks
+   for the energy every step). So a history carries U_t while it is at least
+   as long as the steps between energy steps (and stops below half that),
+   the interval taken as the one between the last two energy steps, or the
+   steps since the last one if longer.
+------------------------------------------------------------------------- */
+
+void PairGranJaeger::note_energy_step(bool energy)
+{
+  const bigint now = update->ntimestep;
+  if (energy && now > last_energy_step) {    // (a run's setup repeats the last step)
+    if (last_energy_step >= 0) energy_interval = now - last_energy_step;
+    last_energy_step = now;
+  }
+  const bigint interval = std::max(energy_interval, now - last_energy_step);
+  carry_length = energy_interval > 0 ? (int) std::min<bigint>(interval, MAXSMALLINT) : MAXSMALLINT;
+}
+
+// U_t before the step for a contact that carries it (length: its history's), else -1
+double PairGranJaeger::stored_to_carry(double *rec, const jaeger::Material &mat, int length) const
+{
+  const bool carrying = rec[H::R_STORED] >= 0.0;
+  if (carrying ? 2 * (bigint) length < carry_length : length < carry_length) return -1.0;
+  return stored_tangential_energy(rec, mat);
 }
 
 /* ----------------------------------------------------------------------
@@ -458,6 +504,7 @@ void PairGranJaeger::convert_histories()
       const double work =
           jaeger::change_material(jaeger::with_radius(from, R), jaeger::with_radius(to, R), st);
       rec[H::R_WORK] += work;
+      rec[H::R_STORED] = -1.0;    // U_t of the new material: taken from the history
       tangential_sum += pair_weight(j) * work;
       tally_atoms(tag[i] < tag[j] ? i : j, tag[i] < tag[j] ? j : i, 0.0, 0.0, work, 0.0);
     }
@@ -610,7 +657,7 @@ double PairGranJaeger::single(int i, int j, int itype, int jtype, double rsq, do
     svector[2] = T.y;
     svector[3] = T.z;
     svector[4] = st.n;
-    ut = jaeger::stored_energy(mat, st);
+    ut = stored_tangential_energy(rec, mat);
     svector[5] = ut;
     svector[6] = rec[H::R_WORK];
   }

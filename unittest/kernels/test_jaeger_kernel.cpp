@@ -798,12 +798,12 @@ TEST(JaegerEnergy, LeavingTopSegmentClosedFormEqualsQuadrature)
     const double g_from = std::max(z1, 0.0) + (trial % 3 == 0 ? 0.3 * (z0 - z1) : 0.0);
     const SegmentField f = {{0.0, 0.0}, slope, z0};
     const double quad = integrate_leaving(m, s, f, g_from, z0);
-    const double closed = integrate_leaving_top(m, s, slope, g_from);
+    const double closed = integrate_leaving_top(m, s, slope, g_from).work;
     // scale of the integrand's terms: |u0| |ds| and K |dz| |uc| over the region's moment
     const Vec2 Uv = slope + s.inv_adz * ds;
     const double terms = (length(slope) * length(ds) * s.inv_adz + s.ds2 * s.inv_adz * s.inv_adz +
                           K * adz * length(Uv) * s.inv_adz) *
-        moment_w2(m.R, s.a0, m.R * (z0 - g_from) / (s.a0 + std::sqrt(m.R * g_from)));
+        moment_w2(1.0 / m.R, s.a0, m.R * (z0 - g_from) / (s.a0 + std::sqrt(m.R * g_from)));
     // the quadrature's nodes carry g to within a few eps of z0, so w = z0 - g to eps z0 / w
     const double allowed = (1e-12 + 16.0 * 2.2e-16 * z0 / (z0 - g_from)) * terms;
     ASSERT_LE(std::fabs(closed - quad), allowed) << "trial " << trial;
@@ -878,7 +878,7 @@ TEST(JaegerEnergy, SlippingTopSegmentClosedFormEqualsQuadrature)
       outside++;
     }
     no_rate += !(s.rho > 0.0);
-    const double closed = integrate_staying_top(m, s, slope, g_lo, g_hi);
+    const double closed = integrate_staying_top(m, s, slope, g_lo, g_hi).work;
     // scale: the integrand's terms at the region's bottom, w = z0 - g_lo, over the region
     const double w = z0 - g_lo, x_lo = std::sqrt(m.R * g_lo), x_hi = std::sqrt(m.R * g_hi);
     const double terms =
@@ -1075,7 +1075,8 @@ TEST(JaegerStack, InvariantsHoldAfterEveryStep)
    which a carried value accumulates. Each step adds a few eps of the energies it moves (those
    of the whole field at most, below the running maximum U_max of the path); separation and full
    sliding restart it from exact values, a merge from the closed form. Bound: 16 eps U_max per
-   step since the last restart. */
+   step since the last restart. A twin step that is not asked to carry it (-1) does the same
+   work and history and returns -1. */
 TEST(JaegerEnergy, CarriedStoredEnergyEqualsTheClosedForm)
 {
   const Material m = glass();
@@ -1092,7 +1093,7 @@ TEST(JaegerEnergy, CarriedStoredEnergyEqualsTheClosedForm)
                             {"plane, capacity 4", plane, 0.0, 4},
                             {"collinear, exact", line, 0.0, 30002}};
   for (const Config &cf : configs) {
-    std::vector<Point> buf(cf.capacity);
+    std::vector<Point> buf(cf.capacity), twin_buf(cf.capacity);
     Stack st{buf.data(), 0, cf.capacity};
     double carried = 0.0, U_max = 0.0, worst = 0.0, z_prev = 0.0;
     long since_restart = 0, restarts = 0, checked = 0;
@@ -1100,7 +1101,14 @@ TEST(JaegerEnergy, CarriedStoredEnergyEqualsTheClosedForm)
       Vec2 ds = {cf.path[i].dx, cf.path[i].dy};
       if (st.n == 0) ds = fresh_contact_shift(z_prev, cf.path[i].z, ds);
       z_prev = cf.path[i].z;
+      // a twin that does not carry U_t (-1): the same work and history, -1 back
+      std::copy(buf.begin(), buf.begin() + st.n, twin_buf.begin());
+      Stack twin{twin_buf.data(), st.n, cf.capacity};
+      const StepResult r_twin = step(m, twin, cf.path[i].z, ds, cf.beta, true, -1.0);
       const StepResult r = step(m, st, cf.path[i].z, ds, cf.beta, true, carried);
+      ASSERT_EQ(r_twin.work, r.work) << cf.name << ", step " << i;
+      ASSERT_EQ(r_twin.stored, -1.0);
+      ASSERT_EQ(twin.n, st.n);
       carried = r.stored;
       const double U = stored_energy(m, st);
       U_max = std::max(U_max, U);

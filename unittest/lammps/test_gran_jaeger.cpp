@@ -249,6 +249,30 @@ TEST(GranJaeger, EnergyBalanceOfFrictionalPacking)
   }
 }
 
+/* With the energy asked for on every step (thermo 1), contacts carry U_t from step to step
+   (the kernel's carried value, PairGranJaeger::stored_to_carry()) instead of walking their
+   histories on each energy step. The stored tangential energy and the friction dissipation
+   equal those of the same run that asks for the energy only at its end (and so walks), to
+   rounding; and not bitwise, which shows that the carried values were used. */
+TEST(GranJaeger, CarriedStoredEnergyEqualsTheWalk)
+{
+  std::vector<double> every_step, at_end;
+  for (const int thermo : {1, 200}) {
+    LammpsSession s;
+    s.load_plugin();
+    s.commands(jaeger_packing("", true));
+    s.commands({"compute e all pair gran/jaeger", "thermo_style custom step pe c_e[2]",
+                "thermo " + std::to_string(thermo), "run 200"});
+    (thermo == 1 ? every_step : at_end) = s.pair_extra();
+  }
+  ASSERT_GT(at_end[1], 0.0);
+  EXPECT_NEAR(every_step[1], at_end[1], 1e-12 * at_end[1]) << "stored tangential energy";
+  EXPECT_NE(every_step[1], at_end[1]) << "the carried values were used";
+  EXPECT_NEAR(every_step[2], at_end[2], 1e-12 * at_end[2]) << "friction dissipation";
+  EXPECT_EQ(every_step[0], at_end[0]) << "the same run: normal energy";
+  std::printf("[ measure  ] carried / walked U_t - 1 = %.2e\n", every_step[1] / at_end[1] - 1.0);
+}
+
 /* work no skips the tangential work integral only: forces, torques and stacks are bitwise
    those of work yes (the integral reads the stack, never writes it); the friction
    dissipation is then not known and reported as 0; the setting survives a restart */
