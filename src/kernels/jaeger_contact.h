@@ -198,8 +198,12 @@ namespace jaeger {
     {
       const Point top = top_point(st);
       const double W = work ? elastic_work(mat, force_of(top), ds, top.z, z1) : 0.0;
-      StepResult res = {
-          force_of(top), P1, W, 0, STEP_ELASTIC, carried(work, stored) ? stored + W : -1.0};
+      StepResult res = {force_of(top),
+                        P1,
+                        W,
+                        0,
+                        STEP_ELASTIC,
+                        carried(work, stored) ? carried_value(stored + W) : -1.0};
       if (st.n > 0 && !(P1 > top.P)) {
         // dz so small that P does not change in double precision: a new point would
         // have no force increment to read its slope from. Extend the top instead.

@@ -306,6 +306,13 @@ namespace jaeger {
       return work && stored >= 0.0;
     }
 
+    /* a carried U_t after a step: >= 0, as U_t is (where the springs nearly come back to rest
+       the sum can round to a tiny negative value, which would read as "not carried") */
+    DEMC_FN double carried_value(double U)
+    {
+      return U > 0.0 ? U : 0.0;
+    }
+
     /* The work integral T.ds of a step that slips somewhere (or unloads), from the stack BEFORE
        the step and the step's plan; and U_t after it from U_t before it (`stored`) without a walk
        over the whole history: the springs inside the apex stay stuck, so their energy grows by
@@ -383,7 +390,7 @@ namespace jaeger {
       const double D_new = p.k < 0 ? s.a1 : radius_difference(s.inv_R, s.a1, a_apex, z1 - z_apex);
       const double U_new = slipping ? K * K * moment_w2(s.inv_R, s.a1, D_new) : 0.0;
       const double U_kept = p.k < 0 ? 0.0 : stored - mat.Gstar * U_above + W;
-      return {work, U_kept + mat.Gstar * U_new};
+      return {work, carried_value(U_kept + mat.Gstar * U_new)};
     }
 
   }    // namespace detail
