@@ -159,7 +159,7 @@ int FixWallGranJaeger::history_side(int i) const
 
 void FixWallGranJaeger::open(std::vector<double> &rec, int side, const jaeger::Material &mat) const
 {
-  rec.assign(W_HEADER + POINT * INITIAL_CAPACITY, 0.0);
+  rec.assign(W_HEADER + POINT * INITIAL_CAPACITY, 0.0);    // (U_t = 0: no history yet)
   rec[W_SIDE] = side;
   rec[W_ESTAR] = mat.Estar;
   rec[W_GSTAR] = mat.Gstar;
@@ -176,10 +176,19 @@ void FixWallGranJaeger::keep_material(std::vector<double> &rec, const jaeger::Ma
   // the stored energy the new material makes of the unchanged field: work, not friction
   const double work = jaeger::change_material(old, mat, st);
   rec[W_WORK] += work;
+  rec[W_STORED] = -1.0;    // U_t of the new material: taken from the history
   cumulative[C_WORK] += work;
   rec[W_ESTAR] = mat.Estar;
   rec[W_GSTAR] = mat.Gstar;
   rec[W_MU] = mat.mu;
+}
+
+// U_t of a record: carried (W_STORED), else from the whole history (O(length))
+double FixWallGranJaeger::stored_tangential_energy(std::vector<double> &rec,
+                                                   const jaeger::Material &mat)
+{
+  if (rec[W_STORED] >= 0.0) return rec[W_STORED];
+  return jaeger::stored_energy(mat, stack_of(rec));
 }
 
 // friction dissipation = all tangential work done minus what is stored now
@@ -227,7 +236,7 @@ FixWallGranDemc::Touch FixWallGranJaeger::touch(const Contact &c, int side, bool
     rec[W_DAMPWORK] += dwd;
   }
   const Vec3 force = -res.P * c.n + frame::to_global(q, res.T.x, res.T.y) + fdamp;
-  const double ut = rec.empty() ? 0.0 : jaeger::stored_energy(mat, stack_of(rec));
+  const double ut = rec.empty() ? 0.0 : stored_tangential_energy(rec, mat);
   const double limit = mat.mu * res.P;
   const bool sliding = limit > 0.0 && jaeger::length(res.T) >= limit * (1.0 - 1e-9);
   return {force, jaeger::normal_energy(mat, c.overlap), ut, sliding};
@@ -256,11 +265,13 @@ jaeger::StepResult FixWallGranJaeger::advance_record(std::vector<double> &rec,
   if (max_length > 0) {
     // a history longer than the bound (a smaller history/max after read_restart): shortened by
     // force-preserving merges first, as the pair style's
-    jaeger::shorten_to(mat, st, max_length);
+    if (jaeger::shorten_to(mat, st, max_length) > 0) rec[W_STORED] = -1.0;
     st.capacity = max_length;
   }
-  const jaeger::StepResult res = jaeger::step(mat, st, c.overlap, ds, beta);
+  const double stored = stored_tangential_energy(rec, mat);
+  const jaeger::StepResult res = jaeger::step(mat, st, c.overlap, ds, beta, true, stored);
   rec[W_LENGTH] = st.n;
+  rec[W_STORED] = res.stored;
   rec[W_WORK] += res.work;
   frame::store(&rec[W::W_QW], q);
   cumulative[C_WORK] += res.work;
@@ -330,16 +341,22 @@ int FixWallGranJaeger::pack_exchange(int i, double *buf)
   return n + 1;
 }
 
+/* A record is sent as its used part, W_HEADER + 4 n values for a history of n points. Restart
+   files written before the header held W_STORED have records one value shorter: they get it as
+   -1 (not known). Before the header held the material (8 + 4 n values) they cannot be read. */
+
 int FixWallGranJaeger::unpack_exchange(int nlocal, double *buf)
 {
+  static_assert(W_STORED == W_HEADER - 1, "U_t was added last to the header");
   const int n = static_cast<int>(buf[0]);
-  // (a restart file written before the header held the material: 8 + 4 n values)
-  if (n > 0 && (n < W_HEADER || (n - W_HEADER) % POINT != 0))
+  const int header = n > 0 ? n - POINT * static_cast<int>(buf[1 + W_LENGTH]) : W_HEADER;
+  if (header != W_HEADER && header != W_HEADER - 1)
     error->one(FLERR,
                "Fix {}: a wall contact history of {} values is not a record of this version "
                "(restart file written before 2026-11-25?)",
                style, n);
   records[nlocal].assign(buf + 1, buf + 1 + n);
+  if (header == W_HEADER - 1) records[nlocal].insert(records[nlocal].begin() + W_STORED, -1.0);
   maxexchange = std::max(maxexchange, n + 1);
   return n + 1;
 }

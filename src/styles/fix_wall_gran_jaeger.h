@@ -52,7 +52,10 @@ class FixWallGranJaeger : public FixWallGranDemc {
   void *extract(const char *, int &) override;
 
   // one particle's record (empty: not touching): header, then the stack, 4 doubles a point.
-  // W_ESTAR..W_MU: the material the stack was made with (see keep_material())
+  // W_ESTAR..W_MU: the material the stack was made with (see keep_material()). W_STORED: the
+  // stored tangential energy U_t, carried from step to step (the fix tallies it on every step);
+  // negative: not known (after a change of material or a merge outside a step, or from a
+  // restart file written before it was kept), then taken from the whole history.
   enum Header {
     W_SIDE,
     W_LENGTH,
@@ -65,6 +68,7 @@ class FixWallGranJaeger : public FixWallGranDemc {
     W_ESTAR,
     W_GSTAR,
     W_MU,
+    W_STORED,
     W_HEADER
   };
 
@@ -84,6 +88,8 @@ class FixWallGranJaeger : public FixWallGranDemc {
   // a record made with another material (pair_coeff or the fix's E, nu, mu changed): moved
   // to mat's, the same spring field (demc::jaeger::change_material())
   void keep_material(std::vector<double> &rec, const demc::jaeger::Material &mat);
+  static double stored_tangential_energy(std::vector<double> &rec,
+                                         const demc::jaeger::Material &mat);
 
   demc::jaeger::Material material(int i) const;
   void open(std::vector<double> &rec, int side, const demc::jaeger::Material &mat) const;
