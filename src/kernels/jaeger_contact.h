@@ -242,9 +242,11 @@ namespace jaeger {
     }
 
     /* Steps 3b-3d without touching the stack: walk down from the top (segment
-       k_top, upper end `top` at overlap z1 - c, r = s' - s*(top)) to the apex. */
-    DEMC_FN Plan find_apex(const Material &mat, const Stack &st, int k_top, const Point &top,
-                           Vec2 r, double c)
+       k_top, upper end `top` at overlap z1 - c, r = s' - s*(top)) to the apex. DEMC_FN_FLAT:
+       with slip_step_work() in two forms, GCC kept more of it behind a call (work no: +5 % of
+       the step's instructions). */
+    DEMC_FN_FLAT Plan find_apex(const Material &mat, const Stack &st, int k_top, const Point &top,
+                                Vec2 r, double c)
     {
       const double K = cone_slope(mat);
       Plan p = {k_top, top, -1, origin_point(), r};
@@ -275,10 +277,9 @@ namespace jaeger {
 
     /* A merge (beta, or a full stack) moves the springs below it (the approximation): U_t is
        then taken from the whole history. */
-    DEMC_FN StepResult after_merges(const Material &mat, const Stack &st, StepResult res)
+    DEMC_FN void take_stored_after_merges(const Material &mat, const Stack &st, StepResult &res)
     {
-      if (res.stored >= 0.0 && res.merges > 0) res.stored = stored_energy(mat, st);
-      return res;
+      if (res.merges > 0 && res.stored >= 0.0) res.stored = stored_energy(mat, st);
     }
 
     /* Apply a plan: keep the stack up to the apex, push the slip segment. */
@@ -318,8 +319,9 @@ namespace jaeger {
       if (dz == 0.0)
         return {
             force_of(top), top.P, 0.0, 0, STEP_NONE, detail::carried(work, stored) ? stored : -1.0};
-      const StepResult res = detail::elastic_push(mat, st, z_new, P1, ds, beta, work, stored);
-      return detail::after_merges(mat, st, res);
+      StepResult res = detail::elastic_push(mat, st, z_new, P1, ds, beta, work, stored);
+      detail::take_stored_after_merges(mat, st, res);
+      return res;
     }
     detail::Plan p;
     if (dz < 0.0) {    // 3a. unloading: springs leave the contact
@@ -341,7 +343,8 @@ namespace jaeger {
       E = detail::slip_step_work<false>(mat, st, top.z, z_new, ds, p, stored);
     StepResult res = {force_of(top), P1, E.work, 0, STEP_SLIP, E.stored};
     detail::apply_plan(mat, st, p, z_new, P1, res);
-    return detail::after_merges(mat, st, res);
+    detail::take_stored_after_merges(mat, st, res);
+    return res;
   }
 
   /* A contact that was open at the start of the step (stack empty, previous
