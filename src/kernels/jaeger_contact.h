@@ -24,7 +24,7 @@
      Point{z, P, tx, ty}; Stack{pts, n, capacity}; check_invariants(mat, st)
                                                         (jaeger_stack.h)
      StepResult step(mat, st, z_new, ds, beta[, work, stored])  (this file)
-     double stored_energy(mat, st)                      (this file)
+     double stored_energy(mat, st[, carried])           (this file)
      Vec2 fresh_contact_shift(z_old, z_new, ds)         (this file)
 
    Per-contact state the caller stores: the stack only -- n (an int) and
@@ -149,6 +149,12 @@ namespace jaeger {
     return mat.Gstar * U;
   }
 
+  // U_t of a history whose caller carries it: the carried value where known (>= 0), else the walk
+  DEMC_FN double stored_energy(const Material &mat, const Stack &st, double carried)
+  {
+    return carried >= 0.0 ? carried : stored_energy(mat, st);
+  }
+
   namespace detail {
 
     constexpr double kHuge = 1.7976931348623157e308;
@@ -198,12 +204,8 @@ namespace jaeger {
     {
       const Point top = top_point(st);
       const double W = work ? elastic_work(mat, force_of(top), ds, top.z, z1) : 0.0;
-      StepResult res = {force_of(top),
-                        P1,
-                        W,
-                        0,
-                        STEP_ELASTIC,
-                        carried(work, stored) ? carried_value(stored + W) : -1.0};
+      StepResult res = {
+          force_of(top), P1, W, 0, STEP_ELASTIC, carried_after(carried(work, stored), stored + W)};
       if (st.n > 0 && !(P1 > top.P)) {
         // dz so small that P does not change in double precision: a new point would
         // have no force increment to read its slope from. Extend the top instead.
@@ -307,18 +309,18 @@ namespace jaeger {
                           bool work = true, double stored = -1.0)
   {
     const Point top = top_point(st);
+    const bool carry = detail::carried(work, stored);
     if (!(z_new > 0.0)) {    // 1. separated: every spring leaves
       const detail::Plan p = {-1, origin_point(), -1, origin_point(), {0.0, 0.0}};
       const double W = work ? detail::slip_step_work<false>(mat, st, top.z, z_new, ds, p, -1.0).work
                             : 0.0;
       st.n = 0;
-      return {{0.0, 0.0}, 0.0, W, 0, STEP_SEPARATED, detail::carried(work, stored) ? 0.0 : -1.0};
+      return {{0.0, 0.0}, 0.0, W, 0, STEP_SEPARATED, detail::carried_after(carry, 0.0)};
     }
     const double dz = z_new - top.z, P1 = hertz_force(mat, z_new);
     if (dz >= 0.0 && length(ds) <= cone_slope(mat) * dz) {    // 2. elastic
       if (dz == 0.0)
-        return {
-            force_of(top), top.P, 0.0, 0, STEP_NONE, detail::carried(work, stored) ? stored : -1.0};
+        return {force_of(top), top.P, 0.0, 0, STEP_NONE, detail::carried_after(carry, stored)};
       StepResult res = detail::elastic_push(mat, st, z_new, P1, ds, beta, work, stored);
       detail::take_stored_after_merges(mat, st, res);
       return res;
@@ -337,7 +339,7 @@ namespace jaeger {
       p = detail::find_apex(mat, st, st.n - 1, top, ds, dz);
     }
     detail::StepEnergy E = {0.0, -1.0};
-    if (detail::carried(work, stored))
+    if (carry)
       E = detail::slip_step_work<true>(mat, st, top.z, z_new, ds, p, stored);
     else if (work)
       E = detail::slip_step_work<false>(mat, st, top.z, z_new, ds, p, stored);

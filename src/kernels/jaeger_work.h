@@ -313,6 +313,12 @@ namespace jaeger {
       return U > 0.0 ? U : 0.0;
     }
 
+    // StepResult::stored of a step: U_t after it where carried, else -1
+    DEMC_FN double carried_after(bool carry, double U)
+    {
+      return carry ? carried_value(U) : -1.0;
+    }
+
     /* The work integral T.ds of a step that slips somewhere (or unloads), from the stack BEFORE
        the step and the step's plan; and U_t after it from U_t before it (`stored`) without a walk
        over the whole history: the springs inside the apex stay stuck, so their energy grows by

@@ -187,8 +187,7 @@ void FixWallGranJaeger::keep_material(std::vector<double> &rec, const jaeger::Ma
 double FixWallGranJaeger::stored_tangential_energy(std::vector<double> &rec,
                                                    const jaeger::Material &mat)
 {
-  if (rec[W_STORED] >= 0.0) return rec[W_STORED];
-  return jaeger::stored_energy(mat, stack_of(rec));
+  return jaeger::stored_energy(mat, stack_of(rec), rec[W_STORED]);
 }
 
 // friction dissipation = all tangential work done minus what is stored now

@@ -294,8 +294,7 @@ void PairGranJaeger::trim(double *rec, const jaeger::Material &mat)
 
 double PairGranJaeger::stored_tangential_energy(double *rec, const jaeger::Material &mat) const
 {
-  if (rec[H::R_STORED] >= 0.0) return rec[H::R_STORED];
-  return jaeger::stored_energy(mat, stack_of(rec, max_length));
+  return jaeger::stored_energy(mat, stack_of(rec, max_length), rec[H::R_STORED]);
 }
 
 /* ----------------------------------------------------------------------
