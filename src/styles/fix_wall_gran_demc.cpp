@@ -403,7 +403,13 @@ void FixWallGranDemc::post_force(int)
   for (int i = 0; i < atom->nlocal; i++) {
     if (!(mask[i] & groupbit)) continue;
     const int old_side = history_side(i);
-    const int side = nearest_side(vec(atom->x[i]), d);
+    const Vec3 x = vec(atom->x[i]);
+    const int side = nearest_side(x, d);
+    // most particles neither touch the wall nor leave it: the gap alone says so, without the
+    // movements, arms and old normal of a contact (2/5 to 3/5 of the fix's instructions when
+    // every particle had them, in a slab 8 particles thick)
+    Vec3 n;
+    if (old_side == NO_SIDE && !(atom->radius[i] - wall_gap(side, x, d, n) > 0.0)) continue;
     const Contact c = make_contact(i, side, advance);
     const bool touching = c.overlap > 0.0;
     if (old_side != NO_SIDE && (old_side != side || !touching))
