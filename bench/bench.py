@@ -49,9 +49,10 @@ JAEGER = "pair_style gran/jaeger{}\npair_coeff * * 5e6 0.3 0.5 damping 0.5 0.0"
 KK = ["-k", "on", "t", "{threads}", "-sf", "kk", "-pk", "kokkos", "neigh", "half", "newton", "off"]
 
 
-def case(pair, kk=False, threads=1, ranks=1, regime="flow", replicate="1x1", stats=False, lattice=0):
+def case(pair, kk=False, threads=1, ranks=1, regime="flow", replicate="1x1", stats=False, lattice=0,
+         wall=""):
     return dict(pair=pair, kk=kk, threads=threads, ranks=ranks, regime=regime,
-                replicate=replicate, stats=stats, lattice=lattice)
+                replicate=replicate, stats=stats, lattice=lattice, wall=wall)
 
 
 # cost per particle-step against size: a dense periodic packing of lattice^3 polydisperse
@@ -101,6 +102,17 @@ REST = HEADER + "read_data {data}\n" + NEIGHBOR + RUN
 # `shear` regime: the same packing sheared slowly and steadily (fix deform, box strain rate
 # 0.3/s, remapped velocities), so contacts persist and slide slowly: where Jaeger stacks grow
 SHEAR = "change_box all triclinic\nfix shear all deform 1 xy erate 0.3 remap v\n"
+# `walls` regime: a slab of the packing, SLAB_LAYERS spheres thick (lattice^2 x SLAB_LAYERS),
+# between two fixed zplane walls at its lattice faces (the outer layers overlap them as the
+# spheres overlap each other), released the same way: a quarter of the spheres touch a wall.
+# Every wall case has the same pair style (a built-in): the wall fixes alone differ
+SLAB_LAYERS = 8
+SLAB_TOP = SLAB_LAYERS * 0.0019
+JAEGER_WALL = "fix walls all wall/gran/jaeger 5e6 0.3 0.5 damping 0.002 0.0 zplane 0.0 %r\n" % SLAB_TOP
+MINDLIN_WALL = ("fix walls all wall/gran granular hertz/material 5e6 0.2 0.3 tangential mindlin NULL"
+                " 1.0 0.5 damping viscoelastic zplane 0.0 %r\n" % SLAB_TOP)
+KUHN_WALL = "fix walls all wall/gran/kuhn 2000.0 2000.0 0.5 damping 0.002 0.001 zplane 0.0 %r\n" % SLAB_TOP
+HOOKE_WALL = "fix walls all wall/gran hooke/history 2000.0 NULL 50.0 NULL 0.5 1 zplane 0.0 %r\n" % SLAB_TOP
 JAEGER_PACK = "pair_style gran/jaeger{}\npair_coeff * * 5e6 0.3 0.5 damping 0.002 0.0"
 MINDLIN_PACK = MINDLIN
 KUHN_PACK = "pair_style gran/kuhn\npair_coeff * * 2000.0 2000.0 0.5 damping 0.002 0.001"
@@ -154,6 +166,10 @@ CASES = {
     "jaeger/max8 shear 32k": case(JAEGER_PACK.format(" history/max 8"), lattice=32, regime="shear",
                                   stats=True),
     "jaeger/work-no shear 32k": case(JAEGER_PACK.format(" work no"), lattice=32, regime="shear"),
+    "granular/mindlin walls": case(MINDLIN_PACK, lattice=32, regime="walls", wall=MINDLIN_WALL),
+    "jaeger walls": case(MINDLIN_PACK, lattice=32, regime="walls", wall=JAEGER_WALL),
+    "hooke/history walls": case(HOOKE_PACK, lattice=32, regime="walls", wall=HOOKE_WALL),
+    "kuhn walls": case(HOOKE_PACK, lattice=32, regime="walls", wall=KUHN_WALL),
 }
 # group -> list of (case, reference case): ratio = time(case) / time(reference)
 GROUPS = {
@@ -183,6 +199,8 @@ GROUPS = {
                 ("kuhn/kk", "hooke/history/kk"), ("jaeger/kk", "jaeger"),
                 ("kuhn/kk", "kuhn/kk t2"), ("jaeger/kk", "jaeger/kk t2"),
                 ("hooke/history/kk", "hooke/history/kk t2")],
+    # the wall fixes (same pair style on both sides of a ratio)
+    "walls": [("jaeger walls", "granular/mindlin walls"), ("kuhn walls", "hooke/history walls")],
     "mpi": [("kuhn", "kuhn np2"), ("hooke/history", "hooke/history np2")],
     "scaling": [("kuhn 128k", "kuhn"), ("hooke/history 128k", "hooke/history"),
                 ("kuhn pack 4k", "hooke/history pack 4k"), ("kuhn pack 32k", "hooke/history pack 32k"),
@@ -192,6 +210,8 @@ ATOMS = {"1x1": 32000, "2x2": 128000}
 
 
 def atoms_of(c):
+    if c["regime"] == "walls":
+        return c["lattice"] ** 2 * SLAB_LAYERS
     return c["lattice"] ** 3 if c["lattice"] else ATOMS[c["replicate"]]
 
 
@@ -212,8 +232,19 @@ def case_input(c, steps):
         src = PACKING.format(n=c["lattice"], pair=c["pair"], steps=steps)
         if c["regime"] == "shear":
             src = src.replace("fix integrate", SHEAR + "fix integrate")
+        if c["regime"] == "walls":
+            src = slab(src, c["lattice"]).replace("fix integrate", c["wall"] + "fix integrate")
         return src.replace("run %d" % steps, run_lines(c, steps))
     return chute_input(c, steps)
+
+
+def slab(src, n):
+    """The packing's input made a slab: SLAB_LAYERS lattice layers, z bounded, the lattice
+    points shifted by half a spacing so that the slab's faces are planes at 0 and SLAB_TOP."""
+    src = src.replace("boundary p p p", "boundary p p f")
+    src = src.replace("lattice sc 0.0019", "lattice sc 0.0019 origin 0.5 0.5 0.5")
+    return src.replace("region box block 0 %d 0 %d 0 %d" % (n, n, n),
+                       "region box block 0 %d 0 %d 0 %d" % (n, n, SLAB_LAYERS))
 
 
 REST_DATA = {}    # lattice size -> data file of the packing at rest, made by prepare_rest()
@@ -388,8 +419,9 @@ def main():
              " Dense periodic packings of polydisperse spheres (pack: N^3 on a cubic lattice,"
              " overlapping, released with random velocities; rest: the same squeezed to a"
              " solid fraction of about 0.66 and settled, at rest; shear: pack sheared slowly,"
-             " box strain rate 0.3/s). %d steps, %d runs per case, interleaved."
-             % (args.steps, args.repeat), "",
+             " box strain rate 0.3/s; walls: a slab of pack, %d spheres thick, between two"
+             " zplane walls, the wall fix the only difference within a ratio). %d steps, %d runs"
+             " per case, interleaved." % (SLAB_LAYERS, args.steps, args.repeat), "",
              "Loop times of whole runs (the sum of their chunks of %d steps), and the sum over"
              " the chunks of each one's fastest time in the runs of a case." % CHUNK, "",
              "| case | min loop time (s) | median (s) | us per particle-step (min) | sum of chunk minima (s) |",
@@ -468,8 +500,9 @@ def paired_report(args, pairs, work, load_start):
         " take turns, chunk by chunk of %d steps (one, then the other; the order alternates), so"
         " that a slow-down of the host lasting longer than a chunk hits both alike. %d steps,"
         " %d paired runs per ratio. Systems as in bench/bench.py (chute: LAMMPS bench/in.chute,"
-        " 32,000 spheres; shear: a dense packing of 32,768 spheres sheared slowly)."
-        % (CHUNK, args.steps, args.repeat), "",
+        " 32,000 spheres; shear: a dense packing of 32,768 spheres sheared slowly; walls: a slab"
+        " of such a packing, %d spheres thick, between two zplane walls, the wall fix the only"
+        " difference within a ratio)." % (CHUNK, args.steps, args.repeat, SLAB_LAYERS), "",
         "| ratio | median of the paired runs' ratios | min | max | of chunk minima |",
         "|---|---|---|---|---|"]
     for (a, b), v in ratios.items():
