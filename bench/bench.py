@@ -101,7 +101,22 @@ REST = HEADER + "read_data {data}\n" + NEIGHBOR + RUN
 
 # `shear` regime: the same packing sheared slowly and steadily (fix deform, box strain rate
 # 0.3/s, remapped velocities), so contacts persist and slide slowly: where Jaeger stacks grow
-SHEAR = "change_box all triclinic\nfix shear all deform 1 xy erate 0.3 remap v\n"
+SHEAR_DEFORM = "fix shear all deform 1 xy erate 0.3 remap v\n"
+SHEAR = "change_box all triclinic\n" + SHEAR_DEFORM
+# `sheared` regime: the packing at rest sheared so for PRESHEAR steps with the case's own
+# contact law before the timed run (once per invocation and case, not timed; its restart file
+# holds every contact's history): slow shear of a jammed packing whose histories have grown.
+# (The `shear` regime times the first steps of a packing released from its overlaps, where 46 %
+# of gran/jaeger's contact steps slide fully.)
+PRESHEAR = 2000
+SHEARED_PREPARE = HEADER + "read_data {data}\n" + NEIGHBOR + "{pair}\n" + SHEAR + """fix integrate all nve/sphere
+timestep 1e-5
+thermo 1000
+run {steps}
+write_restart {restart}
+"""
+# (the styles' coefficients are given again: pair granular takes them from no restart file)
+SHEARED = "read_restart {restart}\ncomm_modify vel yes\n" + NEIGHBOR + SHEAR_DEFORM + RUN
 # `walls` regime: a slab of the packing, SLAB_LAYERS spheres thick (lattice^2 x SLAB_LAYERS),
 # between two fixed zplane walls at its lattice faces (the outer layers overlap them as the
 # spheres overlap each other), released the same way: a quarter of the spheres touch a wall.
@@ -166,6 +181,12 @@ CASES = {
     "jaeger/max8 shear 32k": case(JAEGER_PACK.format(" history/max 8"), lattice=32, regime="shear",
                                   stats=True),
     "jaeger/work-no shear 32k": case(JAEGER_PACK.format(" work no"), lattice=32, regime="shear"),
+    "granular/mindlin sheared 32k": case(MINDLIN_PACK, lattice=32, regime="sheared"),
+    "jaeger sheared 32k": case(JAEGER_PACK.format(""), lattice=32, regime="sheared", stats=True),
+    "jaeger/beta0.1 sheared 32k": case(JAEGER_PACK.format(" beta 0.1"), lattice=32,
+                                       regime="sheared", stats=True),
+    "jaeger/beta0.2 sheared 32k": case(JAEGER_PACK.format(" beta 0.2"), lattice=32,
+                                       regime="sheared", stats=True),
     "granular/mindlin walls": case(MINDLIN_PACK, lattice=32, regime="walls", wall=MINDLIN_WALL),
     "jaeger walls": case(MINDLIN_PACK, lattice=32, regime="walls", wall=JAEGER_WALL),
     "hooke/history walls": case(HOOKE_PACK, lattice=32, regime="walls", wall=HOOKE_WALL),
@@ -190,12 +211,17 @@ GROUPS = {
                ("jaeger/beta0.2 shear 32k", "granular/mindlin shear 32k"),
                ("jaeger/max8 shear 32k", "granular/mindlin shear 32k"),
                ("jaeger/work-no shear 32k", "granular/mindlin shear 32k")],
+    # steady slow shear of the jammed packing (each case sheared for PRESHEAR steps first)
+    "sheared": [("jaeger sheared 32k", "granular/mindlin sheared 32k"),
+                ("jaeger/beta0.1 sheared 32k", "granular/mindlin sheared 32k"),
+                ("jaeger/beta0.2 sheared 32k", "granular/mindlin sheared 32k")],
     "kokkos": [("kuhn/kk", "hooke/history/kk"), ("kuhn/kk", "kuhn"),
                ("jaeger/kk", "jaeger"), ("jaeger/kk", "hooke/history/kk"),
                ("kuhn/kk", "kuhn/kk t2"), ("hooke/history/kk", "hooke/history/kk t2"),
                ("jaeger/kk", "jaeger/kk t2")],
     # the issues' targets alone, for an invocation with more runs per case than the full set
     "targets": [("kuhn", "hooke/history"), ("jaeger shear 32k", "granular/mindlin shear 32k"),
+                ("jaeger sheared 32k", "granular/mindlin sheared 32k"),
                 ("kuhn/kk", "hooke/history/kk"), ("jaeger/kk", "jaeger"),
                 ("kuhn/kk", "kuhn/kk t2"), ("jaeger/kk", "jaeger/kk t2"),
                 ("hooke/history/kk", "hooke/history/kk t2")],
@@ -228,6 +254,9 @@ def case_input(c, steps):
     if c["regime"] == "rest":
         src = REST.format(data=REST_DATA[c["lattice"]], pair=c["pair"], steps=steps)
         return src.replace("run %d" % steps, run_lines(c, steps))
+    if c["regime"] == "sheared":
+        src = SHEARED.format(restart=c["restart"], pair=c["pair"], steps=steps)
+        return src.replace("run %d" % steps, run_lines(c, steps))
     if c["lattice"]:
         src = PACKING.format(n=c["lattice"], pair=c["pair"], steps=steps)
         if c["regime"] == "shear":
@@ -248,6 +277,24 @@ def slab(src, n):
 
 
 REST_DATA = {}    # lattice size -> data file of the packing at rest, made by prepare_rest()
+
+
+def prepare_sheared(name, workdir):
+    """Shear the packing at rest with case `name`'s contact law (not timed); its restart file
+    becomes the case's start."""
+    c = CASES[name]
+    stem = re.sub(r"[^A-Za-z0-9.]", "_", name)
+    c["restart"] = os.path.join(workdir, "sheared_%s.restart" % stem)
+    path = os.path.join(workdir, "in.sheared_prepare_" + stem)
+    with open(path, "w") as f:
+        f.write(SHEARED_PREPARE.format(data=REST_DATA[c["lattice"]], pair=c["pair"], steps=PRESHEAR,
+                                       restart=c["restart"]))
+    env = dict(os.environ, LAMMPS_PLUGIN_PATH=PLUGIN_DIR, OMP_NUM_THREADS="1")
+    out = subprocess.run([os.path.join(BUILD, "lmp"), "-in", path, "-log", "none", "-nocite"],
+                         cwd=workdir, env=env, capture_output=True, text=True)
+    if out.returncode != 0:
+        sys.exit("shearing the packing for %s failed:\n%s%s" % (name, out.stdout[-3000:],
+                                                                out.stderr[-3000:]))
 
 
 def prepare_rest(n, workdir):
@@ -324,7 +371,9 @@ def parse_output(name, steps, text):
                                                  text) if int(n) > 0]
     stats = None
     if CASES[name]["stats"]:
-        line = [l for l in text.splitlines() if re.match(r"^\s*%d\s" % steps, l)]
+        # the last step's line (a sheared case continues from its restart file's step)
+        last = steps + (PRESHEAR if CASES[name]["regime"] == "sheared" else 0)
+        line = [l for l in text.splitlines() if re.match(r"^\s*%d\s" % last, l)]
         if line:
             stats = [float(v) for v in line[-1].split()[1:6]]
     return chunks, stats
@@ -392,9 +441,13 @@ def main():
     load_start = os.getloadavg()[0]
     work = tempfile.mkdtemp(prefix="demc-bench-")
     shutil.copy(os.path.join(SRC, "bench", "data.chute"), work)
-    for n in sorted({CASES[n]["lattice"] for n in names if CASES[n]["regime"] == "rest"}):
+    for n in sorted({CASES[n]["lattice"] for n in names if CASES[n]["regime"] in ("rest", "sheared")}):
         print("preparing the packing at rest (%d^3 spheres)" % n, flush=True)
         prepare_rest(n, work)
+    for n in names:
+        if CASES[n]["regime"] == "sheared":
+            print("shearing the packing at rest for %s (%d steps)" % (n, PRESHEAR), flush=True)
+            prepare_sheared(n, work)
     if args.paired:
         write_report(args.output, paired_report(args, pairs, work, load_start))
         shutil.rmtree(work)
@@ -419,9 +472,10 @@ def main():
              " Dense periodic packings of polydisperse spheres (pack: N^3 on a cubic lattice,"
              " overlapping, released with random velocities; rest: the same squeezed to a"
              " solid fraction of about 0.66 and settled, at rest; shear: pack sheared slowly,"
-             " box strain rate 0.3/s; walls: a slab of pack, %d spheres thick, between two"
+             " box strain rate 0.3/s; sheared: rest sheared so for %d steps with each law"
+             " before the timed steps; walls: a slab of pack, %d spheres thick, between two"
              " zplane walls, the wall fix the only difference within a ratio). %d steps, %d runs"
-             " per case, interleaved." % (SLAB_LAYERS, args.steps, args.repeat), "",
+             " per case, interleaved." % (PRESHEAR, SLAB_LAYERS, args.steps, args.repeat), "",
              "Loop times of whole runs (the sum of their chunks of %d steps), and the sum over"
              " the chunks of each one's fastest time in the runs of a case." % CHUNK, "",
              "| case | min loop time (s) | median (s) | us per particle-step (min) | sum of chunk minima (s) |",
@@ -500,9 +554,11 @@ def paired_report(args, pairs, work, load_start):
         " take turns, chunk by chunk of %d steps (one, then the other; the order alternates), so"
         " that a slow-down of the host lasting longer than a chunk hits both alike. %d steps,"
         " %d paired runs per ratio. Systems as in bench/bench.py (chute: LAMMPS bench/in.chute,"
-        " 32,000 spheres; shear: a dense packing of 32,768 spheres sheared slowly; walls: a slab"
-        " of such a packing, %d spheres thick, between two zplane walls, the wall fix the only"
-        " difference within a ratio)." % (CHUNK, args.steps, args.repeat, SLAB_LAYERS), "",
+        " 32,000 spheres; shear: a dense packing of 32,768 spheres, released from its overlaps,"
+        " sheared slowly; sheared: that packing squeezed to a solid fraction of 0.66 and settled,"
+        " then sheared so with each law for %d steps before the timed steps; walls: a slab of"
+        " the packing, %d spheres thick, between two zplane walls, the wall fix the only"
+        " difference within a ratio)." % (CHUNK, args.steps, args.repeat, PRESHEAR, SLAB_LAYERS), "",
         "| ratio | median of the paired runs' ratios | min | max | of chunk minima |",
         "|---|---|---|---|---|"]
     for (a, b), v in ratios.items():
