@@ -507,13 +507,19 @@ def main():
             mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
             slope = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
             lines.append("| %s | %s | %.3f |" % (fam, ", ".join(str(a) for a, _ in sorted(pts)), slope))
-    if stats:
-        lines += ["", "gran/jaeger history statistics at the end of the run (fix vector):", "",
-                  "| case | contacts | mean stack length | max stack length | arena bytes per contact | merges |",
-                  "|---|---|---|---|---|---|"]
-        for n, s in stats.items():
-            lines.append("| %s | %.0f | %.2f | %.0f | %.0f | %.0f |" % (n, *s))
-    write_report(args.output, lines)
+    write_report(args.output, lines + stats_table(stats))
+
+
+def stats_table(stats):
+    """gran/jaeger's history statistics (case -> fix vector at the end of its last run)."""
+    if not stats:
+        return []
+    lines = ["", "gran/jaeger history statistics at the end of the run (fix vector):", "",
+             "| case | contacts | mean stack length | max stack length | arena bytes per contact | merges |",
+             "|---|---|---|---|---|---|"]
+    for n, s in stats.items():
+        lines.append("| %s | %.0f | %.2f | %.0f | %.0f | %.0f |" % (n, *s))
+    return lines
 
 
 def fold_min(minima, chunks):
@@ -541,9 +547,11 @@ def paired_report(args, pairs, work, load_start):
     """Each ratio from its two cases run at once, taking turns chunk by chunk (run_pair())."""
     ratios = {p: [] for p in pairs}
     chunk_min = {p: ([], []) for p in pairs}    # per case of the pair and chunk position
+    stats = {}
     for r in range(args.repeat):
         for a, b in pairs:
             res = run_pair(a, b, args.steps, work)
+            stats.update({n: res[n][1] for n in (a, b) if res[n][1]})
             ta, tb = sum(res[a][0]), sum(res[b][0])
             ratios[(a, b)].append(ta / tb)
             chunk_min[(a, b)] = tuple(fold_min(old, res[n][0])
@@ -565,7 +573,7 @@ def paired_report(args, pairs, work, load_start):
         ma, mb = chunk_min[(a, b)]
         lines.append("| %s / %s | %.3f | %.3f | %.3f | %.3f |" % (
             a, b, statistics.median(v), min(v), max(v), sum(ma) / sum(mb)))
-    return lines
+    return lines + stats_table(stats)
 
 
 if __name__ == "__main__":
