@@ -115,8 +115,9 @@ thermo 1000
 run {steps}
 write_restart {restart}
 """
-# (the styles' coefficients are given again: pair granular takes them from no restart file)
-SHEARED = "read_restart {restart}\ncomm_modify vel yes\n" + NEIGHBOR + SHEAR_DEFORM + RUN
+# (the styles' coefficients are given again: pair granular takes them from no restart file;
+# read_restart keeps the input's newton pair setting, on by default)
+SHEARED = "newton off\nread_restart {restart}\ncomm_modify vel yes\n" + NEIGHBOR + SHEAR_DEFORM + RUN
 # `walls` regime: a slab of the packing, SLAB_LAYERS spheres thick (lattice^2 x SLAB_LAYERS),
 # between two fixed zplane walls at its lattice faces (the outer layers overlap them as the
 # spheres overlap each other), released the same way: a quarter of the spheres touch a wall.
