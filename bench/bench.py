@@ -290,12 +290,16 @@ def prepare_sheared(name, workdir):
     with open(path, "w") as f:
         f.write(SHEARED_PREPARE.format(data=REST_DATA[c["lattice"]], pair=c["pair"], steps=PRESHEAR,
                                        restart=c["restart"]))
+    run_untimed(path, workdir, "shearing the packing for " + name)
+
+
+def run_untimed(path, workdir, what):
+    """Run an input that prepares a system (not timed); stop with its output if it fails."""
     env = dict(os.environ, LAMMPS_PLUGIN_PATH=PLUGIN_DIR, OMP_NUM_THREADS="1")
     out = subprocess.run([os.path.join(BUILD, "lmp"), "-in", path, "-log", "none", "-nocite"],
                          cwd=workdir, env=env, capture_output=True, text=True)
     if out.returncode != 0:
-        sys.exit("shearing the packing for %s failed:\n%s%s" % (name, out.stdout[-3000:],
-                                                                out.stderr[-3000:]))
+        sys.exit("%s failed:\n%s%s" % (what, out.stdout[-3000:], out.stderr[-3000:]))
 
 
 def prepare_rest(n, workdir):
@@ -304,10 +308,7 @@ def prepare_rest(n, workdir):
     path = os.path.join(workdir, "in.rest_prepare%d" % n)
     with open(path, "w") as f:
         f.write(REST_PREPARE.format(n=n, data=data))
-    out = subprocess.run([os.path.join(BUILD, "lmp"), "-in", path, "-log", "none", "-nocite"],
-                         cwd=workdir, capture_output=True, text=True)
-    if out.returncode != 0:
-        sys.exit("preparing the packing at rest failed:\n%s%s" % (out.stdout[-3000:], out.stderr[-3000:]))
+    run_untimed(path, workdir, "preparing the packing at rest")
     REST_DATA[n] = data
 
 
