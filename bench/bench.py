@@ -254,27 +254,34 @@ def lammps_paths():
 def case_input(c, steps):
     if c["regime"] == "rest":
         src = REST.format(data=REST_DATA[c["lattice"]], pair=c["pair"], steps=steps)
-        return src.replace("run %d" % steps, run_lines(c, steps))
+        return substitute(src, "run %d" % steps, run_lines(c, steps))
     if c["regime"] == "sheared":
         src = SHEARED.format(restart=c["restart"], pair=c["pair"], steps=steps)
-        return src.replace("run %d" % steps, run_lines(c, steps))
+        return substitute(src, "run %d" % steps, run_lines(c, steps))
     if c["lattice"]:
         src = PACKING.format(n=c["lattice"], pair=c["pair"], steps=steps)
         if c["regime"] == "shear":
-            src = src.replace("fix integrate", SHEAR + "fix integrate")
+            src = substitute(src, "fix integrate", SHEAR + "fix integrate")
         if c["regime"] == "walls":
-            src = slab(src, c["lattice"]).replace("fix integrate", c["wall"] + "fix integrate")
-        return src.replace("run %d" % steps, run_lines(c, steps))
+            src = substitute(slab(src, c["lattice"]), "fix integrate", c["wall"] + "fix integrate")
+        return substitute(src, "run %d" % steps, run_lines(c, steps))
     return chute_input(c, steps)
+
+
+def substitute(src, old, new):
+    """src with `old` replaced by `new`; `old` must occur (a miss would time another system)."""
+    if old not in src:
+        sys.exit("bench.py: %r is not in the input it edits" % old)
+    return src.replace(old, new)
 
 
 def slab(src, n):
     """The packing's input made a slab: SLAB_LAYERS lattice layers, z bounded, the lattice
     points shifted by half a spacing so that the slab's faces are planes at 0 and SLAB_TOP."""
-    src = src.replace("boundary p p p", "boundary p p f")
-    src = src.replace("lattice sc 0.0019", "lattice sc 0.0019 origin 0.5 0.5 0.5")
-    return src.replace("region box block 0 %d 0 %d 0 %d" % (n, n, n),
-                       "region box block 0 %d 0 %d 0 %d" % (n, n, SLAB_LAYERS))
+    src = substitute(src, "boundary p p p", "boundary p p f")
+    src = substitute(src, "lattice sc 0.0019", "lattice sc 0.0019 origin 0.5 0.5 0.5")
+    return substitute(src, "region box block 0 %d 0 %d 0 %d" % (n, n, n),
+                      "region box block 0 %d 0 %d 0 %d" % (n, n, SLAB_LAYERS))
 
 
 REST_DATA = {}    # lattice size -> data file of the packing at rest, made by prepare_rest()
@@ -335,10 +342,10 @@ def chute_input(c, steps):
     src = open(os.path.join(SRC, "bench", "in.chute")).read()
     src = re.sub(r"pair_style\s+gran/hooke/history.*\npair_coeff\s+\* \*", c["pair"], src)
     nx, ny = c["replicate"].split("x")
-    src = src.replace("read_data       data.chute",
-                      "read_data       data.chute\nreplicate %s %s 1" % (nx, ny))
+    src = substitute(src, "read_data       data.chute",
+                     "read_data       data.chute\nreplicate %s %s 1" % (nx, ny))
     if c["regime"] == "creep":
-        src = src.replace("chute 26.0", "chute 20.0")
+        src = substitute(src, "chute 26.0", "chute 20.0")
     return re.sub(r"run\s+100", run_lines(c, steps), src)
 
 
