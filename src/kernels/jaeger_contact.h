@@ -198,14 +198,14 @@ namespace jaeger {
     }
 
     /* Step 2: elastic push of (z1, slope ds/dz), then the beta merge. No spring slips: U_t grows
-       by the work. */
+       by the work (carry: step() carries U_t, `stored` before the step). */
     DEMC_FN StepResult elastic_push(const Material &mat, Stack &st, double z1, double P1,
-                                    const Vec2 &ds, double beta, bool work, double stored)
+                                    const Vec2 &ds, double beta, bool work, bool carry,
+                                    double stored)
     {
       const Point top = top_point(st);
       const double W = work ? elastic_work(mat, force_of(top), ds, top.z, z1) : 0.0;
-      StepResult res = {
-          force_of(top), P1, W, 0, STEP_ELASTIC, carried_after(carried(work, stored), stored + W)};
+      StepResult res = {force_of(top), P1, W, 0, STEP_ELASTIC, carried_after(carry, stored + W)};
       if (st.n > 0 && !(P1 > top.P)) {
         // dz so small that P does not change in double precision: a new point would
         // have no force increment to read its slope from. Extend the top instead.
@@ -321,7 +321,7 @@ namespace jaeger {
     if (dz >= 0.0 && length(ds) <= cone_slope(mat) * dz) {    // 2. elastic
       if (dz == 0.0)
         return {force_of(top), top.P, 0.0, 0, STEP_NONE, detail::carried_after(carry, stored)};
-      StepResult res = detail::elastic_push(mat, st, z_new, P1, ds, beta, work, stored);
+      StepResult res = detail::elastic_push(mat, st, z_new, P1, ds, beta, work, carry, stored);
       detail::take_stored_after_merges(mat, st, res);
       return res;
     }
