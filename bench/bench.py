@@ -188,6 +188,8 @@ CASES = {
                                        regime="sheared", stats=True),
     "jaeger/beta0.2 sheared 32k": case(JAEGER_PACK.format(" beta 0.2"), lattice=32,
                                        regime="sheared", stats=True),
+    "jaeger/work-no sheared 32k": case(JAEGER_PACK.format(" work no"), lattice=32,
+                                       regime="sheared", stats=True),
     "granular/mindlin walls": case(MINDLIN_PACK, lattice=32, regime="walls", wall=MINDLIN_WALL),
     "jaeger walls": case(MINDLIN_PACK, lattice=32, regime="walls", wall=JAEGER_WALL),
     "hooke/history walls": case(HOOKE_PACK, lattice=32, regime="walls", wall=HOOKE_WALL),
@@ -215,7 +217,8 @@ GROUPS = {
     # steady slow shear of the jammed packing (each case sheared for PRESHEAR steps first)
     "sheared": [("jaeger sheared 32k", "granular/mindlin sheared 32k"),
                 ("jaeger/beta0.1 sheared 32k", "granular/mindlin sheared 32k"),
-                ("jaeger/beta0.2 sheared 32k", "granular/mindlin sheared 32k")],
+                ("jaeger/beta0.2 sheared 32k", "granular/mindlin sheared 32k"),
+                ("jaeger/work-no sheared 32k", "granular/mindlin sheared 32k")],
     "kokkos": [("kuhn/kk", "hooke/history/kk"), ("kuhn/kk", "kuhn"),
                ("jaeger/kk", "jaeger"), ("jaeger/kk", "hooke/history/kk"),
                ("kuhn/kk", "kuhn/kk t2"), ("hooke/history/kk", "hooke/history/kk t2"),
