@@ -290,14 +290,12 @@ namespace jaeger {
     {
       st.n = p.k + 1;
       if (p.k >= 0) st.pts[p.k] = p.apex;
-      const double lv = length(p.v);
-      if (!(z1 > p.apex.z) || !(lv > 0.0)) {    // the apex is the top: nothing slips
+      if (!p.slips) {    // the apex is the top: nothing slips
         res.kind = STEP_UNLOAD;
         res.T = force_of(top_point(st));
         return;
       }
-      const Vec2 e = (1.0 / lv) * p.v;
-      const Vec2 T1 = force_of(p.apex) + (mat.mu * (P1 - p.apex.P)) * e;
+      const Vec2 T1 = force_of(p.apex) + (mat.mu * (P1 - p.apex.P)) * p.e;
       push_point(mat, st, {z1, P1, T1.x, T1.y}, res);
       res.T = T1;
       res.kind = (p.k >= 0) ? STEP_SLIP : STEP_SLIDING;
@@ -338,6 +336,7 @@ namespace jaeger {
     } else {
       p = detail::find_apex(mat, st, st.n - 1, top, ds, dz);
     }
+    detail::set_slip_direction(p, z_new);
     detail::StepEnergy E = {0.0, -1.0};
     if (carry)
       E = detail::slip_step_work<true>(mat, st, top.z, z_new, ds, p, stored);

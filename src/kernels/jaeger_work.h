@@ -44,7 +44,18 @@ namespace jaeger {
       int k;         // segment holding the apex; -1: the origin (full sliding)
       Point apex;    // (z*, P*, T*) of the apex
       Vec2 v;        // s' - s*(z*): its direction is the slip direction; 0: no slip
+      bool slips;    // a new slip segment is pushed (set_slip_direction())
+      Vec2 e;        // its direction v / |v| where it slips
     };
+
+    /* Whether the step slips (|v| > 0 and the new top above the apex) and along which direction:
+       decided once for the work integral and the stack. */
+    DEMC_FN void set_slip_direction(Plan &p, double z1)
+    {
+      const double lv = length(p.v);
+      p.slips = lv > 0.0 && z1 > p.apex.z;
+      p.e = p.slips ? (1.0 / lv) * p.v : Vec2{0.0, 0.0};
+    }
 
     /* One step's data for the spring integrals. */
     struct StepGeometry {
@@ -340,10 +351,9 @@ namespace jaeger {
       s.a1 = contact_radius(mat, z1);
       s.a_apex = contact_radius(mat, p.apex.z);
       if (s.dz < 0.0) s.inv_adz = 1.0 / -s.dz;
-      const double lv = length(p.v);
-      const bool slipping = lv > 0.0 && z1 > p.apex.z;
+      const bool slipping = p.slips;
       if (slipping) {
-        s.e = (1.0 / lv) * p.v;
+        s.e = p.e;
         s.rho = dot(s.e, ds) - K * s.dz;
         s.inv_rho = s.rho > 0.0 ? 1.0 / s.rho : 0.0;
         s.K_e_ds = K * dot(s.e, ds);
