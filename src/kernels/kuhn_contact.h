@@ -374,7 +374,7 @@ namespace kuhn {
        step dissipated a negative amount. Where dxi leans by more than 1e-10 rad (a tangential
        movement below about 1e-6 of the normal one), its normal part is removed; what is left
        below 1e-8 of it is round-off: no tangential movement (the force returns radially onto
-       the cone). A genuine movement leans by about 1e-16, so the usual step is unchanged.
+       the cone if that shrank, else it stays). A genuine movement leans by about 1e-16, so the usual step is unchanged.
        d2 = |d|^2 on entry and on return. */
     template <class V, class T> DEMC_FN_FLAT void in_tangent_plane(V &d, T &d2, const V &n)
     {
@@ -398,7 +398,10 @@ namespace kuhn {
       in_tangent_plane(dxi_r, d2, n);
       const bool d_moderate = moderate(d2);
       const double len_dxi = d_moderate ? math::sqrt(d2) : length(dxi_r);
-      if (!(len_dxi > 0.0)) return scaled_to(f_s, R_end);    // no sliding left: cone only
+      // no sliding left: the force only returns onto a cone that shrank. (Scaled onto a cone
+      // that grew, it gained energy without work: found by fuzz_kuhn, a contact of tiny mu
+      // loaded along an oblique normal, whose round-off dxi had pushed the trial outside.)
+      if (!(len_dxi > 0.0)) return longer_than(f_s, R_end) ? scaled_to(f_s, R_end) : f_s;
       const Vec3 d = d_moderate ? dxi_r : (1.0 / len_dxi) * dxi_r;
       const double len_d = d_moderate ? len_dxi : 1.0;
       const Vec3 f = moderate(dot(f_s, f_s)) ? f_s : unit_or_zero(f_s);

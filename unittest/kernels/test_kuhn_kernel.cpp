@@ -705,6 +705,36 @@ TEST(KuhnTurn, PurelyNormalUnloadingShrinksTheForceRadially)
   }
 }
 
+/* The same along the normal, loading, with a friction coefficient so small (5.2e-18) that the
+   round-off dxi, times kt, reaches beyond the growing cone and the step takes the slip branch
+   (found by fuzz_kuhn: with no sliding left after the round-off was removed, the force was
+   scaled onto the larger cone, 3 times its size here, and gained stored energy without work:
+   a negative dissipation of 20 % of that energy in the fuzzer's case). The kernel takes the
+   round-off as the movement it is given for the elastic part before slip (along n, a force
+   increment along n); in the tangent plane nothing moves. Oracles: the tangent-plane part of
+   the force is the force at the start, as in the same step along the z axis, where dxi is
+   exactly 0 and the step sticks; and no step dissipates a negative amount. */
+TEST(KuhnTurn, PurelyNormalLoadingWithTinyFrictionKeepsTheForce)
+{
+  const double s3 = 1.0 / std::sqrt(3.0);
+  const Vec3 n = {-s3, -s3, -s3};
+  const kuhn::Params p{999913.0, 1999820.0, 5.2e-18, 0.0, 0.0, kuhn::ALL};
+  const double zeta_old = 1.3594711812347, zeta_new = zeta_old + 2.85278957;
+  const Vec3 du = {1.6470588235294117, 1.6470588235294117, 1.6470588235294117};    // along -n
+  const Vec3 f0 = (p.mu * p.kn * zeta_old) * unit(demc::cross(n, {1.0, -2.0, 0.5}));
+  const kuhn::Kinematics m = {zeta_new, zeta_old, n, n, du, 0.0, 1.0};
+  const kuhn::Result r = kuhn::step(p, m, f0);
+  ASSERT_EQ(r.branch, kuhn::BRANCH_SLIP);    // the round-off's doing: the case of the fix
+  const Vec3 ft_plane = r.ft - demc::dot(r.ft, n) * n;
+  EXPECT_LE(len(ft_plane - f0), 1e-12 * len(f0));
+  EXPECT_GE(r.dWt_irrev, -1e-9 * r.Wt);
+  const Vec3 f0_z = {len(f0), 0.0, 0.0}, du_z = {0.0, 0.0, -len(du)};
+  const kuhn::Kinematics m_z = {zeta_new, zeta_old, EZ, EZ, du_z, 0.0, 1.0};
+  const kuhn::Result r_z = kuhn::step(p, m_z, f0_z);
+  EXPECT_EQ(r_z.branch, kuhn::BRANCH_STICK);
+  EXPECT_NEAR(len(ft_plane), len(r_z.ft), 1e-12 * len(f0));
+}
+
 /* A small genuine tangential movement (1e-7 of the normal one) under strong unloading: its
    round-off leans out of the tangent plane by about 1e-10 rad, which must not count as no
    movement (an earlier version of the fix above did, and fuzz_kuhn found the step dissipating a
