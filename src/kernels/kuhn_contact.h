@@ -393,9 +393,8 @@ namespace kuhn {
                                         double kt, double mu)
     {
       if (!(R_end > 0.0)) return {0.0, 0.0, 0.0};    // mu = 0 or no normal force: no friction
-      Vec3 dxi_r = dxi_slide;
-      double d2 = dot(dxi_r, dxi_r);
-      in_tangent_plane(dxi_r, d2, n);
+      const Vec3 dxi_r = dxi_slide;                  // in the tangent plane (slide_start())
+      const double d2 = dot(dxi_r, dxi_r);
       const bool d_moderate = moderate(d2);
       const double len_dxi = d_moderate ? math::sqrt(d2) : length(dxi_r);
       // no sliding left: the force only returns onto a cone that shrank. (Scaled onto a cone
@@ -431,15 +430,21 @@ namespace kuhn {
       V f_s, dxi_r;
       T fn_s, fn_path_end;
     };
+    /* The movement left for the slide is taken without the round-off that leans out of the
+       tangent plane (in_tangent_plane()), for the turn and for the slide's work alike: found by
+       fuzz_kuhn, with the turn on the cleaned movement and the work on the raw one, a slide with
+       no tangential movement left did a round-off amount of negative work. */
     template <class V, class T>
     DEMC_FN_FLAT SlideStart<V, T> slide_start(T a_s, const V &f_from, T fd, T dd, const V &dxi,
-                                              T fn_old, T dzeta, T kn, T kt)
+                                              T fn_old, T dzeta, T kn, T kt, const V &n)
     {
       SlideStart<V, T> st;
       st.dWt = a_s * (fd + (0.5 * a_s * kt) * dd);    // line 28: a_s dxi.(f_from + a_s kt dxi / 2)
       st.f_s = f_from + (a_s * kt) * dxi;             // Eq. 15
       st.fn_s = fn_old + a_s * kn * dzeta;
       st.dxi_r = (1.0 - a_s) * dxi;    // line 30
+      T d2 = dot(st.dxi_r, st.dxi_r);
+      in_tangent_plane(st.dxi_r, d2, n);
       st.fn_path_end = st.fn_s + (1.0 - a_s) * kn * dzeta;
       return st;
     }
@@ -556,7 +561,7 @@ namespace kuhn {
       // here because line 52 needs the START-of-step force f0 (otherwise the reversible
       // work would miss the elastic part before slip and the dissipation would absorb it).
       const SlideStart<Vec3, double> st =
-          slide_start(a_s, f_from, fd, dd, dxi, fn_old, dzeta, p.kn, p.kt);
+          slide_start(a_s, f_from, fd, dd, dxi, fn_old, dzeta, p.kn, p.kt, m.n);
       if (p.flags & TURN)
         r.ft = turned_slip_force(st.f_s, st.fn_s, st.fn_path_end, R_new, st.dxi_r, m.n, p.kt, p.mu);
       else    // add, then scale onto the final cone (the conventional return)

@@ -68,9 +68,8 @@ namespace kuhn {
                                           Double2 R_end, const Vec3x2 &dxi_slide, const Vec3x2 &n,
                                           Double2 kt, Double2 mu)
     {
-      Vec3x2 dxi_r = dxi_slide;
-      Double2 d2 = dot(dxi_r, dxi_r);
-      in_tangent_plane(dxi_r, d2, n);
+      const Vec3x2 dxi_r = dxi_slide;    // in the tangent plane (slide_start())
+      const Double2 d2 = dot(dxi_r, dxi_r);
       const Double2 f2 = dot(f_s, f_s);
       // (a zero f_s gives what the scalar function's normalisation gives it: no in-plane part)
       if (all((R_end > 0.0) & moderate(d2) & (moderate(f2) | (f2 == 0.0)))) {
@@ -152,7 +151,7 @@ namespace kuhn {
       Slide2 out;
       out.a_s = slip_onset(R_old, mu * kn * dzeta, kt, f_from, dxi, ff, fd, dd, Params::eps);
       const SlideStart<Vec3x2, Double2> st =
-          slide_start(out.a_s, f_from, fd, dd, dxi, fn_old, dzeta, kn, kt);
+          slide_start(out.a_s, f_from, fd, dd, dxi, fn_old, dzeta, kn, kt, n);
       out.ft = turned_slip_force(st.f_s, st.fn_s, st.fn_path_end, R_new, st.dxi_r, n, kt, mu);
       out.dWt = slide_work(st, out.ft);
       return out;
