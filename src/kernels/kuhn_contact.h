@@ -374,7 +374,8 @@ namespace kuhn {
        step dissipated a negative amount. Where dxi leans by more than 1e-10 rad (a tangential
        movement below about 1e-6 of the normal one), its normal part is removed; what is left
        below 1e-8 of it is round-off: no tangential movement (the force returns radially onto
-       the cone if that shrank, else it stays). A genuine movement leans by about 1e-16, so the usual step is unchanged.
+       the cone if that shrank, else it stays). A genuine movement leans by about 1e-16, so the
+       usual step is unchanged.
        d2 = |d|^2 on entry and on return. */
     template <class V, class T> DEMC_FN_FLAT void in_tangent_plane(V &d, T &d2, const V &n)
     {
