@@ -389,13 +389,12 @@ namespace kuhn {
       d2 = sel(leaning, sel(none, T(0.0), d_t2), d2);
     }
 
+    // dxi_r: the movement left, in the tangent plane, and d2 = |dxi_r|^2 (slide_start())
     DEMC_FN_FLAT Vec3 turned_slip_force(const Vec3 &f_s, double fn_s, double fn_path_end,
-                                        double R_end, const Vec3 &dxi_slide, const Vec3 &n,
+                                        double R_end, const Vec3 &dxi_r, double d2, const Vec3 &n,
                                         double kt, double mu)
     {
       if (!(R_end > 0.0)) return {0.0, 0.0, 0.0};    // mu = 0 or no normal force: no friction
-      const Vec3 dxi_r = dxi_slide;                  // in the tangent plane (slide_start())
-      const double d2 = dot(dxi_r, dxi_r);
       const bool d_moderate = moderate(d2);
       const double len_dxi = d_moderate ? math::sqrt(d2) : length(dxi_r);
       // no sliding left: the force only returns onto a cone that shrank. (Scaled onto a cone
@@ -429,6 +428,7 @@ namespace kuhn {
     template <class V, class T> struct SlideStart {
       T dWt;
       V f_s, dxi_r;
+      T dxi_r2;    // |dxi_r|^2
       T fn_s, fn_path_end;
     };
     /* The movement left for the slide is taken without the round-off that leans out of the
@@ -444,8 +444,8 @@ namespace kuhn {
       st.f_s = f_from + (a_s * kt) * dxi;             // Eq. 15
       st.fn_s = fn_old + a_s * kn * dzeta;
       st.dxi_r = (1.0 - a_s) * dxi;    // line 30
-      T d2 = dot(st.dxi_r, st.dxi_r);
-      in_tangent_plane(st.dxi_r, d2, n);
+      st.dxi_r2 = dot(st.dxi_r, st.dxi_r);
+      in_tangent_plane(st.dxi_r, st.dxi_r2, n);
       st.fn_path_end = st.fn_s + (1.0 - a_s) * kn * dzeta;
       return st;
     }
@@ -564,7 +564,8 @@ namespace kuhn {
       const SlideStart<Vec3, double> st =
           slide_start(a_s, f_from, fd, dd, dxi, fn_old, dzeta, p.kn, p.kt, m.n);
       if (p.flags & TURN)
-        r.ft = turned_slip_force(st.f_s, st.fn_s, st.fn_path_end, R_new, st.dxi_r, m.n, p.kt, p.mu);
+        r.ft = turned_slip_force(st.f_s, st.fn_s, st.fn_path_end, R_new, st.dxi_r, st.dxi_r2, m.n,
+                                 p.kt, p.mu);
       else    // add, then scale onto the final cone (the conventional return)
         r.ft = scaled_to(st.f_s + p.kt * st.dxi_r, R_new);
       /* Line 45: trapezoid over the sliding part. Can its dissipation (line 53) be negative?

@@ -65,11 +65,9 @@ namespace kuhn {
     }
 
     DEMC_FN_FLAT Vec3x2 turned_slip_force(const Vec3x2 &f_s, Double2 fn_s, Double2 fn_path_end,
-                                          Double2 R_end, const Vec3x2 &dxi_slide, const Vec3x2 &n,
-                                          Double2 kt, Double2 mu)
+                                          Double2 R_end, const Vec3x2 &dxi_r, Double2 d2,
+                                          const Vec3x2 &n, Double2 kt, Double2 mu)
     {
-      const Vec3x2 dxi_r = dxi_slide;    // in the tangent plane (slide_start())
-      const Double2 d2 = dot(dxi_r, dxi_r);
       const Double2 f2 = dot(f_s, f_s);
       // (a zero f_s gives what the scalar function's normalisation gives it: no in-plane part)
       if (all((R_end > 0.0) & moderate(d2) & (moderate(f2) | (f2 == 0.0)))) {
@@ -78,11 +76,11 @@ namespace kuhn {
                             n);
       }
       return per_lane(
-          [](const Vec3 &f, double a, double b, double r, const Vec3 &x, const Vec3 &nn, double k,
-             double m) {
-            return turned_slip_force(f, a, b, r, x, nn, k, m);
+          [](const Vec3 &f, double a, double b, double r, const Vec3 &x, double x2, const Vec3 &nn,
+             double k, double m) {
+            return turned_slip_force(f, a, b, r, x, x2, nn, k, m);
           },
-          f_s, fn_s, fn_path_end, R_end, dxi_r, n, kt, mu);
+          f_s, fn_s, fn_path_end, R_end, dxi_r, d2, n, kt, mu);
     }
 
     // x with its lanes swapped
@@ -152,7 +150,8 @@ namespace kuhn {
       out.a_s = slip_onset(R_old, mu * kn * dzeta, kt, f_from, dxi, ff, fd, dd, Params::eps);
       const SlideStart<Vec3x2, Double2> st =
           slide_start(out.a_s, f_from, fd, dd, dxi, fn_old, dzeta, kn, kt, n);
-      out.ft = turned_slip_force(st.f_s, st.fn_s, st.fn_path_end, R_new, st.dxi_r, n, kt, mu);
+      out.ft =
+          turned_slip_force(st.f_s, st.fn_s, st.fn_path_end, R_new, st.dxi_r, st.dxi_r2, n, kt, mu);
       out.dWt = slide_work(st, out.ft);
       return out;
     }
