@@ -376,17 +376,18 @@ namespace kuhn {
        below 1e-8 of it is round-off: no tangential movement (the force returns radially onto
        the cone if that shrank, else it stays). A genuine movement leans by about 1e-16, so the
        usual step is unchanged.
-       d2 = |d|^2 on entry and on return. */
-    template <class V, class T> DEMC_FN_FLAT void in_tangent_plane(V &d, T &d2, const V &n)
+       d2 = |d|^2 on entry and on return. Returns where d was changed. */
+    template <class V, class T> DEMC_FN_FLAT auto in_tangent_plane(V &d, T &d2, const V &n)
     {
       const T dn = dot(d, n);
       const auto leaning = dn * dn > 1e-20 * d2;
-      if (!any(leaning)) return;
+      if (!any(leaning)) return leaning;
       const V d_t = d - dn * n;
       const T d_t2 = dot(d_t, d_t);
       const auto none = d_t2 <= 1e-16 * d2;
       d = sel(leaning, sel(none, 0.0 * d, d_t), d);
       d2 = sel(leaning, sel(none, T(0.0), d_t2), d2);
+      return leaning;
     }
 
     // dxi_r: the movement left, in the tangent plane, and d2 = |dxi_r|^2 (slide_start())
@@ -431,13 +432,11 @@ namespace kuhn {
       T dxi_r2;    // |dxi_r|^2
       T fn_s, fn_path_end;
     };
-    /* The movement left for the slide is taken without the round-off that leans out of the
-       tangent plane (in_tangent_plane()), for the turn and for the slide's work alike: found by
-       fuzz_kuhn, with the turn on the cleaned movement and the work on the raw one, a slide with
-       no tangential movement left did a round-off amount of negative work. */
+    /* dxi: the movement without its round-off out of the tangent plane (slip_movement()), so
+       that the elastic part, the turn and the slide's work all stay in the plane. */
     template <class V, class T>
     DEMC_FN_FLAT SlideStart<V, T> slide_start(T a_s, const V &f_from, T fd, T dd, const V &dxi,
-                                              T fn_old, T dzeta, T kn, T kt, const V &n)
+                                              T fn_old, T dzeta, T kn, T kt)
     {
       SlideStart<V, T> st;
       st.dWt = a_s * (fd + (0.5 * a_s * kt) * dd);    // line 28: a_s dxi.(f_from + a_s kt dxi / 2)
@@ -445,15 +444,59 @@ namespace kuhn {
       st.fn_s = fn_old + a_s * kn * dzeta;
       st.dxi_r = (1.0 - a_s) * dxi;    // line 30
       st.dxi_r2 = dot(st.dxi_r, st.dxi_r);
-      in_tangent_plane(st.dxi_r, st.dxi_r2, n);
       st.fn_path_end = st.fn_s + (1.0 - a_s) * kn * dzeta;
       return st;
+    }
+
+    /* The movement a step that leaves the cone slips with: dxi without the round-off that leans
+       out of the tangent plane (in_tangent_plane()), and fd = f_from.dxi, dd = |dxi|^2 to
+       match, for the onset, the elastic part, the turn and the work alike. Found by fuzz_kuhn:
+       with the cleaning after the onset (for the turn only, then for the turn and the work),
+       a purely normal movement of a contact of tiny mu first took the force out of the plane
+       elastically (a_s kt dxi along n) and then did a round-off amount of negative work. Where
+       dxi does not lean (every genuine movement) it changes nothing. */
+    template <class V, class T>
+    DEMC_FN_FLAT void slip_movement(V &dxi, T &dd, T &fd, const V &f_from, const V &n)
+    {
+      if (any(in_tangent_plane(dxi, dd, n))) fd = dot(f_from, dxi);
     }
 
     // line 45 over the slide: the trapezoid (continuing_contact() says why it dissipates)
     template <class V, class T> DEMC_FN_FLAT T slide_work(const SlideStart<V, T> &st, const V &ft)
     {
       return st.dWt + 0.5 * dot(st.dxi_r, st.f_s + ft);
+    }
+
+    /* Whether the slide's normal force (Eq. 17) reaches zero before the step ends: the path
+       parts the surfaces, though the caller's final overlap says they touch. (In a LAMMPS step
+       the final overlap is the path's end to round-off, so only a normal that turns by nearly
+       half a turn within one step gives that; found by fuzz_kuhn.) */
+    template <class V, class T> DEMC_FN_FLAT auto path_opens(const SlideStart<V, T> &st)
+    {
+      return st.fn_path_end <= 0.0;
+    }
+
+    /* A slide whose path parts the surfaces (path_opens()). The slide ends where the cone does,
+       at zero force, after the fraction w = fn_s / (fn_s - fn_path_end) of its movement; the
+       movement after that loads the spring afresh along its direction, capped at the final
+       cone, as fresh_contact() does. Each part dissipates >= 0: the slide to zero force
+       dissipates 1/2 R_s (w |dxi_r| cos(theta_s) + R_s / kt) >= 0, because at the onset the
+       path leaves the cone (|dxi_r| cos(theta_s) >= mu kn dzeta_r / kt, and w mu kn dzeta_r =
+       -R_s); the fresh part 1/2 F.dxi - |F|^2 / (2 kt) >= 0. (Continued through the opening,
+       the trapezoid took the start force over the whole movement and could dissipate a
+       negative amount; turned_slip_force() gave the final force along the movement.) */
+    struct OpenedSlide {
+      Vec3 ft;
+      double dWt;
+    };
+    DEMC_FN OpenedSlide slide_through_opening(const SlideStart<Vec3, double> &st, double R_new,
+                                              double kt)
+    {
+      const double w = clamp01(st.fn_s / (st.fn_s - st.fn_path_end));    // NaN (fn_s <= 0): 0
+      const Vec3 after = (1.0 - w) * st.dxi_r;
+      const Vec3 trial = kt * after;
+      const Vec3 ft = longer_than(trial, R_new) ? scaled_to(trial, R_new) : trial;
+      return {ft, st.dWt + 0.5 * w * dot(st.dxi_r, st.f_s) + 0.5 * dot(after, ft)};
     }
 
     /* Lines 51-53. Line 51 prints f^{n,t}; the text says the stored energy comes from the
@@ -554,15 +597,24 @@ namespace kuhn {
         return;
       }
       r.branch = BRANCH_SLIP;
+      Vec3 d = dxi;
+      double d2 = dd, fd_s = fd;
+      slip_movement(d, d2, fd_s, f_from, m.n);
       const double a_s = (p.flags & ELASTIC_SLIP)
-          ? slip_onset(R_old, p.mu * p.kn * dzeta, p.kt, f_from, dxi, ff, fd, dd, p.eps)
+          ? slip_onset(R_old, p.mu * p.kn * dzeta, p.kt, f_from, d, ff, fd_s, d2, p.eps)
           : 0.0;
       r.alpha_s = a_s;
       // Line 29 overwrites f^{t,t} in the paper; the start-of-slip force is kept apart
       // here because line 52 needs the START-of-step force f0 (otherwise the reversible
       // work would miss the elastic part before slip and the dissipation would absorb it).
       const SlideStart<Vec3, double> st =
-          slide_start(a_s, f_from, fd, dd, dxi, fn_old, dzeta, p.kn, p.kt, m.n);
+          slide_start(a_s, f_from, fd_s, d2, d, fn_old, dzeta, p.kn, p.kt);
+      if ((p.flags & TURN) && path_opens(st)) {
+        const OpenedSlide o = slide_through_opening(st, R_new, p.kt);
+        r.ft = o.ft;
+        r.dWt = o.dWt;
+        return;
+      }
       if (p.flags & TURN)
         r.ft = turned_slip_force(st.f_s, st.fn_s, st.fn_path_end, R_new, st.dxi_r, st.dxi_r2, m.n,
                                  p.kt, p.mu);

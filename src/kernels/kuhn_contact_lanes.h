@@ -134,22 +134,25 @@ namespace kuhn {
       return pair_input(pa, pb, m, pack(fa, fb));
     }
 
-    // what lines 22-45 change when a lane slides
+    // what lines 22-45 change when a lane slides; opens: its path parts the surfaces (the
+    // scalar step takes it: slide_through_opening())
     struct Slide2 {
       Double2 a_s, dWt;
       Vec3x2 ft;
+      Mask2 opens;
     };
 
     /* Lines 22-45 for two lanes that both slide: the formulas of continuing_contact() */
     DEMC_FN_FLAT Slide2 slide_lanes(Double2 R_old, Double2 R_new, Double2 fn_old, Double2 dzeta,
                                     Double2 fd, Double2 dd, Double2 ff, const Vec3x2 &f_from,
-                                    const Vec3x2 &dxi, Double2 kn, Double2 kt, Double2 mu,
-                                    const Vec3x2 &n)
+                                    Vec3x2 dxi, Double2 kn, Double2 kt, Double2 mu, const Vec3x2 &n)
     {
       Slide2 out;
+      slip_movement(dxi, dd, fd, f_from, n);
       out.a_s = slip_onset(R_old, mu * kn * dzeta, kt, f_from, dxi, ff, fd, dd, Params::eps);
       const SlideStart<Vec3x2, Double2> st =
-          slide_start(out.a_s, f_from, fd, dd, dxi, fn_old, dzeta, kn, kt, n);
+          slide_start(out.a_s, f_from, fd, dd, dxi, fn_old, dzeta, kn, kt);
+      out.opens = path_opens(st);
       out.ft =
           turned_slip_force(st.f_s, st.fn_s, st.fn_path_end, R_new, st.dxi_r, st.dxi_r2, n, kt, mu);
       out.dWt = slide_work(st, out.ft);
@@ -244,6 +247,10 @@ namespace kuhn {
     if (any(slides)) {
       const Slide2 s =
           slide_pair(slides, R_old, R_new, fn_old, dzeta, fd, dd, f_start2, f_start, dxi, in);
+      if (any(slides & s.opens)) {
+        step_each(in, pa, pb, ra, rb);
+        return;
+      }
       ft = sel(slides, s.ft, ft);
       dWt = sel(slides, s.dWt, dWt);
       alpha_s = sel(slides, s.a_s, alpha_s);

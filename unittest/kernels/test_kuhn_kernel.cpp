@@ -709,9 +709,9 @@ TEST(KuhnTurn, PurelyNormalUnloadingShrinksTheForceRadially)
    round-off dxi, times kt, reaches beyond the growing cone and the step takes the slip branch
    (found by fuzz_kuhn: with no sliding left after the round-off was removed, the force was
    scaled onto the larger cone, 3 times its size here, and gained stored energy without work:
-   a negative dissipation of 20 % of that energy in the fuzzer's case). The kernel takes the
-   round-off as the movement it is given for the elastic part before slip (along n, a force
-   increment along n); in the tangent plane nothing moves. Oracles: the tangent-plane part of
+   a negative dissipation of 20 % of that energy in the fuzzer's case). The slip removes the
+   round-off along n from the movement (slip_movement()); in the tangent plane nothing moves
+   (what is left is below 1e-8 of it: none). Oracles: the tangent-plane part of
    the force is the force at the start, as in the same step along the z axis, where dxi is
    exactly 0 and the step sticks; and no step dissipates a negative amount. */
 TEST(KuhnTurn, PurelyNormalLoadingWithTinyFrictionKeepsTheForce)
@@ -733,6 +733,32 @@ TEST(KuhnTurn, PurelyNormalLoadingWithTinyFrictionKeepsTheForce)
   const kuhn::Result r_z = kuhn::step(p, m_z, f0_z);
   EXPECT_EQ(r_z.branch, kuhn::BRANCH_STICK);
   EXPECT_NEAR(len(ft_plane), len(r_z.ft), 1e-12 * len(f0));
+}
+
+/* The third fuzz_kuhn finding: a purely normal movement along an oblique normal that unloads a
+   contact of tiny friction (mu 2e-18) past the point where the path parts the surfaces (the
+   caller's final overlap is positive: the fuzzer's normal had turned by half a turn). The
+   movement's tangential part is round-off (1e-15, partly along n), yet kt times it reaches
+   far beyond the cone, so the step slips. The onset and the elastic part before slip took the
+   raw movement, whose part along n carried the force out of the tangent plane; the slide then
+   did -3.7e-28 of work, a negative dissipation 56 times the stored energy. What the force comes
+   out as depends on the round-off (1000 times the cone's elastic reach here), so the oracles
+   are the properties the kernel claims for any input: the force in the tangent plane and
+   inside the cone, and no negative dissipation beyond round-off of the stored energy. */
+TEST(KuhnTurn, RoundOffMovementOfATinyFrictionContactDissipatesNothingNegative)
+{
+  const Vec3 n = {-0.57735026918962562, -0.57735026918962562, -0.57735026918962562};
+  const kuhn::Params p{999913.20180829847, 1999818.4768851995, 1.951563910473908e-18, 0.0, 0.0,
+                       kuhn::ALL};
+  const Vec3 du = {-2.0, -2.0000000000000009, -1.9999999999999991};
+  const Vec3 f0 = {-1.320679122472125e-12, 4.2358792737402475e-12, -2.9152001512681208e-12};
+  const kuhn::Kinematics m = {0.74349386911468229, 2.7206077470230712, n, -1.0 * n, du, 0.0, 1.0};
+  const kuhn::Result r = kuhn::step(p, m, f0);
+  ASSERT_EQ(r.branch, kuhn::BRANCH_SLIP);
+  EXPECT_LE(std::fabs(demc::dot(r.ft, n)), 1e-12 * len(r.ft));
+  EXPECT_LE(len(r.ft), p.mu * r.fn * (1.0 + 1e-12));
+  const double stored = std::max(demc::dot(f0, f0), demc::dot(r.ft, r.ft)) / (2.0 * p.kt);
+  EXPECT_GE(r.dWt_irrev, -1e-9 * stored);
 }
 
 /* A small genuine tangential movement (1e-7 of the normal one) under strong unloading: its
@@ -942,6 +968,56 @@ TEST(KuhnWork, SingleStepDissipationNonNegativeWithElasticSlip)
   std::printf(
       "[ measured ] single steps with ELASTIC_SLIP: most negative dissipation %.3g (relative)\n",
       worst);
+}
+
+/* A slide whose path (Eq. 17) parts the surfaces before the step ends, while the caller's final
+   overlap says they touch (a normal that turns by nearly half a turn within the step; found by
+   fuzz_kuhn). Continued through the opening, the trapezoid took the start force over the whole
+   movement: with the force 120 degrees from the movement it dissipated a negative amount. The
+   slide ends with the cone at zero force, and the movement after that loads the spring afresh.
+   Hand-worked case (kn = kt = mu = 1, fn 1 -> path end -1, so the path opens half-way; caller's
+   final overlap 0.01): the slide starts at once (B = -2 + 1.95 < 0 on the cone), its first half
+   does 1/2 (1.95 (-1/2)) = -0.4875 of work, the second loads 1.95 afresh, capped at 0.01 along
+   the movement: +0.00975. Dissipation: -0.47775 + (1 - 0.0001) / 2 = 0.0222; before, the
+   trapezoid over the whole movement gave 1/2 3.9 (-0.5 + 0.01) + 0.49995 = -0.45555. Then the
+   same over random such steps: never negative. */
+TEST(KuhnWork, SlideThroughAPathThatPartsTheSurfacesDissipates)
+{
+  const kuhn::Params unit_law{1.0, 1.0, 1.0, 0.0, 0.0, kuhn::ALL};
+  const Vec3 f0 = {-0.5, std::sqrt(3.0) / 2.0, 0.0};
+  const auto r = kuhn::step(unit_law, planar(1.0, 0.01, {3.9, 0.0, 2.0}), f0);
+  ASSERT_EQ(r.branch, kuhn::BRANCH_SLIP);
+  EXPECT_LT(r.alpha_s, 1e-14);    // 0 but for f0's rounding off the cone
+  expect_vec_near(r.ft, {0.01, 0.0, 0.0}, 1e-15);
+  EXPECT_NEAR(r.dWt, -0.47775, 1e-14);
+  EXPECT_NEAR(r.dWt_irrev, 0.0222, 1e-14);
+
+  std::mt19937_64 rng(21);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  double worst = 0.0;
+  int opened = 0;
+  for (unsigned flags : {unsigned(kuhn::ALL), kuhn::ALL & ~kuhn::FRESH}) {
+    for (int i = 0; i < 100000; ++i) {
+      const double zeta_old = 0.002, R0 = MU * KN * zeta_old;
+      const double phi = 2 * PI * u(rng), psi = 2 * PI * u(rng);
+      const Vec3 f0 =
+          (R0 * (i % 2 ? 1.0 : std::sqrt(u(rng)))) * Vec3{std::cos(phi), std::sin(phi), 0.0};
+      const double d = 5.0 * R0 / KT * u(rng), dzeta = -zeta_old * (1.0 + 2.0 * u(rng));
+      const auto r = kuhn::step(params(flags),
+                                planar(zeta_old, zeta_old * u(rng) + 1e-12,
+                                       {d * std::cos(psi), d * std::sin(psi), -dzeta}),
+                                f0);
+      if (r.branch == kuhn::BRANCH_SLIP) ++opened;
+      const double scale = R0 * d + R0 * R0 / KT;
+      worst = std::min(worst, r.dWt_irrev / scale);
+      EXPECT_GE(r.dWt_irrev, -1e-14 * scale);
+      EXPECT_LE(len(r.ft), MU * r.fn * (1.0 + 1e-12));
+    }
+  }
+  EXPECT_GT(opened, 100000);
+  std::printf("[ measured ] slides whose path parts the surfaces: most negative dissipation %.3g "
+              "(relative)\n",
+              worst);
 }
 
 /* Without ELASTIC_SLIP slip is forced from alpha = 0, and line 45 can dissipate negatively.

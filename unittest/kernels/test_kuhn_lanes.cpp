@@ -193,6 +193,40 @@ TEST(KuhnLanes, UsualPairsGiveTheScalarSteps)
   EXPECT_GT(both_slide, 10000);
 }
 
+/* Two rare slides next to usual ones: a slide whose path parts the surfaces (the scalar step
+   ends it at the opening: slide_through_opening()) and a purely normal movement whose round-off
+   leans out of the tangent plane (slip_movement()), each paired with a usual sliding and a
+   usual sticking contact, in both lanes. */
+TEST(KuhnLanes, RareSlidesGiveTheScalarSteps)
+{
+  const kuhn::Params unit_law{1.0, 1.0, 1.0, 0.0, 0.0, kuhn::ALL};
+  const Vec3 ez = {0.0, 0.0, 1.0}, f_opening = {-0.5, std::sqrt(3.0) / 2.0, 0.0};
+  const kuhn::Kinematics opening = {0.01, 1.0, ez, ez, {3.9, 0.0, 2.0}, 0.0, 1e-4};
+  const Vec3 n = unit({1.0, 1.0, 1.0});
+  const Vec3 f_normal = 2.0 * unit(demc::cross(n, {1.0, -2.0, 0.5}));    // on the cone
+  const kuhn::Kinematics normal_only = {1.2, 2.0, n, n, 0.8 * n, 0.0, 1e-4};
+  const kuhn::Kinematics sliding = {1.0, 1.0, ez, ez, {2.0, 0.5, 0.0}, 0.01, 1e-4};
+  const kuhn::Kinematics sticking = {1.0, 1.0, ez, ez, {0.1, 0.05, 0.0}, 0.01, 1e-4};
+  const Vec3 f_usual = {0.3, 0.2, 0.0};
+  struct One {
+    const kuhn::Kinematics &m;
+    Vec3 f;
+  };
+  const One rare[] = {{opening, f_opening}, {normal_only, f_normal}};
+  const One usual[] = {{sliding, f_usual}, {sticking, f_usual}};
+  for (const One &a : rare)
+    for (const One &b : usual) {
+      ASSERT_EQ(kuhn::step(unit_law, a.m, a.f).branch, kuhn::BRANCH_SLIP);
+      kuhn::Result ra, rb;
+      kuhn::step_pair(unit_law, a.m, a.f, unit_law, b.m, b.f, ra, rb);
+      EXPECT_TRUE(same_result(ra, kuhn::step(unit_law, a.m, a.f)));
+      EXPECT_TRUE(same_result(rb, kuhn::step(unit_law, b.m, b.f)));
+      kuhn::step_pair(unit_law, b.m, b.f, unit_law, a.m, a.f, rb, ra);
+      EXPECT_TRUE(same_result(ra, kuhn::step(unit_law, a.m, a.f)));
+      EXPECT_TRUE(same_result(rb, kuhn::step(unit_law, b.m, b.f)));
+    }
+}
+
 TEST(KuhnLanes, GeometryOfTwoContactsIsEachContactsGeometry)
 {
   std::mt19937_64 rng(3);
