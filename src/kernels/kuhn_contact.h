@@ -634,6 +634,8 @@ namespace kuhn {
          1/2 |F| dxi_r.(m^{f,t+dt} - F/|F|) >= 0 because the closed-form turn goes at least
          as far towards dxi as add-then-scale does; checked over a dense grid of theta0,
          movement and loading), hence >= 0 for every R_e < |F|, which is when this branch runs.
+         (All this for R_l >= 0; a path that parts the surfaces, R_l < 0, ends at the opening
+         instead: slide_through_opening().)
          With ELASTIC_SLIP off, slip is forced from alpha = 0 even while the movement unloads
          the force, and it can be negative:
            TURN off: exactly (|F| - R_e)(R_e + u.f0) / (2 kt) with F = f0 + kt dxi, u = F/|F|,
