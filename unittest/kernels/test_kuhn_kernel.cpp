@@ -939,6 +939,23 @@ TEST(KuhnWork, ClosedCyclesDissipateAtConstantAndVaryingLoad)
    by up to 90 % (a caller's overlap from positions, dzeta from velocities), and forces that
    start up to 50 % outside the cone. With ELASTIC_SLIP on the dissipation is never negative
    beyond round-off, whatever the other refinements. */
+/* A step of the random dissipation tests below: stored force f0 at overlap zeta_old (normal
+   along z), tangential movement d at angle psi, normal closing dzeta, the caller's final overlap
+   zeta_new. Its dissipation must not be negative beyond round-off of R0 d + R0^2 / KT (R0 =
+   MU KN zeta_old); worst keeps the most negative relative value. */
+kuhn::Result step_not_dissipating_negatively(unsigned flags, double zeta_old, double zeta_new,
+                                             double d, double psi, double dzeta, const Vec3 &f0,
+                                             double &worst)
+{
+  const auto r =
+      kuhn::step(params(flags),
+                 planar(zeta_old, zeta_new, {d * std::cos(psi), d * std::sin(psi), -dzeta}), f0);
+  const double R0 = MU * KN * zeta_old, scale = R0 * d + R0 * R0 / KT;
+  worst = std::min(worst, r.dWt_irrev / scale);
+  EXPECT_GE(r.dWt_irrev, -1e-14 * scale);
+  return r;
+}
+
 TEST(KuhnWork, SingleStepDissipationNonNegativeWithElasticSlip)
 {
   std::mt19937_64 rng(9);
@@ -954,14 +971,9 @@ TEST(KuhnWork, SingleStepDissipationNonNegativeWithElasticSlip)
       const Vec3 f0 = rad * Vec3{std::cos(phi), std::sin(phi), 0.0};
       const double d = 5.0 * R0 / KT * u(rng) * u(rng), dzeta = zeta_old * (3.0 * u(rng) - 0.99);
       const double mismatch = (i % 4 ? 0.9 * (zeta_old + dzeta) * (2.0 * u(rng) - 1.0) : 0.0);
-      const auto r = kuhn::step(params(flags),
-                                planar(zeta_old, zeta_old + dzeta + mismatch,
-                                       {d * std::cos(psi), d * std::sin(psi), -dzeta}),
-                                f0);
+      const auto r = step_not_dissipating_negatively(flags, zeta_old, zeta_old + dzeta + mismatch,
+                                                     d, psi, dzeta, f0, worst);
       if (r.branch == kuhn::BRANCH_SLIP) ++sliding;
-      const double scale = R0 * d + R0 * R0 / KT;
-      worst = std::min(worst, r.dWt_irrev / scale);
-      EXPECT_GE(r.dWt_irrev, -1e-14 * scale);
     }
   }
   EXPECT_GT(sliding, 100000);
@@ -1003,14 +1015,9 @@ TEST(KuhnWork, SlideThroughAPathThatPartsTheSurfacesDissipates)
       const Vec3 f0 =
           (R0 * (i % 2 ? 1.0 : std::sqrt(u(rng)))) * Vec3{std::cos(phi), std::sin(phi), 0.0};
       const double d = 5.0 * R0 / KT * u(rng), dzeta = -zeta_old * (1.0 + 2.0 * u(rng));
-      const auto r = kuhn::step(params(flags),
-                                planar(zeta_old, zeta_old * u(rng) + 1e-12,
-                                       {d * std::cos(psi), d * std::sin(psi), -dzeta}),
-                                f0);
+      const auto r = step_not_dissipating_negatively(flags, zeta_old, zeta_old * u(rng) + 1e-12, d,
+                                                     psi, dzeta, f0, worst);
       if (r.branch == kuhn::BRANCH_SLIP) ++opened;
-      const double scale = R0 * d + R0 * R0 / KT;
-      worst = std::min(worst, r.dWt_irrev / scale);
-      EXPECT_GE(r.dWt_irrev, -1e-14 * scale);
       EXPECT_LE(len(r.ft), MU * r.fn * (1.0 + 1e-12));
     }
   }
