@@ -97,8 +97,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     m.du_q = pick_vec(in, scale);
     m.dth_p = pick_vec(in, scale);
     m.dth_q = pick_vec(in, scale);
-    const Vec3 tilt = pick_vec(in, scale);
-    n = (1.0 / norm(n + tilt)) * (n + tilt);
+    // a tilt that cancels the normal (found by this fuzzer: exactly -n) leaves no direction:
+    // the normal then stays (else it, the overlap and the property test turned NaN)
+    const Vec3 tilted = n + pick_vec(in, scale);
+    const double tilted_len = norm(tilted);
+    if (tilted_len > 1e-100) n = (1.0 / tilted_len) * tilted;
     m.n = n;
     m.zeta_new = zeta = std::fabs(zeta - dot(m.du_q - m.du_p, n)) + 1e-9;
     m.r_p = 0.5 * n;
