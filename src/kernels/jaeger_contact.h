@@ -282,8 +282,8 @@ namespace jaeger {
        is then taken from the whole history. (Found by fuzz_jaeger: after a tangential step of
        2e-15 of the overlap, an unload dropped r = 7e-22 against r_tol = 8e-22; the U_t
        carried past it kept that displacement's energy, 1.4e-13 of U_t, the history not.) */
-    DEMC_FN void take_stored_after_merges(const Material &mat, const Stack &st, StepResult &res,
-                                          bool dropped_r = false)
+    DEMC_FN void take_stored_where_springs_moved(const Material &mat, const Stack &st,
+                                                 StepResult &res, bool dropped_r = false)
     {
       if ((res.merges > 0 || dropped_r) && res.stored >= 0.0) res.stored = stored_energy(mat, st);
     }
@@ -324,7 +324,7 @@ namespace jaeger {
       if (dz == 0.0)
         return {force_of(top), top.P, 0.0, 0, STEP_NONE, detail::carried_after(carry, stored)};
       StepResult res = detail::elastic_push(mat, st, z_new, P1, ds, beta, work, carry, stored);
-      detail::take_stored_after_merges(mat, st, res);
+      detail::take_stored_where_springs_moved(mat, st, res);
       return res;
     }
     detail::Plan p;
@@ -352,7 +352,7 @@ namespace jaeger {
       E = detail::slip_step_work<false>(mat, st, top.z, z_new, ds, p, stored);
     StepResult res = {force_of(top), P1, E.work, 0, STEP_SLIP, E.stored};
     detail::apply_plan(mat, st, p, z_new, P1, res);
-    detail::take_stored_after_merges(mat, st, res, dropped_r);
+    detail::take_stored_where_springs_moved(mat, st, res, dropped_r);
     return res;
   }
 

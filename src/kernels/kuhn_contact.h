@@ -609,17 +609,17 @@ namespace kuhn {
       // work would miss the elastic part before slip and the dissipation would absorb it).
       const SlideStart<Vec3, double> st =
           slide_start(a_s, f_from, fd_s, d2, d, fn_old, dzeta, p.kn, p.kt);
-      if ((p.flags & TURN) && path_opens(st)) {
+      if (!(p.flags & TURN)) {    // add, then scale onto the final cone (the conventional return)
+        r.ft = scaled_to(st.f_s + p.kt * st.dxi_r, R_new);
+      } else if (path_opens(st)) {
         const OpenedSlide o = slide_through_opening(st, R_new, p.kt);
         r.ft = o.ft;
         r.dWt = o.dWt;
         return;
-      }
-      if (p.flags & TURN)
+      } else {
         r.ft = turned_slip_force(st.f_s, st.fn_s, st.fn_path_end, R_new, st.dxi_r, st.dxi_r2, m.n,
                                  p.kt, p.mu);
-      else    // add, then scale onto the final cone (the conventional return)
-        r.ft = scaled_to(st.f_s + p.kt * st.dxi_r, R_new);
+      }
       /* Line 45: trapezoid over the sliding part. Can its dissipation (line 53) be negative?
          With ELASTIC_SLIP on: no (beyond round-off). A start outside the cone adds
          (|f0|^2 - R_old^2) / (2 kt) >= 0 (outside_cone); the elastic part before slip
