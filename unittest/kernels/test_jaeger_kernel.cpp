@@ -1126,6 +1126,48 @@ TEST(JaegerEnergy, CarriedStoredEnergyEqualsTheClosedForm)
   }
 }
 
+/* A slip annulus far thinner than the overlap under a force far inside the cone (fuzz_jaeger's
+   finding): a one-segment history of slope m0 << K, unloaded with no tangential movement, slips
+   in an annulus (z1 - z*) / z1 = 7e-8 wide. Oracle, in long double from the stored history
+   before the step: the springs inside the apex keep u = m0 (z0 - g), those above it take
+   K (z1 - g), z* from m0 (z0 - z*) = K (z1 - z*); U_t = G* [m0^2 int_0^a* (z0 - g)^2 dx +
+   K^2 int_a*^a1 (z1 - g)^2 dx], g = x^2 / R. The carried U_t is exact to a few eps of U_t. The
+   walk over the stored history is not: the stored apex holds z* to an ulp, which moves the
+   displacement of the springs inside it by K eps z* (1e-9 of it here). It is within twice the
+   walk's sensitivity to one-ulp changes of the stored points, the allowance that
+   carried_energy_bound.h adds for it. */
+TEST(JaegerEnergy, CarriedEnergyOfAThinSlipAnnulusIsExact)
+{
+  const Material m =
+      material(7206.3515888393576, 9442.8055296508282, 4.9999999999999996e-05, 1.9999755620956421);
+  const double z0 = 3.390354413089986e-07, z1 = 2.790355439959006e-07, T0 = 9.3257351530039516e-15;
+  Point buf[3] = {{z0, hertz_force(m, z0), T0, 0.0}};
+  Stack st{buf, 1, 3};
+  const StepResult r = step(m, st, z1, {0.0, 0.0}, 0.0, true, stored_energy(m, st));
+  ASSERT_EQ(r.kind, STEP_SLIP);
+
+  using LD = long double;
+  const LD R = m.R, G = m.Gstar, K = LD(m.mu) * m.Estar / m.Gstar;
+  const LD m0 = LD(m.Estar) / m.Gstar * LD(T0) / LD(hertz_force(m, z0));
+  const LD width = m0 * (LD(z0) - z1) / (K - m0), z_apex = z1 - width;    // z1 - z*
+  const LD a_apex = std::sqrt(R * z_apex), a1 = std::sqrt(R * LD(z1));
+  const LD inside = z0 * (z0 * a_apex - 2.0L * a_apex * z_apex / 3.0L) +
+      a_apex * z_apex * z_apex / 5.0L;       // int_0^a* (z0 - x^2/R)^2 dx
+  const LD D = R * width / (a1 + a_apex);    // a1 - a*; int_a*^a1 (z1 - x^2/R)^2 dx:
+  const LD annulus = D * D * D * (4.0L / 3.0L * a1 * a1 - a1 * D + D * D / 5.0L) / (R * R);
+  const double exact = static_cast<double>(G * (m0 * m0 * inside + K * K * annulus));
+  EXPECT_NEAR(width / z1, 7.48e-8, 0.01e-8);
+
+  const double U = stored_energy(m, st);
+  EXPECT_LE(std::fabs(r.stored - exact), 16.0 * 2.220446049250313e-16 * exact);
+  const double rounding = demc_test::CarriedEnergyBound::stored_point_rounding(m, st, U);
+  EXPECT_LE(std::fabs(U - exact), 2.0 * rounding);
+  std::printf("[ measure  ] thin slip annulus: carried U_t %.2e, walk over the history %.2e off "
+              "the exact value (%.3f of the stored points' one-ulp sensitivity)\n",
+              std::fabs(r.stored / exact - 1.0), std::fabs(U / exact - 1.0),
+              std::fabs(U - exact) / rounding);
+}
+
 // work = false skips the work integral and nothing else: the same stack, points and force
 // after every step of a fuzz path (exact, beta and capacity merges alike), work 0
 TEST(JaegerStack, WithoutWorkTheSameHistory)
