@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -1159,7 +1160,7 @@ TEST(JaegerEnergy, CarriedEnergyOfAThinSlipAnnulusIsExact)
   EXPECT_NEAR(width / z1, 7.48e-8, 0.01e-8);
 
   const double U = stored_energy(m, st);
-  EXPECT_LE(std::fabs(r.stored - exact), 16.0 * 2.220446049250313e-16 * exact);
+  EXPECT_LE(std::fabs(r.stored - exact), 16.0 * std::numeric_limits<double>::epsilon() * exact);
   const double rounding = demc_test::CarriedEnergyBound::stored_point_rounding(m, st, U);
   EXPECT_LE(std::fabs(U - exact), 2.0 * rounding);
   std::printf("[ measure  ] thin slip annulus: carried U_t %.2e, walk over the history %.2e off "

@@ -934,11 +934,6 @@ TEST(KuhnWork, ClosedCyclesDissipateAtConstantAndVaryingLoad)
               worst);
 }
 
-/* Line 45 in single steps, over random inputs that also break the consistency the proof at
-   line 45 does not need: f^{n,t+dt} = kn zeta_new off Eq. 17's end value kn (zeta_old + dzeta)
-   by up to 90 % (a caller's overlap from positions, dzeta from velocities), and forces that
-   start up to 50 % outside the cone. With ELASTIC_SLIP on the dissipation is never negative
-   beyond round-off, whatever the other refinements. */
 /* A step of the random dissipation tests below: stored force f0 at overlap zeta_old (normal
    along z), tangential movement d at angle psi, normal closing dzeta, the caller's final overlap
    zeta_new. Its dissipation must not be negative beyond round-off of R0 d + R0^2 / KT (R0 =
@@ -956,6 +951,11 @@ kuhn::Result step_not_dissipating_negatively(unsigned flags, double zeta_old, do
   return r;
 }
 
+/* Line 45 in single steps, over random inputs that also break the consistency the proof at
+   line 45 does not need: f^{n,t+dt} = kn zeta_new off Eq. 17's end value kn (zeta_old + dzeta)
+   by up to 90 % (a caller's overlap from positions, dzeta from velocities), and forces that
+   start up to 50 % outside the cone. With ELASTIC_SLIP on the dissipation is never negative
+   beyond round-off, whatever the other refinements. */
 TEST(KuhnWork, SingleStepDissipationNonNegativeWithElasticSlip)
 {
   std::mt19937_64 rng(9);
