@@ -140,8 +140,7 @@ namespace frame {
        (cos h (1 + a.b), cos h (a x b) + sin h (a + b))
      (b x (a x b) = a - (a.b) b), one product with q instead of two. Beyond a right angle
      1 + a.b would lose digits to cancellation: rotation_between() takes those tilts.
-     DEMC_FN_FLAT, with that rare branch apart: gran/jaeger called it out of line (5 % of the
-     loop's samples in slow shear). */
+     DEMC_FN_FLAT, with that rare branch apart: gran/jaeger called it out of line. */
   DEMC_FN_FLAT Quat update(const Quat &q, const Vec3 &n_new, double twirl)
   {
     const Vec3 a = normal(q);

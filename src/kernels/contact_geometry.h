@@ -25,9 +25,7 @@ namespace demc {
    1/|delta| (1 + e)^(-1/2) = (1 - e/2 + 3e^2/8 - 5e^3/16 + 35e^4/128) / |delta| is exact to
    round-off (the first omitted term, 63 e^5 / 256, is below 8e-18 for |e| < 5e-4) and saves
    the square root and the division, the slowest operations of a contact's geometry.
-   DEMC_FN_FLAT: GCC kept it out of line in gran/kuhn/kk's functor (as sphere_contact());
-   inlined, the pair loop takes 3-7 % less time there and 3-4 % less in gran/kuhn (A/B in
-   30-step chunks). */
+   DEMC_FN_FLAT: GCC kept it out of line in gran/kuhn/kk's functor (as sphere_contact()). */
 template <class V, class T>
 DEMC_FN_FLAT T inverse_length_after_move(const V &delta, const V &dd, T inv_r)
 {
@@ -58,8 +56,7 @@ template <class V, class T> struct SphereContactOf {
 using SphereContact = SphereContactOf<Vec3, double>;
 
 // DEMC_FN_FLAT: in the Kokkos functors GCC kept this out of line and passed its 15-number result
-// through memory; inlined, the pair loop of chute flow takes 8 % (gran/kuhn/kk) and 6 %
-// (gran/jaeger/kk) less time with one thread.
+// through memory.
 // (a template on the number type: see kernel_common.h)
 template <class V, class T>
 DEMC_FN_FLAT SphereContactOf<V, T> sphere_contact(const V &x_p, const V &x_q, T rad_p, T rad_q, T r,

@@ -245,8 +245,7 @@ namespace jaeger {
 
     /* Steps 3b-3d without touching the stack: walk down from the top (segment
        k_top, upper end `top` at overlap z1 - c, r = s' - s*(top)) to the apex. DEMC_FN_FLAT:
-       with slip_step_work() in two forms, GCC kept more of it behind a call (work no: +5 % of
-       the step's instructions). */
+       with slip_step_work() in two forms, GCC kept more of it behind a call. */
     DEMC_FN_FLAT Plan find_apex(const Material &mat, const Stack &st, int k_top, const Point &top,
                                 Vec2 r, double c)
     {

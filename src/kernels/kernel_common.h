@@ -69,7 +69,7 @@ namespace demc {
 /* DEMC_FN_FLAT: a kernel's entry point and the helpers on its main path, inlined into the
    caller's contact loop even where the compiler judges it too big, so that their input and
    result structs need not pass through memory. (In the larger Kokkos functors GCC kept the
-   helpers out of line: gran/kuhn/kk executed 6 % more instructions.) */
+   helpers out of line.) */
 
 /* Three-vector with the few operations the kernels need. A plain aggregate,
    so it can live in Kokkos views and be copied to devices. */

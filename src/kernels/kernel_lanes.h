@@ -6,8 +6,7 @@
    contacts in one SSE2 register, so that one instruction advances both: a
    sliding contact's step is a long chain of dependent divisions and square
    roots, which the processor cannot overlap with the next contact's on its
-   own (in chute flow a contact law runs 1.6 times faster per contact in
-   pairs). Every operation is the IEEE operation of the scalar code, lane by
+   own. Every operation is the IEEE operation of the scalar code, lane by
    lane, in the same order, so a lane gives the same bits as the scalar
    kernel (without FMA contraction; unit tests check it). Where a lane needs
    a rare branch (extreme magnitudes, large angles), the functions below

@@ -62,8 +62,8 @@ namespace kuhn {
   /* The parameters one contact's step runs with, for the styles' two variants of their contact
      loop. ALL_ON (every refinement on, known at compile time: the default): the copy `folded`
      with the flags set, so that the compiler folds the kernel's tests of them (the copy is dead
-     code otherwise); the general variant reads p in place (copying it for every contact cost
-     gran/kuhn/kk 3 % of its pair time). */
+     code otherwise); the general variant reads p in place (a copy for every contact costs
+     time). */
   template <bool ALL_ON> DEMC_FN_FLAT const Params &params_for_step(const Params &p, Params &folded)
   {
     folded = p;
@@ -140,7 +140,7 @@ namespace kuhn {
     /* |v| > R without a square root in the usual range (the stick test of every step); v2 is
        |v|^2 as the caller has it. DEMC_FN_FLAT (as add_damping()): when gran/kuhn/kk got its
        variant with the refinements known at compile time, GCC's inlining budget for that file
-       ran out and it called these out of line, which made the pair loop 10 % slower. */
+       ran out and it called these out of line, which made the pair loop slower. */
     DEMC_FN_FLAT bool longer_than(const Vec3 &v, double v2, double R)
     {
       if (v2 > 1e-290 && v2 < 1e290 && R < 1e145) return v2 > R * R;
@@ -301,11 +301,10 @@ namespace kuhn {
          E = kt |dxi_r| 2 atanh(s) / (mu s (fn_end + fn_s)),
        and 2 atanh(s) / s is a series in s^2 (demc::atanh_ratio()) for |s| < 1/3, i.e. forces
        within a factor of 2; beyond, ln(fn_end / fn_s) itself (demc::log_far_from_one()).
-       Inline, without the library's pow (or log1p and exp): 1.5 % fewer instructions and
-       1-3 % less pair time in chute flow (paired A/B). 0 for an infinite E: the normal force
-       reaches zero on the path (the integral of 1/f^n diverges), or mu = 0. DEMC_FN_FLAT: with
-       a third variant of gran/kuhn's contact loop (restitution damping) GCC called it out of
-       line in the default one (+0.75 % instructions in chute flow). */
+       Inline, without the library's pow (or log1p and exp), which is faster. 0 for an infinite
+       E: the normal force reaches zero on the path (the integral of 1/f^n diverges), or
+       mu = 0. DEMC_FN_FLAT: with a third variant of gran/kuhn's contact loop (restitution
+       damping) GCC called it out of line in the default one. */
     template <class T> DEMC_FN_FLAT void decay_terms(T fn_s, T fn_end, T mu, T &inv, T &s)
     {
       inv = 1.0 / (mu * (fn_end + fn_s));

@@ -205,8 +205,7 @@ namespace kuhn {
               lane(in.du, l),       lane(in.twirl, l),    lane(in.dt, l)};
     }
     /* step() of each contact, out of line: the rare cases of step_pair() (inlined, the scalar
-       step made the compiler keep the usual path's numbers in memory: 20 % slower in chute
-       flow) */
+       step made the compiler keep the usual path's numbers in memory) */
     __attribute__((noinline)) inline void step_each(const PairInput &in, const Params &pa,
                                                     const Params &pb, Result &ra, Result &rb)
     {

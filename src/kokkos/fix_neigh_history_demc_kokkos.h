@@ -43,9 +43,8 @@
       of firstflag and firstvalue (every slot of every atom, ghosts included,
       up to the list's maxneighs) before it fills the slots that have a
       partner. On host spaces with fewer than 4 threads Kokkos zeroes with one
-      serial memset: gran/jaeger/kk's 32-point records made that 650 MB per
-      build in the chute benchmark, most of the fix's time, and it did not
-      speed up with threads. In host-only builds this class refills in place
+      serial memset: with gran/jaeger/kk's large records that is most of the
+      fix's time, and it does not speed up with threads. In host-only builds this class refills in place
       instead: one parallel pass over the list's atoms writes each slot that
       is read later (i in the list, jj < numneigh) once, with the partner's
       values or zeros. It also sets the flag of a slot without history to 0;
@@ -59,8 +58,7 @@
    5. Setup time. The atom arrays of Kokkos grow by 1 % at a time while the
       ghost atoms are made, and each growth reallocated and copied the
       per-atom partner arrays (maxpartner records of dnum values per atom
-      slot): 15 times 300 MB, about 4 s, when gran/jaeger/kk set up the
-      chute benchmark. grow_arrays() here gives them 1/8 more rows than asked
+      slot), many times while a large system is set up. grow_arrays() here gives them 1/8 more rows than asked
       for, and skips a call that needs no more rows than they have (and no
       other maxpartner).
 

@@ -39,7 +39,7 @@ struct DemcRowsAccess {
 /* Per-thread copies of f and torque for host threads on a half list (HALFTHREAD), kept
    between steps by the pair style. LAMMPS's own Kokkos pair styles make a ScatterView with a
    copy per thread in every compute(): all T copies are zeroed and all summed into f, every
-   step. With 2 threads on the chute that was 9 % of the samples of both threads (perf). Here
+   step. Here
    the thread holding token 0 adds into f and torque themselves and the others into their own
    copies; the sum after the loop zeroes each copy as it reads it, which keeps them zero for
    the next step: one pass over T - 1 copies instead of two over T. */

@@ -102,8 +102,8 @@ template <class DeviceType> class PairGranJaegerKokkos : public PairGranJaeger {
   typedef DeviceType device_type;
   typedef ArrayTypes<DeviceType> AT;
 
-  // points per contact without history/max: covers the stacks of >99.6 % of the contacts of
-  // the chute of LAMMPS's bench/in.chute at 20 degrees (doc/pair_gran_jaeger_kokkos_section.rst)
+  // points per contact without history/max: the whole history of nearly every contact in
+  // dense slow flow (doc/pair_gran_jaeger.rst, accelerator section)
   static constexpr int DEFAULT_CAPACITY = 32;
 
   PairGranJaegerKokkos(class LAMMPS *);

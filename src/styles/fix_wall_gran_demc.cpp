@@ -406,8 +406,7 @@ void FixWallGranDemc::post_force(int)
     const Vec3 x = vec(atom->x[i]);
     const int side = nearest_side(x, d);
     // most particles neither touch the wall nor leave it: the gap alone says so, without the
-    // movements, arms and old normal of a contact (2/5 to 3/5 of the fix's instructions when
-    // every particle had them, in a slab 8 particles thick)
+    // movements, arms and old normal of a contact
     Vec3 n;
     if (old_side == NO_SIDE && !(atom->radius[i] - wall_gap(side, x, d, n) > 0.0)) continue;
     const Contact c = make_contact(i, side, advance);

@@ -81,7 +81,7 @@ class PairGranDemc : public Pair {
   // i and j at their own distance (pair_write is not)
   void begin_single(int i, int j, double rsq, double &fforce);
   class FixDemcAtomEnergy *atom_energy;
-  // per-atom energies (keyword energy/atom yes: they cost ~10 % of the pair time): begin and
+  // per-atom energies (keyword energy/atom yes; off by default for their cost): begin and
   // end each compute(); each contact gives half to p and q
   bool energy_per_atom;
   /* keyword schedule: how the Kokkos variants share the neighbor list among host threads

@@ -108,9 +108,7 @@ class PairGranJaeger : public PairGranDemc {
 };
 
 /* ---- inline: called once per contact and step. Defined in the .cpp, GCC called it out of
-   line (2 % of the loop's samples in slow shear); inline here, with the contact frame's
-   update() inlined as well, slow shear's loop time is 0.97-0.99 of what it was (paired
-   A/B). ---- */
+   line. ---- */
 
 inline int PairGranJaeger::type_pair(int i, int j) const
 {

@@ -63,13 +63,12 @@ class PairGranKuhn : public PairGranDemc {
     int *touch;
     double *history;
   };
-  // 128 touching pairs a block: in chute flow 2-3 % less loop time than 32 with the two-contact
-  // law (paired A/B, 12 runs each: x0.973 and x0.951 medians; 64: x0.99, 256: x0.97)
+  // 128 touching pairs a block: the fastest of 32 to 256 in chute flow (bench/HISTORY.md)
   using KuhnBuffer = BufferOf<KuhnContact, 128>;
   void flush_contacts(KuhnBuffer &buf, bool advance, double step_dt, double *sum, double &friction,
                       double &damping);
   // ALL_ON: every refinement on (the default), known to the compiler, so that the kernel's
-  // tests of the refinement bits fold away (2 % fewer instructions per contact in chute flow)
+  // tests of the refinement bits fold away
   // RESTITUTION: some type pair has restitution damping, which the style adds to the kernel's
   // result (its dashpots depend on the masses); the default variant has no such test
   // what the block's contacts add to (compute() keeps the sums in locals)
