@@ -13,9 +13,11 @@
 #include "fix_wall_gran_jaeger.h"
 
 #include "contact_frame.h"
+#include "demc_citations.h"
 #include "jaeger_contact.h"
 
 #include "atom.h"
+#include "citeme.h"
 #include "comm.h"
 #include "error.h"
 #include "force.h"
@@ -71,6 +73,7 @@ jaeger::Vec2 shift_in_frame(const frame::Quat &q, const Vec3 &du)
 FixWallGranJaeger::FixWallGranJaeger(LAMMPS *lmp, int narg, char **arg) :
     FixWallGranDemc(lmp, narg, arg), youngs(0.0), poisson(0.0), mu(0.0), beta(0.0), max_length(0)
 {
+  if (lmp->citeme) lmp->citeme->add(demc::cite_kuhn_jaeger);
   if (narg < 7)
     error->all(FLERR,
                "Fix {} expects: E nu mu [damping nu_n nu_t | restitution e x_t] [beta b] "

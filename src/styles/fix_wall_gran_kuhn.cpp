@@ -12,9 +12,11 @@
 
 #include "kuhn_keywords.h"
 
+#include "demc_citations.h"
 #include "kuhn_contact.h"
 
 #include "atom.h"
+#include "citeme.h"
 #include "error.h"
 #include "memory.h"
 
@@ -61,6 +63,7 @@ FixWallGranKuhn::FixWallGranKuhn(LAMMPS *lmp, int narg, char **arg) :
     FixWallGranDemc(lmp, narg, arg), kn(0.0), kt(0.0), mu(0.0), refinements(kuhn::ALL),
     history(nullptr)
 {
+  if (lmp->citeme) lmp->citeme->add(demc::cite_kuhn_suzuki_daouadji);
   if (narg < 7)
     error->all(FLERR,
                "Fix {} expects: kn kt mu [damping nu_n nu_t | restitution e x_t] wallstyle args "

@@ -14,9 +14,11 @@
 #include "contact_frame.h"
 #include "jaeger_contact.h"
 
+#include "demc_citations.h"
 #include "fix_jaeger_history.h"
 
 #include "atom.h"
+#include "citeme.h"
 #include "comm.h"
 #include "error.h"
 #include "force.h"
@@ -67,6 +69,7 @@ PairGranJaeger::PairGranJaeger(LAMMPS *lmp) :
     max_length(0), work(true), last_energy_step(-1), energy_interval(0), carry_length(0),
     fix_history(nullptr)
 {
+  if (lmp->citeme) lmp->citeme->add(demc::cite_kuhn_jaeger);
   prepare_style(7);
 }
 
@@ -147,8 +150,7 @@ void PairGranJaeger::flush_contacts(ContactBuffer &buf, bool advance, bool energ
 }
 
 /* The first pass asked for each record's header and first points; a step starts at the top of
-   the stack, beyond those once a history has more than a few points (in a packing at rest,
-   with 6 points on average, the load of the top point took 7 % of the run's samples). The
+   the stack, beyond those once a history has more than a few points. The
    headers have arrived by now: ask for the two top points. (A record moved by an earlier
    contact's growth in this block gives a stale address: a prefetch never faults.) */
 

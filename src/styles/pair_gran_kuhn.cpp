@@ -11,10 +11,12 @@
 
 #include "pair_gran_kuhn.h"
 
+#include "demc_citations.h"
 #include "kuhn_contact_lanes.h"
 #include "kuhn_keywords.h"
 
 #include "atom.h"
+#include "citeme.h"
 #include "comm.h"
 #include "error.h"
 #include "fix.h"
@@ -42,6 +44,7 @@ PairGranKuhn::PairGranKuhn(LAMMPS *lmp) :
     PairGranDemc(lmp, "gran/kuhn"), kn(nullptr), kt(nullptr), mu(nullptr), refinements(kuhn::ALL),
     fix_history(nullptr)
 {
+  if (lmp->citeme) lmp->citeme->add(demc::cite_kuhn_suzuki_daouadji);
   prepare_style(8);
   // the history holds a vector (odd under i<->j) and scalars (even): see transfer_history()
   nondefault_history_transfer = 1;
@@ -145,8 +148,7 @@ void PairGranKuhn::flush_contacts(KuhnBuffer &buf, bool advance, double step_dt,
    torques added to the atoms. The geometry's loads (both atoms' positions, velocities, spins)
    are independent from pair to pair, and so are the force updates: in short loops the processor
    overlaps them across pairs, which the ~800 instructions of one contact's whole step kept it
-   from doing. In the chute: 2.5 % more instructions, paired A/B loop time x0.962 and x0.977
-   (chunk minima 0.958, 0.979). With every refinement on, the first two loops take two contacts
+   from doing. With every refinement on, the first two loops take two contacts
    at a time (contact_law_in_pairs()). */
 template <bool ALL_ON, bool RESTITUTION>
 void PairGranKuhn::run_contact_law(KuhnBuffer &buf, bool advance, double step_dt, LawTotals &totals)

@@ -3,6 +3,7 @@
 #include "lammps_session.h"
 
 #include "force.h"
+#include "input.h"
 #include "lammps.h"
 #include "pair.h"
 
@@ -10,6 +11,8 @@
 
 #include <cmath>
 #include <cstdio>
+#include <fstream>
+#include <sstream>
 #include <utility>
 
 using namespace demc_test;
@@ -85,4 +88,55 @@ TEST(Plugin, SharedPairKeywordsSurviveRestart)
         EXPECT_EQ(*energy, per_atom) << style.first << keywords;
         EXPECT_EQ(*shares, static_shares) << style.first << keywords;
       }
+}
+
+// the text of the BibTeX file that LAMMPS's -cite option writes for an input of lines, with the
+// plugin loaded (CiteMe writes each paper to it when a style registers it)
+static std::string citations_of(const std::vector<std::string> &lines)
+{
+  const std::string file = "citations.bib";
+  std::vector<std::string> args = {"lmp", "-log", "none", "-screen", "none", "-cite", file};
+  std::vector<char *> argv;
+  for (auto &a : args) argv.push_back(a.data());
+  auto *lmp = new LAMMPS_NS::LAMMPS((int) argv.size(), argv.data(), MPI_COMM_WORLD);
+  lmp->input->one(std::string("plugin load ") + DEMC_PLUGIN_FILE);
+  for (const auto &l : lines) lmp->input->one(l);
+  delete lmp;
+  std::ifstream in(file);
+  std::stringstream text;
+  text << in.rdbuf();
+  std::remove(file.c_str());
+  return text.str();
+}
+
+// each contact law asks users to cite its papers, from the pair style and from the wall fix,
+// and only the law that is used
+TEST(Plugin, StylesRegisterTheirPapersWithCiteMe)
+{
+  const std::vector<std::string> box = {"atom_style sphere", "boundary p p f",
+                                        "region box block 0 1 0 1 0 1", "create_box 1 box"};
+  const std::string kuhn_key = "@Article{Kuhn2020linear", jaeger_key = "@Article{Kuhn2018jaeger",
+                    book_key = "@Book{Jaeger2005";
+  struct Case {
+    std::string line, cited, not_cited;
+  };
+  const std::vector<Case> cases = {
+      {"pair_style gran/kuhn", kuhn_key, jaeger_key},
+      {"pair_style gran/jaeger", jaeger_key, kuhn_key},
+      {"fix w all wall/gran/kuhn 2e3 2e3 0.5 zplane 0 NULL", kuhn_key, jaeger_key},
+      {"fix w all wall/gran/jaeger 1e7 0.3 0.5 zplane 0 NULL", jaeger_key, kuhn_key}};
+  for (const auto &c : cases) {
+    auto lines = box;
+    lines.push_back(c.line);
+    const std::string text = citations_of(lines);
+    EXPECT_NE(text.find(c.cited), std::string::npos) << c.line << ":\n" << text;
+    EXPECT_EQ(text.find(c.not_cited), std::string::npos) << c.line << ":\n" << text;
+    if (c.cited == jaeger_key) EXPECT_NE(text.find(book_key), std::string::npos) << c.line;
+  }
+  // LAMMPS's own granular style cites neither
+  auto lines = box;
+  lines.push_back("pair_style gran/hooke/history 2e3 NULL 0 NULL 0.5 0");
+  const std::string text = citations_of(lines);
+  EXPECT_EQ(text.find(kuhn_key), std::string::npos);
+  EXPECT_EQ(text.find(jaeger_key), std::string::npos);
 }
