@@ -14,12 +14,11 @@ namespace demc {
 inline constexpr char cite_kuhn_suzuki_daouadji[] =
     "pair_style gran/kuhn, fix wall/gran/kuhn: Kuhn, Suzuki and Daouadji, linear-frictional "
     "contact model for 3D DEM (2020)\n\n"
-    "@Article{Kuhn2020linear,\n"
+    "@Misc{Kuhn2020linear,\n"
     " author = {Kuhn, Matthew R. and Suzuki, Kiichi and Daouadji, Ali},\n"
     " title = {Linear-frictional contact model for {3D} discrete element simulations of "
     "granular systems},\n"
-    " journal = {International Journal for Numerical and Analytical Methods in Geomechanics},\n"
-    " note = {Short communication},\n"
+    " note = {Short communication, preprint},\n"
     " year = {2020}\n"
     "}\n\n";
 
