@@ -115,7 +115,7 @@ TEST(Plugin, StylesRegisterTheirPapersWithCiteMe)
 {
   const std::vector<std::string> box = {"atom_style sphere", "boundary p p f",
                                         "region box block 0 1 0 1 0 1", "create_box 1 box"};
-  const std::string kuhn_key = "@Article{Kuhn2020linear", jaeger_key = "@Article{Kuhn2018jaeger",
+  const std::string kuhn_key = "@Misc{Kuhn2020linear", jaeger_key = "@Article{Kuhn2018jaeger",
                     book_key = "@Book{Jaeger2005";
   struct Case {
     std::string line, cited, not_cited;
