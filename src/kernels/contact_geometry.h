@@ -162,6 +162,52 @@ DEMC_FN Vec3 dashpot_force(const ContactDashpots &d, const Vec3 &du, const Vec3 
   return contact_damping_force(du, n, eta_n, d.tangential_ratio * eta_n, dt);
 }
 
+/* How the dashpots' force joins a contact law's (the keywords damping_cap and limit_damping of
+   the pair styles and wall fixes). */
+struct DashpotLimits {
+  bool coulomb = true;        // damping_cap yes: the whole tangential force on the law's cone
+  bool no_tension = false;    // limit_damping: the normal force with its dashpot never pulls
+};
+
+/* The dashpots' force f_damp on p as it acts beside a contact law's own force on p, -P n + T
+   (P >= 0: the law's elastic normal force, the one its friction cone mu P is made of; T: its
+   tangential force, which the law keeps on or inside that cone). Changed in place where a
+   limit applies (returns whether it did):
+   - coulomb: the whole tangential force T + f_t (f_t: the dashpot's tangential part) is
+     returned radially onto the ball |F| <= mu P, Coulomb's law for the sum. The ball holds T
+     (its radius is |T| where round-off leaves T a hair outside mu P), so the law's force is
+     never cut, only the dashpot's addition to it: the dashpot force as it acts becomes
+     F - T, with F the returned sum.
+   - no_tension: the normal part pulls p towards q (f_damp.n > P) no more than the law's normal
+     force pushes: the total normal force is then zero, never attractive.
+   The dashpot force as it acts does non-negative work on the contact's movement du (what is
+   cut is friction, not stored): normal, f_damp.n and du.n have one sign and the clamp keeps
+   it (P >= 0); tangential, with f_t = c u_t (c >= 0) and F the point of a convex set nearest
+   to T + f_t, a set that holds T, (F - T).(T + f_t - T) = |F - T|^2 + (F - T).(T + f_t - F)
+   >= 0. The work is then counted as the dashpots' dissipation, so the energy balance closes
+   as before. */
+DEMC_FN bool limit_dashpot_force(const DashpotLimits &lim, double mu, double P, const Vec3 &T,
+                                 const Vec3 &n, Vec3 &f_damp)
+{
+  if (!lim.coulomb && !lim.no_tension) return false;
+  const double f_n = dot(f_damp, n);
+  const bool pulls = lim.no_tension && f_n > P;
+  Vec3 f_t = f_damp - f_n * n;
+  bool capped = false;
+  if (lim.coulomb) {
+    const Vec3 sum = T + f_t;
+    const double sum2 = dot(sum, sum), R = mu * P, T2 = dot(T, T);
+    const double R2 = R * R > T2 ? R * R : T2;
+    if (sum2 > R2) {
+      f_t = math::sqrt(R2 / sum2) * sum - T;
+      capped = true;
+    }
+  }
+  if (!pulls && !capped) return false;
+  f_damp = (pulls ? P : f_n) * n + f_t;
+  return true;
+}
+
 }    // namespace demc
 
 #endif

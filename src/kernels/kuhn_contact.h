@@ -725,6 +725,22 @@ namespace kuhn {
     r.dW_damp += dot(f, m.du);
   }
 
+  /* The dashpots of a step's result (the constant ones of step() and the restitution ones of
+     add_restitution_dashpots(), both first) limited as lim says, with the law's normal force
+     fn and its friction coefficient mu (demc::limit_dashpot_force()): the force on p and the
+     work done on the dashpots follow. The law's own result (fn, ft, the work split, the
+     history) is untouched. Applied after the two-contact step as after step(), so both give
+     the same bits. */
+  DEMC_FN void limit_dashpots(const DashpotLimits &lim, double mu, const Kinematics &m, Result &r)
+  {
+    if (r.f_damp.x == 0.0 && r.f_damp.y == 0.0 && r.f_damp.z == 0.0) return;
+    Vec3 f = r.f_damp;
+    if (!limit_dashpot_force(lim, mu, r.fn, r.ft, m.n, f)) return;
+    r.f_damp = f;
+    r.force = detail::contact_force(r.fn, m.n, r.ft) + f;
+    r.dW_damp = dot(f, m.du);
+  }
+
   /* Motion reduced to Kinematics: Eq. 5 (line 8) for any contact vectors, and the twirl. */
   DEMC_FN Kinematics kinematics_of(const Motion &m)
   {

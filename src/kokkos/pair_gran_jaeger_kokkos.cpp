@@ -295,10 +295,11 @@ struct JaegerPairLoop :
     }
 
     const double m_eff = demc::needs_effective_mass(c.dashpots) ? d.effective_mass(i, j) : 0.0;
-    const Vec3 fdamp = ADVANCE
-        ? demc::dashpot_force(c.dashpots, g.du, g.n, res.P, g.overlap, m_eff, d.dt)
-        : Vec3{0.0, 0.0, 0.0};
-    const Vec3 force = -res.P * g.n + frame::to_global(qf, res.T.x, res.T.y) + fdamp;
+    Vec3 fdamp = ADVANCE ? demc::dashpot_force(c.dashpots, g.du, g.n, res.P, g.overlap, m_eff, d.dt)
+                         : Vec3{0.0, 0.0, 0.0};
+    const Vec3 T = frame::to_global(qf, res.T.x, res.T.y);
+    if (ADVANCE) demc::limit_dashpot_force(d.dashpot_limits, mat.mu, res.P, T, g.n, fdamp);
+    const Vec3 force = -res.P * g.n + T + fdamp;
     const double dwd = ADVANCE ? demc::dot(fdamp, g.du) : 0.0;
     if (ADVANCE) {
       sums.damping += weight * dwd;

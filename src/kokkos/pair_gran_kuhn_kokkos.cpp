@@ -160,6 +160,7 @@ struct KuhnPairLoop : PairGranKuhnKernelData<DeviceType>, DemcForceScatter<Devic
       const double m_eff = demc::needs_effective_mass(dash) ? d.effective_mass(i, j) : 0.0;
       kuhn::add_restitution_dashpots(dash, m, m_eff, res);
     }
+    kuhn::limit_dashpots(d.dashpot_limits, params.mu, m, res);
 
     if (ADVANCE) {
       touch_i(jj) = 1;

@@ -142,6 +142,7 @@ void FixWallGranDemc::parse_wall(int narg, char **arg, int iarg)
   auto keyword = [&](bool motion_allowed) {
     int n = motion_allowed ? parse_motion(narg, arg, iarg) : 0;
     if (n == 0 && motion_allowed) n = parse_rotation(narg, arg, iarg);
+    if (n == 0) n = parse_dashpot_limit_keyword(narg, arg, iarg);
     if (n == 0) n = law_keyword(narg, arg, iarg);
     if (n == 0) error->all(FLERR, "Unknown fix {} keyword: {}", style, arg[iarg]);
     iarg += n;
@@ -231,6 +232,19 @@ int FixWallGranDemc::parse_damping_keyword(int narg, char **arg, int iarg, bool 
     dashpots.tangential_ratio = b;
   }
   return 3;
+}
+
+int FixWallGranDemc::parse_dashpot_limit_keyword(int narg, char **arg, int iarg)
+{
+  if (strcmp(arg[iarg], "limit_damping") == 0) {    // no value, as in LAMMPS's granular styles
+    dashpot_limits.no_tension = true;
+    return 1;
+  }
+  if (strcmp(arg[iarg], "damping_cap") != 0) return 0;
+  if (iarg + 2 > narg)
+    utils::missing_cmd_args(FLERR, fmt::format("fix {} damping_cap", style), error);
+  dashpot_limits.coulomb = utils::logical(FLERR, arg[iarg + 1], false, lmp);
+  return 2;
 }
 
 void FixWallGranDemc::check_restitution_damping()

@@ -229,15 +229,17 @@ FixWallGranDemc::Touch FixWallGranJaeger::touch(const Contact &c, int side, bool
   }
 
   // against the wall (infinite mass) the effective mass is the particle's
-  const Vec3 fdamp = advance
+  Vec3 fdamp = advance
       ? demc::dashpot_force(dashpots, c.du, c.n, res.P, c.overlap, atom->rmass[c.p], dt)
       : Vec3{0.0, 0.0, 0.0};
+  const Vec3 T = frame::to_global(q, res.T.x, res.T.y);
   if (advance) {
+    demc::limit_dashpot_force(dashpot_limits, mat.mu, res.P, T, c.n, fdamp);
     const double dwd = demc::dot(fdamp, c.du);
     cumulative[C_DAMPING] += dwd;
     rec[W_DAMPWORK] += dwd;
   }
-  const Vec3 force = -res.P * c.n + frame::to_global(q, res.T.x, res.T.y) + fdamp;
+  const Vec3 force = -res.P * c.n + T + fdamp;
   const double ut = rec.empty() ? 0.0 : stored_tangential_energy(rec, mat);
   const double limit = mat.mu * res.P;
   const bool sliding = limit > 0.0 && jaeger::length(res.T) >= limit * (1.0 - 1e-9);

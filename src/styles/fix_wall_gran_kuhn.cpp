@@ -125,10 +125,12 @@ FixWallGranDemc::Touch FixWallGranKuhn::touch(const Contact &c, int side, bool a
   const double zeta_old = (history_side(c.p) == side) ? h[H_ZETA] : 0.0;
   const kuhn::Motion motion = motion_of(c, zeta_old, dt);
   kuhn::Result res = kuhn::step(params, motion, tangential_force(h));
-  // restitution damping: against the wall (infinite mass) the effective mass is the particle's
-  if (advance)
-    kuhn::add_restitution_dashpots(dashpots, kuhn::kinematics_of(motion), atom->rmass[c.p], res);
   if (advance) {
+    // restitution damping: against the wall (infinite mass) the effective mass is the
+    // particle's; then the dashpots' limits
+    const kuhn::Kinematics m = kuhn::kinematics_of(motion);
+    kuhn::add_restitution_dashpots(dashpots, m, atom->rmass[c.p], res);
+    kuhn::limit_dashpots(dashpot_limits, mu, m, res);
     store_kuhn_history(h, res, c.overlap);
     h[H_SIDE] = side;
     cumulative[C_FRICTION] += res.dWt_irrev;

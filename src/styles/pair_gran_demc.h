@@ -89,25 +89,36 @@ class PairGranDemc : public Pair {
      sums of forces, formed in thread copies, are the same bit for bit in every run).
      Without Kokkos a rank runs one thread and the keyword has no effect. */
   bool static_schedule;
+  /* keywords damping_cap yes|no (default yes: the tangential dashpot's force counts towards
+     Coulomb's limit) and limit_damping (the normal dashpot never makes the normal force
+     attractive): demc::limit_dashpot_force() */
+  demc::DashpotLimits dashpot_limits;
   void reset_common_keywords()    // at the start of settings()
   {
     energy_per_atom = false;
     static_schedule = false;
+    dashpot_limits = demc::DashpotLimits();
   }
   int parse_common_keyword(int narg, char **arg, int iarg);
-  /* energy/atom and schedule as one number of a restart file's settings: bit 1 and bit 2
-     (files written before schedule was kept hold 0 or 1 there: schedule dynamic) */
+  /* energy/atom, schedule, damping_cap no and limit_damping as one number of a restart file's
+     settings: bits 1, 2, 8 and 16 (gran/kuhn adds bit 4 for its own use). A file written before
+     a keyword was kept holds 0 in its bit, which reads as the keyword's default: schedule
+     dynamic, damping_cap yes, no limit_damping. */
   double common_keywords_code() const
   {
-    return (energy_per_atom ? 1.0 : 0.0) + (static_schedule ? 2.0 : 0.0);
+    return (energy_per_atom ? 1.0 : 0.0) + (static_schedule ? 2.0 : 0.0) +
+        (dashpot_limits.coulomb ? 0.0 : 8.0) + (dashpot_limits.no_tension ? 16.0 : 0.0);
   }
   void set_common_keywords(double code)
   {
     const int bits = static_cast<int>(code);
     energy_per_atom = (bits & 1) != 0;
     static_schedule = (bits & 2) != 0;
+    dashpot_limits.coulomb = (bits & 8) == 0;
+    dashpot_limits.no_tension = (bits & 16) != 0;
   }
-  void *extract_common(const char *name, int &dim);    // "energy/atom", "schedule/static"
+  // "energy/atom", "schedule/static", "damping_cap", "limit_damping"
+  void *extract_common(const char *name, int &dim);
   // pair_coeff I J c1 c2 mu [damping nu_n nu_t | restitution e x_t], read and checked for what
   // both laws share
   struct CoeffArgs {

@@ -242,9 +242,11 @@ void PairGranJaeger::compute_contact(const TouchingPair &t, bool advance, bool e
 
   const demc::ContactDashpots &dashpots = pair_dashpots[pair];
   const double m_eff = demc::needs_effective_mass(dashpots) ? contact_effective_mass(i, j) : 0.0;
-  const Vec3 fdamp = advance ? demc::dashpot_force(dashpots, c.du, c.n, res.P, c.overlap, m_eff, dt)
-                             : Vec3{0.0, 0.0, 0.0};
-  const Vec3 force = -res.P * c.n + frame::to_global(q, res.T.x, res.T.y) + fdamp;
+  Vec3 fdamp = advance ? demc::dashpot_force(dashpots, c.du, c.n, res.P, c.overlap, m_eff, dt)
+                       : Vec3{0.0, 0.0, 0.0};
+  const Vec3 T = frame::to_global(q, res.T.x, res.T.y);
+  if (advance) demc::limit_dashpot_force(dashpot_limits, mat.mu, res.P, T, c.n, fdamp);
+  const Vec3 force = -res.P * c.n + T + fdamp;
   const double dwd = advance ? demc::dot(fdamp, c.du) : 0.0;
   if (advance) {
     dissipated_damping += weight * dwd;
@@ -344,6 +346,7 @@ double PairGranJaeger::part(double *rec, const demc::SphereContact &c,
 
 /* ----------------------------------------------------------------------
    pair_style gran/jaeger [beta value] [history/max N] [work yes/no]
+                          [damping_cap yes/no] [limit_damping] [energy/atom yes/no] ...
 ------------------------------------------------------------------------- */
 
 void PairGranJaeger::settings(int narg, char **arg)

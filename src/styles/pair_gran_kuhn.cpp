@@ -230,19 +230,21 @@ int PairGranKuhn::contact_law_in_pairs(KuhnBuffer &buf, bool advance, double ste
 }
 
 /* A step's result res of contact t (motion m) into its history, compute()'s sums and out; with
-   restitution damping, its dashpots first. */
+   restitution damping, its dashpots first, then the dashpots' limits (damping_cap,
+   limit_damping): here, after the two-contact step as after the scalar one. */
 template <bool RESTITUTION>
 void PairGranKuhn::finish_step(const KuhnContact &t, const kuhn::Kinematics &m, bool advance,
                                kuhn::Result &res, LawTotals &totals, StepOutcome &out)
 {
   const int i = t.i, j = t.j;
   const double weight = pair_weight(j);
+  const int *type = atom->type;
   if (RESTITUTION) {
-    const int *type = atom->type;
     const demc::ContactDashpots &d = pair_dashpots[type[i] * (atom->ntypes + 1) + type[j]];
     const double m_eff = demc::needs_effective_mass(d) ? contact_effective_mass(i, j) : 0.0;
     kuhn::add_restitution_dashpots(d, m, m_eff, res);
   }
+  kuhn::limit_dashpots(dashpot_limits, type_params(type[i], type[j]).mu, m, res);
   if (advance) {
     *t.touch = 1;
     store_kuhn_history(t.history, res, m.zeta_new);
@@ -274,6 +276,7 @@ void PairGranKuhn::allocate()
 /* ----------------------------------------------------------------------
    pair_style gran/kuhn [fresh yes/no] [elastic_slip yes/no] [turn yes/no]
                         [project yes/no] [twirl yes/no] [conventional]
+                        [damping_cap yes/no] [limit_damping] [energy/atom yes/no] ...
 ------------------------------------------------------------------------- */
 
 void PairGranKuhn::settings(int narg, char **arg)

@@ -184,3 +184,88 @@ TEST(ContactGeometry, TiltIsTheSmallestRotation)
   EXPECT_EQ(anti.y, 2.0);
   EXPECT_EQ(anti.z, 0.0);
 }
+
+/* The dashpots' limits (demc::limit_dashpot_force()) on random contacts: a law's normal force
+   P and tangential force T on or inside its cone mu P, dashpots from a random movement du.
+   Oracles: Coulomb's law for the whole tangential force, the normal force never attractive
+   with no_tension, the law's own force T always kept (the result is T plus what remains of
+   the dashpot), the nearest admissible sum (parallel to the unlimited sum, on the cone) where
+   the cap acts, nothing changed where no limit applies, and non-negative work of the dashpot
+   force as it acts on du. */
+TEST(ContactGeometry, DashpotLimitsKeepCoulombAndDissipate)
+{
+  std::mt19937_64 rng(4321);
+  std::uniform_real_distribution<double> U(0.0, 1.0);
+  int capped = 0, clamped = 0, untouched = 0;
+  for (int trial = 0; trial < 20000; trial++) {
+    const Vec3 n = unit(random_vec(rng, 1.0));
+    const double P = 10.0 * U(rng), mu = (trial % 10 == 0) ? 0.0 : U(rng);
+    Vec3 T = random_vec(rng, 1.0);
+    T = T - demc::dot(T, n) * n;
+    const double R = mu * P, t0 = demc::norm(T);
+    if (t0 > 0.0) T = (R * (trial % 3 == 0 ? 1.0 : U(rng)) / t0) * T;    // a third on the cone
+    const double t = demc::norm(T);
+    const Vec3 du = random_vec(rng, 1e-3 * std::pow(10.0, 3.0 * U(rng)));
+    const Vec3 f0 = demc::contact_damping_force(du, n, 5.0 * U(rng), 5.0 * U(rng), 1e-3);
+    for (int which = 0; which < 4; which++) {
+      demc::DashpotLimits lim;
+      lim.coulomb = (which & 1) != 0;
+      lim.no_tension = (which & 2) != 0;
+      Vec3 f = f0;
+      const bool changed = demc::limit_dashpot_force(lim, mu, P, T, n, f);
+      const double fn0 = demc::dot(f0, n), fn = demc::dot(f, n);
+      const Vec3 sum0 = T + (f0 - fn0 * n), sum = T + (f - fn * n);
+      const double scale = 1.0 + P + demc::norm(f0);
+      if (!changed) {
+        EXPECT_TRUE(f.x == f0.x && f.y == f0.y && f.z == f0.z);
+        untouched++;
+      }
+      if (lim.coulomb) {
+        EXPECT_LE(demc::norm(sum), std::max(R, t) * (1.0 + 1e-12) + 1e-15 * scale);
+        if (demc::norm(sum0) > std::max(R, t) * (1.0 + 1e-12)) {
+          capped++;
+          EXPECT_TRUE(changed);
+          EXPECT_NEAR(demc::norm(sum), std::max(R, t), 1e-12 * scale);
+          EXPECT_LT(demc::norm(demc::cross(sum, sum0)), 1e-12 * scale * demc::norm(sum0));
+          if (std::max(R, t) > 0.0) EXPECT_GT(demc::dot(sum, sum0), 0.0);
+        }
+      } else {
+        EXPECT_LT(dist3(sum, sum0), 1e-14 * scale);
+      }
+      if (lim.no_tension) {
+        // the total normal force on p, (f.n - P) n, never pulls (round-off aside)
+        EXPECT_LE(fn, P + 1e-14 * scale);
+        if (fn0 > P) {
+          clamped++;
+          EXPECT_NEAR(fn, P, 1e-14 * scale);
+        }
+      } else {
+        EXPECT_NEAR(fn, fn0, 1e-14 * scale);
+      }
+      // the dashpot as it acts does no negative work (round-off aside)
+      EXPECT_GE(demc::dot(f, du), -1e-13 * demc::norm(f0) * demc::norm(du));
+    }
+  }
+  std::printf("[ limits   ] %d capped, %d clamped, %d unchanged of 80000\n", capped, clamped,
+              untouched);
+  EXPECT_GT(capped, 1000);
+  EXPECT_GT(clamped, 1000);
+}
+
+// a frictionless contact keeps no tangential dashpot force; a law force a hair outside its cone
+// (round-off) is kept, the dashpot adding nothing beyond it
+TEST(ContactGeometry, DashpotCapAtZeroFrictionAndOutsideTheCone)
+{
+  const Vec3 n = {0.0, 0.0, 1.0}, du = {1e-6, 2e-6, -1e-6};
+  const demc::DashpotLimits lim;
+  Vec3 f = demc::contact_damping_force(du, n, 1.0, 1.0, 1e-4);
+  ASSERT_TRUE(demc::limit_dashpot_force(lim, 0.0, 3.0, Vec3{0.0, 0.0, 0.0}, n, f));
+  EXPECT_EQ(f.x, 0.0);
+  EXPECT_EQ(f.y, 0.0);
+  EXPECT_DOUBLE_EQ(f.z, -0.01);                      // the normal dashpot stays (nu_n du.n / dt)
+  const Vec3 T = {0.6 * (1.0 + 1e-15), 0.0, 0.0};    // cone 0.6 (mu 0.2, P 3)
+  Vec3 g = {0.1, 0.0, 0.0};
+  ASSERT_TRUE(demc::limit_dashpot_force(lim, 0.2, 3.0, T, n, g));
+  EXPECT_NEAR(g.x, 0.0, 1e-16);
+  EXPECT_NEAR(demc::norm(T + g), demc::norm(T), 1e-16);
+}

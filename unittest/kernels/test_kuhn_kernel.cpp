@@ -1179,6 +1179,53 @@ TEST(KuhnDamping, ForceAndWorkByHand)
   EXPECT_EQ(a.dW_damp, 0.0);
 }
 
+/* The dashpots' limits on the cases above (kuhn::limit_dashpots()), by hand:
+   - the first: ft = 0.6 plus the tangential dashpot 1.5 exceeds mu fn = 1.05; the sum is
+     returned to 1.05 along x, so the dashpot as it acts is (0.45, 0, -0.2), the force
+     (1.05, 0, -2.3), its work 0.45 0.0005 + 0.2 0.0001 = 2.45e-4; the law's ft and work split
+     stay;
+   - the slide: ft on the cone already, the dashpot adds nothing: force (1, 0, -2), no work;
+   - limit_damping: q leaves p (du.n = +0.0005, fn = 1000 0.0015 = 1.5) with damp_n = 4, whose
+     pull 4 0.0005 / 1e-3 = 2 exceeds fn: clamped to 1.5, the total normal force 0, its work
+     1.5 0.0005 = 7.5e-4 (instead of 1e-3); the carried ft = (0.2, 0, 0) stays.
+   With both limits off nothing changes. */
+TEST(KuhnDamping, LimitsByHand)
+{
+  kuhn::Params p = params();
+  p.damp_n = 2.0;
+  p.damp_t = 3.0;
+  const demc::DashpotLimits cap;    // damping_cap yes, no limit_damping
+  const kuhn::Motion m1 = planar(0.002, 0.0021, {0.0005, 0.0, -0.0001});
+  auto r = kuhn::step(p, m1, {0.2, 0.0, 0.0});
+  const auto law = r;
+  kuhn::limit_dashpots(cap, MU, kuhn::kinematics_of(m1), r);
+  expect_vec_near(r.ft, law.ft, 0.0);
+  EXPECT_EQ(r.dWt_irrev, law.dWt_irrev);
+  expect_vec_near(r.f_damp, {0.45, 0.0, -0.2}, 1e-14);
+  expect_vec_near(r.force, {1.05, 0.0, -2.3}, 1e-14);
+  EXPECT_NEAR(r.dW_damp, 2.45e-4, 1e-17);
+
+  const kuhn::Motion m2 = planar(0.002, 0.002, {0.004, 0.0, 0.0});
+  auto s = kuhn::step(p, m2, {0.2, 0.0, 0.0});
+  kuhn::limit_dashpots(cap, MU, kuhn::kinematics_of(m2), s);
+  expect_vec_near(s.ft, {1.0, 0.0, 0.0}, 1e-15);
+  expect_vec_near(s.force, {1.0, 0.0, -2.0}, 1e-14);
+  EXPECT_NEAR(s.dW_damp, 0.0, 1e-16);
+
+  p.damp_n = 4.0;
+  const kuhn::Motion m3 = planar(0.002, 0.0015, {0.0, 0.0, 0.0005});
+  demc::DashpotLimits both;
+  both.no_tension = true;
+  auto u = kuhn::step(p, m3, {0.2, 0.0, 0.0});
+  auto unlimited = u;
+  kuhn::limit_dashpots(demc::DashpotLimits{false, false}, MU, kuhn::kinematics_of(m3), unlimited);
+  expect_vec_near(unlimited.force, {0.2, 0.0, 0.5}, 1e-14);    // pulls: -1.5 + 2
+  EXPECT_NEAR(unlimited.dW_damp, 1e-3, 1e-17);
+  kuhn::limit_dashpots(both, MU, kuhn::kinematics_of(m3), u);
+  expect_vec_near(u.force, {0.2, 0.0, 0.0}, 1e-15);
+  EXPECT_NEAR(u.dW_damp, 7.5e-4, 1e-17);
+}
+
 TEST(KuhnExtremes, FiniteForTinyAndHugeMovements)
 {
   const double sizes[] = {0.0, 1e-300, 1e-30, 1e-8, 1.0, 1e30, 1e100};

@@ -27,6 +27,7 @@
    (after it: CTest fixture) compares with them.
    KokkosKuhnMpi.* runs under mpirun -np 2: the Kokkos style on 2 ranks agrees with the
    CPU style and the Kokkos style on 1 rank (also with 18 contacts per atom). */
+#include "incline.h"
 #include "kokkos_test_support.h"
 #include "lammps_session.h"
 
@@ -158,6 +159,23 @@ TEST(KokkosKuhn, RestitutionDampingAsCpuStyle)
   expect_same_physics(cpu, kk);
   EXPECT_GT(cpu.pvector[3], 0.0) << "damping dissipation";
   expect_frozen_restitution_as_cpu_style("gran/kuhn", "1e7 1e7 0.5");
+}
+
+/* the dashpots' limits in the Kokkos style as in the CPU style: limit_damping, and damping_cap
+   no (the default, the cap, is in every other comparison); and the sphere of the incline test
+   slides down the frozen sphere at g (sin - mu cos) with tangential damping (incline.h) */
+TEST(KokkosKuhn, DashpotLimitsAsCpuStyle)
+{
+  for (const std::string keywords : {" limit_damping", " damping_cap no"}) {
+    const Outcome cpu = run(MPI_COMM_WORLD, {}, keywords);
+    const Outcome kk = run(MPI_COMM_WORLD, kokkos_args(), keywords);
+    expect_same_physics(cpu, kk);
+  }
+  for (const std::string damping : {"restitution 0.3 1", "damping 5 0.05"}) {
+    const InclineRun r = run_incline({"kuhn", false, 70.0, damping, ""}, kokkos_args());
+    const double expected = incline_acceleration(70.0);
+    for (double a : r.a) EXPECT_NEAR(a, expected, 1e-4 * expected) << damping;
+  }
 }
 
 // pair_write cannot tabulate a force with history

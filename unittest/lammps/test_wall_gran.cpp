@@ -231,7 +231,10 @@ struct KuhnByHand {
     m.r_p = g.r_p;
     m.r_q = g.r_q;
     m.dt = DT;
-    const auto res = kuhn::step(p, m, ft);
+    auto res = kuhn::step(p, m, ft);
+    // the dashpots limited as the fix does by default (damping_cap yes; the limit itself is
+    // tested against its properties in kernels.test_contact_geometry)
+    kuhn::limit_dashpots(demc::DashpotLimits{}, p.mu, kuhn::kinematics_of(m), res);
     ft = res.ft;
     zeta = g.overlap;
     touching = true;
@@ -276,9 +279,12 @@ struct JaegerByHand {
     touching = true;
     longest = std::max(longest, st.n);
     const double un = demc::dot(du, g.n);
-    const Vec3 fdamp = (1.0 / DT) * ((nu_n * un) * g.n + nu_t * (du - un * g.n));
+    Vec3 fdamp = (1.0 / DT) * ((nu_n * un) * g.n + nu_t * (du - un * g.n));
+    const Vec3 T = demc::frame::to_global(q, res.T.x, res.T.y);
+    demc::limit_dashpot_force(demc::DashpotLimits{}, mat.mu, res.P, T, g.n,
+                              fdamp);    // (as Kuhn's)
     damping += demc::dot(fdamp, du);
-    const Vec3 force = -res.P * g.n + demc::frame::to_global(q, res.T.x, res.T.y) + fdamp;
+    const Vec3 force = -res.P * g.n + T + fdamp;
     const double stored = jaeger::stored_energy(mat, st);
     return {force, jaeger::normal_energy(mat, g.overlap), stored, work - stored, damping, 1.0};
   }
