@@ -32,88 +32,84 @@ namespace {
 const int STEPS = 300, REGION_VECTOR_SIZE = 13, CONTACTS = 7, FRICTION = 5;
 
 struct Outcome {
-    PerAtom forces, torques, start, end;
-    std::vector<double> wall; // the global vectors of the two fixes
+  PerAtom forces, torques, start, end;
+  std::vector<double> wall;    // the global vectors of the two fixes
 };
 
 std::vector<std::string> squeezed_layer(const std::vector<std::string> &pair_lines,
                                         const std::string &wall)
 {
-    std::vector<std::string> in = {
-        "units si", "atom_style sphere", "atom_modify map array", "boundary p p f",
-        "processors * * 1", "comm_modify vel yes",
-        "region box block 0 0.0126 0 0.0126 -0.001 0.003 units box", "create_box 1 box",
-        "lattice sc 0.0021 origin 0.5 0.5 0.0",
-        "region slab block 0 0.0126 0 0.0126 -0.0005 0.0005 units box",
-        "create_atoms 1 region slab", "reset_atoms id sort yes",
-        "variable d atom 0.00200+0.00015*((id*7919)%101)/101", "set group all diameter v_d",
-        "set group all z 0.00099", "set group all density 2650",
-        "velocity all create 1e14 87287 loop geom", "velocity all set 1.0 0.7 0 units box",
-        "variable wx atom 20*sin(id)", "variable wy atom 20*cos(3*id)",
-        "variable wz atom 20*sin(7*id)", "set group all omega v_wx v_wy v_wz",
-        "neighbor 0.0003 bin", "neigh_modify delay 0",
-        // the lower plane slides along itself, back and forth; the upper one turns
-        "variable dx equal 0.002*sin(300*time)", "variable dy equal 0.001*(1-cos(200*time))",
-        "variable theta equal 0.3*sin(400*time)",
-        "region lo plane 0 0 0 0 0 1 side in move v_dx v_dy NULL units box",
-        "region hi plane 0 0 0.00198 0 0 -1 side in rotate v_theta 0.0063 0.0063 0 0 0 1 units "
-        "box"};
-    in.insert(in.end(), pair_lines.begin(), pair_lines.end());
-    in.push_back("fix w all " + wall + " region lo");
-    in.push_back("fix w2 all " + wall + " region hi");
-    for (const auto &l : {"fix integrate all nve/sphere", "timestep 1e-5"})
-        in.emplace_back(l);
-    return in;
+  std::vector<std::string> in = {
+      "units si", "atom_style sphere", "atom_modify map array", "boundary p p f",
+      "processors * * 1", "comm_modify vel yes",
+      "region box block 0 0.0126 0 0.0126 -0.001 0.003 units box", "create_box 1 box",
+      "lattice sc 0.0021 origin 0.5 0.5 0.0",
+      "region slab block 0 0.0126 0 0.0126 -0.0005 0.0005 units box", "create_atoms 1 region slab",
+      "reset_atoms id sort yes", "variable d atom 0.00200+0.00015*((id*7919)%101)/101",
+      "set group all diameter v_d", "set group all z 0.00099", "set group all density 2650",
+      "velocity all create 1e14 87287 loop geom", "velocity all set 1.0 0.7 0 units box",
+      "variable wx atom 20*sin(id)", "variable wy atom 20*cos(3*id)",
+      "variable wz atom 20*sin(7*id)", "set group all omega v_wx v_wy v_wz", "neighbor 0.0003 bin",
+      "neigh_modify delay 0",
+      // the lower plane slides along itself, back and forth; the upper one turns
+      "variable dx equal 0.002*sin(300*time)", "variable dy equal 0.001*(1-cos(200*time))",
+      "variable theta equal 0.3*sin(400*time)",
+      "region lo plane 0 0 0 0 0 1 side in move v_dx v_dy NULL units box",
+      "region hi plane 0 0 0.00198 0 0 -1 side in rotate v_theta 0.0063 0.0063 0 0 0 1 units "
+      "box"};
+  in.insert(in.end(), pair_lines.begin(), pair_lines.end());
+  in.push_back("fix w all " + wall + " region lo");
+  in.push_back("fix w2 all " + wall + " region hi");
+  for (const auto &l : {"fix integrate all nve/sphere", "timestep 1e-5"}) in.emplace_back(l);
+  return in;
 }
 
 Outcome run_on(int nranks, const std::vector<std::string> &input)
 {
-    Outcome out;
-    on_first_ranks(nranks, [&](LammpsSession &s) {
-        s.commands(input);
-        s.command("run 0 post no");
-        out.start = s.positions();
-        s.command("run " + std::to_string(STEPS));
-        out.forces  = s.forces();
-        out.torques = s.torques();
-        out.end     = s.positions();
-        for (const char *id : {"w", "w2"}) {
-            auto *fix = s.lmp->modify->get_fix_by_id(id);
-            for (int k = 0; k < REGION_VECTOR_SIZE; k++)
-                out.wall.push_back(fix->compute_vector(k));
-        }
-    });
-    return out;
+  Outcome out;
+  on_first_ranks(nranks, [&](LammpsSession &s) {
+    s.commands(input);
+    s.command("run 0 post no");
+    out.start = s.positions();
+    s.command("run " + std::to_string(STEPS));
+    out.forces = s.forces();
+    out.torques = s.torques();
+    out.end = s.positions();
+    for (const char *id : {"w", "w2"}) {
+      auto *fix = s.lmp->modify->get_fix_by_id(id);
+      for (int k = 0; k < REGION_VECTOR_SIZE; k++) out.wall.push_back(fix->compute_vector(k));
+    }
+  });
+  return out;
 }
 
 void expect_rank_invariant(const std::vector<std::string> &pair_lines, const std::string &wall)
 {
-    int world, me;
-    MPI_Comm_size(MPI_COMM_WORLD, &world);
-    MPI_Comm_rank(MPI_COMM_WORLD, &me);
-    const auto input     = squeezed_layer(pair_lines, wall);
-    const Outcome serial = run_on(1, input);
-    for (int n : {2, 4}) {
-        if (n > world) continue;
-        const Outcome par = run_on(n, input);
-        if (me != 0) continue;
-        EXPECT_LT(max_relative_difference(serial.forces, par.forces), 1e-9) << n << " ranks";
-        EXPECT_LT(max_relative_difference(serial.torques, par.torques), 1e-9) << n << " ranks";
-        for (size_t k = 0; k < serial.wall.size(); k++)
-            EXPECT_NEAR(serial.wall[k], par.wall[k],
-                        1e-9 * std::max(std::fabs(serial.wall[k]), 1e-12))
-                << n << " ranks, wall vector " << k;
+  int world, me;
+  MPI_Comm_size(MPI_COMM_WORLD, &world);
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  const auto input = squeezed_layer(pair_lines, wall);
+  const Outcome serial = run_on(1, input);
+  for (int n : {2, 4}) {
+    if (n > world) continue;
+    const Outcome par = run_on(n, input);
+    if (me != 0) continue;
+    EXPECT_LT(max_relative_difference(serial.forces, par.forces), 1e-9) << n << " ranks";
+    EXPECT_LT(max_relative_difference(serial.torques, par.torques), 1e-9) << n << " ranks";
+    for (size_t k = 0; k < serial.wall.size(); k++)
+      EXPECT_NEAR(serial.wall[k], par.wall[k], 1e-9 * std::max(std::fabs(serial.wall[k]), 1e-12))
+          << n << " ranks, wall vector " << k;
+  }
+  if (me == 0) {
+    for (int w : {0, REGION_VECTOR_SIZE}) {
+      EXPECT_GE(serial.wall[w + CONTACTS], 20.0);
+      EXPECT_GT(serial.wall[w + FRICTION], 0.0);
     }
-    if (me == 0) {
-        for (int w : {0, REGION_VECTOR_SIZE}) {
-            EXPECT_GE(serial.wall[w + CONTACTS], 20.0);
-            EXPECT_GT(serial.wall[w + FRICTION], 0.0);
-        }
-        double travelled = 0.0;
-        for (size_t i = 1; i < serial.start.size(); i++)
-            travelled = std::max(travelled, std::fabs(serial.end[i][0] - serial.start[i][0]));
-        EXPECT_GT(travelled, 0.0021);
-    }
+    double travelled = 0.0;
+    for (size_t i = 1; i < serial.start.size(); i++)
+      travelled = std::max(travelled, std::fabs(serial.end[i][0] - serial.start[i][0]));
+    EXPECT_GT(travelled, 0.0021);
+  }
 }
 
 /* ----------------------------------------------------------------------
@@ -125,89 +121,88 @@ void expect_rank_invariant(const std::vector<std::string> &pair_lines, const std
 
 std::vector<std::string> hopper(double perturbation)
 {
-    return {"units si",
-            "atom_style sphere",
-            "atom_modify map array",
-            "boundary f f f",
-            "comm_modify vel yes",
-            "region box block -0.024 0.024 -0.024 0.024 -0.01 0.035 units box",
-            "create_box 1 box",
-            "region cone cone z 0 0 0.006 0.02 0 0.03 side in open 1 open 2 units box",
-            "lattice sc 0.0024 origin 0.5 0.5 0.5",
-            "region fill cone z 0 0 0.0045 0.0135 0.002 0.02 side in units box",
-            "create_atoms 1 region fill",
-            "variable d atom 0.0019+0.0002*((id*7919)%101)/101",
-            "set group all diameter v_d",
-            "set group all density 2500",
-            fmt::format("variable vx atom 0.01*sin(id)*(1+{})", perturbation),
-            "variable vy atom 0.01*cos(3*id)",
-            "velocity all set v_vx v_vy 0",
-            "neighbor 0.0004 bin",
-            "neigh_modify delay 0",
-            "pair_style gran/kuhn",
-            "pair_coeff * * 1e3 750 0.5 restitution 0.5 0",
-            "fix hopper all wall/gran/region/kuhn 1e3 750 0.5 restitution 0.5 0 region cone",
-            "fix g all gravity 9.81 vector 0 0 -1",
-            "fix integrate all nve/sphere",
-            "timestep 3e-5",
-            "thermo_modify lost ignore",
-            "variable held atom mass*(z>0)",
-            "compute held all reduce sum v_held"};
+  return {"units si",
+          "atom_style sphere",
+          "atom_modify map array",
+          "boundary f f f",
+          "comm_modify vel yes",
+          "region box block -0.024 0.024 -0.024 0.024 -0.01 0.035 units box",
+          "create_box 1 box",
+          "region cone cone z 0 0 0.006 0.02 0 0.03 side in open 1 open 2 units box",
+          "lattice sc 0.0024 origin 0.5 0.5 0.5",
+          "region fill cone z 0 0 0.0045 0.0135 0.002 0.02 side in units box",
+          "create_atoms 1 region fill",
+          "variable d atom 0.0019+0.0002*((id*7919)%101)/101",
+          "set group all diameter v_d",
+          "set group all density 2500",
+          fmt::format("variable vx atom 0.01*sin(id)*(1+{})", perturbation),
+          "variable vy atom 0.01*cos(3*id)",
+          "velocity all set v_vx v_vy 0",
+          "neighbor 0.0004 bin",
+          "neigh_modify delay 0",
+          "pair_style gran/kuhn",
+          "pair_coeff * * 1e3 750 0.5 restitution 0.5 0",
+          "fix hopper all wall/gran/region/kuhn 1e3 750 0.5 restitution 0.5 0 region cone",
+          "fix g all gravity 9.81 vector 0 0 -1",
+          "fix integrate all nve/sphere",
+          "timestep 3e-5",
+          "thermo_modify lost ignore",
+          "variable held atom mass*(z>0)",
+          "compute held all reduce sum v_held"};
 }
 
 struct Discharge {
-    double held, total; // mass above the outlet at the end, and at the start
+  double held, total;    // mass above the outlet at the end, and at the start
 };
 
 Discharge discharge_on(int nranks, double perturbation, int steps)
 {
-    Discharge out{0.0, 0.0};
-    on_first_ranks(nranks, [&](LammpsSession &s) {
-        s.commands(hopper(perturbation));
-        s.command("run 0 post no");
-        auto *held = s.lmp->modify->get_compute_by_id("held");
-        out.total  = held->compute_scalar();
-        s.command("run " + std::to_string(steps) + " post no");
-        out.held = held->compute_scalar();
-    });
-    return out;
+  Discharge out{0.0, 0.0};
+  on_first_ranks(nranks, [&](LammpsSession &s) {
+    s.commands(hopper(perturbation));
+    s.command("run 0 post no");
+    auto *held = s.lmp->modify->get_compute_by_id("held");
+    out.total = held->compute_scalar();
+    s.command("run " + std::to_string(steps) + " post no");
+    out.held = held->compute_scalar();
+  });
+  return out;
 }
 
-} // namespace
+}    // namespace
 
 TEST(WallRegionRanks, KuhnPlanesMovingAndTurning)
 {
-    expect_rank_invariant(
-        {"pair_style gran/kuhn", "pair_coeff * * 2e3 2e3 0.5 damping 0.002 0.001"},
-        "wall/gran/region/kuhn 2e3 1.5e3 0.4 damping 0.002 0.001");
+  expect_rank_invariant({"pair_style gran/kuhn", "pair_coeff * * 2e3 2e3 0.5 damping 0.002 0.001"},
+                        "wall/gran/region/kuhn 2e3 1.5e3 0.4 damping 0.002 0.001");
 }
 
 TEST(WallRegionRanks, JaegerPlanesMovingAndTurning)
 {
-    expect_rank_invariant(
-        {"pair_style gran/jaeger", "pair_coeff * * 1e7 0.3 0.5 damping 0.002 0.001"},
-        "wall/gran/region/jaeger 2e7 0.25 0.4 damping 0.002 0.001");
+  expect_rank_invariant(
+      {"pair_style gran/jaeger", "pair_coeff * * 1e7 0.3 0.5 damping 0.002 0.001"},
+      "wall/gran/region/jaeger 2e7 0.25 0.4 damping 0.002 0.001");
 }
 
 TEST(WallRegionRanks, HopperDischargesAlikeOnOneAndFourRanks)
 {
-    int world, me;
-    MPI_Comm_size(MPI_COMM_WORLD, &world);
-    MPI_Comm_rank(MPI_COMM_WORLD, &me);
-    if (world < 4) GTEST_SKIP() << "needs 4 ranks";
-    const int steps     = 2500;
-    const Discharge one = discharge_on(1, 0.0, steps), four = discharge_on(4, 0.0, steps);
-    double noise = 0.0;
-    for (double p : {1e-6, -1e-6, 2e-6, -2e-6})
-        noise = std::max(noise, std::fabs(discharge_on(1, p, steps).held - one.held));
-    if (me != 0) return;
-    const double particle = one.total / 324.0; // (about one particle's mass)
-    std::printf("hopper: mass held after %d steps (of %.6g kg): 1 rank %.6g, 4 ranks %.6g, "
-                "noise floor %.3g\n",
-                steps, one.total, one.held, four.held, noise);
-    EXPECT_LE(std::fabs(four.held - one.held), 3.0 * std::max(noise, particle))
-        << "held on 1 rank " << one.held << ", on 4 " << four.held << ", noise " << noise;
-    // the hopper must have been discharging, not empty
-    EXPECT_LT(one.held, 0.8 * one.total);
-    EXPECT_GT(one.held, 0.1 * one.total);
+  int world, me;
+  MPI_Comm_size(MPI_COMM_WORLD, &world);
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  if (world < 4) GTEST_SKIP() << "needs 4 ranks";
+  const int steps = 2500;
+  const Discharge one = discharge_on(1, 0.0, steps), four = discharge_on(4, 0.0, steps);
+  double noise = 0.0;
+  for (double p : {1e-6, -1e-6, 2e-6, -2e-6})
+    noise = std::max(noise, std::fabs(discharge_on(1, p, steps).held - one.held));
+  if (me != 0) return;
+  const double particle = one.total / 324.0;    // (about one particle's mass)
+  std::printf("hopper: mass held after %d steps (of %.6g kg): 1 rank %.6g, 4 ranks %.6g, "
+              "noise floor %.3g\n",
+              steps, one.total, one.held, four.held, noise);
+  EXPECT_LE(std::fabs(four.held - one.held), 3.0 * std::max(noise, particle))
+      << "held on 1 rank " << one.held << ", on 4 " << four.held << ", noise " << noise;
+  // the hopper must have been discharging, not empty
+  EXPECT_LT(one.held, 0.8 * one.total);
+  EXPECT_GT(one.held, 0.1 * one.total);
 }
