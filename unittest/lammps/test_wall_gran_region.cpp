@@ -213,16 +213,19 @@ TEST(WallGranRegion, StaticCylinderIsTheZcylinderWall)
 }
 
 // a drum: the cylinder region turns about its axis (region rotate by a variable angle) as the
-// zcylinder wall with rotate does
+// zcylinder wall with rotate does; the region's axis need not be a unit vector (the angle is
+// about the unit axis, as the region turns)
 TEST(WallGranRegion, RotatingCylinderIsTheRotatingDrumWall)
 {
   for (const Law &law : {KUHN, JAEGER})
-    expect_same_as_plain_walls(
-        std::string(law.name) + " drum", spheres(IN_CYLINDER, CYLINDER_GRAVITY),
-        {plain_fix(law, "w", "zcylinder 3 rotate 2.5")}, {"w"},
-        {"variable theta equal 2.5*time",
-         "region c cylinder z 0 0 3 INF INF side in rotate v_theta 0 0 0 0 0 1 units box",
-         region_fix(law, "r", "c")});
+    for (const char *axis : {"0 0 1", "0 0 2.5"})
+      expect_same_as_plain_walls(
+          std::string(law.name) + " drum, axis " + axis, spheres(IN_CYLINDER, CYLINDER_GRAVITY),
+          {plain_fix(law, "w", "zcylinder 3 rotate 2.5")}, {"w"},
+          {"variable theta equal 2.5*time",
+           std::string("region c cylinder z 0 0 3 INF INF side in rotate v_theta 0 0 0 ") + axis +
+               " units box",
+           region_fix(law, "r", "c")});
 }
 
 /* a sphere pushed into the edge of a block region (faces x = -3 and z = -3) and dragged along
