@@ -7,12 +7,15 @@
    - a particle pressed into the corner of a block region touches two faces: the same as two
      plane walls, each face with its own history; the torque on the region about its
      reference point is that of the two contacts' forces at their contact points;
+   - particles in a closed cylinder region turning about its axis, with a pair style: the
+     energy balance with the wall's work; atom sorting changes nothing;
    - N + M steps = N steps, restart file, M steps (several contacts, Jaeger stacks, a
      rotating region);
    - bad input gives clear errors. */
 #include "lammps_session.h"
 
 #include "atom.h"
+#include "compute.h"
 #include "domain.h"
 #include "exceptions.h"
 #include "fix.h"
@@ -273,6 +276,117 @@ TEST(WallGranRegion, TwoFacesOfABlockAreTwoPlaneWalls)
     EXPECT_NEAR(w[V_TORQUE_Y], torque(1), 1e-9 * scale) << law.name;
     EXPECT_NEAR(w[V_TORQUE_Z], torque(2), 1e-9 * scale) << law.name;
     EXPECT_GT(std::fabs(torque(0)) + std::fabs(torque(1)), 0.1 * scale) << law.name;
+  }
+}
+
+/* ----------------------------------------------------------------------
+   particles bouncing in a closed cylinder region (lateral surface and two
+   caps: particles at the rims touch two surfaces) that turns about its
+   axis, with a pair style: kinetic + stored + dissipated energy of the pair
+   style and the wall minus the wall's work stays constant over 4000 steps;
+   and atom sorting (which moves the atoms and their contact lists in memory)
+   changes nothing over 1500 steps
+------------------------------------------------------------------------- */
+
+namespace {
+struct PairLaw {
+  const char *name;
+  std::vector<std::string> pair;
+  std::string wall;
+};
+const PairLaw PAIR_LAWS[] = {
+    {"kuhn",
+     {"pair_style gran/kuhn", "pair_coeff * * 2e3 2e3 0.5 damping 0.002 0.001"},
+     "wall/gran/region/kuhn 3e3 2e3 0.4 damping 0.002 0.001"},
+    {"jaeger",
+     {"pair_style gran/jaeger", "pair_coeff * * 1e7 0.3 0.5 damping 0.002 0.001"},
+     "wall/gran/region/jaeger 1e7 0.3 0.4 damping 0.002 0.001"},
+};
+
+std::vector<std::string> turning_drum(const PairLaw &law)
+{
+  std::vector<std::string> in = {"units si",
+                                 "atom_style sphere",
+                                 "atom_modify map array",
+                                 "boundary f f f",
+                                 "comm_modify vel yes",
+                                 "region box block -0.006 0.006 -0.006 0.006 0 0.01 units box",
+                                 "create_box 1 box",
+                                 "lattice sc 0.0021 origin 0.5 0.5 0.5",
+                                 "region cyl cylinder z 0 0 0.0048 0.0008 0.0092 units box",
+                                 "create_atoms 1 region cyl",
+                                 "variable d atom 0.00196+0.00018*((id*7919)%101)/101",
+                                 "set group all diameter v_d",
+                                 "set group all density 2650",
+                                 "velocity all create 3e17 87287 loop geom",
+                                 "variable wx atom 200*sin(id)",
+                                 "variable wy atom 200*cos(3*id)",
+                                 "set group all omega v_wx v_wy 0",
+                                 "neighbor 0.0003 bin",
+                                 "neigh_modify delay 0"};
+  in.insert(in.end(), law.pair.begin(), law.pair.end());
+  const std::vector<std::string> rest = {
+      "variable theta equal -200*time",
+      "region drum cylinder z 0 0 0.0058 0 0.01 side in rotate v_theta 0 0 0 0 0 1 units box",
+      "fix w all " + law.wall + " region drum",
+      "fix integrate all nve/sphere",
+      "timestep 2e-7",
+      "compute ke all ke",
+      "compute erot all erotate/sphere",
+      "thermo_style custom step c_ke c_erot pe"};
+  in.insert(in.end(), rest.begin(), rest.end());
+  return in;
+}
+}    // namespace
+
+TEST(WallGranRegion, EnergyBalanceInATurningClosedDrum)
+{
+  for (const PairLaw &law : PAIR_LAWS) {
+    LammpsSession s;
+    s.load_plugin();
+    s.commands(turning_drum(law));
+    auto total = [&]() {
+      s.command("run 0 post no");
+      double e = s.lmp->modify->get_compute_by_id("ke")->compute_scalar() +
+          s.lmp->modify->get_compute_by_id("erot")->compute_scalar();
+      const auto p = s.pair_extra();
+      for (int k = 0; k < 4; k++) e += p[k];
+      const auto w = fix_vector(s, "w");
+      return e + w[V_NORMAL] + w[V_TANGENTIAL] + w[V_FRICTION] + w[V_DAMPING] - w[V_WALL_WORK];
+    };
+    const double e0 = total();
+    s.command("run 4000");
+    const double e1 = total();
+    const auto w = fix_vector(s, "w");
+    std::printf("%s: energy balance %.2g of the initial energy, wall work %.2g, friction %.2g, "
+                "%g contacts at the end\n",
+                law.name, (e1 - e0) / e0, w[V_WALL_WORK] / e0, w[V_FRICTION] / e0, w[V_CONTACTS]);
+    EXPECT_NEAR(e1, e0, 3e-4 * e0) << law.name;
+    // the drum must have taken part: worked on the particles, dissipated by friction
+    EXPECT_GT(std::fabs(w[V_WALL_WORK]), 0.01 * e0) << law.name;
+    EXPECT_GT(w[V_FRICTION], 0.01 * e0) << law.name;
+    EXPECT_GT(w[V_DAMPING], 0.0) << law.name;
+  }
+}
+
+TEST(WallGranRegion, AtomSortingCarriesContactLists)
+{
+  for (const PairLaw &law : PAIR_LAWS) {
+    State st[2];
+    for (int sorted = 0; sorted < 2; sorted++) {
+      LammpsSession s;
+      s.load_plugin();
+      s.commands(turning_drum(law));
+      s.commands({"neigh_modify every 1 delay 0 check no",
+                  sorted ? "atom_modify sort 7 0.001" : "atom_modify sort 0 0.0", "run 1500"});
+      st[sorted] = state(s, {"w"}, V_REGION_SIZE);
+    }
+    EXPECT_LT(max_relative_difference(st[0].f, st[1].f), 1e-9) << law.name;
+    EXPECT_LT(max_relative_difference(st[0].t, st[1].t), 1e-9) << law.name;
+    for (int k = 0; k < V_REGION_SIZE; k++)
+      EXPECT_NEAR(st[0].wall[k], st[1].wall[k], 1e-9 * std::max(std::fabs(st[0].wall[k]), 1e-12))
+          << law.name << " " << k;
+    EXPECT_GE(st[0].wall[V_CONTACTS], 4.0) << law.name;
   }
 }
 
