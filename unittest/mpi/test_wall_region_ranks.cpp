@@ -4,6 +4,7 @@
      itself by displacement variables, the upper one turns about a vertical axis through the
      box's middle. On sub-communicators of 1, 2 and 4 ranks in one job, per-atom forces and
      torques and the fixes' global vectors after 300 steps agree to 1e-9 of the largest value.
+   - Restart files written on all ranks continue the run on all ranks and on one.
    - A cone hopper discharges through its open outlet (324 spheres, gran/kuhn between them
      and wall/gran/region/kuhn on the cone): the flow is chaotic (the sums' round-off alone,
      which differs with the number of ranks, sends particles other ways), so the mass still
@@ -36,31 +37,51 @@ struct Outcome {
   std::vector<double> wall;    // the global vectors of the two fixes
 };
 
+// the lower plane slides along itself, back and forth; the upper one turns; the integrator
+std::vector<std::string> region_walls(const std::string &wall)
+{
+  return {
+      "variable dx equal 0.002*sin(300*time)",
+      "variable dy equal 0.001*(1-cos(200*time))",
+      "variable theta equal 0.3*sin(400*time)",
+      "region lo plane 0 0 0 0 0 1 side in move v_dx v_dy NULL units box",
+      "region hi plane 0 0 0.00198 0 0 -1 side in rotate v_theta 0.0063 0.0063 0 0 0 1 units box",
+      "fix w all " + wall + " region lo",
+      "fix w2 all " + wall + " region hi",
+      "fix integrate all nve/sphere",
+      "timestep 1e-5"};
+}
+
 std::vector<std::string> squeezed_layer(const std::vector<std::string> &pair_lines,
                                         const std::string &wall)
 {
-  std::vector<std::string> in = {
-      "units si", "atom_style sphere", "atom_modify map array", "boundary p p f",
-      "processors * * 1", "comm_modify vel yes",
-      "region box block 0 0.0126 0 0.0126 -0.001 0.003 units box", "create_box 1 box",
-      "lattice sc 0.0021 origin 0.5 0.5 0.0",
-      "region slab block 0 0.0126 0 0.0126 -0.0005 0.0005 units box", "create_atoms 1 region slab",
-      "reset_atoms id sort yes", "variable d atom 0.00200+0.00015*((id*7919)%101)/101",
-      "set group all diameter v_d", "set group all z 0.00099", "set group all density 2650",
-      "velocity all create 1e14 87287 loop geom", "velocity all set 1.0 0.7 0 units box",
-      "variable wx atom 20*sin(id)", "variable wy atom 20*cos(3*id)",
-      "variable wz atom 20*sin(7*id)", "set group all omega v_wx v_wy v_wz", "neighbor 0.0003 bin",
-      "neigh_modify delay 0",
-      // the lower plane slides along itself, back and forth; the upper one turns
-      "variable dx equal 0.002*sin(300*time)", "variable dy equal 0.001*(1-cos(200*time))",
-      "variable theta equal 0.3*sin(400*time)",
-      "region lo plane 0 0 0 0 0 1 side in move v_dx v_dy NULL units box",
-      "region hi plane 0 0 0.00198 0 0 -1 side in rotate v_theta 0.0063 0.0063 0 0 0 1 units "
-      "box"};
+  std::vector<std::string> in = {"units si",
+                                 "atom_style sphere",
+                                 "atom_modify map array",
+                                 "boundary p p f",
+                                 "processors * * 1",
+                                 "comm_modify vel yes",
+                                 "region box block 0 0.0126 0 0.0126 -0.001 0.003 units box",
+                                 "create_box 1 box",
+                                 "lattice sc 0.0021 origin 0.5 0.5 0.0",
+                                 "region slab block 0 0.0126 0 0.0126 -0.0005 0.0005 units box",
+                                 "create_atoms 1 region slab",
+                                 "reset_atoms id sort yes",
+                                 "variable d atom 0.00200+0.00015*((id*7919)%101)/101",
+                                 "set group all diameter v_d",
+                                 "set group all z 0.00099",
+                                 "set group all density 2650",
+                                 "velocity all create 1e14 87287 loop geom",
+                                 "velocity all set 1.0 0.7 0 units box",
+                                 "variable wx atom 20*sin(id)",
+                                 "variable wy atom 20*cos(3*id)",
+                                 "variable wz atom 20*sin(7*id)",
+                                 "set group all omega v_wx v_wy v_wz",
+                                 "neighbor 0.0003 bin",
+                                 "neigh_modify delay 0"};
   in.insert(in.end(), pair_lines.begin(), pair_lines.end());
-  in.push_back("fix w all " + wall + " region lo");
-  in.push_back("fix w2 all " + wall + " region hi");
-  for (const auto &l : {"fix integrate all nve/sphere", "timestep 1e-5"}) in.emplace_back(l);
+  const auto walls = region_walls(wall);
+  in.insert(in.end(), walls.begin(), walls.end());
   return in;
 }
 
@@ -205,4 +226,79 @@ TEST(WallRegionRanks, HopperDischargesAlikeOnOneAndFourRanks)
   // the hopper must have been discharging, not empty
   EXPECT_LT(one.held, 0.8 * one.total);
   EXPECT_GT(one.held, 0.1 * one.total);
+}
+
+/* ----------------------------------------------------------------------
+   restart files under MPI: N + M steps straight = N steps, write_restart
+   on all ranks, read_restart on all ranks, M steps (forces to 1e-12, the
+   walls' vectors to 1e-10); the same file read on one rank (forces to
+   1e-9: 1 against N ranks). No damping (a restart file keeps the full-step
+   velocities, not the half-step ones a dashpot saw).
+------------------------------------------------------------------------- */
+
+TEST(WallRegionRanks, RestartWrittenOnAllRanksReadOnAllAndOnOne)
+{
+  int me, nprocs;
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+  struct Case {
+    const char *name;
+    std::vector<std::string> pair;
+    std::string wall;
+  };
+  const std::vector<Case> cases = {{"kuhn",
+                                    {"pair_style gran/kuhn", "pair_coeff * * 2e3 2e3 0.5"},
+                                    "wall/gran/region/kuhn 2e3 1.5e3 0.4"},
+                                   {"jaeger",
+                                    {"pair_style gran/jaeger", "pair_coeff * * 1e7 0.3 0.5"},
+                                    "wall/gran/region/jaeger 2e7 0.25 0.4"}};
+  auto outcome = [](LammpsSession &s) {
+    Outcome out;
+    out.forces = s.forces();
+    for (const char *id : {"w", "w2"}) {
+      auto *fix = s.lmp->modify->get_fix_by_id(id);
+      for (int k = 0; k < REGION_VECTOR_SIZE; k++) out.wall.push_back(fix->compute_vector(k));
+    }
+    return out;
+  };
+  for (const auto &c : cases) {
+    const std::string file =
+        std::string("region_restart_np") + std::to_string(nprocs) + "_" + c.name + ".bin";
+    Outcome straight;
+    {
+      LammpsSession s;
+      s.load_plugin();
+      s.commands(squeezed_layer(c.pair, c.wall));
+      s.commands({"run 150", "write_restart " + file, "run 100"});
+      straight = outcome(s);
+    }
+    auto resume = [&](MPI_Comm comm) {
+      LammpsSession s(comm);
+      s.load_plugin();
+      s.commands({"read_restart " + file, "neighbor 0.0003 bin", "neigh_modify delay 0"});
+      s.commands(region_walls(c.wall));
+      s.command("run 100");
+      return outcome(s);
+    };
+    const Outcome resumed = resume(MPI_COMM_WORLD);
+    if (me == 0) {
+      EXPECT_LT(max_relative_difference(straight.forces, resumed.forces), 1e-12) << c.name;
+      for (size_t k = 0; k < straight.wall.size(); k++)
+        EXPECT_NEAR(resumed.wall[k], straight.wall[k],
+                    1e-10 * std::max(std::fabs(straight.wall[k]), 1e-12))
+            << c.name << ", wall vector " << k;
+      EXPECT_GE(straight.wall[CONTACTS], 20.0) << c.name;
+      EXPECT_GT(straight.wall[FRICTION], 0.0) << c.name;
+    }
+    MPI_Comm one;
+    MPI_Comm_split(MPI_COMM_WORLD, me == 0 ? 0 : MPI_UNDEFINED, me, &one);
+    if (one != MPI_COMM_NULL) {
+      const Outcome serial = resume(one);
+      EXPECT_LT(max_relative_difference(straight.forces, serial.forces), 1e-9)
+          << c.name << " on 1 rank";
+      MPI_Comm_free(&one);
+      std::remove(file.c_str());
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+  }
 }
