@@ -68,6 +68,8 @@ template <class Law> Region *FixWallGranRegion<Law>::find_region() const
   if (r->varshape)
     this->error->all(FLERR, this->law_error("region {} changes its shape with variables"),
                      this->region_id);
+  if (r->dynamic && r->reglist)
+    this->error->all(FLERR, this->law_error("region {} joins regions that move"), this->region_id);
   return r;
 }
 

@@ -4,9 +4,10 @@
      and away from itself) and inside a region cylinder (static, rotating: a drum) follow the
      trajectories they follow with the zplane and zcylinder walls (static, translate, rotate)
      to round-off: forces, torques, places, the force and torque on the wall, energies, work;
-   - a particle pressed into the corner of a block region touches two faces: the same as two
-     plane walls, each face with its own history; the torque on the region about its
-     reference point is that of the two contacts' forces at their contact points;
+   - a particle pressed into the edge of a block region (or of the intersection of two plane
+     regions) touches two faces: the same as two plane walls, each face with its own history;
+     the torque on the region about its reference point is that of the two contacts' forces
+     at their contact points;
    - particles in a closed cylinder region turning about its axis, with a pair style: the
      energy balance with the wall's work; atom sorting changes nothing;
    - N + M steps = N steps, restart file, M steps (several contacts, Jaeger stacks, a
@@ -231,10 +232,11 @@ TEST(WallGranRegion, RotatingCylinderIsTheRotatingDrumWall)
            region_fix(law, "r", "c")});
 }
 
-/* a sphere pushed into the edge of a block region (faces x = -3 and z = -3) and dragged along
-   it: two contacts, each with its own history, as the xplane and zplane walls give them; the
-   torque on the region (static: about the origin) is the sum of r x F over the two contacts,
-   the contact points at the middle of each overlap */
+/* a sphere pushed into the edge of a block region (faces x = -3 and z = -3), or of the
+   intersection of two plane regions, and dragged along it: two contacts, each with its own
+   history, as the xplane and zplane walls give them; the torque on the region (static: about
+   the origin) is the sum of r x F over the two contacts, the contact points at the middle of
+   each overlap */
 TEST(WallGranRegion, TwoFacesOfABlockAreTwoPlaneWalls)
 {
   for (const Law &law : {KUHN, JAEGER}) {
@@ -244,6 +246,14 @@ TEST(WallGranRegion, TwoFacesOfABlockAreTwoPlaneWalls)
         {plain_fix(law, "wx", "xplane -3 NULL"), plain_fix(law, "wz", "zplane -3 NULL")},
         {"wx", "wz"},
         {"region b block -3 3 -3 3 -3 3 side in units box", region_fix(law, "r", "b")});
+    // the same edge as the intersection of two half-spaces (the sub-regions' surfaces)
+    expect_same_as_plain_walls(
+        std::string(law.name) + " intersection of two planes", input,
+        {plain_fix(law, "wx", "xplane -3 NULL"), plain_fix(law, "wz", "zplane -3 NULL")},
+        {"wx", "wz"},
+        {"region px plane -3 0 0 1 0 0 side in units box",
+         "region pz plane 0 0 -3 0 0 1 side in units box", "region b intersect 2 px pz",
+         region_fix(law, "r", "b")});
 
     LammpsSession s;
     s.load_plugin();
@@ -460,15 +470,19 @@ TEST(WallGranRegion, RestartContinuity)
 
 TEST(WallGranRegion, BadInputGivesClearErrors)
 {
-  const std::vector<std::string> sphere = {"units si",
-                                           "atom_style sphere",
-                                           "boundary f f f",
-                                           "region box block 0 1 0 1 0 1",
-                                           "create_box 1 box",
-                                           "create_atoms 1 single 0.5 0.5 0.5",
-                                           "region p plane 0 0 0 0 0 1",
-                                           "variable r equal 0.4+0.1*step",
-                                           "region s sphere 0.5 0.5 0.5 v_r"};
+  const std::vector<std::string> sphere = {
+      "units si",
+      "atom_style sphere",
+      "boundary f f f",
+      "region box block 0 1 0 1 0 1",
+      "create_box 1 box",
+      "create_atoms 1 single 0.5 0.5 0.5",
+      "region p plane 0 0 0 0 0 1",
+      "variable r equal 0.4+0.1*step",
+      "region s sphere 0.5 0.5 0.5 v_r",
+      "variable t equal 0.1*time",
+      "region turning block 0 1 0 1 0 0.2 rotate v_t 0 0 0 0 0 1",
+      "region u union 2 p turning"};
   const std::string k = "fix w all wall/gran/region/kuhn 1 1 0.5 ",
                     j = "fix w all wall/gran/region/jaeger 1e7 0.3 0.5 ";
   const std::vector<std::pair<std::string, std::string>> cases = {
@@ -481,6 +495,7 @@ TEST(WallGranRegion, BadInputGivesClearErrors)
       {j + "region p wiggle z 1 1", "not with keyword wiggle"},
       {j + "region p translate 1 0 0", "not with keyword translate"},
       {j + "region s", "region s changes its shape with variables"},
+      {k + "damping 1 1 region u", "region u joins regions that move"},
       {j + "region p beta 3", "beta must be within [0, 2]"},
       {"fix w all wall/gran/kuhn 1 1 0.5 region p", "a region wall is fix wall/gran/region/kuhn"},
       {"fix w all wall/gran/jaeger 1e7 0.3 0.5 region p",
