@@ -8,12 +8,15 @@
      regions) touches two faces: the same as two plane walls, each face with its own history;
      the torque on the region about its reference point is that of the two contacts' forces
      at their contact points;
+   - a sphere sheared on a plane region, then turned with it by 90 degrees about an axis in
+     the plane: its force turns with it (objectivity of a turning region);
    - particles in a closed cylinder region turning about its axis, with a pair style: the
      energy balance with the wall's work; atom sorting changes nothing;
    - N + M steps = N steps, restart file, M steps (several contacts, Jaeger stacks, a
      rotating region);
    - bad input gives clear errors. */
 #include "lammps_session.h"
+#include "prescribed_motion.h"
 
 #include "atom.h"
 #include "compute.h"
@@ -397,6 +400,82 @@ TEST(WallGranRegion, AtomSortingCarriesContactLists)
       EXPECT_NEAR(st[0].wall[k], st[1].wall[k], 1e-9 * std::max(std::fabs(st[0].wall[k]), 1e-12))
           << law.name << " " << k;
     EXPECT_GE(st[0].wall[V_CONTACTS], 4.0) << law.name;
+  }
+}
+
+/* ----------------------------------------------------------------------
+   objectivity of a turning region: a sphere pressed on a plane region and
+   sheared (it sticks: a tangential force builds up), then the plane turns
+   by 90 degrees about the x axis (region rotate) and the sphere turns with
+   it as a rigid body (placed at R x, with velocity omega x x and spin
+   omega): nothing moves relative to the plane, so the force on the sphere
+   must turn with it, R f, normal and tangential part alike. The plane's
+   normal turns: the normal at the start of each step comes from the
+   region's place then. No integrator: the motion is prescribed.
+------------------------------------------------------------------------- */
+
+namespace {
+demc::Vec3 turned_about_x(const demc::Vec3 &v, double angle)
+{
+  return {v.x, std::cos(angle) * v.y - std::sin(angle) * v.z,
+          std::sin(angle) * v.y + std::cos(angle) * v.z};
+}
+}    // namespace
+
+TEST(WallGranRegion, ForceTurnsWithATurningPlane)
+{
+  const double dt = 1e-4, vy = 0.02, turn = 0.5 * 3.14159265358979323846;
+  const int shear_steps = 100, turn_steps = 1000;
+  const double dth = turn / turn_steps;
+  for (const Law &law : {Law{"kuhn", "1e5 8e4 0.4", "wall/gran/region/kuhn"},
+                         Law{"jaeger", "1e7 0.3 0.4", "wall/gran/region/jaeger"}}) {
+    const double overlap = law.name == std::string("kuhn") ? 1e-3 : 2e-3;
+    LammpsSession s;
+    s.load_plugin();
+    s.commands(
+        {"units si", "atom_style sphere", "atom_modify map array", "boundary f f f",
+         "region box block -4 4 -4 4 -4 4 units box", "create_box 1 box",
+         fmt::format("create_atoms 1 single 0 0 {:.17g} units box", 0.5 - overlap),
+         "set group all diameter 1.0", "set group all density 1000", fmt::format("timestep {}", dt),
+         fmt::format("variable theta equal {:.17g}*((step>{})*(step-{})-(step>{})*(step-{}))", dth,
+                     shear_steps, shear_steps, shear_steps + turn_steps, shear_steps + turn_steps),
+         "region p plane 0 0 0 0 0 1 side in rotate v_theta 0 0 0 1 0 0 units box",
+         region_fix(law, "r", "p"), "run 0 post no"});
+    auto *atom = s.lmp->atom;
+    demc::Vec3 hold{0, 0, 0};
+    std::array<double, 3> f_hold{};
+    for (int k = 1; k <= shear_steps + turn_steps; k++) {
+      const int i = atom->map(1);
+      if (k <= shear_steps) {
+        put(atom->x[i], get(atom->x[i]) + demc::Vec3{0.0, vy * dt, 0.0});
+        put(atom->v[i], {0.0, vy, 0.0});
+        put(atom->omega[i], {0.0, 0.0, 0.0});
+      } else {
+        const demc::Vec3 x = turned_about_x(hold, (k - shear_steps) * dth);
+        const demc::Vec3 w = {dth / dt, 0.0, 0.0};
+        put(atom->x[i], x);
+        put(atom->v[i], demc::cross(w, x));
+        put(atom->omega[i], w);
+      }
+      s.command("run 1 pre no post no");
+      if (k == shear_steps) {
+        hold = get(atom->x[atom->map(1)]);
+        f_hold = s.forces()[1];
+      }
+    }
+    const demc::Vec3 expected = turned_about_x({f_hold[0], f_hold[1], f_hold[2]}, turn);
+    const auto f = s.forces()[1];
+    const double scale = std::hypot(f_hold[0], f_hold[1], f_hold[2]);
+    std::printf("%s: force turned with the plane to %.2g relative (tangential %.3g of normal)\n",
+                law.name,
+                std::hypot(f[0] - expected.x, f[1] - expected.y, f[2] - expected.z) / scale,
+                std::fabs(f_hold[1] / f_hold[2]));
+    EXPECT_NEAR(f[0], expected.x, 1e-9 * scale) << law.name;
+    EXPECT_NEAR(f[1], expected.y, 1e-9 * scale) << law.name;
+    EXPECT_NEAR(f[2], expected.z, 1e-9 * scale) << law.name;
+    // the sphere must have been sheared (a tangential force of a fair share of the normal)
+    EXPECT_GT(std::fabs(f_hold[1]), 0.1 * std::fabs(f_hold[2])) << law.name;
+    EXPECT_LT(std::fabs(f_hold[1]), 0.4 * std::fabs(f_hold[2])) << law.name;
   }
 }
 
