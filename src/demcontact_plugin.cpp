@@ -12,6 +12,7 @@
 #include "fix_neigh_history_demc.h"
 #include "fix_wall_gran_jaeger.h"
 #include "fix_wall_gran_kuhn.h"
+#include "fix_wall_gran_region.h"
 #include "pair_gran_jaeger.h"
 #include "pair_gran_kuhn.h"
 #ifdef DEMC_HAS_KOKKOS_STYLES
@@ -87,6 +88,13 @@ extern "C" void lammpsplugin_init(void *lmp, void *handle, void *regfunc)
   register_fix(reg, lmp, handle, "wall/gran/jaeger",
                "frictional walls with Jaeger's Hertz-Mindlin-Deresiewicz contact (dem-contact)",
                (lammpsplugin_factory2 *) &make_fix<FixWallGranJaeger>);
+  register_fix(reg, lmp, handle, "wall/gran/region/kuhn",
+               "a region's surfaces as walls with the Kuhn-Suzuki-Daouadji contact (dem-contact)",
+               (lammpsplugin_factory2 *) &make_fix<FixWallGranRegionKuhn>);
+  register_fix(reg, lmp, handle, "wall/gran/region/jaeger",
+               "a region's surfaces as walls with Jaeger's Hertz-Mindlin-Deresiewicz contact "
+               "(dem-contact)",
+               (lammpsplugin_factory2 *) &make_fix<FixWallGranRegionJaeger>);
 #ifdef DEMC_HAS_KOKKOS_STYLES
   // Kokkos variants: "-k on -sf kk" picks gran/kuhn/kk for "pair_style gran/kuhn"
   register_pair(reg, lmp, handle, "gran/kuhn/kk", "gran/kuhn on Kokkos (dem-contact)",

@@ -43,7 +43,7 @@ case $mode in
     echo "== valgrind memcheck: gran/jaeger slow shear, $steps steps, unbounded histories"
     "${vg[@]}" "$lmp" -in "$here/in.slowshear" -var steps "$steps" -var cap 0 -var every "$steps" \
       -log none -screen none > valgrind-slowshear.log 2>&1 || true
-    echo "== valgrind memcheck: gran/kuhn, gran/jaeger, wall/gran/kuhn, wall/gran/jaeger, restarts"
+    echo "== valgrind memcheck: gran/kuhn, gran/jaeger, wall/gran/kuhn, wall/gran/jaeger, wall/gran/region/kuhn, wall/gran/region/jaeger, restarts"
     "${vg[@]}" "$lmp" -in "$here/in.mix" -var out "$out" -log none -screen none \
       > valgrind-mix.log 2>&1 || true
     rc=0

@@ -13,6 +13,7 @@
 #include "input.h"
 #include "math_const.h"
 #include "modify.h"
+#include "region.h"
 #include "update.h"
 #include "variable.h"
 
@@ -41,8 +42,8 @@ double component(const Vec3 &v, int k)
 
 int wall_style_of(const char *word)
 {
-  const char *const names[] = {"xplane", "yplane", "zplane", "zcylinder"};
-  for (int k = 0; k < 4; k++)
+  const char *const names[] = {"xplane", "yplane", "zplane", "zcylinder", "region"};
+  for (int k = 0; k < 5; k++)
     if (strcmp(word, names[k]) == 0) return k;
   return -1;
 }
@@ -104,7 +105,7 @@ FixWallGranDemc::FixWallGranDemc(LAMMPS *lmp, int narg, char **arg) :
     vvar[k] = -1;
   }
   for (double &c : cumulative) c = 0.0;
-  for (int k = 0; k < V_SIZE; k++) local[k] = global[k] = 0.0;
+  for (int k = 0; k < V_REGION_SIZE; k++) local[k] = global[k] = 0.0;
   // a restart file's wall contact histories under this ID but of another wall style would be
   // dropped without notice by LAMMPS (records go only to a fix of the same ID and style)
   for (const auto &e : demc_restart::unclaimed_peratom_entries(modify))
@@ -134,11 +135,14 @@ std::string FixWallGranDemc::law_error(const std::string &what) const
 
 /* ----------------------------------------------------------------------
    [law keywords] wallstyle args [wiggle dim A period | translate vx vy vz |
-   rotate omega | law keywords] ...; law keywords may come before or after the wall
+   rotate omega | law keywords] ...; law keywords may come before or after the wall.
+   The region wall fixes (wall/gran/region/LAW) take "region ID" as their wall
+   and no motion keyword (the region moves itself); the others refuse it.
 ------------------------------------------------------------------------- */
 
 void FixWallGranDemc::parse_wall(int narg, char **arg, int iarg)
 {
+  const bool region_fix = utils::strmatch(style, "^wall/gran/region/");
   auto keyword = [&](bool motion_allowed) {
     int n = motion_allowed ? parse_motion(narg, arg, iarg) : 0;
     if (n == 0 && motion_allowed) n = parse_rotation(narg, arg, iarg);
@@ -153,16 +157,49 @@ void FixWallGranDemc::parse_wall(int narg, char **arg, int iarg)
         error->all(FLERR, law_error("keyword {} must follow the wall style"), motion_word);
     keyword(false);
   }
+  if (iarg >= narg && region_fix) error->all(FLERR, "Fix {} expects: region REGION-ID", style);
   if (iarg >= narg)
     error->all(FLERR, "Fix {} expects a wall style: xplane, yplane, zplane or zcylinder", style);
+  const std::string wall_word = arg[iarg];
   iarg = parse_wall_style(narg, arg, iarg);
-  while (iarg < narg) keyword(true);
+  if (region_fix && wallstyle != REGION)
+    error->all(FLERR, law_error("the wall is a region (region REGION-ID), got {}"), wall_word);
+  if (!region_fix && wallstyle == REGION)
+    error->all(FLERR, law_error("a region wall is fix {}"),
+               utils::strmatch(style, "jaeger") ? "wall/gran/region/jaeger"
+                                                : "wall/gran/region/kuhn");
+  while (iarg < narg) {
+    for (const char *motion_word : {"wiggle", "translate", "rotate"})
+      if (wallstyle == REGION && strcmp(arg[iarg], motion_word) == 0)
+        error->all(FLERR,
+                   law_error("a region wall moves with its region (region move, rotate), not "
+                             "with keyword {}"),
+                   motion_word);
+    keyword(wallstyle != REGION);
+  }
   check_wall();
 }
 
 int FixWallGranDemc::parse_wall_style(int narg, char **arg, int iarg)
 {
   wallstyle = wall_style_of(arg[iarg]);
+  if (wallstyle == REGION) {
+    if (iarg + 2 > narg) utils::missing_cmd_args(FLERR, fmt::format("fix {} region", style), error);
+    region_id = arg[iarg + 1];
+    const Region *region = domain->get_region_by_id(region_id);
+    if (!region) error->all(FLERR, law_error("region {} does not exist"), region_id);
+    if (region->varshape)
+      error->all(FLERR,
+                 law_error("region {} changes its shape with variables, which a region wall "
+                           "does not follow (a region may move and rotate)"),
+                 region_id);
+    if (region->dynamic && region->reglist)
+      error->all(FLERR,
+                 law_error("region {} joins regions that move: a region wall follows a region "
+                           "that moves as one body (use a wall for each moving region)"),
+                 region_id);
+    return iarg + 2;
+  }
   if (wallstyle != ZCYLINDER) return parse_plane(narg, arg, iarg);
   if (iarg + 2 > narg)
     utils::missing_cmd_args(FLERR, fmt::format("fix {} zcylinder", style), error);
@@ -270,6 +307,7 @@ int FixWallGranDemc::parse_rotation(int narg, char **arg, int iarg)
 
 void FixWallGranDemc::check_wall() const
 {
+  if (wallstyle == REGION) return;    // (the region fix checks its region)
   if (rotating && wallstyle != ZPLANE && wallstyle != ZCYLINDER)
     error->all(FLERR,
                law_error("rotate turns the wall about the z axis, which only a zplane or the "
@@ -410,8 +448,7 @@ void FixWallGranDemc::post_force(int)
   const bool advance = (update->setupflag == 0);
   step_turn = 0.0;
   step_move = advance ? advance_wall() : Vec3{0.0, 0.0, 0.0};
-  for (double &v : local) v = 0.0;
-  reduced = false;
+  begin_tallies();
   const int *mask = atom->mask;
   const Vec3 d = vec(disp);
   for (int i = 0; i < atom->nlocal; i++) {
@@ -429,6 +466,17 @@ void FixWallGranDemc::post_force(int)
       part(old_side == side ? c : make_contact(i, old_side, advance), advance);
     if (touching) apply(i, c, touch(c, side, advance));
   }
+  end_tallies();
+}
+
+void FixWallGranDemc::begin_tallies()
+{
+  for (double &v : local) v = 0.0;
+  reduced = false;
+}
+
+void FixWallGranDemc::end_tallies()
+{
   local[energy_slot(PairGranDemc::E_FRICTION)] =
       friction_dissipation(local[energy_slot(PairGranDemc::E_TANGENTIAL)]);
   local[energy_slot(PairGranDemc::E_DAMPING)] = cumulative[C_DAMPING];
@@ -450,6 +498,8 @@ void FixWallGranDemc::apply(int i, const Contact &c, const Touch &t)
   local[V_FZ] -= t.force.z;
   // the reaction -F acts on the wall at the contact point, r_q from its axis
   local[V_TORQUE_Z] -= c.r_q.x * t.force.y - c.r_q.y * t.force.x;
+  local[V_TORQUE_X] -= c.r_q.y * t.force.z - c.r_q.z * t.force.y;
+  local[V_TORQUE_Y] -= c.r_q.z * t.force.x - c.r_q.x * t.force.z;
   // the wall's movement at the contact point over the step (0 at setup) times the force the
   // particle takes, at the end of the step
   cumulative[C_WALL_WORK] += demc::dot(t.force, c.du_q + demc::cross(c.dth_q, c.r_q));
@@ -471,7 +521,7 @@ double FixWallGranDemc::friction_dissipation(double) const
 double FixWallGranDemc::compute_vector(int n)
 {
   if (!reduced) {
-    MPI_Allreduce(local, global, V_SIZE, MPI_DOUBLE, MPI_SUM, world);
+    MPI_Allreduce(local, global, V_REGION_SIZE, MPI_DOUBLE, MPI_SUM, world);
     reduced = true;
   }
   return global[n];

@@ -5,6 +5,8 @@
    depend on the contact law (modelled on LAMMPS's fix wall/gran):
    - the wall: a pair of planes (xplane, yplane, zplane; lo and hi, either
      NULL) or a z cylinder around the z axis, holding the particles inside;
+     or a LAMMPS region (region ID), parsed here for the region wall fixes
+     (fix_wall_gran_region.h), which do the rest of a region wall's work;
    - its motion: wiggle (as fix wall/gran) or translate with a velocity
      that is constant or given by equal-style variables; the displacement is
      accumulated step by step and kept in restart files; a zplane or the
@@ -47,7 +49,7 @@ class FixWallGranDemc : public Fix {
     demc::Vec3 du_p, du_q, dth_p, dth_q;    // translations and rotations over the step
     demc::Vec3 du;                          // Eq. 5
   };
-  enum WallStyle { XPLANE = 0, YPLANE = 1, ZPLANE = 2, ZCYLINDER = 3 };
+  enum WallStyle { XPLANE = 0, YPLANE = 1, ZPLANE = 2, ZCYLINDER = 3, REGION = 4 };
   // which surface a particle touches: the lo or hi plane; the cylinder is LO_SIDE
   enum Side { NO_SIDE = 0, LO_SIDE = 1, HI_SIDE = 2 };
   // global vector: force on the wall (x, y, z), then the pair styles' energy layout, then the
@@ -61,6 +63,9 @@ class FixWallGranDemc : public Fix {
     V_WALL_WORK,
     V_SIZE
   };
+  // a region wall's vector appends the x and y components of the torque on the wall (about
+  // its reference point; the z component is V_TORQUE_Z)
+  enum RegionVectorIndex { V_TORQUE_X = V_SIZE, V_TORQUE_Y, V_REGION_SIZE };
   static constexpr int energy_slot(int e) { return static_cast<int>(V_ENERGY) + e; }
 
   FixWallGranDemc(class LAMMPS *, int, char **);
@@ -122,6 +127,14 @@ class FixWallGranDemc : public Fix {
   Contact make_contact(int i, int side, bool advance) const;
   std::string law_error(const std::string &what) const;    // "Fix <style>: <what>"
 
+  // a step's tallies: begin_tallies() clears this step's sums, apply() adds a contact's force
+  // and torque to particle i and its reaction, work and energies to the sums, end_tallies()
+  // adds the cumulative ones
+  void begin_tallies();
+  void apply(int i, const Contact &c, const Touch &t);
+  void end_tallies();
+  std::string region_id;    // wall style region: the region's ID
+
  private:
   int wallstyle;
   bool has_lo, has_hi;
@@ -142,7 +155,7 @@ class FixWallGranDemc : public Fix {
   double disp[3];          // wall displacement since the fix was defined
   double elapsed;          // time since the fix was defined
   demc::Vec3 step_move;    // wall movement over the current step
-  double local[V_SIZE], global[V_SIZE];
+  double local[V_REGION_SIZE], global[V_REGION_SIZE];
   bool reduced;
 
   int parse_wall_style(int narg, char **arg, int iarg);
@@ -153,7 +166,6 @@ class FixWallGranDemc : public Fix {
   double rate_at_step_end(int var, double constant) const;
   void check_wall() const;
   demc::Vec3 advance_wall();
-  void apply(int i, const Contact &c, const Touch &t);
 };
 
 }    // namespace LAMMPS_NS

@@ -1,0 +1,114 @@
+/* -*- c++ -*- ----------------------------------------------------------
+   dem-contact: faithful DEM contact laws for LAMMPS (plugin package)
+   fix wall/gran/region/kuhn and fix wall/gran/region/jaeger: the
+   surfaces of a LAMMPS region as frictional walls with the contact laws
+   of fix wall/gran/kuhn and fix wall/gran/jaeger (modelled on LAMMPS's
+   fix wall/gran/region).
+
+   FixWallGranRegion<Law> adds to a wall fix of the law (FixWallGranKuhn,
+   FixWallGranJaeger) what a region wall needs:
+   - the contacts: Region::surface() lists the region's surfaces near a
+     particle, each with its own ID (iwall); a particle may touch several
+     (a corner, a hopper's cone and outlet), each with its own history;
+   - the histories: each particle keeps a list of records, one per surface
+     it touches, keyed by iwall; a record is the law's one-wall record as
+     the law's fix packs it for migration (its pack_exchange()), so the
+     law's touch() and part() run unchanged on it: the record is unpacked
+     into the law's per-atom slot of the particle, stepped, packed back;
+     the lists migrate with the atoms and go to restart files;
+   - the kinematics: the region moves (region move) and turns (region
+     rotate) as a rigid body; over a step its reference point moves by du_q
+     (the change of the region's displacement) and it turns by dth_q (the
+     change of its angle about its unit axis), so that the wall's movement
+     at the contact point is du_q + dth_q x r_q (Eq. 5), r_q from the
+     reference point: the rotation point (moved with the region) of a
+     rotating region, else the region's displacement from its place when
+     defined (the origin for a region that does not move). The normal at
+     the start of the step is the region's normal at the particle's place
+     then, seen from the region's place then;
+   - the force (x, y, z) and torque (x, y, z, about the reference point) on
+     the region in the global vector.
+------------------------------------------------------------------------- */
+
+#ifdef FIX_CLASS
+// clang-format off
+FixStyle(wall/gran/region/kuhn,FixWallGranRegionKuhn);
+FixStyle(wall/gran/region/jaeger,FixWallGranRegionJaeger);
+// clang-format on
+#else
+
+#ifndef DEMC_FIX_WALL_GRAN_REGION_H
+#define DEMC_FIX_WALL_GRAN_REGION_H
+
+#include "fix_wall_gran_jaeger.h"
+#include "fix_wall_gran_kuhn.h"
+
+#include "region.h"
+
+#include <vector>
+
+namespace LAMMPS_NS {
+
+template <class Law> class FixWallGranRegion : public Law {
+ public:
+  FixWallGranRegion(class LAMMPS *, int, char **);
+  ~FixWallGranRegion() override;
+  void init() override;
+  void post_force(int) override;
+  double memory_usage() override;
+  void grow_arrays(int) override;
+  void copy_arrays(int, int, int) override;
+  void set_arrays(int) override;
+  int pack_exchange(int, double *) override;
+  int unpack_exchange(int, double *) override;
+  int pack_restart(int, double *) override;
+  void unpack_restart(int, int) override;
+  int size_restart(int) override;
+  int maxsize_restart() override;
+
+  using Contact = FixWallGranDemc::Contact;
+  // a list entry: the surface's iwall, the record's length n, then the law's record (n values)
+  enum Entry { E_IWALL, E_LENGTH, E_RECORD };
+
+ private:
+  Region *region;
+  // per atom: the records of the surfaces it touches, entries one after the other
+  std::vector<std::vector<double>> lists;
+  std::vector<double> next, packed;     // a particle's list being built, one record
+  std::vector<Region::Contact> near;    // the region's contacts of the particle (a copy)
+  // the region's rigid placement: displacement and angle about its unit axis
+  struct Placement {
+    demc::Vec3 d;
+    double theta;
+  };
+  Placement last;          // at the end of the last step
+  bool placed;             // last is known
+  demc::Vec3 axis;         // the region's unit rotation axis (zero if it does not rotate)
+  demc::Vec3 pivot;        // the rotation point at the region's definition (zero if none)
+  demc::Vec3 reference;    // the reference point now
+  demc::Vec3 step_move;    // movement of the reference point over the step
+  double step_turn;        // rotation about axis over the step
+
+  Region *find_region() const;
+  void place_region(bool advance);
+  demc::Vec3 turned(const demc::Vec3 &v, double angle) const;
+  Contact region_contact(int i, const Region::Contact &rc, bool advance);
+  demc::Vec3 start_normal(int i, const Region::Contact &rc, const demc::Vec3 &x_old,
+                          const demc::Vec3 &n);
+  void contacts_of(int i, bool advance);
+  void part_record(int i, double *entry, bool advance);
+  int find_entry(const std::vector<double> &list, int iwall) const;
+  int largest_list() const;
+  void check_list(int i) const;
+};
+
+using FixWallGranRegionKuhn = FixWallGranRegion<FixWallGranKuhn>;
+using FixWallGranRegionJaeger = FixWallGranRegion<FixWallGranJaeger>;
+
+extern template class FixWallGranRegion<FixWallGranKuhn>;
+extern template class FixWallGranRegion<FixWallGranJaeger>;
+
+}    // namespace LAMMPS_NS
+
+#endif
+#endif
