@@ -2,7 +2,7 @@
    - damping_cap (default yes): a sphere on an incline rolls below tan(alpha) = 7/2 mu at
      5/7 g sin(alpha) and slides above at g (sin - mu cos), with and without tangential
      damping (closed forms, incline.h); with damping_cap no the tangential dashpot holds the
-     sliding sphere back, as it did before the cap;
+     sliding sphere back (a dashpot in parallel with the slider);
    - the energy balance closes with the cap at work (what it removes is counted);
    - limit_damping: in a strongly damped collision the normal force never pulls; the spheres
      part with the restitution of the no-tension dashpot's closed form (gran/kuhn) and every
