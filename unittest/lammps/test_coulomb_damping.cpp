@@ -5,8 +5,9 @@
      sliding sphere back (a dashpot in parallel with the slider);
    - the energy balance closes with the cap at work (what it removes is counted);
    - limit_damping: in a strongly damped collision the normal force never pulls; the spheres
-     part with the restitution of the no-tension dashpot's closed form (gran/kuhn) and every
-     step's force is LAMMPS's pair_style granular's with limit_damping;
+     part with the restitution of the no-tension dashpot's closed form (gran/kuhn), the force
+     (every 5 steps) is LAMMPS's pair_style granular's with limit_damping, and the kinetic
+     energy lost is the dashpots' dissipation (pair styles and walls);
    - the keywords survive write_restart, and bad values give clear errors. */
 #include "incline.h"
 #include "lammps_session.h"
