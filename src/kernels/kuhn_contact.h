@@ -730,7 +730,7 @@ namespace kuhn {
      fn and its friction coefficient mu (demc::limit_dashpot_force()): the force on p and the
      work done on the dashpots follow. The law's own result (fn, ft, the work split, the
      history) is untouched. Applied after the two-contact step as after step(), so both give
-     the same bits. */
+     the same bits; callers skip it where lim.act_on() says it can change nothing. */
   DEMC_FN void limit_dashpots(const DashpotLimits &lim, double mu, const Kinematics &m, Result &r)
   {
     if (r.f_damp.x == 0.0 && r.f_damp.y == 0.0 && r.f_damp.z == 0.0) return;

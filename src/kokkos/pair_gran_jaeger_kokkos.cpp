@@ -298,7 +298,8 @@ struct JaegerPairLoop :
     Vec3 fdamp = ADVANCE ? demc::dashpot_force(c.dashpots, g.du, g.n, res.P, g.overlap, m_eff, d.dt)
                          : Vec3{0.0, 0.0, 0.0};
     const Vec3 T = frame::to_global(qf, res.T.x, res.T.y);
-    if (ADVANCE) demc::limit_dashpot_force(d.dashpot_limits, mat.mu, res.P, T, g.n, fdamp);
+    if (ADVANCE && d.dashpot_limits.act_on(demc::has_tangential_dashpot(c.dashpots)))
+      demc::limit_dashpot_force(d.dashpot_limits, mat.mu, res.P, T, g.n, fdamp);
     const Vec3 force = -res.P * g.n + T + fdamp;
     const double dwd = ADVANCE ? demc::dot(fdamp, g.du) : 0.0;
     if (ADVANCE) {

@@ -155,12 +155,15 @@ struct KuhnPairLoop : PairGranKuhnKernelData<DeviceType>, DemcForceScatter<Devic
 
     const Vec3 ft_old = {history_i(h + H_FTX), history_i(h + H_FTY), history_i(h + H_FTZ)};
     kuhn::Result res = kuhn::step(params, m, ft_old);
+    bool tangential = params.damp_t > 0.0;
     if (ALL_ON == 2) {
       const demc::ContactDashpots &dash = d.dashpots(d.type[i], d.type[j]);
       const double m_eff = demc::needs_effective_mass(dash) ? d.effective_mass(i, j) : 0.0;
       kuhn::add_restitution_dashpots(dash, m, m_eff, res);
+      tangential = tangential || demc::has_tangential_dashpot(dash);
     }
-    kuhn::limit_dashpots(d.dashpot_limits, params.mu, m, res);
+    if (d.dashpot_limits.act_on(tangential))
+      kuhn::limit_dashpots(d.dashpot_limits, params.mu, m, res);
 
     if (ADVANCE) {
       touch_i(jj) = 1;

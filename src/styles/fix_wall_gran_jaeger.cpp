@@ -234,7 +234,8 @@ FixWallGranDemc::Touch FixWallGranJaeger::touch(const Contact &c, int side, bool
       : Vec3{0.0, 0.0, 0.0};
   const Vec3 T = frame::to_global(q, res.T.x, res.T.y);
   if (advance) {
-    demc::limit_dashpot_force(dashpot_limits, mat.mu, res.P, T, c.n, fdamp);
+    if (dashpot_limits.act_on(demc::has_tangential_dashpot(dashpots)))
+      demc::limit_dashpot_force(dashpot_limits, mat.mu, res.P, T, c.n, fdamp);
     const double dwd = demc::dot(fdamp, c.du);
     cumulative[C_DAMPING] += dwd;
     rec[W_DAMPWORK] += dwd;

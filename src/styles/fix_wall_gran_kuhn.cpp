@@ -130,7 +130,8 @@ FixWallGranDemc::Touch FixWallGranKuhn::touch(const Contact &c, int side, bool a
     // particle's; then the dashpots' limits
     const kuhn::Kinematics m = kuhn::kinematics_of(motion);
     kuhn::add_restitution_dashpots(dashpots, m, atom->rmass[c.p], res);
-    kuhn::limit_dashpots(dashpot_limits, mu, m, res);
+    if (dashpot_limits.act_on(demc::has_tangential_dashpot(dashpots)))
+      kuhn::limit_dashpots(dashpot_limits, mu, m, res);
     store_kuhn_history(h, res, c.overlap);
     h[H_SIDE] = side;
     cumulative[C_FRICTION] += res.dWt_irrev;

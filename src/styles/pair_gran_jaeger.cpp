@@ -245,7 +245,8 @@ void PairGranJaeger::compute_contact(const TouchingPair &t, bool advance, bool e
   Vec3 fdamp = advance ? demc::dashpot_force(dashpots, c.du, c.n, res.P, c.overlap, m_eff, dt)
                        : Vec3{0.0, 0.0, 0.0};
   const Vec3 T = frame::to_global(q, res.T.x, res.T.y);
-  if (advance) demc::limit_dashpot_force(dashpot_limits, mat.mu, res.P, T, c.n, fdamp);
+  if (advance && dashpot_limits.act_on(demc::has_tangential_dashpot(dashpots)))
+    demc::limit_dashpot_force(dashpot_limits, mat.mu, res.P, T, c.n, fdamp);
   const Vec3 force = -res.P * c.n + T + fdamp;
   const double dwd = advance ? demc::dot(fdamp, c.du) : 0.0;
   if (advance) {

@@ -239,12 +239,15 @@ void PairGranKuhn::finish_step(const KuhnContact &t, const kuhn::Kinematics &m, 
   const int i = t.i, j = t.j;
   const double weight = pair_weight(j);
   const int *type = atom->type;
+  const kuhn::Params &p = type_params(type[i], type[j]);
+  bool tangential = p.damp_t > 0.0;
   if (RESTITUTION) {
     const demc::ContactDashpots &d = pair_dashpots[type[i] * (atom->ntypes + 1) + type[j]];
     const double m_eff = demc::needs_effective_mass(d) ? contact_effective_mass(i, j) : 0.0;
     kuhn::add_restitution_dashpots(d, m, m_eff, res);
+    tangential = tangential || demc::has_tangential_dashpot(d);
   }
-  kuhn::limit_dashpots(dashpot_limits, type_params(type[i], type[j]).mu, m, res);
+  if (dashpot_limits.act_on(tangential)) kuhn::limit_dashpots(dashpot_limits, p.mu, m, res);
   if (advance) {
     *t.touch = 1;
     store_kuhn_history(t.history, res, m.zeta_new);

@@ -2,11 +2,12 @@
    - damping_cap (default yes): a sphere on an incline rolls below tan(alpha) = 7/2 mu at
      5/7 g sin(alpha) and slides above at g (sin - mu cos), with and without tangential
      damping (closed forms, incline.h); with damping_cap no the tangential dashpot holds the
-     sliding sphere back, as it did before the cap;
+     sliding sphere back (a dashpot in parallel with the slider);
    - the energy balance closes with the cap at work (what it removes is counted);
    - limit_damping: in a strongly damped collision the normal force never pulls; the spheres
-     part with the restitution of the no-tension dashpot's closed form (gran/kuhn) and every
-     step's force is LAMMPS's pair_style granular's with limit_damping;
+     part with the restitution of the no-tension dashpot's closed form (gran/kuhn), the force
+     (every 5 steps) is LAMMPS's pair_style granular's with limit_damping, and the kinetic
+     energy lost is the dashpots' dissipation, for pair styles and walls;
    - the keywords survive write_restart, and bad values give clear errors. */
 #include "incline.h"
 #include "lammps_session.h"
@@ -220,8 +221,11 @@ TEST(CoulombDamping, LimitDampingOnWalls)
                   fmt::format("fix w all wall/gran/{} {} restitution {} 0 {} zplane 0 NULL", law,
                               law == "kuhn" ? "1e7 1e7 0.5" : "1e7 0.3 0.5", e,
                               limit ? "limit_damping" : ""),
-                  "fix integrate all nve/sphere", "timestep 1e-5", "run 0 post no"});
+                  "compute ke all ke", "fix integrate all nve/sphere", "timestep 1e-5",
+                  "run 0 post no"});
       auto *atom = s.lmp->atom;
+      auto *ke = s.lmp->modify->get_compute_by_id("ke");
+      const double ke0 = ke->compute_scalar();
       double push = 0.0, pull = 0.0;
       for (int k = 0; k < 4000; k++) {
         s.command("run 5 pre no post no");
@@ -234,6 +238,11 @@ TEST(CoulombDamping, LimitDampingOnWalls)
       std::printf("[ limit    ] wall/gran/%s%s: restitution %.5f\n", law.c_str(),
                   limit ? " limit_damping" : "", restitution);
       EXPECT_GT(push, 1e2) << law;
+      // the kinetic energy lost is the damping dissipation (wall vector 7), to the time step's
+      // first-order error zeta omega dt (8e-4 for the linear spring here)
+      const double lost = ke0 - ke->compute_scalar();
+      const double damping = s.lmp->modify->get_fix_by_id("w")->compute_vector(6);
+      EXPECT_NEAR(damping, lost, 3e-3 * lost) << law << (limit ? " limit_damping" : "");
       if (limit) {
         EXPECT_LE(pull, 1e-14 * push) << law;
         if (law == "kuhn") EXPECT_NEAR(restitution, no_tension_restitution(e), 1e-3);
