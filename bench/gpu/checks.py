@@ -483,6 +483,8 @@ def markdown(results):
             bad = (bad + "; " if bad else "") + "error: " + e["error"].replace("|", "/")[-300:]
         lines.append("| %s | %s | %s | %s |" % (e["case"], "yes" if e["passed"] else "**NO**", diffs, bad or "none"))
     lines += ["", "## Throughput (chute, LAMMPS bench/in.chute)", "",
+              "GPU memory: the peak of nvidia-smi's memory.used during the run less its value "
+              "before (the CUDA context included); LAMMPS memory: its own per-rank figure.", "",
               "| style | system | atoms | steps | loop time (s) | atom-steps/s | GPU memory (MiB) | LAMMPS memory (MB) |",
               "|---|---|---|---|---|---|---|---|"]
     for e in results["throughput"]:

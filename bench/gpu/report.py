@@ -56,9 +56,14 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("results_dir")
     p.add_argument("--output", default=os.path.join(os.path.dirname(HERE), "GPU.md"))
+    p.add_argument("--allow-cpu", action="store_true",
+                   help="also a run without a GPU (tests of the harness; never for bench/GPU.md)")
     args = p.parse_args()
-    if not os.path.exists(os.path.join(args.results_dir, "results.json")):
+    path = os.path.join(args.results_dir, "results.json")
+    if not os.path.exists(path):
         sys.exit("report.py: no results.json in %s (did the device run reach the checks?)" % args.results_dir)
+    if json.loads(read(path)).get("device", "").startswith("no GPU") and not args.allow_cpu:
+        sys.exit("report.py: %s is a run without a GPU; bench/GPU.md is made from device runs only" % path)
     text = page(args.results_dir)
     with open(args.output, "w") as f:
         f.write(text)
