@@ -26,6 +26,7 @@ every case so that a run stopped by its time limit leaves what it measured; OUT/
 each LAMMPS run's output tail. Exit status 1 when a correctness check failed.
 """
 import argparse
+import concurrent.futures
 import json
 import os
 import re
@@ -168,6 +169,7 @@ class Runner:
         self.kokkos = args.kokkos.split()
         self.work = args.work
         self.log = open(os.path.join(args.out, "checks.log"), "a")
+        self.log_lock = threading.Lock()
 
     def kk_args(self):
         return (["-k", "on"] + self.kokkos +
@@ -186,10 +188,11 @@ class Runner:
         t0 = time.time()
         out = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True,
                              timeout=timeout)
-        self.log.write("==== %s (%s, %.1f s, exit %d): %s\n" % (
-            name, "kk" if kk else "cpu", time.time() - t0, out.returncode, " ".join(cmd)))
-        self.log.write(out.stdout[-4000:] + out.stderr[-4000:] + "\n")
-        self.log.flush()
+        with self.log_lock:    # the CPU runs of the correctness checks run in threads
+            self.log.write("==== %s (%s, %.1f s, exit %d): %s\n" % (
+                name, "kk" if kk else "cpu", time.time() - t0, out.returncode, " ".join(cmd)))
+            self.log.write(out.stdout[-4000:] + out.stderr[-4000:] + "\n")
+            self.log.flush()
         if out.returncode != 0:
             tail = (out.stdout + out.stderr).strip().splitlines()[-15:]
             raise RuntimeError("LAMMPS failed (%s, %s): %s" % (name, "kk" if kk else "cpu",
@@ -333,31 +336,42 @@ def compare(c, cpu, kk):
 
 def correctness(runner, results, save, cases, control):
     failed = False
-    for c in [c for c in CORRECTNESS if re.search(cases, c["name"])] + ([CONTROL] if control else []):
-        entry = {"case": c["name"]}
-        try:
-            cpu = run_side(runner, c, False)
-            kk = run_side(runner, c, True)
-            entry["checks"] = compare(c, cpu, kk)
-            entry["passed"] = all(ok for _, _, _, ok in entry["checks"])
-        except (RuntimeError, OSError, ValueError, KeyError, IndexError) as e:
-            entry["error"] = str(e)[-1500:]
-            entry["passed"] = False
-        if c is CONTROL:    # the control must fail its force comparison, and nothing else go wrong
-            entry["passed"] = "error" not in entry and any(
-                w == "forces" and not ok for w, _, _, ok in entry["checks"])
-        failed |= not entry["passed"]
-        results["correctness"].append(entry)
-        print("correctness %-44s %s" % (c["name"], "passed" if entry["passed"] else "FAILED"),
-              flush=True)
-        if not entry["passed"]:
-            for what, value, limit, ok in entry.get("checks", []):
-                if not ok:
-                    print("    %s: %.3g (limit %.3g)" % (what, value, limit), flush=True)
-            if "error" in entry:
-                print("    " + entry["error"], flush=True)
-        save()
+    chosen = [c for c in CORRECTNESS if re.search(cases, c["name"])] + ([CONTROL] if control else [])
+    # the CPU runs need no GPU: they run side by side on the host's cores while the Kokkos runs
+    # take the GPU one after the other
+    workers = max(1, min(8, (os.cpu_count() or 2) // 2))
+    with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
+        cpu_runs = [pool.submit(run_side, runner, c, False) for c in chosen]
+        for c, cpu_run in zip(chosen, cpu_runs):
+            failed |= correctness_case(runner, results, save, c, cpu_run)
     return failed
+
+
+def correctness_case(runner, results, save, c, cpu_run):
+    """Compare case c's Kokkos run with its CPU run (a future); True if it failed."""
+    entry = {"case": c["name"]}
+    try:
+        kk = run_side(runner, c, True)
+        cpu = cpu_run.result()
+        entry["checks"] = compare(c, cpu, kk)
+        entry["passed"] = all(ok for _, _, _, ok in entry["checks"])
+    except (RuntimeError, OSError, ValueError, KeyError, IndexError) as e:
+        entry["error"] = str(e)[-1500:]
+        entry["passed"] = False
+    if c is CONTROL:    # the control must fail its force comparison, and nothing else go wrong
+        entry["passed"] = "error" not in entry and any(
+            w == "forces" and not ok for w, _, _, ok in entry["checks"])
+    results["correctness"].append(entry)
+    print("correctness %-44s %s" % (c["name"], "passed" if entry["passed"] else "FAILED"),
+          flush=True)
+    if not entry["passed"]:
+        for what, value, limit, ok in entry.get("checks", []):
+            if not ok:
+                print("    %s: %.3g (limit %.3g)" % (what, value, limit), flush=True)
+        if "error" in entry:
+            print("    " + entry["error"], flush=True)
+    save()
+    return not entry["passed"]
 
 
 # --- throughput -------------------------------------------------------------------------------
