@@ -41,6 +41,7 @@ sys.path.insert(0, os.path.dirname(HERE))
 import bench    # noqa: E402  (the pair coefficients of the chute benchmarks: one source)
 
 TOL = 1e-10
+RUN_TIMEOUT = 180    # seconds for one run of the test packing (seconds on a CPU core): a hang ends
 
 # --- the test packing (unittest/lammps/lammps_session.cpp: dense_packing_input) ---------------
 PACKING = """units si
@@ -254,7 +255,7 @@ def run_side(runner, c, kk):
         text += packing_run(c["style"], 0, steps=30, sort=5, dense=True, stats=c["stats"])
     else:
         text += packing_run(c["style"], c["n_local"], stats=c["stats"])
-    out = runner.run(c["name"], text, kk, cwd)
+    out = runner.run(c["name"], text, kk, cwd, timeout=RUN_TIMEOUT)
     blocks = thermo_blocks(out)
     if not blocks or blocks[-1][1] is None:
         raise RuntimeError("no thermo output (%s, %s)" % (c["name"], side))
@@ -355,7 +356,8 @@ def correctness_case(runner, results, save, c, cpu_run):
         cpu = cpu_run.result()
         entry["checks"] = compare(c, cpu, kk)
         entry["passed"] = all(ok for _, _, _, ok in entry["checks"])
-    except (RuntimeError, OSError, ValueError, KeyError, IndexError) as e:
+    except (RuntimeError, OSError, ValueError, KeyError, IndexError,
+            subprocess.TimeoutExpired) as e:
         entry["error"] = str(e)[-1500:]
         entry["passed"] = False
     if c is CONTROL:    # the control must fail its force comparison, and nothing else go wrong
