@@ -66,3 +66,25 @@ env_run() {
       /bin/bash -c "cd \"\$0\" && exec \"\$@\"" "$workdir" "$@"
   ' env_run "$root" "$REPO_TOP" "$workdir" "${BUILD_DIR:-}" "$@"
 }
+
+# The Debian archive URI comes from the host's own apt sources; no host name in the repo.
+archive_uri() {
+  local uri
+  uri=$(grep -hs '^URIs:' /etc/apt/sources.list.d/*.sources | awk '{print $2}' |
+        grep -v -- '-security' | head -n1 || true)
+  [ -n "$uri" ] || uri=$(grep -hs '^deb ' /etc/apt/sources.list | awk '{print $2}' |
+        grep -v -- '-security' | head -n1 || true)
+  [ -n "$uri" ] || die "no Debian archive URI found in /etc/apt/sources.list{,.d/*.sources}"
+  printf '%s' "${uri%/}"
+}
+
+# Download URL to FILE (through FILE.part) and check its sha256; a mismatch removes it.
+# Returns 1 with a message when the download fails or the checksum differs.
+download_verified() {
+  local url=$1 file=$2 sha=$3
+  curl -fL --retry 3 -o "$file.part" "$url" ||
+    { rm -f "$file.part"; printf 'error: download of %s failed\n' "$url" >&2; return 1; }
+  mv "$file.part" "$file"
+  echo "$sha  $file" | sha256sum -c --status ||
+    { rm -f "$file"; printf 'error: sha256 of %s does not match %s\n' "$file" "$sha" >&2; return 1; }
+}

@@ -96,7 +96,7 @@ template <class DeviceType> int FixNeighHistoryDemcKokkos<DeviceType>::count_par
 template <class DeviceType>
 void FixNeighHistoryDemcKokkos<DeviceType>::ensure_partner_capacity(int needed_here)
 {
-  const int mine = MAX(needed_here, this->maxpartner);
+  int mine = MAX(needed_here, this->maxpartner);    // not const: MPI stubs take void *
   int needed = mine;
   MPI_Allreduce(&mine, &needed, 1, MPI_INT, MPI_MAX, this->world);
   if (needed <= this->maxpartner) return;

@@ -144,8 +144,9 @@ KOKKOS_INLINE_FUNCTION bool demc_overlaps(const DemcLoopViews<DeviceType> &d,
                                           double &rsq)
 {
   j = a.neighbors(jj) & NEIGHMASK;
-  const auto *x_j = &d.x(j, 0);    // x is LayoutRight on every device: a row is contiguous
-  const double dx = x_j[0] - a.x.x, dy = x_j[1] - a.x.y, dz = x_j[2] - a.x.z;
+  // element by element: a random-access View on CUDA returns values, not references, with
+  // Kokkos' legacy View (LAMMPS's default for its bundled Kokkos)
+  const double dx = d.x(j, 0) - a.x.x, dy = d.x(j, 1) - a.x.y, dz = d.x(j, 2) - a.x.z;
   rsq = dx * dx + dy * dy + dz * dz;
   const double radsum = a.radius + d.radius[j];
   return rsq < radsum * radsum;

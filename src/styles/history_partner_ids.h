@@ -125,8 +125,9 @@ int check_partner_ids(LAMMPS *lmp, Fix *fix, Partners partners, Forget forget,
   ghost_flags.clear();
   lmp->comm->forward_comm(fix);
   const SavedPartnerIds ids = classify_partner_ids(lmp->atom, partners, ghost_flags);
-  bigint all = 0;
-  MPI_Allreduce(&ids.unmatched, &all, 1, MPI_LMP_BIGINT, MPI_SUM, lmp->world);
+  // a copy that is not const: the MPI stubs of a LAMMPS built without MPI take void *
+  bigint unmatched = ids.unmatched, all = 0;
+  MPI_Allreduce(&unmatched, &all, 1, MPI_LMP_BIGINT, MPI_SUM, lmp->world);
   if (all > 0)
     lmp->error->all(FLERR,
                     "Fix {} ({}): {} contact histories saved with the atoms name a partner atom "

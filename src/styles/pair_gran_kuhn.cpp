@@ -408,7 +408,8 @@ void PairGranKuhn::write_restart_settings(FILE *fp)
 void PairGranKuhn::read_restart_settings(FILE *fp)
 {
   if (comm->me == 0) utils::sfread(FLERR, &refinements, sizeof(unsigned), 1, fp, nullptr, error);
-  MPI_Bcast(&refinements, 1, MPI_UNSIGNED, 0, world);
+  // as bytes: the MPI stubs of a LAMMPS built without MPI have no MPI_UNSIGNED
+  MPI_Bcast(&refinements, sizeof(unsigned), MPI_BYTE, 0, world);
   const double code = read_double(fp);
   restart_has_restitution = (static_cast<int>(code) & 4) != 0;
   set_common_keywords(code);
