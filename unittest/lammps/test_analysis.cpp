@@ -13,7 +13,9 @@
    - compute group/group, which takes every pair force as central, stops with a clear error;
    - fix wall/gran/kuhn and wall/gran/jaeger with contacts: the per-atom array (flag, force,
      contact point on the wall, radius) against the closed forms of spheres pressed onto
-     planes and a cylinder, and a sphere resting on a floor (its weight).
+     planes and a cylinder, and a sphere resting on a floor (its weight); its rows add up to
+     the fix's force on the wall and contact count, and are the same on 1 and 2 ranks while
+     atoms migrate (mpi.test_analysis.np2).
    gran/kuhn and gran/jaeger, newton on and off, and their /kk variants (tests *Kokkos*). */
 #include "lammps_session.h"
 
@@ -730,6 +732,63 @@ void check_resting_sphere(const WallLaw &law)
   EXPECT_NEAR(row[7], R, 0.0);
 }
 
+/* A layer of 36 spheres squeezed between two walls (wall/gran/kuhn below, translating, drags it
+   3 mm along x, past the subdomain boundaries and the periodic one; wall/gran/jaeger above),
+   both with contacts, 300 steps on the ranks of comm. Returns both fixes' rows by atom ID (16 columns, [0] unused), after checking that the
+   rows add up to the force on each wall and count its contacts (the fix's global vector). */
+std::vector<std::vector<double>> squeezed_layer_contacts(LammpsSession &s)
+{
+  s.commands(
+      {"units si",
+       "atom_style sphere",
+       "atom_modify map array",
+       "boundary p p f",
+       "processors * * 1",
+       "comm_modify vel yes",
+       "region box block 0 0.0126 0 0.0126 -0.001 0.003 units box",
+       "create_box 1 box",
+       "lattice sc 0.0021 origin 0.5 0.5 0.0",
+       "region slab block 0 0.0126 0 0.0126 -0.0005 0.0005 units box",
+       "create_atoms 1 region slab",
+       "reset_atoms id sort yes",
+       "variable d atom 0.00196+0.00012*((id*7919)%101)/101",
+       "set group all diameter v_d",
+       "set group all density 2650",
+       "pair_style gran/kuhn",
+       "pair_coeff * * 2e3 1.5e3 0.4 damping 0.002 0.001",
+       "neighbor 0.0003 bin",
+       "neigh_modify delay 0",
+       "fix integrate all nve/sphere",
+       "fix lo all wall/gran/kuhn 2e3 1.5e3 0.4 zplane -0.0008 NULL translate 2 0 0 contacts",
+       "fix hi all wall/gran/jaeger 1e7 0.3 0.4 zplane NULL 0.0008 contacts",
+       "timestep 1e-5",
+       "run 300"});
+  const auto *atom = s.lmp->atom;
+  const int natoms = (int) atom->natoms;
+  std::vector<double> mine((size_t) 16 * (natoms + 1), 0.0), all(mine.size(), 0.0);
+  int f = 0;
+  for (const char *id : {"lo", "hi"}) {
+    auto *fix = s.lmp->modify->get_fix_by_id(id);
+    double local[4] = {0, 0, 0, 0}, total[4];
+    for (int i = 0; i < atom->nlocal; i++) {
+      const double *row = fix->array_atom[i];
+      for (int k = 0; k < 8; k++) mine[16 * atom->tag[i] + 8 * f + k] = row[k];
+      for (int k = 0; k < 4; k++) local[k] += row[k];
+    }
+    MPI_Allreduce(local, total, 4, MPI_DOUBLE, MPI_SUM, s.lmp->world);
+    const double scale = std::fabs(fix->compute_vector(2));
+    EXPECT_GT(total[0], 10.0) << id << ": the layer should touch the wall";
+    EXPECT_DOUBLE_EQ(total[0], fix->compute_vector(7)) << id << ": contacts";
+    for (int k = 0; k < 3; k++)
+      EXPECT_NEAR(total[1 + k], -fix->compute_vector(k), 1e-12 * scale) << id << " force " << k;
+    f++;
+  }
+  MPI_Allreduce(mine.data(), all.data(), (int) mine.size(), MPI_DOUBLE, MPI_SUM, s.lmp->world);
+  std::vector<std::vector<double>> rows(natoms + 1);
+  for (int a = 1; a <= natoms; a++) rows[a].assign(&all[16 * a], &all[16 * a] + 16);
+  return rows;
+}
+
 bool have_kokkos_styles()
 {
   if (!lammps_config_has_package("KOKKOS")) return false;
@@ -795,4 +854,32 @@ TEST(WallContacts, BadInput)
                "Fix wall/gran/kuhn: use contacts once");
   expect_error(s, {"fix w all wall/gran/jaeger 1e7 0.3 0.5 zplane -1 1 contacts 1"},
                "Unknown fix wall/gran/jaeger keyword: 1");
+}
+
+/* The contacts arrays, filled anew every step for the atoms owned, on 1 rank and on all ranks
+   of the job (mpi.test_analysis.np2), while atoms migrate: the same rows to 1e-9 */
+TEST(WallContactsRanks, SameRowsOnAnyRankCount)
+{
+  int nprocs;
+  MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+  std::vector<std::vector<double>> one, many;
+  on_first_ranks(1, [&](LammpsSession &s) {
+    one = squeezed_layer_contacts(s);
+  });
+  on_first_ranks(nprocs, [&](LammpsSession &s) {
+    many = squeezed_layer_contacts(s);
+  });
+  int me;
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  if (me != 0) return;
+  ASSERT_EQ(one.size(), many.size());
+  double scale = 0.0, diff = 0.0;
+  for (size_t a = 1; a < one.size(); a++)
+    for (int k = 0; k < 16; k++) {
+      if (k % 8 >= 1 && k % 8 <= 3) scale = std::max(scale, std::fabs(one[a][k]));
+      diff = std::max(diff, std::fabs(one[a][k] - many[a][k]));
+    }
+  printf("[ measured ] contacts rows, 1 rank against %d: %.3g (force scale %.3g)\n", nprocs, diff,
+         scale);
+  EXPECT_LT(diff, 1e-9 * scale);
 }
