@@ -10,7 +10,9 @@
      normal forces and the checked tangential forces;
    - compute contact/atom (with and without group2) and compute rattlers/atom (radius and type):
      the counts and rattler flags of the contact network found here from the geometry;
-   - compute group/group, which takes every pair force as central, stops with a clear error;
+   - compute group/group and the stress/mop, stress/cartesian, stress/cylinder, stress/spherical
+     computes (stand-ins where LAMMPS lacks them), which take every pair force as central, and
+     compute rattlers/atom with newton off stop with a clear error;
    - fix wall/gran/kuhn and wall/gran/jaeger with contacts: the per-atom array (flag, force,
      contact point on the wall, radius) against the closed forms of spheres pressed onto
      planes and a cylinder, and a sphere resting on a floor (its weight); its rows add up to
@@ -604,6 +606,37 @@ void check_rattlers(LammpsSession &s, bool rattlers_available, bool newton)
 
 /* ---------------------------------------------------------------------- */
 
+/* The stress/mop, stress/cartesian, stress/cylinder and stress/spherical computes (package
+   EXTRA-COMPUTE) take single()'s force along the line of centres as the whole pair force, as
+   compute group/group does. The pair styles refuse them by style name; a compute that does
+   nothing stands in for them where the LAMMPS library lacks them. */
+class CentralForceComputeStandIn : public LAMMPS_NS::Compute {
+ public:
+  CentralForceComputeStandIn(LAMMPS_NS::LAMMPS *lmp, int narg, char **arg) : Compute(lmp, narg, arg)
+  {
+  }
+  void init() override {}
+};
+
+LAMMPS_NS::Compute *make_central_force_stand_in(LAMMPS_NS::LAMMPS *lmp, int narg, char **arg)
+{
+  return new CentralForceComputeStandIn(lmp, narg, arg);
+}
+
+void expect_central_force_computes_refused(LammpsSession &s)
+{
+  for (const std::string style :
+       {"stress/mop", "stress/cartesian", "stress/cylinder", "stress/spherical"}) {
+    if (!s.has_style("compute", style))
+      (*s.lmp->modify->compute_map)[style] = &make_central_force_stand_in;
+    const std::string id = "c_" + std::to_string(style.size());
+    // (the stand-in takes any arguments; the real computes fail later with theirs)
+    expect_error(s, {"compute " + id + " all " + style + " z center kin conf", "run 0 post no"},
+                 "compute " + id + " (" + style + ") takes each pair force to act along the line");
+    s.command("uncompute " + id);
+  }
+}
+
 // every check on one law and newton setting (Kokkos: extra_args)
 void check_analysis(const Law &law, bool newton, const std::vector<std::string> &extra_args = {})
 {
@@ -617,6 +650,8 @@ void check_analysis(const Law &law, bool newton, const std::vector<std::string> 
   check_rattlers(s, rattlers, newton);
   expect_error(s, {"compute gg odd group/group all", "run 0 post no"},
                "compute gg (group/group) takes each pair force to act along the line of centres");
+  s.command("uncompute gg");
+  expect_central_force_computes_refused(s);
 }
 
 /* ---------------------------------------------------------------------- */
