@@ -90,16 +90,17 @@ class PairGranDemc : public Pair {
   // svector[S_FTX..S_MOBILISED] from the tangential force on i, the normal force and mu
   void set_single_forces(const demc::Vec3 &ft_on_i, double fn, double mu);
   /* the history slot of pair (i, j) for single(): in i's list (owner = i), or else in j's list
-     if j is owned (owner = j; a command's own neighbor list need not hold a pair on the same
-     side as the pair style's). slot_in(a, b) gives b's slot in a's list, -1 if none. False if
-     neither holds it. */
+     (owner = j; a command's own neighbor list need not hold a pair on the same side as the pair
+     style's); only owned atoms have lists. slot_in(a, b) gives b's slot in a's list, -1 if
+     none. False if neither holds it. */
   template <class SlotIn>
   bool find_single_slot(int i, int j, SlotIn &&slot_in, int &owner, int &slot)
   {
+    const int nlocal = atom->nlocal;
     owner = i;
-    slot = slot_in(i, j);
+    slot = (i >= 0 && i < nlocal) ? slot_in(i, j) : -1;
     if (slot >= 0) return true;
-    if (j >= atom->nlocal) return false;
+    if (j < 0 || j >= nlocal) return false;
     owner = j;
     slot = slot_in(j, i);
     return slot >= 0;

@@ -267,6 +267,40 @@ double largest_abs(const std::vector<double> &v)
   return m;
 }
 
+/* single() asked about a pair either way round (I, J) and (J, I), which finds its history in
+   the other atom's neighbor list for one of them: the same values with the tangential force on
+   the first atom. Pairs of two owned atoms in direct contact (not through a periodic image). */
+void check_single_both_ways(LammpsSession &s, const std::vector<PairGeometry> &touching,
+                            const std::map<std::pair<int, int>, LocalRow> &local)
+{
+  auto *atom = s.lmp->atom;
+  auto *pair = s.lmp->force->pair;
+  int checked = 0;
+  double worst = 0.0, scale = 0.0;
+  for (const auto &c : touching) {
+    const int p = atom->map(c.a), q = atom->map(c.b);
+    if (p < 0 || q < 0 || p >= atom->nlocal || q >= atom->nlocal) continue;
+    const Vec3 d = vec(atom->x[q]) - vec(atom->x[p]);
+    if (std::fabs(demc::norm(d) - c.r) > 1e-9 * c.r) continue;    // through an image
+    const LocalRow &row = local.at({c.a, c.b});
+    const Vec3 ft_a = (row.i == c.a ? 1.0 : -1.0) * row.ft();
+    for (const bool a_first : {true, false}) {
+      const int i = a_first ? p : q, j = a_first ? q : p;
+      double fpair = 0.0;
+      const double eng =
+          pair->single(i, j, atom->type[i], atom->type[j], demc::norm2(d), 1.0, 1.0, fpair);
+      const Vec3 expected = a_first ? ft_a : -ft_a;
+      const Vec3 got = {pair->svector[0], pair->svector[1], pair->svector[2]};
+      worst = std::max({worst, demc::norm(got - expected), std::fabs(fpair * c.r - row.p[4]),
+                        std::fabs(eng - row.eng) / std::max(row.eng, 1e-300) * row.p[4]});
+      scale = std::max(scale, row.p[4]);
+    }
+    checked++;
+  }
+  EXPECT_GT(checked, 100);
+  EXPECT_LT(worst, 1e-12 * scale) << "single() either way round";
+}
+
 /* compute pair/local's rows against the geometry and against the forces and torques compute()
    put on the atoms (no damping, no other forces: each atom's force is the sum of its contact
    forces). Returns the tangential force on the smaller ID of each contact, for the fabric. */
@@ -320,6 +354,7 @@ std::map<std::pair<int, int>, Vec3> check_pair_local(LammpsSession &s, const Law
     torque[c.b] = torque[c.b] + (B.radius - 0.5 * c.overlap) * demc::cross(c.n, ft_a);
     ft_of[{c.a, c.b}] = ft_a;
   }
+  check_single_both_ways(s, touching, local);
   EXPECT_LT(worst_fn, 1e-10 * fn_scale) << "normal force: the closed form of the overlap";
   EXPECT_LT(worst_vec, 1e-10 * fn_scale) << "fx fy fz: the normal force along x_i - x_j";
   EXPECT_LT(worst_perp, 1e-9 * fn_scale) << "Ft lies in the tangent plane";
