@@ -568,23 +568,29 @@ void PairGranJaegerKokkos<DeviceType>::launch(int inum, PairGranJaegerSums &sums
 }
 
 /* ----------------------------------------------------------------------
-   the record of pair (i,j) in i's Kokkos neighbor list, read on the host
-   with the hand-over's negation undone: 1, or 0 if the pair holds no record,
-   -1 if it is not in i's list. As PairGranJaeger::single(), only i's list is
-   searched.
+   the record of pair (i,j) in i's Kokkos neighbor list, or else in j's (if j
+   is owned), read on the host with the hand-over's negation undone: 1, or 0
+   if the pair holds no record, -1 if neither list holds the pair. As
+   PairGranJaeger::single().
 ------------------------------------------------------------------------- */
 
 template <class DeviceType>
 int PairGranJaegerKokkos<DeviceType>::find_record_host(int i, int j, std::vector<double> &record)
 {
   if (fix_historyKK == nullptr) return -1;
-  const int slot = shared.neighbor_slot_host(*this, i, j);
-  if (slot < 0) return -1;
+  int owner, slot;
+  if (!find_single_slot(
+          i, j,
+          [this](int a, int b) {
+            return shared.neighbor_slot_host(*this, a, b);
+          },
+          owner, slot))
+    return -1;
   fix_historyKK->k_firstvalue.sync_host();
   auto h_values = fix_historyKK->k_firstvalue.view_host();
-  if (i >= (int) h_values.extent(0)) return -1;
+  if (owner >= (int) h_values.extent(0)) return -1;
   using R = FixJaegerHistoryKokkos<DeviceType>;
-  const double *rec = &h_values(i, fix_historyKK->values() * slot);
+  const double *rec = &h_values(owner, fix_historyKK->values() * slot);
   if (rec[R::R_QW] == 0.0 && rec[R::R_QX] == 0.0 && rec[R::R_QY] == 0.0 && rec[R::R_QZ] == 0.0)
     return 0;
   const double sign = std::signbit(rec[R::R_LENGTH]) ? -1.0 : 1.0;
@@ -596,10 +602,8 @@ int PairGranJaegerKokkos<DeviceType>::find_record_host(int i, int j, std::vector
 }
 
 /* ----------------------------------------------------------------------
-   per-contact state for compute pair/local, as PairGranJaeger::single()
-   (which reads the CPU history fix): returns the stored elastic energy;
-   svector = P, T (3, global, force on i), history length, stored tangential
-   energy, cumulative tangential work of this contact
+   per-contact state for compute pair/local, compute fabric and the like, as
+   PairGranJaeger::single() (which reads the CPU history fix)
 ------------------------------------------------------------------------- */
 
 template <class DeviceType>
@@ -614,13 +618,13 @@ double PairGranJaegerKokkos<DeviceType>::single(int i, int j, int itype, int jty
   std::vector<double> rec;
   if (rsq >= radsum * radsum) return 0.0;
   const int found = find_record_host(i, j, rec);
-  if (found < 0) return 0.0;    // as the CPU style: a pair not in i's list gives zeros
+  if (found < 0) return 0.0;    // as the CPU style: a pair in neither list gives zeros
   const bool has = found > 0;
   const double r = std::sqrt(rsq);
   const jaeger::Material mat = contact_material(i, j);
   const double P = jaeger::hertz_force(mat, radsum - r);
   fforce = P / r;    // force on i = fforce * (x_i - x_j): the normal part
-  svector[0] = P;
+  Vec3 T = {0.0, 0.0, 0.0};
   double ut = 0.0;
   if (has && rec[R::R_LENGTH] > 0.0) {
     jaeger::Stack st;
@@ -628,17 +632,15 @@ double PairGranJaegerKokkos<DeviceType>::single(int i, int j, int itype, int jty
     st.n = static_cast<int>(rec[R::R_LENGTH]);
     st.capacity = st.n;
     const jaeger::Point &top = st.pts[st.n - 1];
-    // T acts on p (the smaller ID); report it as the force on i
+    // T acts on p (the smaller ID), whichever list holds the pair; report it as the force on i
     const double sign = atom->tag[i] < atom->tag[j] ? 1.0 : -1.0;
-    const Vec3 T = sign * frame::to_global(frame::load(&rec[R::R_QW]), top.tx, top.ty);
-    svector[1] = T.x;
-    svector[2] = T.y;
-    svector[3] = T.z;
-    svector[4] = st.n;
+    T = sign * frame::to_global(frame::load(&rec[R::R_QW]), top.tx, top.ty);
     ut = jaeger::stored_energy(mat, st);
-    svector[5] = ut;
-    svector[6] = rec[R::R_WORK];
+    svector[S_STORED_T] = ut;
+    svector[S_WORK] = rec[R::R_WORK];
+    svector[S_LENGTH] = st.n;
   }
+  set_single_forces(T, P, mat.mu);
   return jaeger::normal_energy(mat, radsum - r) + ut;
 }
 

@@ -127,7 +127,7 @@ template <class DeviceType> class PairGranJaegerKokkos : public PairGranJaeger {
   void check_record_size();        // an impossible history/max: a LAMMPS error, not a crash
   void set_history_materials();    // params.old_mat for the pair loop
 
-  // single(): the record of pair (i,j) in i's Kokkos neighbor list, read on the host
+  // single(): the record of pair (i,j) in i's or j's Kokkos neighbor list, read on the host
   int find_record_host(int i, int j, std::vector<double> &record);
 };
 

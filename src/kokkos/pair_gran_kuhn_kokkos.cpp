@@ -340,37 +340,44 @@ void PairGranKuhnKokkos<DeviceType>::launch(int inum, PairGranKuhnSums &sums)
 }
 
 /* ----------------------------------------------------------------------
-   the history of pair (i,j) in i's Kokkos neighbor list, read on the host
-   with the hand-over sign undone (see KuhnPairLoop); false if absent. As
-   PairGranKuhn::single(), only i's list is searched.
+   the history of pair (i,j) in i's Kokkos neighbor list, or else in j's (if
+   j is owned; then it holds the force on j), read on the host with the
+   hand-over sign undone (see KuhnPairLoop); false if absent. ft_sign: -1 if
+   it holds the force on j.
 ------------------------------------------------------------------------- */
 
 template <class DeviceType>
-bool PairGranKuhnKokkos<DeviceType>::find_history_host(int i, int j, double *history)
+bool PairGranKuhnKokkos<DeviceType>::find_history_host(int i, int j, double *history,
+                                                       double &ft_sign)
 {
   if (fix_historyKK == nullptr) return false;
-  const int slot = shared.neighbor_slot_host(*this, i, j);
-  if (slot < 0) return false;
+  int owner, slot;
+  if (!find_single_slot(
+          i, j,
+          [this](int a, int b) {
+            return shared.neighbor_slot_host(*this, a, b);
+          },
+          owner, slot))
+    return false;
   fix_historyKK->k_firstvalue.sync_host();
   auto h_values = fix_historyKK->k_firstvalue.view_host();
-  if (i >= (int) h_values.extent(0)) return false;
+  if (owner >= (int) h_values.extent(0)) return false;
   const int h = H_SIZE * slot;
-  const double sign = std::signbit(h_values(i, h + H_ZETA)) ? -1.0 : 1.0;
-  history[H_FTX] = h_values(i, h + H_FTX);
-  history[H_FTY] = h_values(i, h + H_FTY);
-  history[H_FTZ] = h_values(i, h + H_FTZ);
-  history[H_ZETA] = sign * h_values(i, h + H_ZETA);
-  history[H_WFRIC] = sign * h_values(i, h + H_WFRIC);
-  history[H_WDAMP] = sign * h_values(i, h + H_WDAMP);
+  const double sign = std::signbit(h_values(owner, h + H_ZETA)) ? -1.0 : 1.0;
+  history[H_FTX] = h_values(owner, h + H_FTX);
+  history[H_FTY] = h_values(owner, h + H_FTY);
+  history[H_FTZ] = h_values(owner, h + H_FTZ);
+  history[H_ZETA] = sign * h_values(owner, h + H_ZETA);
+  history[H_WFRIC] = sign * h_values(owner, h + H_WFRIC);
+  history[H_WDAMP] = sign * h_values(owner, h + H_WDAMP);
+  ft_sign = (owner == i) ? 1.0 : -1.0;
   return true;
 }
 
 /* ----------------------------------------------------------------------
-   per-contact state for compute pair/local, as PairGranKuhn::single() (which
-   reads the CPU history arrays; fix neigh/history/kk does not fill them):
-   returns the stored elastic energy; svector = fn, ft (3), mobilised friction
-   |ft|/(mu fn), cumulative friction and damping dissipation of this contact,
-   stored tangential energy
+   per-contact state for compute pair/local, compute fabric and the like, as
+   PairGranKuhn::single() (which reads the CPU history arrays; fix
+   neigh/history/kk does not fill them)
 ------------------------------------------------------------------------- */
 
 template <class DeviceType>
@@ -381,8 +388,9 @@ double PairGranKuhnKokkos<DeviceType>::single(int i, int j, int itype, int jtype
   begin_single(i, j, rsq, fforce);    // (after the sync: it reads x)
   const double radsum = atom->radius[i] + atom->radius[j];
   double history[H_SIZE];
-  if (rsq >= radsum * radsum || !find_history_host(i, j, history)) return 0.0;
-  return single_from_history(itype, jtype, rsq, radsum, history, fforce);
+  double ft_sign = 1.0;
+  if (rsq >= radsum * radsum || !find_history_host(i, j, history, ft_sign)) return 0.0;
+  return single_from_history(itype, jtype, rsq, radsum, history, ft_sign, fforce);
 }
 
 namespace LAMMPS_NS {

@@ -95,8 +95,8 @@ template <class DeviceType> class PairGranKuhnKokkos : public PairGranKuhn {
   template <int NEIGHFLAG, int EVFLAG, int ADVANCE, int ALL_ON>
   void launch(int inum, PairGranKuhnSums &sums);
 
-  // single(): the history of pair (i,j) in i's Kokkos neighbor list, read on the host
-  bool find_history_host(int i, int j, double *history);
+  // single(): the history of pair (i,j) in i's or j's Kokkos neighbor list, read on the host
+  bool find_history_host(int i, int j, double *history, double &ft_sign);
 };
 
 }    // namespace LAMMPS_NS

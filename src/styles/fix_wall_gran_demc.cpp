@@ -12,6 +12,7 @@
 #include "error.h"
 #include "input.h"
 #include "math_const.h"
+#include "memory.h"
 #include "modify.h"
 #include "region.h"
 #include "update.h"
@@ -84,7 +85,8 @@ FixWallGranDemc::FixWallGranDemc(LAMMPS *lmp, int narg, char **arg) :
     Fix(lmp, narg, arg), dt(0.0), damping_keyword(false), wallstyle(-1), has_lo(false),
     has_hi(false), lo(0.0), hi(0.0), cylradius(0.0), motion(STATIC), wiggle_axis(0), amplitude(0.0),
     period(0.0), rotating(false), spin(0.0), spin_var(-1), step_turn(0.0), elapsed(0.0),
-    step_move{0.0, 0.0, 0.0}, reduced(false)
+    step_move{0.0, 0.0, 0.0}, reduced(false), contacts_output(false), contacts(nullptr),
+    contacts_nmax(0)
 {
   if (!atom->radius_flag || !atom->rmass_flag || !atom->omega_flag)
     error->all(FLERR,
@@ -119,7 +121,10 @@ FixWallGranDemc::FixWallGranDemc(LAMMPS *lmp, int narg, char **arg) :
           id, style, id, e.style, style, e.style);
 }
 
-FixWallGranDemc::~FixWallGranDemc() = default;
+FixWallGranDemc::~FixWallGranDemc()
+{
+  memory->destroy(contacts);
+}
 
 /* ---------------------------------------------------------------------- */
 
@@ -147,6 +152,7 @@ void FixWallGranDemc::parse_wall(int narg, char **arg, int iarg)
     int n = motion_allowed ? parse_motion(narg, arg, iarg) : 0;
     if (n == 0 && motion_allowed) n = parse_rotation(narg, arg, iarg);
     if (n == 0) n = parse_dashpot_limit_keyword(narg, arg, iarg);
+    if (n == 0) n = parse_contacts(narg, arg, iarg);
     if (n == 0) n = law_keyword(narg, arg, iarg);
     if (n == 0) error->all(FLERR, "Unknown fix {} keyword: {}", style, arg[iarg]);
     iarg += n;
@@ -290,6 +296,18 @@ void FixWallGranDemc::check_restitution_damping()
     demc_refuse_rigid_bodies(lmp, fmt::format("Fix {}", style));
 }
 
+/* contacts: the per-atom array of the particles' wall contacts, as LAMMPS's fix wall/gran */
+int FixWallGranDemc::parse_contacts(int, char **arg, int iarg)
+{
+  if (strcmp(arg[iarg], "contacts") != 0) return 0;
+  if (contacts_output) error->all(FLERR, law_error("use contacts once"));
+  contacts_output = true;
+  peratom_flag = 1;
+  size_peratom_cols = K_SIZE;
+  peratom_freq = 1;
+  return 1;
+}
+
 /* rotate omega: the wall turns about its z axis (through the wall's x, y displacement) with
    angular velocity omega, a number or v_name */
 int FixWallGranDemc::parse_rotation(int narg, char **arg, int iarg)
@@ -333,6 +351,7 @@ void FixWallGranDemc::init()
     if (!vstr[k].empty()) vvar[k] = find_equal_variable(vstr[k]);
   if (!spin_str.empty()) spin_var = find_equal_variable(spin_str);
   check_restitution_damping();
+  clear_contacts();
 }
 
 int FixWallGranDemc::find_equal_variable(const std::string &name) const
@@ -473,6 +492,7 @@ void FixWallGranDemc::begin_tallies()
 {
   for (double &v : local) v = 0.0;
   reduced = false;
+  clear_contacts();
 }
 
 void FixWallGranDemc::end_tallies()
@@ -507,6 +527,46 @@ void FixWallGranDemc::apply(int i, const Contact &c, const Touch &t)
   local[energy_slot(PairGranDemc::E_TANGENTIAL)] += t.tangential_energy;
   local[energy_slot(PairGranDemc::E_CONTACTS)] += 1.0;
   if (t.sliding) local[energy_slot(PairGranDemc::E_SLIDING)] += 1.0;
+  if (contacts_output) store_contact(i, c, t);
+}
+
+/* ----------------------------------------------------------------------
+   keyword contacts
+------------------------------------------------------------------------- */
+
+void FixWallGranDemc::clear_contacts()
+{
+  if (!contacts_output) return;
+  if (atom->nmax > contacts_nmax) {
+    contacts_nmax = atom->nmax;
+    memory->destroy(contacts);
+    memory->create(contacts, contacts_nmax, K_SIZE, "wall/gran:contacts");
+    array_atom = contacts;
+  }
+  for (int i = 0; i < atom->nlocal; i++)
+    for (int k = 0; k < K_SIZE; k++) contacts[i][k] = 0.0;
+}
+
+// the contact point on the wall's surface: c.r from the centre along n. A particle touching
+// several surfaces of a region wall: the count of its contacts, the sum of their forces and the
+// point of the last one
+void FixWallGranDemc::store_contact(int i, const Contact &c, const Touch &t)
+{
+  const Vec3 point = vec(atom->x[i]) + c.r * c.n;
+  double *row = contacts[i];
+  row[K_TOUCH] += 1.0;
+  row[K_FX] += t.force.x;
+  row[K_FY] += t.force.y;
+  row[K_FZ] += t.force.z;
+  row[K_X] = point.x;
+  row[K_Y] = point.y;
+  row[K_Z] = point.z;
+  row[K_RADIUS] = atom->radius[i];
+}
+
+double FixWallGranDemc::contacts_memory() const
+{
+  return (double) contacts_nmax * K_SIZE * sizeof(double);
 }
 
 double FixWallGranDemc::friction_dissipation(double) const

@@ -79,6 +79,9 @@ class FixWallGranDemc : public Fix {
   double compute_vector(int) override;
   void write_restart(FILE *) override;
   void restart(char *) override;
+  // per-atom array of keyword contacts (LAMMPS's fix wall/gran layout): in contact (1 or 0),
+  // the wall's force on the particle (3), the contact point on the wall's surface (3), radius
+  enum ContactColumn { K_TOUCH, K_FX, K_FY, K_FZ, K_X, K_Y, K_Z, K_RADIUS, K_SIZE };
 
   // distance from a particle centre x to surface `side` of the wall displaced by d,
   // and the unit normal n from the centre towards that surface
@@ -126,6 +129,7 @@ class FixWallGranDemc : public Fix {
 
   Contact make_contact(int i, int side, bool advance) const;
   std::string law_error(const std::string &what) const;    // "Fix <style>: <what>"
+  double contacts_memory() const;                          // bytes of the contacts array
 
   // a step's tallies: begin_tallies() clears this step's sums, apply() adds a contact's force
   // and torque to particle i and its reaction, work and energies to the sums, end_tallies()
@@ -166,6 +170,14 @@ class FixWallGranDemc : public Fix {
   double rate_at_step_end(int var, double constant) const;
   void check_wall() const;
   demc::Vec3 advance_wall();
+  /* keyword contacts: the per-atom array, filled anew at every post_force() for the atoms
+     owned then (it does not migrate with them), zeros for those not touching */
+  bool contacts_output;
+  double **contacts;
+  int contacts_nmax;
+  int parse_contacts(int narg, char **arg, int iarg);
+  void clear_contacts();    // grown to atom->nmax, owned rows zeroed
+  void store_contact(int i, const Contact &c, const Touch &t);
 };
 
 }    // namespace LAMMPS_NS

@@ -409,5 +409,5 @@ double FixWallGranJaeger::memory_usage()
 {
   double bytes = (double) records.capacity() * sizeof(std::vector<double>);
   for (const auto &rec : records) bytes += (double) rec.capacity() * sizeof(double);
-  return bytes;
+  return bytes + contacts_memory();
 }

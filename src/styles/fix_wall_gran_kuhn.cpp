@@ -219,5 +219,5 @@ int FixWallGranKuhn::maxsize_restart()
 
 double FixWallGranKuhn::memory_usage()
 {
-  return (double) atom->nmax * (int) H_SIZE * sizeof(double);
+  return (double) atom->nmax * (int) H_SIZE * sizeof(double) + contacts_memory();
 }

@@ -9,6 +9,7 @@
 
 #include "atom.h"
 #include "comm.h"
+#include "compute.h"
 #include "error.h"
 #include "fix.h"
 #include "force.h"
@@ -128,6 +129,7 @@ void PairGranDemc::init_style()
     error->all(FLERR, "Pair {} requires ghost atoms store velocity: use comm_modify vel yes",
                style_name);
   check_overlapping_contact_laws();
+  refuse_unfit_computes();
   neighbor->add_request(this, NeighConst::REQ_SIZE | NeighConst::REQ_HISTORY);
   restart_histories_checked = false;
   dt = update->dt;
@@ -137,6 +139,38 @@ void PairGranDemc::init_style()
         atom_energy_fix_id() + "_DUMMY", atom_energy_fix_id() + " all DEMC/ATOM_ENERGY", 1));
     atom_energy->attach(this);
   }
+}
+
+/* ----------------------------------------------------------------------
+   LAMMPS commands that cannot give the right numbers with these styles
+   stop here instead of reporting wrong ones without a word:
+   - those that take a pair's force to be single()'s fforce times the
+     distance vector (central): for a contact that is its normal part only,
+     so they would leave out the tangential forces (compute pair/local's
+     force, fx, fy, fz are the normal part by its definition, and its p1,
+     p2, p3 give the tangential force);
+   - compute rattlers/atom with newton off: it counts a pair with a ghost
+     atom on one side only, for the owned atom, so the ghost's owner misses
+     that contact.
+------------------------------------------------------------------------- */
+
+void PairGranDemc::refuse_unfit_computes()
+{
+  for (const char *pattern : {"^group/group", "^stress/mop", "^stress/cartesian",
+                              "^stress/cylinder", "^stress/spherical"})
+    for (const auto *c : modify->get_compute_by_style(pattern))
+      error->all(FLERR,
+                 "Pair {}: compute {} ({}) takes each pair force to act along the line of "
+                 "centres and would leave out the tangential contact forces. Sum compute "
+                 "pair/local's fx fy fz (normal) and p1 p2 p3 (tangential) instead",
+                 running_style_name(), c->id, c->style);
+  if (force->newton_pair) return;
+  for (const auto *c : modify->get_compute_by_style("^rattlers/atom"))
+    error->all(FLERR,
+               "Pair {}: compute {} ({}) miscounts contacts with newton off: it counts a "
+               "contact with a ghost atom for the owned atom only. Use newton on (the CPU "
+               "styles), or compute contact/atom",
+               running_style_name(), c->id, c->style);
 }
 
 /* ----------------------------------------------------------------------
@@ -424,8 +458,8 @@ double PairGranDemc::memory_usage()
 
 /* ----------------------------------------------------------------------
    the start of every single(): svector and fforce zeroed. single()
-   describes a contact as it is: compute pair/local, compute group/group
-   and the like pass two atoms and their own squared distance. pair_write
+   describes a contact as it is: compute pair/local, compute fabric and
+   the like pass two atoms and their own squared distance. pair_write
    passes atoms 0 and 1 (which need not exist) at the distances of its
    table: a law whose force depends on the contact's history and on the
    particles' motion cannot answer that, so the command stops instead of
@@ -451,6 +485,18 @@ void PairGranDemc::begin_single(int i, int j, double rsq, double &fforce)
                "history and on the particles' motion, not on the distance alone (asked for atoms "
                "{} and {} at a distance that is not theirs)",
                running_style_name(), i, j);
+}
+
+void PairGranDemc::set_single_forces(const Vec3 &ft_on_i, double fn, double mu)
+{
+  const double ft = demc::norm(ft_on_i);
+  const double limit = mu * fn;
+  svector[S_FTX] = ft_on_i.x;
+  svector[S_FTY] = ft_on_i.y;
+  svector[S_FTZ] = ft_on_i.z;
+  svector[S_FT] = ft;
+  svector[S_FN] = fn;
+  svector[S_MOBILISED] = (limit > 0.0) ? ft / limit : 0.0;
 }
 
 /* ---------------------------------------------------------------------- */

@@ -77,9 +77,34 @@ class PairGranDemc : public Pair {
   // call at the top of init_one(): every style's history fix exists then
   void check_restart_histories();
   void check_overlapping_contact_laws();    // pair hybrid/overlay: one contact law per type pair
+  // stop if a compute cannot give the right numbers (compute group/group, stress/mop, ...)
+  void refuse_unfit_computes();
   // the start of every single(): svector and fforce zeroed, and a stop unless asked about atoms
   // i and j at their own distance (pair_write is not)
   void begin_single(int i, int j, double rsq, double &fforce);
+  /* single()'s extra values. The first four are LAMMPS's granular styles' layout, which its
+     commands read (compute fabric force/tangential takes svector[3] as |Ft|): the tangential
+     force on i and its magnitude. Then the normal force and the mobilised friction, then each
+     law's own (from S_LAW). */
+  enum SingleIndex { S_FTX, S_FTY, S_FTZ, S_FT, S_FN, S_MOBILISED, S_LAW };
+  // svector[S_FTX..S_MOBILISED] from the tangential force on i, the normal force and mu
+  void set_single_forces(const demc::Vec3 &ft_on_i, double fn, double mu);
+  /* the history slot of pair (i, j) for single(): in i's list (owner = i), or else in j's list
+     (owner = j; a command's own neighbor list need not hold a pair on the same side as the pair
+     style's); only owned atoms have lists. slot_in(a, b) gives b's slot in a's list, -1 if
+     none. False if neither holds it. */
+  template <class SlotIn>
+  bool find_single_slot(int i, int j, SlotIn &&slot_in, int &owner, int &slot)
+  {
+    const int nlocal = atom->nlocal;
+    owner = i;
+    slot = (i >= 0 && i < nlocal) ? slot_in(i, j) : -1;
+    if (slot >= 0) return true;
+    if (j < 0 || j >= nlocal) return false;
+    owner = j;
+    slot = slot_in(j, i);
+    return slot >= 0;
+  }
   class FixDemcAtomEnergy *atom_energy;
   // per-atom energies (keyword energy/atom yes; off by default for their cost): begin and
   // end each compute(); each contact gives half to p and q

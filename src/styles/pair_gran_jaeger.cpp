@@ -70,7 +70,7 @@ PairGranJaeger::PairGranJaeger(LAMMPS *lmp) :
     fix_history(nullptr)
 {
   if (lmp->citeme) lmp->citeme->add(demc::cite_kuhn_jaeger);
-  prepare_style(7);
+  prepare_style(S_JAEGER_SIZE);
 }
 
 PairGranJaeger::~PairGranJaeger()
@@ -632,9 +632,9 @@ void PairGranJaeger::write_data_all(FILE *fp)
 }
 
 /* ----------------------------------------------------------------------
-   per-contact state for compute pair/local: returns the stored elastic
-   energy; svector = P, T (3, global), history length, stored tangential
-   energy, cumulative tangential work of this contact
+   per-contact state for compute pair/local, compute fabric and the like:
+   returns the stored elastic energy; fforce: the Hertz normal force over r;
+   svector: see SingleIndex and JaegerSingleIndex
 ------------------------------------------------------------------------- */
 
 double PairGranJaeger::single(int i, int j, int itype, int jtype, double rsq, double, double,
@@ -643,29 +643,34 @@ double PairGranJaeger::single(int i, int j, int itype, int jtype, double rsq, do
   begin_single(i, j, rsq, fforce);
   const double *radius = atom->radius;
   const double radsum = radius[i] + radius[j];
-  const int jj = find_neighbor_index(i, j);
-  if (rsq >= radsum * radsum || jj < 0) return 0.0;
+  int owner, slot;
+  const bool found = list && fix_history &&
+      find_single_slot(
+                         i, j,
+                         [this](int a, int b) {
+                           return find_neighbor_index(a, b);
+                         },
+                         owner, slot);
+  if (rsq >= radsum * radsum || !found) return 0.0;
   const double r = std::sqrt(rsq);
   const jaeger::Material mat = contact_material(i, j);
   const double P = jaeger::hertz_force(mat, radsum - r);
   fforce = P / r;    // force on i = fforce * (x_i - x_j): the normal part
-  svector[0] = P;
+  Vec3 T = {0.0, 0.0, 0.0};
   double ut = 0.0;
-  double *rec = fix_history->record(i, jj);
+  double *rec = fix_history->record(owner, slot);
   if (rec && rec[H::R_LENGTH] > 0.0) {
     const jaeger::Stack st = stack_of(rec, max_length);
     const jaeger::Point &top = st.pts[st.n - 1];
-    // T acts on p (the smaller ID); report it as the force on i
+    // T acts on p (the smaller ID), whichever list holds the pair; report it as the force on i
     const double sign = atom->tag[i] < atom->tag[j] ? 1.0 : -1.0;
-    const Vec3 T = sign * frame::to_global(frame::load(rec + H::R_QW), top.tx, top.ty);
-    svector[1] = T.x;
-    svector[2] = T.y;
-    svector[3] = T.z;
-    svector[4] = st.n;
+    T = sign * frame::to_global(frame::load(rec + H::R_QW), top.tx, top.ty);
     ut = stored_tangential_energy(rec, mat);
-    svector[5] = ut;
-    svector[6] = rec[H::R_WORK];
+    svector[S_STORED_T] = ut;
+    svector[S_WORK] = rec[H::R_WORK];
+    svector[S_LENGTH] = st.n;
   }
+  set_single_forces(T, P, mat.mu);
   return jaeger::normal_energy(mat, radsum - r) + ut;
 }
 

@@ -48,6 +48,9 @@ class PairGranJaeger : public PairGranDemc {
   double single(int, int, int, int, double, double, double, double &) override;
   void *extract(const char *, int &) override;
   double memory_usage() override;
+  // single()'s extra values after the shared ones (SingleIndex): stored tangential energy U_t,
+  // the contact's cumulative tangential work since it formed, its history length (points)
+  enum JaegerSingleIndex { S_STORED_T = S_LAW, S_WORK, S_LENGTH, S_JAEGER_SIZE };
 
  protected:
   // per type pair: the coefficients given (E, nu) and the effective moduli (init_one)

@@ -45,7 +45,7 @@ PairGranKuhn::PairGranKuhn(LAMMPS *lmp) :
     fix_history(nullptr)
 {
   if (lmp->citeme) lmp->citeme->add(demc::cite_kuhn_suzuki_daouadji);
-  prepare_style(8);
+  prepare_style(S_KUHN_SIZE);
   // the history holds a vector (odd under i<->j) and scalars (even): see transfer_history()
   nondefault_history_transfer = 1;
 }
@@ -435,10 +435,9 @@ void PairGranKuhn::write_data_all(FILE *fp)
 }
 
 /* ----------------------------------------------------------------------
-   per-contact state for compute pair/local: returns the stored elastic
-   energy; svector = fn, ft (3), mobilised friction |ft|/(mu fn),
-   cumulative friction and damping dissipation of this contact, stored
-   tangential energy
+   per-contact state for compute pair/local, compute fabric and the like:
+   returns the stored elastic energy; fforce: the elastic normal force over
+   r; svector: see SingleIndex and KuhnSingleIndex
 ------------------------------------------------------------------------- */
 
 double PairGranKuhn::single(int i, int j, int itype, int jtype, double rsq, double, double,
@@ -446,33 +445,38 @@ double PairGranKuhn::single(int i, int j, int itype, int jtype, double rsq, doub
 {
   begin_single(i, j, rsq, fforce);
   const double radsum = atom->radius[i] + atom->radius[j];
-  const int jj = find_neighbor_index(i, j);
-  if (rsq >= radsum * radsum || jj < 0) return 0.0;
-  return single_from_history(itype, jtype, rsq, radsum, &fix_history->firstvalue[i][H_SIZE * jj],
-                             fforce);
+  int owner, slot;
+  const bool found = list && fix_history && fix_history->firstvalue &&
+      find_single_slot(
+                         i, j,
+                         [this](int a, int b) {
+                           return find_neighbor_index(a, b);
+                         },
+                         owner, slot);
+  if (rsq >= radsum * radsum || !found) return 0.0;
+  // the history of j's list holds the force on j
+  return single_from_history(itype, jtype, rsq, radsum,
+                             &fix_history->firstvalue[owner][H_SIZE * slot],
+                             owner == i ? 1.0 : -1.0, fforce);
 }
 
 /* ----------------------------------------------------------------------
-   single()'s quantities from one contact's history (shared with gran/kuhn/kk)
+   single()'s quantities from one contact's history (shared with gran/kuhn/kk);
+   ft_sign: -1 if the history holds the tangential force on j
 ------------------------------------------------------------------------- */
 
 double PairGranKuhn::single_from_history(int itype, int jtype, double rsq, double radsum,
-                                         const double *history, double &fforce)
+                                         const double *history, double ft_sign, double &fforce)
 {
   const double r = std::sqrt(rsq);
   const double fn = kn[itype][jtype] * (radsum - r);
-  const Vec3 ft = {history[H_FTX], history[H_FTY], history[H_FTZ]};
+  const Vec3 ft = ft_sign * Vec3{history[H_FTX], history[H_FTY], history[H_FTZ]};
   const double stored_t = demc::norm2(ft) / (2.0 * kt[itype][jtype]);
-  const double limit = mu[itype][jtype] * fn;
   fforce = fn / r;    // force on i = fforce * (x_i - x_j): the elastic normal part
-  svector[0] = fn;
-  svector[1] = ft.x;
-  svector[2] = ft.y;
-  svector[3] = ft.z;
-  svector[4] = (limit > 0.0) ? demc::norm(ft) / limit : 0.0;
-  svector[5] = history[H_WFRIC];
-  svector[6] = history[H_WDAMP];
-  svector[7] = stored_t;
+  set_single_forces(ft, fn, mu[itype][jtype]);
+  svector[S_STORED_T] = stored_t;
+  svector[S_FRICTION] = history[H_WFRIC];
+  svector[S_DAMPING] = history[H_WDAMP];
   return 0.5 * fn * fn / kn[itype][jtype] + stored_t;
 }
 

@@ -43,6 +43,9 @@ class PairGranKuhn : public PairGranDemc {
 
   // layout of one contact's history in fix neigh/history (oriented from i to j)
   enum HistoryIndex { H_FTX, H_FTY, H_FTZ, H_ZETA, H_WFRIC, H_WDAMP, H_SIZE };
+  // single()'s extra values after the shared ones (SingleIndex): stored tangential energy, and
+  // the contact's cumulative friction and damping dissipation since it formed
+  enum KuhnSingleIndex { S_STORED_T = S_LAW, S_FRICTION, S_DAMPING, S_KUHN_SIZE };
 
  protected:
   // per type pair (mixed in init_one)
@@ -103,7 +106,7 @@ class PairGranKuhn : public PairGranDemc {
 
   void allocate();
   double single_from_history(int itype, int jtype, double rsq, double radsum, const double *history,
-                             double &fforce);
+                             double ft_sign, double &fforce);
 };
 
 }    // namespace LAMMPS_NS

@@ -67,7 +67,7 @@ std::vector<std::string> energy_computes(const std::string &pair_style);
 double atom_energy_mismatch(LammpsSession &s, const std::string &history_id);
 // kinetic (translation + rotation) + stored elastic + dissipated (pair vector entries 1-4)
 double total_energy(LammpsSession &s);
-// the largest |F_t| / F_n over the contacts, from compute `pair_local` (pair/local p1 p2 p3 p4)
+// the largest |F_t| / F_n over the contacts, from compute `pair_local` (pair/local p5 p1 p2 p3)
 double largest_friction_ratio(LammpsSession &s, const std::string &pair_local);
 
 /* Restitution damping with rigid bodies. The test build of LAMMPS has no RIGID package; the

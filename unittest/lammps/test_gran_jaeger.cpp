@@ -126,7 +126,7 @@ std::vector<std::string> jaeger_packing(const std::string &style_args, bool newt
                              newton);
 }
 
-// the largest |F_t| / F_n of the contacts, from compute pl (pair/local p1 p2 p3 p4)
+// the largest |F_t| / F_n of the contacts, from compute pl (pair/local p5 p1 p2 p3: Fn, Ft)
 double largest_friction_ratio(LammpsSession &s)
 {
   return demc_test::largest_friction_ratio(s, "pl");
@@ -351,7 +351,7 @@ TEST(GranJaeger, ChangedCoefficientsMoveTheHistories)
     // (hybrid: type 2-2 pairs take pair zero, so that both sub-styles are used)
     const std::string coeff = hybrid ? "pair_coeff 1 * gran/jaeger " : "pair_coeff * * ";
     const std::vector<std::string> outputs = {
-        "compute pl all pair/local p1 p2 p3 p4", "compute e all pair gran/jaeger",
+        "compute pl all pair/local p5 p1 p2 p3", "compute e all pair gran/jaeger",
         "thermo_style custom step c_e[3]", "thermo_modify norm no"};
     LammpsSession first, second;
     first.load_plugin();
@@ -408,7 +408,7 @@ TEST(GranJaeger, ChangedTypesMoveTheHistories)
   const std::string file = "jaeger_changed_types.rst";
   const std::string old_material = "1e7 0.3 0.5", new_material = "2e6 0.3 0.1";
   const std::vector<std::string> outputs = {
-      "compute pl all pair/local p1 p2 p3 p4", "compute e all pair gran/jaeger",
+      "compute pl all pair/local p5 p1 p2 p3", "compute e all pair gran/jaeger",
       "thermo_style custom step c_e[3]", "thermo_modify norm no"};
   auto packing = [&](LammpsSession &s) {
     s.load_plugin();

@@ -325,7 +325,7 @@ TEST(GranKuhn, ChangedTypesKeepTheForceOnTheNewCone)
     s.load_plugin();
     s.commands(dense_packing_input(
         {"pair_style gran/kuhn", "pair_coeff * * 2.0e3 2.0e3 0.5 damping 0.002 0.001"}, true));
-    s.commands({"compute pl all pair/local p1 p2 p3 p4", "run 300"});
+    s.commands({"compute pl all pair/local p5 p1 p2 p3", "run 300"});
   };
   LammpsSession coefficients;
   sheared(coefficients);
