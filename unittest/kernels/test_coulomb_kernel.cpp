@@ -161,8 +161,7 @@ TEST(CoulombKernel, DecisionKeepsTheConeAndStopsOrSlows)
       slides++;
       EXPECT_NEAR(demc::dot(left, v_free), demc::norm(left) * demc::norm(v_free),
                   1e-12 * demc::norm2(v_free));
-      if (limit > 0.0)
-        EXPECT_LT(demc::norm(left), demc::norm(v_free));
+      if (limit > 0.0) EXPECT_LT(demc::norm(left), demc::norm(v_free));
       EXPECT_NEAR(demc::norm(d.force), limit, 1e-14 * limit);
     }
     // a rotation about a random axis
@@ -318,7 +317,8 @@ TEST(CoulombKernel, KickDissipationIsTheKineticEnergyRemoved)
     const Vec3 axis = random_vec(rng, 1.0), nrm = (1.0 / demc::norm(axis)) * axis;
     const Vec3 r_p = R * nrm, r_q = {0, 0, 0};
     const Vec3 F = cf::tangential_part(random_vec(rng, 10.0), nrm);
-    cf::Body p{random_vec(rng, 1.0), random_vec(rng, 3.0), F, demc::cross(r_p, F), 1.0 / m, 1.0 / I};
+    cf::Body p{
+        random_vec(rng, 1.0), random_vec(rng, 3.0), F, demc::cross(r_p, F), 1.0 / m, 1.0 / I};
     const cf::Body wall{{0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}, 0.0, 0.0};
     auto ke = [&](const cf::Body &b) {
       return 0.5 * m * demc::norm2(b.v) + 0.5 * I * demc::norm2(b.w);
