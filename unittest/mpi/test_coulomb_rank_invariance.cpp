@@ -4,7 +4,8 @@
      forces and torques after 200 steps agree to 1e-9 (newton on and off);
    - with iterate, the sweeps run Gauss-Seidel within a rank and exchange forces between ranks,
      so the order of the contacts differs with the decomposition; every decomposition stops
-     within the same tolerance (1e-10 of mu F_N per contact): they agree to 1e-6. */
+     within the same tolerance (1e-8 of mu F_N per contact): after 50 steps they agree to 1e-7
+     (measured: 2e-9 forces, 9e-9 torques; the direct treatment 4e-12). */
 #include "lammps_session.h"
 
 #include "atom.h"
@@ -16,6 +17,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 using namespace demc_test;
 
@@ -39,18 +41,21 @@ Outcome run_on(int nranks, const std::vector<std::string> &input, int steps)
   return out;
 }
 
-void expect_rank_invariant(const std::string &style, bool newton, double tolerance)
+void expect_rank_invariant(const std::string &style, bool newton, double tolerance, int steps)
 {
   int world, me;
   MPI_Comm_size(MPI_COMM_WORLD, &world);
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
   const auto input =
       dense_packing_input({style, "pair_coeff * * hooke 2.0e3 0.5 damping 0.002 0"}, newton);
-  const Outcome serial = run_on(1, input, 200);
+  const Outcome serial = run_on(1, input, steps);
   for (int n : {2, 4}) {
     if (n > world) continue;
-    const Outcome par = run_on(n, input, 200);
+    const Outcome par = run_on(n, input, steps);
     if (me == 0) {
+      std::printf("[ ranks    ] %s, %d ranks: forces differ by %.1e, torques by %.1e\n",
+                  style.c_str(), n, max_relative_difference(serial.forces, par.forces),
+                  max_relative_difference(serial.torques, par.torques));
       EXPECT_LT(max_relative_difference(serial.forces, par.forces), tolerance) << n << " ranks";
       EXPECT_LT(max_relative_difference(serial.torques, par.torques), tolerance) << n << " ranks";
     }
@@ -68,15 +73,15 @@ void expect_rank_invariant(const std::string &style, bool newton, double toleran
 
 TEST(CoulombRankInvariance, DirectNewtonOn)
 {
-  expect_rank_invariant("pair_style gran/coulomb", true, 1e-9);
+  expect_rank_invariant("pair_style gran/coulomb", true, 1e-9, 200);
 }
 
 TEST(CoulombRankInvariance, DirectNewtonOff)
 {
-  expect_rank_invariant("pair_style gran/coulomb", false, 1e-9);
+  expect_rank_invariant("pair_style gran/coulomb", false, 1e-9, 200);
 }
 
 TEST(CoulombRankInvariance, IteratedNewtonOn)
 {
-  expect_rank_invariant("pair_style gran/coulomb iterate 1e-10 500", true, 1e-6);
+  expect_rank_invariant("pair_style gran/coulomb iterate 1e-8 300", true, 1e-7, 50);
 }
