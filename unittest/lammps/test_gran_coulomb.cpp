@@ -480,3 +480,51 @@ TEST(GranCoulomb, TetrahedronHeldAboveItsFrictionThresholdCollapsesBelow)
     }
   }
 }
+
+/* a collapsing tetrahedron with iterated friction and a wall: N + M steps straight = N steps,
+   write_restart, read_restart, M steps (the sweeps start from the stored forces of the pair
+   and wall records; the wall fix is given again under its ID, gravity too). The friction work
+   of the pair and of the wall continue too: a contact found without a stored state at a run's
+   setup books its half kick, so a lost record would book it twice. */
+TEST(GranCoulomb, RestartContinuityWithWallAndIterations)
+{
+  const std::string file = "coulomb_restart_pile.bin";
+  PerAtom straight, resumed;
+  double friction_straight[2], friction_resumed[2], top_at_restart = 0.0;
+  {
+    LammpsSession s;
+    s.load_plugin();
+    tetrahedron(s, 0.9, " iterate 1e-12 100");
+    s.commands({"run 1000", "write_restart " + file});
+    top_at_restart = state_of(s, 4).x[2];
+    s.command("run 400");
+    straight = s.positions();
+    friction_straight[0] = s.pair_extra()[2];
+    friction_straight[1] = s.lmp->modify->get_fix_by_id("floor")->compute_vector(3 + 2);
+  }
+  {
+    LammpsSession s;
+    s.load_plugin();
+    s.command("read_restart " + file);
+    int dim = 0;
+    auto **mu = static_cast<double **>(s.lmp->force->pair->extract("mu", dim));
+    s.commands({"neighbor 0.001 bin", "neigh_modify delay 0", "fix integrate all nve/sphere",
+                fmt::format("fix floor all wall/gran/coulomb hooke {:.17g} {:.17g} zplane 0 NULL",
+                            KN, mu[1][1]),
+                fmt::format("fix gravity all gravity {:.17g} vector 0 0 -1", G),
+                fmt::format("timestep {:.17g}", DT), "run 400"});
+    resumed = s.positions();
+    friction_resumed[0] = s.pair_extra()[2];
+    friction_resumed[1] = s.lmp->modify->get_fix_by_id("floor")->compute_vector(3 + 2);
+    const auto *tol = static_cast<double *>(s.lmp->force->pair->extract("iterate/tolerance", dim));
+    ASSERT_NE(tol, nullptr);
+    EXPECT_EQ(*tol, 1e-12) << "iterate survives the restart file";
+  }
+  std::remove(file.c_str());
+  EXPECT_GT(top_at_restart - straight[4][2], 1e-3 * R) << "the pile must be collapsing";
+  EXPECT_LT(max_relative_difference(straight, resumed), 1e-13);
+  // (the lower spheres roll on the wall: its friction does no work but round-off)
+  EXPECT_GT(friction_straight[0], 0.0);
+  for (int k = 0; k < 2; k++)
+    EXPECT_NEAR(friction_resumed[k], friction_straight[k], 1e-10 * friction_straight[0]) << k;
+}
