@@ -95,7 +95,8 @@ void PairGranCoulomb::compute(int eflag, int vflag)
         continue;
       }
       const int ti = type[i], tj = type[j];
-      const demc::SphereContact c = sphere_contact(i, j, std::sqrt(rsq), advance_step);
+      // (no start-of-step normal: the friction carries no tangential force between steps)
+      const demc::SphereContact c = sphere_contact(i, j, std::sqrt(rsq), advance_step, false);
       const int kind = static_cast<int>(law[ti][tj]);
       const double reff = radius[i] * radius[j] / radsum;
       const double k = kind == cf::HERTZ ? kfactor[ti][tj] * std::sqrt(reff) : kfactor[ti][tj];
