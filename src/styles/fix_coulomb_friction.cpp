@@ -206,7 +206,20 @@ cf::Body FixCoulombFriction::wall_body(const Contact &c) const
 
 void FixCoulombFriction::prepare(double)
 {
+  /* Sweeps: a ghost q that is the periodic image of an atom this rank owns is summed on that
+     atom, so that the sweeps are Gauss-Seidel over all contacts of the rank (summed on the
+     image, the contacts of its two copies saw each other's changes only at the exchange, as
+     contacts on two ranks do, and those of a periodic packing kept changing from sweep to
+     sweep). Needs newton on, which iterate requires (with newton off a contact across the
+     boundary is listed from both copies). */
+  const bool to_owner = pair->iterate_tolerance > 0.0 && atom->map_style != Atom::MAP_NONE;
+  const int nlocal = atom->nlocal;
   for (Contact &c : contacts) {
+    c.q_sum = c.q;
+    if (to_owner && c.q >= nlocal) {
+      const int owner = atom->map(atom->tag[c.q]);
+      if (owner >= 0 && owner < nlocal) c.q_sum = owner;
+    }
     const cf::Body p = body(c.p, false);
     const cf::Body q = c.q >= 0 ? body(c.q, false) : wall_body(c);
     c.inv_mass = cf::tangential_inverse_mass(p.inv_m, p.inv_I, demc::norm(c.r_p), q.inv_m, q.inv_I,
@@ -254,7 +267,7 @@ int FixCoulombFriction::solve(double h, double &residual)
     sweep++;
     for (Contact &c : contacts) {
       const cf::Body p = body(c.p, true);
-      const cf::Body q = c.q >= 0 ? body(c.q, true) : wall_body(c);
+      const cf::Body q = c.q >= 0 ? body(c.q_sum, true) : wall_body(c);
       const Vec3 v_free =
           cf::relative_tangential_velocity(p, q, c.r_p, c.r_q, c.n, h) + (h * c.inv_mass) * c.force;
       const auto d = cf::decide(v_free, c.inv_mass, c.limit, h);
@@ -285,7 +298,7 @@ void FixCoulombFriction::add_to_totals(const Contact &c, const Vec3 &df,
   sp[5] += tp.z;
   if (c.q < 0) return;
   const Vec3 tq = demc::cross(c.r_q, -df);
-  double *sq = &a[6 * c.q];
+  double *sq = &a[6 * c.q_sum];
   sq[0] -= df.x;
   sq[1] -= df.y;
   sq[2] -= df.z;
@@ -307,26 +320,29 @@ void FixCoulombFriction::exchange()
 
 /* ----------------------------------------------------------------------
    with the friction totals as they are: each contact's velocity after the
-   kick (for its dissipation), and the largest change of a friction force,
-   relative to its limit, that a further sweep would make (for a sticking
-   contact: its relative tangential acceleration left, in units of the one
-   its whole friction gives), over all ranks
+   kick (for its dissipation), and the largest change of a friction force
+   that a further sweep would make (for a sticking contact: m_t times its
+   relative tangential acceleration left), over all ranks, relative to the
+   largest friction limit mu F_N of the system. (Relative to each contact's
+   own limit, a grazing contact of a jammed packing, whose limit is near
+   zero, kept the measure near 2 while the solution had converged.)
 ------------------------------------------------------------------------- */
 
 double FixCoulombFriction::sweep_residual(double h)
 {
-  double mine_max = 0.0;
+  // [0]: the largest force change, [1]: the largest limit, both over all ranks
+  double local[2] = {0.0, 0.0}, global[2] = {0.0, 0.0};
   for (Contact &c : contacts) {
     const cf::Body p = body(c.p, true);
-    const cf::Body q = c.q >= 0 ? body(c.q, true) : wall_body(c);
+    const cf::Body q = c.q >= 0 ? body(c.q_sum, true) : wall_body(c);
     c.u_after = cf::relative_tangential_velocity(p, q, c.r_p, c.r_q, c.n, h);
     if (!(c.limit > 0.0)) continue;
     const auto d = cf::decide(c.u_after + (h * c.inv_mass) * c.force, c.inv_mass, c.limit, h);
-    mine_max = std::max(mine_max, demc::norm(d.force - c.force) / c.limit);
+    local[0] = std::max(local[0], demc::norm(d.force - c.force));
+    local[1] = std::max(local[1], c.limit);
   }
-  double global = 0.0;
-  MPI_Allreduce(&mine_max, &global, 1, MPI_DOUBLE, MPI_MAX, world);
-  return global;
+  MPI_Allreduce(local, global, 2, MPI_DOUBLE, MPI_MAX, world);
+  return global[1] > 0.0 ? global[0] / global[1] : 0.0;
 }
 
 /* ----------------------------------------------------------------------

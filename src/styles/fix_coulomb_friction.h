@@ -16,7 +16,8 @@
    forces without friction (the paper's direct treatment); with the pair
    style's iterate keyword, projected Gauss-Seidel sweeps over the contacts
    of a rank, the friction forces exchanged between ranks after each sweep,
-   until no contact's force would change by more than tol mu F_N.
+   until no contact's force would change by more than tol times the
+   largest mu F_N.
 ------------------------------------------------------------------------- */
 
 #ifdef FIX_CLASS
@@ -43,6 +44,7 @@ class FixCoulombFriction : public Fix {
   // a contact of particle p with particle q, or with a wall (q < 0)
   struct Contact {
     int p, q;
+    int q_sum;                    // where q's friction is summed in the sweeps (see prepare())
     demc::Vec3 n;                 // unit normal from p to q
     demc::Vec3 r_p, r_q;          // contact point from p's centre and from q's centre (wall: axis)
     demc::Vec3 wall_v, wall_w;    // a wall's velocity and spin (q < 0)

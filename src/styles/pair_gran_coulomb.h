@@ -51,7 +51,7 @@ class PairGranCoulomb : public PairGranDemc {
   enum HistoryIndex { H_FX, H_FY, H_FZ, H_STATE, H_WORK, H_SIZE };
   enum ContactState { NO_STATE = 0, STICKING = 1, SLIDING = 2 };
   // pvector after the package's layout: the friction solver's sweeps and its residual
-  // (the largest |force change| / mu F_N a further sweep would make) at the last step
+  // (the largest force change a further sweep would make / the largest mu F_N) at the last step
   enum ExtraIndex { E_SWEEPS = E_SIZE, E_RESIDUAL, E_COULOMB_SIZE };
 
   // called by the friction fix once it has decided the step's friction
