@@ -457,9 +457,9 @@ double tetrahedron(LammpsSession &s, double factor, const std::string &style_key
 }    // namespace
 
 /* The tetrahedron is held still with mu 10 % above its threshold and collapses (the top sphere
-   sinks) 10 % below it, with friction iterated to 1e-10 of the largest mu F_N (the top sphere's three
-   contacts and each lower sphere's two share their particles); the direct treatment, reported,
-   decides each contact as if it were alone. */
+   sinks) 10 % below it, with friction iterated to 1e-10 of the largest mu F_N (the top sphere's
+   three contacts and each lower sphere's two share their particles); the direct treatment,
+   reported, decides each contact as if it were alone. */
 TEST(GranCoulomb, TetrahedronHeldAboveItsFrictionThresholdCollapsesBelow)
 {
   const int steps = 2500;    // 0.05 s
