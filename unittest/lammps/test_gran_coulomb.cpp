@@ -6,7 +6,8 @@
    - the same sphere with its rotation locked (norotate, fix nve): the paper's block, at rest
      up to tan(alpha) = mu and sliding with a = g (sin - mu cos) beyond;
    - a sphere launched without spin on a level surface rolls at 5/7 v0 from t = 2 v0 / (7 mu g);
-   - the friction sees a force defined after the pair style (the fix order is kept);
+   - the friction sees a force defined after the pair style, also between runs (the fix order
+     is kept);
    - energy balance of a frictional packing, restart continuity, bad input. */
 #include "lammps_session.h"
 
@@ -527,4 +528,33 @@ TEST(GranCoulomb, RestartContinuityWithWallAndIterations)
   EXPECT_GT(friction_straight[0], 0.0);
   for (int k = 0; k < 2; k++)
     EXPECT_NEAR(friction_resumed[k], friction_straight[k], 1e-10 * friction_straight[0]) << k;
+}
+
+/* The friction must see every other force: a fix defined between runs, after the style's
+   friction fix was made, is seen (the style puts its friction fix last again at the next run's
+   setup). The block at rest on the slope at 0.5 arctan mu gets a push down the slope by fix
+   addforce: within the limit it stays exactly at rest, beyond it slides with the closed form. */
+TEST(GranCoulomb, FrictionSeesAFixDefinedBetweenRuns)
+{
+  const double mu = 0.6, tan_alpha = 0.5 * mu, alpha = std::atan(tan_alpha);
+  const double sn = std::sin(alpha), cs = std::cos(alpha);
+  const double spare = MASS * G * (mu * cs - sn);    // what friction can still hold
+  for (double push : {0.9, 1.1}) {
+    LammpsSession s;
+    s.load_plugin();
+    s.commands(sphere_on_slope(tan_alpha, mu, false));
+    s.command("run 100");
+    ASSERT_EQ(state_of(s, 2).v[0], 0.0);
+    s.command(fmt::format("fix push small addforce {:.17g} 0 0", push * spare));
+    const int steps = 1000;
+    s.command(fmt::format("run {}", steps));
+    const double v = state_of(s, 2).v[0];
+    if (push < 1.0) {
+      EXPECT_LT(std::fabs(v), 1e-14) << push;
+    } else {
+      // the friction is mu F_N; F_N = m g cos (the sphere barely moves on the big one)
+      const double a = (push - 1.0) * spare / MASS;
+      EXPECT_NEAR(v, a * steps * DT, 1e-3 * a * steps * DT) << push;
+    }
+  }
 }
