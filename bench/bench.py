@@ -46,6 +46,12 @@ KUHN = "pair_style gran/kuhn\npair_coeff * * 200000.0 57142.857142857145 0.5 dam
 MINDLIN = ("pair_style granular\npair_coeff * * hertz/material 5e6 0.2 0.3 "
            "tangential mindlin NULL 1.0 0.5 damping viscoelastic")
 JAEGER = "pair_style gran/jaeger{}\npair_coeff * * 5e6 0.3 0.5 damping 0.5 0.0"
+# gran/coulomb with the chute's normal spring, dashpot and friction (no tangential spring);
+# {} takes its keywords. Its iterate needs newton pair on (the chute and the packings set newton
+# off: "newton on off" switches the pair setting back on, which LAMMPS allows once the box exists)
+COULOMB = "pair_style gran/coulomb{}\npair_coeff * * hooke 200000.0 0.5 damping 13.089969389957473 0"
+COULOMB_PACK = "newton on off\npair_style gran/coulomb{}\npair_coeff * * hooke 2000.0 0.5 damping 0.002 0"
+COULOMB_ITERATE = " iterate 1e-6 50"
 KK = ["-k", "on", "t", "{threads}", "-sf", "kk", "-pk", "kokkos", "neigh", "half", "newton", "off"]
 
 
@@ -194,6 +200,11 @@ CASES = {
     "jaeger walls": case(MINDLIN_PACK, lattice=32, regime="walls", wall=JAEGER_WALL),
     "hooke/history walls": case(HOOKE_PACK, lattice=32, regime="walls", wall=HOOKE_WALL),
     "kuhn walls": case(HOOKE_PACK, lattice=32, regime="walls", wall=KUHN_WALL),
+    "coulomb": case(COULOMB.format("")),
+    "coulomb/iterate": case("newton on off\n" + COULOMB.format(COULOMB_ITERATE)),
+    "coulomb rest 32k": case(COULOMB_PACK.format(""), lattice=32, regime="rest"),
+    "coulomb/iterate rest 32k": case(COULOMB_PACK.format(COULOMB_ITERATE), lattice=32,
+                                     regime="rest"),
 }
 # group -> list of (case, reference case): ratio = time(case) / time(reference)
 GROUPS = {
@@ -232,6 +243,11 @@ GROUPS = {
     # the wall fixes (same pair style on both sides of a ratio)
     "walls": [("jaeger walls", "granular/mindlin walls"), ("kuhn walls", "hooke/history walls")],
     "mpi": [("kuhn", "kuhn np2"), ("hooke/history", "hooke/history np2")],
+    # gran/coulomb, direct and iterated (to 1e-6 of mu F_N, 50 sweeps at most), in the chute and
+    # the jammed packing at rest
+    "coulomb": [("coulomb", "hooke/history"), ("coulomb/iterate", "hooke/history"),
+                ("coulomb rest 32k", "hooke/history rest 32k"),
+                ("coulomb/iterate rest 32k", "hooke/history rest 32k")],
     "scaling": [("kuhn 128k", "kuhn"), ("hooke/history 128k", "hooke/history"),
                 ("kuhn pack 4k", "hooke/history pack 4k"), ("kuhn pack 32k", "hooke/history pack 32k"),
                 ("kuhn pack 125k", "hooke/history pack 125k")],

@@ -7,12 +7,15 @@
 #include "lammpsplugin.h"
 #include "version.h"
 
+#include "fix_coulomb_friction.h"
 #include "fix_demc_atom_energy.h"
 #include "fix_jaeger_history.h"
 #include "fix_neigh_history_demc.h"
+#include "fix_wall_gran_coulomb.h"
 #include "fix_wall_gran_jaeger.h"
 #include "fix_wall_gran_kuhn.h"
 #include "fix_wall_gran_region.h"
+#include "pair_gran_coulomb.h"
 #include "pair_gran_jaeger.h"
 #include "pair_gran_kuhn.h"
 #ifdef DEMC_HAS_KOKKOS_STYLES
@@ -82,6 +85,15 @@ extern "C" void lammpsplugin_init(void *lmp, void *handle, void *regfunc)
   register_fix(reg, lmp, handle, "DEMC/NEIGH_HISTORY",
                "per-contact history for the dem-contact pair styles (internal)",
                (lammpsplugin_factory2 *) &make_fix<FixNeighHistoryDemc>);
+  register_pair(reg, lmp, handle, "gran/coulomb",
+                "numerically exact Coulomb friction of Sakamaki et al. (dem-contact)",
+                (lammpsplugin_factory1 *) &make_pair<PairGranCoulomb>);
+  register_fix(reg, lmp, handle, "DEMC/COULOMB_FRICTION",
+               "the friction of pair gran/coulomb, after every other force (internal)",
+               (lammpsplugin_factory2 *) &make_fix<FixCoulombFriction>);
+  register_fix(reg, lmp, handle, "wall/gran/coulomb",
+               "frictional walls with the exact Coulomb friction of gran/coulomb (dem-contact)",
+               (lammpsplugin_factory2 *) &make_fix<FixWallGranCoulomb>);
   register_fix(reg, lmp, handle, "wall/gran/kuhn",
                "frictional walls with the Kuhn-Suzuki-Daouadji contact (dem-contact)",
                (lammpsplugin_factory2 *) &make_fix<FixWallGranKuhn>);

@@ -569,6 +569,22 @@ double FixWallGranDemc::contacts_memory() const
   return (double) contacts_nmax * K_SIZE * sizeof(double);
 }
 
+void FixWallGranDemc::add_late_tangential_force(const Vec3 &force, const Vec3 &r_q,
+                                                const Vec3 &wall_move, bool sliding,
+                                                double dissipated)
+{
+  cumulative[C_FRICTION] += dissipated;
+  local[energy_slot(PairGranDemc::E_FRICTION)] =
+      friction_dissipation(local[energy_slot(PairGranDemc::E_TANGENTIAL)]);
+  local[V_FX] -= force.x;
+  local[V_FY] -= force.y;
+  local[V_FZ] -= force.z;
+  local[V_TORQUE_Z] -= r_q.x * force.y - r_q.y * force.x;
+  cumulative[C_WALL_WORK] += demc::dot(force, wall_move);
+  local[V_WALL_WORK] = cumulative[C_WALL_WORK];
+  if (sliding) local[energy_slot(PairGranDemc::E_SLIDING)] += 1.0;
+}
+
 double FixWallGranDemc::friction_dissipation(double) const
 {
   return cumulative[C_FRICTION];

@@ -18,7 +18,7 @@
 using namespace demc_test;
 
 namespace {
-const char *const PACKAGE_PAIR_STYLES[] = {"gran/kuhn", "gran/jaeger"};
+const char *const PACKAGE_PAIR_STYLES[] = {"gran/kuhn", "gran/jaeger", "gran/coulomb"};
 }
 
 TEST(Plugin, RegistersItsStylesOnlyWhenLoaded)

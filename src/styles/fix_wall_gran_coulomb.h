@@ -1,0 +1,67 @@
+/* -*- c++ -*- ----------------------------------------------------------
+   dem-contact: faithful DEM contact laws for LAMMPS (plugin package)
+   fix wall/gran/coulomb: frictional walls with the numerically exact
+   Coulomb friction of pair_style gran/coulomb (Sakamaki et al.). The fix
+   adds the normal force; each wall contact joins the particle contacts in
+   the pair style's friction fix, which decides all friction at once after
+   every other force. The wall is body q of the contact, immovable (of
+   infinite mass) and moving as the wall does.
+------------------------------------------------------------------------- */
+
+#ifdef FIX_CLASS
+// clang-format off
+FixStyle(wall/gran/coulomb,FixWallGranCoulomb);
+// clang-format on
+#else
+
+#ifndef DEMC_FIX_WALL_GRAN_COULOMB_H
+#define DEMC_FIX_WALL_GRAN_COULOMB_H
+
+#include "fix_wall_gran_demc.h"
+
+namespace LAMMPS_NS {
+
+class FixCoulombFriction;
+
+class FixWallGranCoulomb : public FixWallGranDemc {
+ public:
+  FixWallGranCoulomb(class LAMMPS *, int, char **);
+  ~FixWallGranCoulomb() override;
+  void init() override;
+  double memory_usage() override;
+  void grow_arrays(int) override;
+  void copy_arrays(int, int, int) override;
+  void set_arrays(int) override;
+  int pack_exchange(int, double *) override;
+  int unpack_exchange(int, double *) override;
+  int pack_restart(int, double *) override;
+  void unpack_restart(int, int) override;
+  int size_restart(int) override;
+  int maxsize_restart() override;
+
+  // one particle's record: the friction force on it (3), state and work (as in the pair
+  // style's history), then the side of the wall it touches
+  enum HistoryIndex { H_FX, H_FY, H_FZ, H_STATE, H_WORK, H_SIDE, H_SIZE };
+
+  // the friction fix's decision for a wall contact of this fix
+  void friction_applied(const demc::Vec3 &force, const demc::Vec3 &r_q, const demc::Vec3 &wall_move,
+                        bool sliding, double dissipated);
+
+ protected:
+  int law_keyword(int, char **, int) override;
+  Touch touch(const Contact &, int, bool) override;
+  void part(const Contact &, bool) override;
+  int history_side(int) const override;
+
+ private:
+  int law;              // demc::coulomb::NormalLaw
+  double c1, c2, mu;    // hooke: kn; hertz: E, nu
+  double kfactor;       // kn or 4/3 E*
+  double **history;
+  FixCoulombFriction *friction;
+};
+
+}    // namespace LAMMPS_NS
+
+#endif
+#endif

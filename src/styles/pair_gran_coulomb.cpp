@@ -1,0 +1,480 @@
+/* ----------------------------------------------------------------------
+   dem-contact: faithful DEM contact laws for LAMMPS (plugin package)
+   pair_style gran/coulomb: numerically exact Coulomb friction (Sakamaki,
+   Krengel, Mueller, Chen, Matuttis) with a hooke or hertz normal law.
+
+   This file computes the normal forces (with their dashpots, kept
+   repulsive as in the paper's Eq. 7) and hands every contact to the
+   friction fix, which the style makes and keeps last in the fix list.
+------------------------------------------------------------------------- */
+
+#include "pair_gran_coulomb.h"
+
+#include "fix_coulomb_friction.h"
+
+#include "atom.h"
+#include "comm.h"
+#include "error.h"
+#include "fix.h"
+#include "fix_neigh_history.h"
+#include "force.h"
+#include "memory.h"
+#include "modify.h"
+#include "neigh_list.h"
+#include "neighbor.h"
+#include "update.h"
+
+#include <cmath>
+#include <cstring>
+
+using namespace LAMMPS_NS;
+using demc::Vec3;
+namespace cf = demc::coulomb;
+
+/* ---------------------------------------------------------------------- */
+
+PairGranCoulomb::PairGranCoulomb(LAMMPS *lmp) :
+    PairGranDemc(lmp, "gran/coulomb"), iterate_tolerance(0.0), iterate_max_sweeps(0), law(nullptr),
+    c1(nullptr), c2(nullptr), mu(nullptr), kfactor(nullptr), friction(nullptr), fix_history(nullptr)
+{
+  prepare_style(6);
+  // the history holds a vector (odd under i<->j) and scalars (even): see transfer_history()
+  nondefault_history_transfer = 1;
+  // the package's energy layout and the friction solver's sweeps and residual
+  delete[] pvector;
+  nextra = E_COULOMB_SIZE;
+  pvector = new double[nextra];
+  for (int k = 0; k < nextra; k++) pvector[k] = 0.0;
+}
+
+PairGranCoulomb::~PairGranCoulomb()
+{
+  if (copymode) return;
+  if (modify->get_fix_by_id(friction_fix_id())) modify->delete_fix(friction_fix_id());
+  release_style(fix_history != nullptr,
+                {law, c1, c2, mu, kfactor, damp_n, damp_t, restitution, restitution_t});
+}
+
+/* ---------------------------------------------------------------------- */
+
+void PairGranCoulomb::compute(int eflag, int vflag)
+{
+  begin_compute(eflag, vflag);
+  friction->clear_contacts();
+  // at setup the particles have not moved since the last step: no dashpots, no dissipation
+  advance_step = (update->setupflag == 0);
+  const double step_dt = advance_step ? dt : 0.0;
+  const double *xs = loop.xs;
+  const int *type = atom->type;
+  const double *radius = atom->radius;
+  const int stride = atom->ntypes + 1;
+  int **firsttouch = fix_history->firstflag;
+  double **firsthistory = fix_history->firstvalue;
+  double sum[E_SIZE] = {0.0};
+  double damping = dissipated_damping;
+
+  for (int ii = 0; ii < list->inum; ii++) {
+    const int i = list->ilist[ii];
+    const double *xi = xs + 3 * i;
+    int *touch = firsttouch[i];
+    double *allhistory = firsthistory[i];
+    const int *jlist = list->firstneigh[i];
+    const int jnum = list->numneigh[i];
+    for (int jj = 0; jj < jnum; jj++) {
+      const int j = jlist[jj] & NEIGHMASK;
+      const double *xj = xs + 3 * j;
+      const double dx = xj[0] - xi[0], dy = xj[1] - xi[1], dz = xj[2] - xi[2];
+      const double rsq = dx * dx + dy * dy + dz * dz;
+      const double radsum = radius[i] + radius[j];
+      double *history = &allhistory[H_SIZE * jj];
+      if (rsq >= radsum * radsum) {
+        if (touch[jj]) {
+          touch[jj] = 0;
+          for (int k = 0; k < H_SIZE; k++) history[k] = 0.0;
+        }
+        continue;
+      }
+      const int ti = type[i], tj = type[j];
+      // (no start-of-step normal: the friction carries no tangential force between steps)
+      const demc::SphereContact c = sphere_contact(i, j, std::sqrt(rsq), advance_step, false);
+      const int kind = static_cast<int>(law[ti][tj]);
+      const double reff = radius[i] * radius[j] / radsum;
+      const double k = kind == cf::HERTZ ? kfactor[ti][tj] * std::sqrt(reff) : kfactor[ti][tj];
+      const cf::NormalForce nf = cf::normal_force(kind, k, c.overlap);
+      const demc::ContactDashpots &d = pair_dashpots[ti * stride + tj];
+      const double m_eff = demc::needs_effective_mass(d) ? contact_effective_mass(i, j) : 0.0;
+      // the dashpot's repulsive part (the force on p along -n)
+      const double dashpot =
+          -demc::dot(demc::dashpot_force(d, c.du, c.n, nf.elastic, c.overlap, m_eff, step_dt), c.n);
+      const double F_N = cf::damped_normal_force(nf.elastic, dashpot);
+      const double weight = pair_weight(j);
+      apply_force(i, j, c, -F_N * c.n, i, j, nf.energy);
+      touch[jj] = 1;
+      // the work of the dashpot as applied (Eq. 7's cut included) over the step's movement
+      if (advance_step) damping -= weight * (F_N - nf.elastic) * demc::dot(c.du, c.n);
+      FixCoulombFriction::Contact fc{};
+      fc.p = i;
+      fc.q = j;
+      fc.n = c.n;
+      fc.r_p = c.arm_p * c.n;
+      fc.r_q = -c.arm_q * c.n;
+      fc.limit = mu[ti][tj] * F_N;
+      fc.weight = weight;
+      fc.history = history;
+      friction->add_contact(fc);
+      sum[E_NORMAL] += weight * nf.energy;
+      sum[E_CONTACTS] += weight;
+    }
+  }
+  dissipated_damping = damping;
+  for (int k = 0; k < E_SIZE; k++) pvector[k] = sum[k];
+  pvector[E_FRICTION] = tangential_sum;
+  pvector[E_DAMPING] = dissipated_damping;
+}
+
+/* ----------------------------------------------------------------------
+   the friction fix's results of the step: this rank's dissipated friction
+   work and sliding contacts; sweeps and residual are global (kept on rank 0,
+   as compute pair sums the vector over ranks)
+------------------------------------------------------------------------- */
+
+void PairGranCoulomb::friction_decided(double dissipated, double sliding, int sweeps,
+                                       double residual)
+{
+  tangential_sum += dissipated;
+  pvector[E_FRICTION] = tangential_sum;
+  pvector[E_SLIDING] = sliding;
+  pvector[E_SWEEPS] = comm->me == 0 ? sweeps : 0.0;
+  pvector[E_RESIDUAL] = comm->me == 0 ? residual : 0.0;
+}
+
+void PairGranCoulomb::tally_friction(int i, int j, const Vec3 &f)
+{
+  if (!evflag) return;
+  const double *xi = atom->x[i], *xj = atom->x[j];
+  ev_tally_xyz(i, j, atom->nlocal, force->newton_pair, 0.0, 0.0, f.x, f.y, f.z, xi[0] - xj[0],
+               xi[1] - xj[1], xi[2] - xj[2]);
+}
+
+/* ---------------------------------------------------------------------- */
+
+void PairGranCoulomb::allocate()
+{
+  allocate_base();
+  const int n = atom->ntypes;
+  memory->create(law, n + 1, n + 1, "pair:law");
+  memory->create(c1, n + 1, n + 1, "pair:c1");
+  memory->create(c2, n + 1, n + 1, "pair:c2");
+  memory->create(mu, n + 1, n + 1, "pair:mu");
+  memory->create(kfactor, n + 1, n + 1, "pair:kfactor");
+  allocate_damping();
+}
+
+/* ----------------------------------------------------------------------
+   pair_style gran/coulomb [iterate tol max_sweeps | iterate no]
+                           [norotate group-ID]
+------------------------------------------------------------------------- */
+
+void PairGranCoulomb::settings(int narg, char **arg)
+{
+  reset_common_keywords();
+  iterate_tolerance = 0.0;
+  iterate_max_sweeps = 0;
+  norotate_group.clear();
+  int iarg = 0;
+  while (iarg < narg) {
+    const std::string word = arg[iarg];
+    if (word == "iterate") {
+      if (iarg + 2 > narg) utils::missing_cmd_args(FLERR, "pair_style gran/coulomb iterate", error);
+      if (strcmp(arg[iarg + 1], "no") == 0) {
+        iterate_tolerance = 0.0;
+        iterate_max_sweeps = 0;
+        iarg += 2;
+        continue;
+      }
+      if (iarg + 3 > narg) utils::missing_cmd_args(FLERR, "pair_style gran/coulomb iterate", error);
+      iterate_tolerance = utils::numeric(FLERR, arg[iarg + 1], false, lmp);
+      iterate_max_sweeps = utils::inumeric(FLERR, arg[iarg + 2], false, lmp);
+      if (!(iterate_tolerance > 0.0))
+        error->all(FLERR, "Pair_style gran/coulomb iterate: the tolerance must be > 0, got {}",
+                   arg[iarg + 1]);
+      if (iterate_max_sweeps < 1)
+        error->all(FLERR, "Pair_style gran/coulomb iterate: max_sweeps must be >= 1, got {}",
+                   iterate_max_sweeps);
+      iarg += 3;
+    } else if (word == "norotate") {
+      if (iarg + 2 > narg)
+        utils::missing_cmd_args(FLERR, "pair_style gran/coulomb norotate", error);
+      norotate_group = arg[iarg + 1];
+      iarg += 2;
+    } else if (word == "energy/atom") {
+      error->all(FLERR, "Pair_style gran/coulomb does not support energy/atom");
+    } else {
+      const int used = parse_common_keyword(narg, arg, iarg);
+      if (used == 0) error->all(FLERR, "Unknown pair_style gran/coulomb keyword: {}", arg[iarg]);
+      iarg += used;
+    }
+  }
+}
+
+/* ----------------------------------------------------------------------
+   pair_coeff I J hooke kn mu [damping nu_n 0 | restitution e 0]
+   pair_coeff I J hertz E nu mu [damping nu_n 0 | restitution e 0]
+------------------------------------------------------------------------- */
+
+void PairGranCoulomb::coeff(int narg, char **arg)
+{
+  if (narg < 3)
+    error->all(FLERR,
+               "Pair_coeff gran/coulomb expects: I J hooke kn mu | I J hertz E nu mu "
+               "[damping nu_n 0 | restitution e 0]");
+  const std::string word = arg[2];
+  int kind;
+  if (word == "hooke")
+    kind = cf::HOOKE;
+  else if (word == "hertz")
+    kind = cf::HERTZ;
+  else
+    error->all(FLERR, "Pair_coeff gran/coulomb: unknown normal law {} (expected hooke or hertz)",
+               word);
+  const int nlaw = kind == cf::HOOKE ? 2 : 3;    // kn mu | E nu mu
+  if (narg != 3 + nlaw && narg != 6 + nlaw)
+    error->all(FLERR,
+               "Pair_coeff gran/coulomb expects: I J {} [damping nu_n 0 | restitution e 0], got "
+               "{} arguments",
+               kind == cf::HOOKE ? "hooke kn mu" : "hertz E nu mu", narg);
+  double v[3];
+  for (int k = 0; k < nlaw; k++) v[k] = utils::numeric(FLERR, arg[3 + k], false, lmp);
+  const double one_c1 = v[0], one_c2 = kind == cf::HERTZ ? v[1] : 0.0, one_mu = v[nlaw - 1];
+  if (kind == cf::HOOKE && !(one_c1 > 0.0))
+    error->all(FLERR, "Pair_coeff gran/coulomb: kn must be > 0, got {}", one_c1);
+  if (kind == cf::HERTZ && !(one_c1 > 0.0))
+    error->all(FLERR, "Pair_coeff gran/coulomb: E must be > 0, got {}", one_c1);
+  if (kind == cf::HERTZ && !(one_c2 > -1.0 && one_c2 < 0.5))
+    error->all(FLERR, "Pair_coeff gran/coulomb: Poisson's ratio must be within (-1, 0.5), got {}",
+               one_c2);
+  if (!(one_mu >= 0.0))
+    error->all(FLERR, "Pair_coeff gran/coulomb: mu must be >= 0, got {}", one_mu);
+  double dn = 0.0, dt_ = 0.0, e = 0.0, et = 0.0;
+  if (narg > 3 + nlaw) {
+    const char *kw = arg[3 + nlaw];
+    const bool damping = strcmp(kw, "damping") == 0;
+    if (!damping && strcmp(kw, "restitution") != 0)
+      error->all(FLERR,
+                 "Unknown pair_coeff gran/coulomb keyword: {} (expected 'damping' or "
+                 "'restitution')",
+                 kw);
+    const double a = utils::numeric(FLERR, arg[4 + nlaw], false, lmp);
+    const double b = utils::numeric(FLERR, arg[5 + nlaw], false, lmp);
+    const std::string problem = demc_damping_values_problem(!damping, a, b);
+    if (!problem.empty()) error->all(FLERR, "Pair_coeff gran/coulomb: {}", problem);
+    if (b != 0.0)
+      error->all(FLERR,
+                 "Pair_coeff gran/coulomb: the tangential dashpot ({} {} {}) must be 0: the "
+                 "friction alone acts tangentially (a dashpot would pass Coulomb's limit)",
+                 kw, a, b);
+    (damping ? dn : e) = a;
+  }
+  if (!allocated) allocate();
+  set_coefficients(arg[0], arg[1],
+                   {{law, (double) kind},
+                    {c1, one_c1},
+                    {c2, one_c2},
+                    {mu, one_mu},
+                    {damp_n, dn},
+                    {damp_t, dt_},
+                    {restitution, e},
+                    {restitution_t, et}});
+}
+
+/* ---------------------------------------------------------------------- */
+
+void PairGranCoulomb::init_style()
+{
+  if (lmp->kokkos)
+    error->all(FLERR,
+               "Pair gran/coulomb has no Kokkos variant and does not run with Kokkos enabled");
+  PairGranDemc::init_style();
+  if (fix_history == nullptr) {
+    auto cmd = fmt::format("{} all DEMC/NEIGH_HISTORY {}", history_fix_id(), (int) H_SIZE);
+    fix_history =
+        dynamic_cast<FixNeighHistory *>(modify->replace_fix(history_fix_id() + "_DUMMY", cmd, 1));
+    fix_history->pair = this;
+  }
+  init_restitution_damping();
+  restitution_active = any_restitution_damping();
+  place_friction_fix();
+}
+
+/* the friction fix must come after every fix that adds force: at the end of the list (made
+   again there if a fix was defined after it since the last init) */
+void PairGranCoulomb::place_friction_fix()
+{
+  const auto &fixes = modify->get_fix_list();
+  Fix *existing = modify->get_fix_by_id(friction_fix_id());
+  if (existing == nullptr || fixes.back() != existing) {
+    if (existing) modify->delete_fix(friction_fix_id());
+    existing = modify->add_fix(friction_fix_id() + " all DEMC/COULOMB_FRICTION");
+  }
+  friction = dynamic_cast<FixCoulombFriction *>(existing);
+  friction->pair = this;
+}
+
+/* ----------------------------------------------------------------------
+   unlike types: one normal law for both; hooke: springs in series; hertz:
+   1/E* = (1 - nu_i^2)/E_i + (1 - nu_j^2)/E_j; geometric means for friction
+   and damping
+------------------------------------------------------------------------- */
+
+double PairGranCoulomb::init_one(int i, int j)
+{
+  check_restart_histories();
+  if (setflag[i][j] == 0) {
+    if (law[i][i] != law[j][j])
+      error->all(FLERR,
+                 "Pair gran/coulomb: types {} and {} have different normal laws: set pair_coeff "
+                 "{} {} explicitly",
+                 i, j, i, j);
+    law[i][j] = law[i][i];
+    if (static_cast<int>(law[i][j]) == cf::HOOKE) {
+      c1[i][j] = 2.0 * c1[i][i] * c1[j][j] / (c1[i][i] + c1[j][j]);
+      c2[i][j] = 0.0;
+    } else {
+      // the E and nu of the pair that give the same E* as the two materials (nu: the mean)
+      const double inv_estar =
+          (1.0 - c2[i][i] * c2[i][i]) / c1[i][i] + (1.0 - c2[j][j] * c2[j][j]) / c1[j][j];
+      c2[i][j] = 0.5 * (c2[i][i] + c2[j][j]);
+      c1[i][j] = 2.0 * (1.0 - c2[i][j] * c2[i][j]) / inv_estar;
+    }
+    mu[i][j] = std::sqrt(mu[i][i] * mu[j][j]);
+    mix_damping(i, j);
+  }
+  // hooke: kn; hertz: 4/3 E* with E* = E / (2 (1 - nu^2)) for one material
+  kfactor[i][j] = static_cast<int>(law[i][j]) == cf::HOOKE
+      ? c1[i][j]
+      : 4.0 / 3.0 * c1[i][j] / (2.0 * (1.0 - c2[i][j] * c2[i][j]));
+  for (double **a : {law, c1, c2, mu, kfactor, damp_n, damp_t, restitution, restitution_t})
+    a[j][i] = a[i][j];
+  set_pair_dashpots(i, j, static_cast<int>(law[i][j]) == cf::HERTZ);
+  return contact_cutoff(i, j);
+}
+
+/* history of pair (i,j) seen from j: the friction force changes sign, state and work do not */
+void PairGranCoulomb::transfer_history(double *source, double *target, int, int)
+{
+  for (int k = 0; k < H_SIZE; k++) target[k] = source[k];
+  for (int k = H_FX; k <= H_FZ; k++) target[k] = -source[k];
+}
+
+/* ---------------------------------------------------------------------- */
+
+void PairGranCoulomb::write_restart(FILE *fp)
+{
+  write_restart_settings(fp);
+  write_law_coefficients(fp, {law, c1, c2, mu});
+}
+
+void PairGranCoulomb::read_restart(FILE *fp)
+{
+  read_restart_settings(fp);
+  allocate();
+  read_law_coefficients(fp, {law, c1, c2, mu}, true);
+}
+
+void PairGranCoulomb::write_restart_settings(FILE *fp)
+{
+  write_double(fp, common_keywords_code());
+  write_double(fp, iterate_tolerance);
+  write_double(fp, iterate_max_sweeps);
+  const int len = (int) norotate_group.size();
+  fwrite(&len, sizeof(int), 1, fp);
+  if (len) fwrite(norotate_group.data(), 1, len, fp);
+}
+
+void PairGranCoulomb::read_restart_settings(FILE *fp)
+{
+  set_common_keywords(read_double(fp));
+  iterate_tolerance = read_double(fp);
+  iterate_max_sweeps = static_cast<int>(read_double(fp));
+  int len = 0;
+  if (comm->me == 0) utils::sfread(FLERR, &len, sizeof(int), 1, fp, nullptr, error);
+  MPI_Bcast(&len, 1, MPI_INT, 0, world);
+  std::string name(len, ' ');
+  if (comm->me == 0 && len) utils::sfread(FLERR, &name[0], 1, len, fp, nullptr, error);
+  if (len) MPI_Bcast(&name[0], len, MPI_CHAR, 0, world);
+  norotate_group = name;
+}
+
+/* ---------------------------------------------------------------------- */
+
+std::string PairGranCoulomb::coeff_words(int i, int j) const
+{
+  const std::string damping = restitution[i][j] > 0.0
+      ? fmt::format("restitution {:.17g} 0", restitution[i][j])
+      : fmt::format("damping {:.17g} 0", damp_n[i][j]);
+  if (static_cast<int>(law[i][j]) == cf::HOOKE)
+    return fmt::format("hooke {:.17g} {:.17g} {}", c1[i][j], mu[i][j], damping);
+  return fmt::format("hertz {:.17g} {:.17g} {:.17g} {}", c1[i][j], c2[i][j], mu[i][j], damping);
+}
+
+void PairGranCoulomb::write_data(FILE *fp)
+{
+  for (int i = 1; i <= atom->ntypes; i++) fprintf(fp, "%d %s\n", i, coeff_words(i, i).c_str());
+}
+
+void PairGranCoulomb::write_data_all(FILE *fp)
+{
+  for (int i = 1; i <= atom->ntypes; i++)
+    for (int j = i; j <= atom->ntypes; j++)
+      fprintf(fp, "%d %d %s\n", i, j, coeff_words(i, j).c_str());
+}
+
+/* ----------------------------------------------------------------------
+   per-contact state for compute pair/local: returns the stored normal
+   energy; svector = elastic fn, friction force on i (3), mobilised friction
+   |F_t| / (mu fn), state (1 sticking, 2 sliding)
+------------------------------------------------------------------------- */
+
+double PairGranCoulomb::single(int i, int j, int itype, int jtype, double rsq, double, double,
+                               double &fforce)
+{
+  begin_single(i, j, rsq, fforce);
+  const double radsum = atom->radius[i] + atom->radius[j];
+  const int jj = find_neighbor_index(i, j);
+  if (rsq >= radsum * radsum || jj < 0) return 0.0;
+  const double *h = &fix_history->firstvalue[i][H_SIZE * jj];
+  const double r = std::sqrt(rsq), overlap = radsum - r;
+  const int kind = static_cast<int>(law[itype][jtype]);
+  const double reff = atom->radius[i] * atom->radius[j] / radsum;
+  const double k = kind == cf::HERTZ ? kfactor[itype][jtype] * std::sqrt(reff)
+                                     : kfactor[itype][jtype];
+  const cf::NormalForce nf = cf::normal_force(kind, k, overlap);
+  const Vec3 ft = {h[H_FX], h[H_FY], h[H_FZ]};
+  const double limit = mu[itype][jtype] * nf.elastic;
+  fforce = nf.elastic / r;
+  svector[0] = nf.elastic;
+  svector[1] = ft.x;
+  svector[2] = ft.y;
+  svector[3] = ft.z;
+  svector[4] = limit > 0.0 ? demc::norm(ft) / limit : 0.0;
+  svector[5] = h[H_STATE];
+  return nf.energy;
+}
+
+/* ---------------------------------------------------------------------- */
+
+void *PairGranCoulomb::extract(const char *str, int &dim)
+{
+  dim = 2;
+  if (strcmp(str, "mu") == 0) return (void *) mu;
+  if (strcmp(str, "restitution") == 0) return (void *) restitution;
+  dim = 0;
+  if (strcmp(str, "iterate/tolerance") == 0) return (void *) &iterate_tolerance;
+  return extract_common(str, dim);
+}
+
+double PairGranCoulomb::memory_usage()
+{
+  return PairGranDemc::memory_usage() +
+      9.0 * (atom->ntypes + 1) * (atom->ntypes + 1) * sizeof(double);
+}

@@ -1,0 +1,86 @@
+/* -*- c++ -*- ----------------------------------------------------------
+   dem-contact: faithful DEM contact laws for LAMMPS (plugin package)
+   pair_style gran/coulomb: numerically exact Coulomb friction (Sakamaki et
+   al.) with a hooke or hertz normal law per type pair. This class computes
+   the normal forces and hands every contact to its friction fix
+   (DEMC/COULOMB_FRICTION), which decides the friction once every other
+   force of the step is known (kernels/coulomb_friction.h).
+------------------------------------------------------------------------- */
+
+#ifdef PAIR_CLASS
+// clang-format off
+PairStyle(gran/coulomb,PairGranCoulomb);
+// clang-format on
+#else
+
+#ifndef DEMC_PAIR_GRAN_COULOMB_H
+#define DEMC_PAIR_GRAN_COULOMB_H
+
+#include "coulomb_friction.h"
+#include "pair_gran_demc.h"
+
+#include <string>
+#include <vector>
+
+namespace LAMMPS_NS {
+
+class FixCoulombFriction;
+
+class PairGranCoulomb : public PairGranDemc {
+ public:
+  PairGranCoulomb(class LAMMPS *);
+  ~PairGranCoulomb() override;
+  void compute(int, int) override;
+  void settings(int, char **) override;
+  void coeff(int, char **) override;
+  void init_style() override;
+  double init_one(int, int) override;
+  void write_restart(FILE *) override;
+  void read_restart(FILE *) override;
+  void write_restart_settings(FILE *) override;
+  void read_restart_settings(FILE *) override;
+  void write_data(FILE *) override;
+  void write_data_all(FILE *) override;
+  double single(int, int, int, int, double, double, double, double &) override;
+  void transfer_history(double *, double *, int, int) override;
+  void *extract(const char *, int &) override;
+  double memory_usage() override;
+
+  // one contact's history in the neighbor history fix (oriented from i to j): the friction force
+  // on i, the contact's state (a ContactState), the friction work it dissipated
+  enum HistoryIndex { H_FX, H_FY, H_FZ, H_STATE, H_WORK, H_SIZE };
+  enum ContactState { NO_STATE = 0, STICKING = 1, SLIDING = 2 };
+  // pvector after the package's layout: the friction solver's sweeps and its residual
+  // (the largest force change a further sweep would make / the largest mu F_N) at the last step
+  enum ExtraIndex { E_SWEEPS = E_SIZE, E_RESIDUAL, E_COULOMB_SIZE };
+
+  // called by the friction fix once it has decided the step's friction
+  void friction_decided(double dissipated, double sliding, int sweeps, double residual);
+  void tally_friction(int i, int j, const demc::Vec3 &force_on_i);    // virial
+  bool advancing() const { return advance_step; }
+  FixCoulombFriction *friction_fix() const { return friction; }
+
+  // the friction solver's settings (pair_style keywords)
+  double iterate_tolerance;    // 0: the paper's direct treatment (one pass)
+  int iterate_max_sweeps;
+  std::string norotate_group;    // particles that do not rotate ("" none)
+
+ protected:
+  // per type pair: normal law (a demc::coulomb::NormalLaw), its coefficients (hooke: kn, 0;
+  // hertz: E, nu), friction coefficient; the stiffness factor of the law (kn or 4/3 E*)
+  double **law, **c1, **c2, **mu, **kfactor;
+  bool restitution_active = false;
+  bool advance_step = false;
+  FixCoulombFriction *friction;
+  class FixNeighHistory *fix_history;
+
+  void allocate();
+  void place_friction_fix();
+  std::string friction_fix_id() const { return history_fix_id() + "_FRICTION"; }
+  std::string coeff_words(int i, int j) const;
+};
+
+}    // namespace LAMMPS_NS
+
+#endif
+#endif

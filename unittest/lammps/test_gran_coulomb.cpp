@@ -1,0 +1,560 @@
+/* Layer (b): pair_style gran/coulomb (numerically exact Coulomb friction, Sakamaki et al.)
+   inside LAMMPS, against closed forms:
+   - a sphere on a slope (gravity tilted by alpha, the sphere on a frozen sphere 10^4 times its
+     radius): rolls without slip while tan(alpha) <= 7 mu / 2 (a = 5/7 g sin alpha, contact
+     point at rest), slides beyond (a = g (sin - mu cos), spin-up 5 mu g cos / (2 R));
+   - the same sphere with its rotation locked (norotate, fix nve): the paper's block, at rest
+     up to tan(alpha) = mu and sliding with a = g (sin - mu cos) beyond;
+   - a sphere launched without spin on a level surface rolls at 5/7 v0 from t = 2 v0 / (7 mu g);
+   - the friction sees a force defined after the pair style, also between runs (the fix order
+     is kept);
+   - energy balance of a frictional packing, restart continuity, bad input. */
+#include "lammps_session.h"
+
+#include "atom.h"
+#include "exceptions.h"
+#include "fix.h"
+#include "force.h"
+#include "lammps.h"
+#include "modify.h"
+#include "pair.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+using namespace demc_test;
+
+namespace {
+
+const double R = 0.01, R_BIG = 100.0, RHO = 2500.0, KN = 1.0e5, G = 9.81, DT = 2.0e-5;
+const double MASS = RHO * 4.0 / 3.0 * M_PI * R * R * R;
+
+/* atom 1: a frozen sphere of radius R_BIG with its top at z = 0; atom 2: a sphere of radius R
+   resting on it at the static overlap, under gravity tilted by alpha about y (downhill: +x) */
+std::vector<std::string> sphere_on_slope(double tan_alpha, double mu, bool rotates,
+                                         const std::string &pair_keywords = "")
+{
+  const double alpha = std::atan(tan_alpha);
+  const double overlap = MASS * G * std::cos(alpha) / KN;
+  return {"units si", "atom_style sphere", "atom_modify map array", "boundary f f f",
+          "comm_modify vel yes", "region box block -1 1 -1 1 -101 1", "create_box 1 box",
+          fmt::format("create_atoms 1 single 0 0 {:.17g}", -R_BIG),
+          fmt::format("create_atoms 1 single 0 0 {:.17g}", R - overlap),
+          fmt::format("set atom 1 diameter {:.17g}", 2 * R_BIG),
+          fmt::format("set atom 2 diameter {:.17g}", 2 * R),
+          fmt::format("set group all density {:.17g}", RHO), "group big id 1", "group small id 2",
+          "neighbor 0.001 bin", "neigh_modify delay 0",
+          "pair_style gran/coulomb" + pair_keywords + (rotates ? "" : " norotate small"),
+          fmt::format("pair_coeff * * hooke {:.17g} {:.17g}", KN, mu), "fix freeze big freeze",
+          rotates ? "fix integrate all nve/sphere" : "fix integrate all nve",
+          // defined after the pair style: the friction must still see it
+          fmt::format("fix gravity small gravity {:.17g} vector {:.17g} 0 {:.17g}", G,
+                      std::sin(alpha), -std::cos(alpha)),
+          fmt::format("timestep {:.17g}", DT)};
+}
+
+struct SphereState {
+  double x[3], v[3], w[3];
+};
+
+SphereState state_of(LammpsSession &s, int id)
+{
+  auto *atom = s.lmp->atom;
+  const int i = atom->map(id);
+  SphereState st;
+  for (int k = 0; k < 3; k++) {
+    st.x[k] = atom->x[i][k];
+    st.v[k] = atom->v[i][k];
+    st.w[k] = atom->omega[i][k];
+  }
+  return st;
+}
+
+// the tangential velocity of the small sphere's contact point (full-step velocities), over |v|
+double slip_ratio(LammpsSession &s)
+{
+  const SphereState big = state_of(s, 1), small = state_of(s, 2);
+  double n[3], dist = 0.0;
+  for (int k = 0; k < 3; k++) {
+    n[k] = small.x[k] - big.x[k];
+    dist += n[k] * n[k];
+  }
+  dist = std::sqrt(dist);
+  for (double &c : n) c /= dist;
+  const double arm = R - 0.5 * (R + R_BIG - dist);
+  // contact point at -arm n from the small sphere's centre
+  const double r[3] = {-arm * n[0], -arm * n[1], -arm * n[2]};
+  const double *w = small.w;
+  double u[3] = {small.v[0] + w[1] * r[2] - w[2] * r[1], small.v[1] + w[2] * r[0] - w[0] * r[2],
+                 small.v[2] + w[0] * r[1] - w[1] * r[0]};
+  const double un = u[0] * n[0] + u[1] * n[1] + u[2] * n[2];
+  double slip = 0.0, speed = 0.0;
+  for (int k = 0; k < 3; k++) {
+    slip += (u[k] - un * n[k]) * (u[k] - un * n[k]);
+    speed += small.v[k] * small.v[k];
+  }
+  return std::sqrt(slip) / std::sqrt(speed);
+}
+
+}    // namespace
+
+/* Rolling below tan(alpha) = 7 mu / 2, sliding above. The sphere moves 1e-4 R_BIG at most, so
+   the slope under it turns by 1e-4 rad and its normal force varies by the centripetal v^2/R_BIG
+   (3e-4 of the weight): the closed forms hold to 2e-4 (rolling) and 1e-3 (sliding); the contact
+   point's slip is zero but for the normal's turn over a step (v dt / R_BIG). */
+TEST(GranCoulomb, SphereOnASlopeRollsOrSlides)
+{
+  const double mu = 0.4;
+  const int steps = 2500;
+  const double t = steps * DT;
+  for (double factor : {0.5, 0.95, 1.05, 1.5}) {
+    const double tan_alpha = factor * 3.5 * mu, alpha = std::atan(tan_alpha);
+    LammpsSession s;
+    s.load_plugin();
+    s.commands(sphere_on_slope(tan_alpha, mu, true));
+    s.command(fmt::format("run {}", steps));
+    const SphereState st = state_of(s, 2);
+    const double sn = std::sin(alpha), cs = std::cos(alpha);
+    if (factor <= 1.0) {
+      EXPECT_NEAR(st.v[0], 5.0 / 7.0 * G * sn * t, 2e-4 * G * t) << factor;
+      EXPECT_LT(slip_ratio(s), 1e-6) << factor;
+      EXPECT_EQ(s.pair_extra()[5], 0.0) << "sliding contacts " << factor;
+    } else {
+      EXPECT_NEAR(st.v[0], G * (sn - mu * cs) * t, 1e-3 * G * t) << factor;
+      EXPECT_NEAR(st.w[1], 5.0 * mu * G * cs / (2.0 * R) * t, 1e-3 * G * t / R) << factor;
+      EXPECT_GT(slip_ratio(s), 0.01) << factor;
+      EXPECT_EQ(s.pair_extra()[5], 1.0) << "sliding contacts " << factor;
+    }
+  }
+}
+
+/* norotate: the paper's block, at rest up to tan(alpha) = mu (to round-off), sliding beyond */
+TEST(GranCoulomb, SphereThatDoesNotRotateIsTheBlock)
+{
+  const double mu = 0.6;
+  const int steps = 2000;
+  const double t = steps * DT;
+  for (double factor : {0.8, 1.2}) {
+    const double tan_alpha = factor * mu, alpha = std::atan(tan_alpha);
+    LammpsSession s;
+    s.load_plugin();
+    s.commands(sphere_on_slope(tan_alpha, mu, false));
+    s.command(fmt::format("run {}", steps));
+    const SphereState st = state_of(s, 2);
+    if (factor < 1.0) {
+      EXPECT_LT(std::fabs(st.v[0]), 1e-14) << factor;
+      EXPECT_LT(std::fabs(st.x[0]), 1e-14) << factor;
+    } else {
+      EXPECT_NEAR(st.v[0], G * (std::sin(alpha) - mu * std::cos(alpha)) * t, 1e-3 * G * t);
+    }
+    EXPECT_EQ(st.w[0], 0.0);
+    EXPECT_EQ(st.w[1], 0.0);
+  }
+}
+
+/* A sphere launched at v0 without spin on a level surface slides until t = 2 v0 / (7 mu g), then
+   rolls at 5/7 v0 */
+TEST(GranCoulomb, LaunchedSphereRollsAtFiveSeventhsOfItsSpeed)
+{
+  const double mu = 0.4, v0 = 0.1;
+  const double t_roll = 2.0 * v0 / (7.0 * mu * G);
+  LammpsSession s;
+  s.load_plugin();
+  s.commands(sphere_on_slope(0.0, mu, true));
+  s.command(fmt::format("velocity small set {} 0 0", v0));
+  s.command(fmt::format("run {}", static_cast<int>(0.9 * t_roll / DT)));
+  EXPECT_EQ(s.pair_extra()[5], 1.0) << "still sliding";
+  EXPECT_GT(slip_ratio(s), 0.05);
+  s.command(fmt::format("run {}", static_cast<int>(0.2 * t_roll / DT)));
+  EXPECT_EQ(s.pair_extra()[5], 0.0) << "rolling";
+  s.command(fmt::format("run {}", static_cast<int>(t_roll / DT)));
+  EXPECT_NEAR(state_of(s, 2).v[0], 5.0 / 7.0 * v0, 1e-4 * v0);
+  EXPECT_LT(slip_ratio(s), 1e-6);
+  // the friction dissipated the kinetic energy lost: 1/2 m v0^2 - 1/2 (7/5) m (5/7 v0)^2
+  const double lost = 0.5 * MASS * v0 * v0 * (1.0 - 5.0 / 7.0);
+  EXPECT_NEAR(s.pair_extra()[2], lost, 1e-3 * lost);
+}
+
+namespace {
+std::vector<std::string> packing(const std::string &coeff_extra, bool newton = true,
+                                 const std::string &style_keywords = "")
+{
+  return dense_packing_input(
+      {"pair_style gran/coulomb" + style_keywords, "pair_coeff * * hooke 2.0e3 0.5" + coeff_extra},
+      newton);
+}
+}    // namespace
+
+/* kinetic + stored normal + dissipated (friction, damping) is constant in a colliding packing:
+   the friction's dissipation is booked as the kinetic energy its kicks remove, so the balance
+   holds as well as velocity Verlet keeps the normal springs' energy */
+TEST(GranCoulomb, EnergyBalanceOfFrictionalPacking)
+{
+  for (const std::string damping : {"", " damping 0.002 0"}) {
+    LammpsSession s;
+    s.load_plugin();
+    s.commands(packing(damping));
+    s.commands(energy_computes("gran/coulomb"));
+    s.command("timestep 2e-7");
+    const double e0 = total_energy(s);
+    s.command("run 3000");
+    const auto e = s.pair_extra();
+    const double e1 = total_energy(s);
+    EXPECT_GT(e[2], 0.05 * e0) << damping;
+    EXPECT_GT(e[4], 100.0) << "contacts" << damping;
+    if (damping.empty()) { EXPECT_EQ(e[3], 0.0); }
+    std::printf("[ energy   ] relative drift %.2e, friction/initial %.3f%s\n", (e1 - e0) / e0,
+                e[2] / e0, damping.empty() ? "" : " (with damping)");
+    EXPECT_NEAR(e1, e0, 0.005 * e0) << damping;
+  }
+}
+
+// N + M steps straight = N steps, write_restart, read_restart, M steps (the friction forces
+// and states are in the contacts' histories, the friction fix is made again)
+TEST(GranCoulomb, RestartContinuity)
+{
+  for (bool newton : {true, false}) {
+    const std::string file = std::string("coulomb_restart_") + (newton ? "on" : "off") + ".bin";
+    PerAtom straight, resumed;
+    {
+      LammpsSession s;
+      s.load_plugin();
+      s.commands(packing("", newton));
+      s.commands({"run 150", "write_restart " + file, "run 50"});
+      straight = s.forces();
+    }
+    {
+      LammpsSession s;
+      s.load_plugin();
+      s.command(std::string("newton ") + (newton ? "on" : "off"));
+      s.commands({"read_restart " + file, "neighbor 0.0003 bin", "neigh_modify delay 0",
+                  "fix integrate all nve/sphere", "timestep 1e-5", "run 50"});
+      resumed = s.forces();
+    }
+    std::remove(file.c_str());
+    EXPECT_LT(max_relative_difference(straight, resumed), 1e-12) << "newton " << newton;
+  }
+}
+
+namespace {
+struct BadInput {
+  std::vector<std::string> setup;
+  std::string bad;
+  std::string expected;
+};
+}    // namespace
+
+TEST(GranCoulomb, BadInputGivesClearErrors)
+{
+  const std::vector<std::string> sphere = {"units si",
+                                           "atom_style sphere",
+                                           "comm_modify vel yes",
+                                           "region box block 0 1 0 1 0 1",
+                                           "create_box 2 box",
+                                           "create_atoms 1 single 0.5 0.5 0.5",
+                                           "pair_style gran/coulomb"};
+  auto with = [&](std::vector<std::string> extra) {
+    auto v = sphere;
+    v.insert(v.end(), extra.begin(), extra.end());
+    return v;
+  };
+  const std::vector<BadInput> cases = {
+      {sphere, "pair_coeff * * hooke 1e5 -0.1", "mu must be >= 0"},
+      {sphere, "pair_coeff * * hooke 0 0.5", "kn must be > 0"},
+      {sphere, "pair_coeff * * hertz 1e7 0.6 0.5", "Poisson's ratio must be within (-1, 0.5)"},
+      {sphere, "pair_coeff * * hertz -1e7 0.3 0.5", "E must be > 0"},
+      {sphere, "pair_coeff * * linear 1e5 0.5",
+       "unknown normal law linear (expected hooke or hertz)"},
+      {sphere, "pair_coeff * * hooke 1e5", "expects: I J hooke kn mu"},
+      {sphere, "pair_coeff * * hooke 1e5 0.5 damping 1 1", "the tangential dashpot"},
+      {sphere, "pair_coeff * * hooke 1e5 0.5 restitution 0.5 0.3", "the tangential dashpot"},
+      {sphere, "pair_coeff * * hooke 1e5 0.5 damping -1 0", "damping coefficients must be >= 0"},
+      {sphere, "pair_coeff * * hooke 1e5 0.5 dumping 1 0",
+       "Unknown pair_coeff gran/coulomb keyword: dumping"},
+      {sphere, "pair_style gran/coulomb iterate 0 10", "the tolerance must be > 0"},
+      {sphere, "pair_style gran/coulomb iterate 1e-6 0", "max_sweeps must be >= 1"},
+      {sphere, "pair_style gran/coulomb iterate", "missing argument"},
+      {sphere, "pair_style gran/coulomb energy/atom yes", "does not support energy/atom"},
+      {sphere, "pair_style gran/coulomb spin yes", "Unknown pair_style gran/coulomb keyword: spin"},
+      {with({"pair_coeff * * hooke 1e5 0.5", "comm_modify vel no"}), "run 0",
+       "comm_modify vel yes"},
+      {with({"pair_coeff 1 1 hooke 1e5 0.5", "pair_coeff 2 2 hertz 1e7 0.3 0.5"}), "run 0",
+       "types 1 and 2 have different normal laws"},
+      {with({"pair_style gran/coulomb norotate nobody", "pair_coeff * * hooke 1e5 0.5"}), "run 0",
+       "norotate: group nobody does not exist"},
+      {with({"pair_coeff * * hooke 1e5 0.5", "fix hold all setforce 0 0 NULL"}), "run 0",
+       "does not support fix hold (setforce)"},
+      {{"units si", "atom_style sphere", "comm_modify vel yes", "newton off",
+        "region box block 0 1 0 1 0 1", "create_box 1 box", "create_atoms 1 single 0.5 0.5 0.5",
+        "pair_style gran/coulomb iterate 1e-6 10", "pair_coeff * * hooke 1e5 0.5"},
+       "run 0",
+       "iterate needs newton_pair on"},
+      {{"units si", "atom_style atomic", "region box block 0 1 0 1 0 1", "create_box 1 box",
+        "create_atoms 1 single 0.5 0.5 0.5", "comm_modify vel yes", "pair_style gran/coulomb",
+        "pair_coeff * * hooke 1e5 0.5", "mass * 1"},
+       "run 0",
+       "requires atom attributes radius, rmass, omega"},
+  };
+  for (const auto &c : cases) {
+    LammpsSession s;
+    s.load_plugin();
+    s.commands(c.setup);
+    try {
+      s.command(c.bad);
+      ADD_FAILURE() << "no error for: " << c.bad;
+    } catch (LAMMPS_NS::LAMMPSException &e) {
+      EXPECT_NE(std::string(e.what()).find(c.expected), std::string::npos)
+          << "command: " << c.bad << "\n  error: " << e.what() << "\n  expected: " << c.expected;
+    }
+  }
+}
+
+// a norotate particle that the integrator turns: the style stops instead of using a wrong mass
+TEST(GranCoulomb, NorotateParticleThatRotatesIsAnError)
+{
+  LammpsSession s;
+  s.load_plugin();
+  auto lines = sphere_on_slope(1.0, 0.5, false);
+  for (auto &l : lines)
+    if (l == "fix integrate all nve") l = "fix integrate all nve/sphere";
+  s.commands(lines);
+  try {
+    s.command("run 10");
+    ADD_FAILURE() << "no error for a rotating norotate particle";
+  } catch (LAMMPS_NS::LAMMPSException &e) {
+    EXPECT_NE(std::string(e.what()).find("norotate: atom 2 of group small rotates"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+namespace {
+/* a sphere of radius R resting at the static overlap on the flat wall z = 0 (fix
+   wall/gran/coulomb), gravity tilted by alpha about y */
+std::vector<std::string> sphere_on_wall(double tan_alpha, double mu)
+{
+  const double alpha = std::atan(tan_alpha);
+  const double overlap = MASS * G * std::cos(alpha) / KN;
+  return {
+      "units si",
+      "atom_style sphere",
+      "atom_modify map array",
+      "boundary p p f",
+      "comm_modify vel yes",
+      "region box block -1 1 -1 1 0 1",
+      "create_box 1 box",
+      fmt::format("create_atoms 1 single 0 0 {:.17g}", R - overlap),
+      fmt::format("set atom 1 diameter {:.17g}", 2 * R),
+      fmt::format("set group all density {:.17g}", RHO),
+      "neighbor 0.001 bin",
+      "pair_style gran/coulomb",
+      fmt::format("pair_coeff * * hooke {:.17g} {:.17g}", KN, mu),
+      "fix integrate all nve/sphere",
+      fmt::format("fix floor all wall/gran/coulomb hooke {:.17g} {:.17g} zplane 0 NULL", KN, mu),
+      fmt::format("fix gravity all gravity {:.17g} vector {:.17g} 0 {:.17g}", G, std::sin(alpha),
+                  -std::cos(alpha)),
+      fmt::format("timestep {:.17g}", DT)};
+}
+}    // namespace
+
+/* On a flat wall the closed forms are exact: rolling a = g sin(alpha) / (1 + I / (m a^2)) with the
+   arm a = R - overlap / 2 (5/7 g sin alpha for a = R) and the contact point at rest to round-off;
+   sliding a = g (sin - mu cos), spin-up a mu F_N / I. The wall takes the reaction. */
+TEST(GranCoulomb, SphereOnAnInclinedWallRollsOrSlides)
+{
+  const double mu = 0.4;
+  const int steps = 2000;
+  const double t = steps * DT, I = 0.4 * MASS * R * R;
+  for (double factor : {0.5, 0.99, 1.01, 1.5}) {
+    const double tan_alpha = factor * 3.5 * mu, alpha = std::atan(tan_alpha);
+    const double sn = std::sin(alpha), cs = std::cos(alpha);
+    const double overlap = MASS * G * cs / KN, arm = R - 0.5 * overlap;
+    LammpsSession s;
+    s.load_plugin();
+    s.commands(sphere_on_wall(tan_alpha, mu));
+    s.command(fmt::format("run {}", steps));
+    const SphereState st = state_of(s, 1);
+    auto *wall = s.lmp->modify->get_fix_by_id("floor");
+    if (factor <= 1.0) {
+      const double a = G * sn / (1.0 + I / (MASS * arm * arm));
+      EXPECT_NEAR(st.v[0], a * t, 1e-10 * a * t) << factor;
+      EXPECT_NEAR(st.w[1] * arm, st.v[0], 1e-13 * st.v[0]) << "no slip " << factor;
+      EXPECT_NEAR(wall->compute_vector(0), MASS * (G * sn - a), 1e-9 * MASS * G) << factor;
+      EXPECT_EQ(wall->compute_vector(3 + 5), 0.0) << "sliding " << factor;
+    } else {
+      EXPECT_NEAR(st.v[0], G * (sn - mu * cs) * t, 1e-10 * G * t) << factor;
+      EXPECT_NEAR(st.w[1], arm * mu * MASS * G * cs / I * t, 1e-9 * G * t / R) << factor;
+      EXPECT_EQ(wall->compute_vector(3 + 5), 1.0) << "sliding " << factor;
+    }
+    EXPECT_NEAR(st.x[2], R - overlap, 1e-9 * overlap) << "stays on the wall " << factor;
+  }
+}
+
+/* launched on a flat wall: rolls at v0 / (1 + I / (m a^2)) (5/7 v0) from t = 2 v0 / (7 mu g) on,
+   and the wall's friction work is the kinetic energy lost */
+TEST(GranCoulomb, LaunchedSphereOnAWall)
+{
+  const double mu = 0.4, v0 = 0.1;
+  const double t_roll = 2.0 * v0 / (7.0 * mu * G);
+  LammpsSession s;
+  s.load_plugin();
+  s.commands(sphere_on_wall(0.0, mu));
+  s.command(fmt::format("velocity all set {} 0 0", v0));
+  s.command(fmt::format("run {}", static_cast<int>(2.0 * t_roll / DT)));
+  const double overlap = MASS * G / KN, arm = R - 0.5 * overlap, I = 0.4 * MASS * R * R;
+  const double v_roll = v0 / (1.0 + I / (MASS * arm * arm));
+  EXPECT_NEAR(state_of(s, 1).v[0], v_roll, 1e-12 * v0);
+  auto *wall = s.lmp->modify->get_fix_by_id("floor");
+  const double lost = 0.5 * MASS * v0 * v0 - 0.5 * MASS * v_roll * v_roll -
+      0.5 * I * (v_roll / arm) * (v_roll / arm);
+  EXPECT_NEAR(wall->compute_vector(3 + 2), lost, 1e-6 * lost);
+}
+
+namespace {
+/* Four spheres of radius R in a tetrahedron on the flat wall z = 0: three on the wall, their
+   centres at distance d from the axis (not touching each other), one on top of them, every
+   contact at its static overlap (hooke, kn). By symmetry the statics are determinate: each
+   lower sphere's torque balance makes its wall friction equal to its friction with the top
+   sphere, and its horizontal balance gives T (1 + cos theta) = N sin theta, so the contacts with
+   the top sphere need mu >= tan(theta / 2) (theta: their normals' angle from the vertical); the
+   wall contacts need less. Sets the system up with mu = factor x that threshold. */
+double tetrahedron(LammpsSession &s, double factor, const std::string &style_keywords)
+{
+  const double W = MASS * G, d = 1.2 * 2.0 * R / std::sqrt(3.0);
+  const double overlap_wall = 4.0 * W / (3.0 * KN);
+  // theta and the normal force of a top contact from the statics, refined with the overlap
+  double theta = std::asin(d / (2.0 * R)), N = 0.0, overlap_top = 0.0;
+  for (int k = 0; k < 5; k++) {
+    N = (W / 3.0) / (std::cos(theta) + std::tan(0.5 * theta) * std::sin(theta));
+    overlap_top = N / KN;
+    theta = std::asin(d / (2.0 * R - overlap_top));
+  }
+  const double mu = factor * std::tan(0.5 * theta);
+  const double z_low = R - overlap_wall;
+  const double z_top = z_low + (2.0 * R - overlap_top) * std::cos(theta);
+  s.commands({"units si", "atom_style sphere", "atom_modify map array", "boundary p p f",
+              "comm_modify vel yes", "region box block -0.1 0.1 -0.1 0.1 0 0.1",
+              "create_box 1 box"});
+  for (int k = 0; k < 3; k++) {
+    const double phi = 2.0 * M_PI * k / 3.0;
+    s.command(fmt::format("create_atoms 1 single {:.17g} {:.17g} {:.17g}", d * std::cos(phi),
+                          d * std::sin(phi), z_low));
+  }
+  s.command(fmt::format("create_atoms 1 single 0 0 {:.17g}", z_top));
+  s.commands(
+      {fmt::format("set group all diameter {:.17g}", 2 * R),
+       fmt::format("set group all density {:.17g}", RHO), "neighbor 0.001 bin",
+       "neigh_modify delay 0", "pair_style gran/coulomb" + style_keywords,
+       fmt::format("pair_coeff * * hooke {:.17g} {:.17g}", KN, mu), "fix integrate all nve/sphere",
+       fmt::format("fix floor all wall/gran/coulomb hooke {:.17g} {:.17g} zplane 0 NULL", KN, mu),
+       fmt::format("fix gravity all gravity {:.17g} vector 0 0 -1", G),
+       fmt::format("timestep {:.17g}", DT)});
+  return std::tan(0.5 * theta);
+}
+}    // namespace
+
+/* The tetrahedron is held still with mu 10 % above its threshold and collapses (the top sphere
+   sinks) 10 % below it, with friction iterated to 1e-10 of the largest mu F_N (the top sphere's
+   three contacts and each lower sphere's two share their particles); the direct treatment,
+   reported, decides each contact as if it were alone. */
+TEST(GranCoulomb, TetrahedronHeldAboveItsFrictionThresholdCollapsesBelow)
+{
+  const int steps = 2500;    // 0.05 s
+  for (const std::string keywords : {" iterate 1e-10 200", ""}) {
+    for (double factor : {1.1, 0.9}) {
+      LammpsSession s;
+      s.load_plugin();
+      tetrahedron(s, factor, keywords);
+      const double z0 = state_of(s, 4).x[2];
+      s.command(fmt::format("run {}", steps));
+      const double drop = z0 - state_of(s, 4).x[2];
+      const auto e = s.pair_extra();
+      std::printf("[ pile     ] mu/threshold %.1f%s: top sphere's drop %.3e m in %.2f s "
+                  "(%.3e m/s), sweeps %g, residual %.1e\n",
+                  factor, keywords.c_str(), drop, steps * DT, drop / (steps * DT), e[6], e[7]);
+      if (factor > 1.0 && !keywords.empty()) { EXPECT_LT(std::fabs(drop), 1e-9 * R) << keywords; }
+      if (factor < 1.0) { EXPECT_GT(drop, 1e-3 * R) << keywords; }
+    }
+  }
+}
+
+/* a collapsing tetrahedron with iterated friction and a wall: N + M steps straight = N steps,
+   write_restart, read_restart, M steps (the sweeps start from the stored forces of the pair
+   and wall records; the wall fix is given again under its ID, gravity too). The friction work
+   of the pair and of the wall continue too: a contact found without a stored state at a run's
+   setup books its half kick, so a lost record would book it twice. */
+TEST(GranCoulomb, RestartContinuityWithWallAndIterations)
+{
+  const std::string file = "coulomb_restart_pile.bin";
+  PerAtom straight, resumed;
+  double friction_straight[2], friction_resumed[2], top_at_restart = 0.0;
+  {
+    LammpsSession s;
+    s.load_plugin();
+    tetrahedron(s, 0.9, " iterate 1e-12 100");
+    s.commands({"run 1000", "write_restart " + file});
+    top_at_restart = state_of(s, 4).x[2];
+    s.command("run 400");
+    straight = s.positions();
+    friction_straight[0] = s.pair_extra()[2];
+    friction_straight[1] = s.lmp->modify->get_fix_by_id("floor")->compute_vector(3 + 2);
+  }
+  {
+    LammpsSession s;
+    s.load_plugin();
+    s.command("read_restart " + file);
+    int dim = 0;
+    auto **mu = static_cast<double **>(s.lmp->force->pair->extract("mu", dim));
+    s.commands({"neighbor 0.001 bin", "neigh_modify delay 0", "fix integrate all nve/sphere",
+                fmt::format("fix floor all wall/gran/coulomb hooke {:.17g} {:.17g} zplane 0 NULL",
+                            KN, mu[1][1]),
+                fmt::format("fix gravity all gravity {:.17g} vector 0 0 -1", G),
+                fmt::format("timestep {:.17g}", DT), "run 400"});
+    resumed = s.positions();
+    friction_resumed[0] = s.pair_extra()[2];
+    friction_resumed[1] = s.lmp->modify->get_fix_by_id("floor")->compute_vector(3 + 2);
+    const auto *tol = static_cast<double *>(s.lmp->force->pair->extract("iterate/tolerance", dim));
+    ASSERT_NE(tol, nullptr);
+    EXPECT_EQ(*tol, 1e-12) << "iterate survives the restart file";
+  }
+  std::remove(file.c_str());
+  EXPECT_GT(top_at_restart - straight[4][2], 1e-3 * R) << "the pile must be collapsing";
+  EXPECT_LT(max_relative_difference(straight, resumed), 1e-13);
+  // (the lower spheres roll on the wall: its friction does no work but round-off)
+  EXPECT_GT(friction_straight[0], 0.0);
+  for (int k = 0; k < 2; k++)
+    EXPECT_NEAR(friction_resumed[k], friction_straight[k], 1e-10 * friction_straight[0]) << k;
+}
+
+/* The friction must see every other force: a fix defined between runs, after the style's
+   friction fix was made, is seen (the style puts its friction fix last again at the next run's
+   setup). The block at rest on the slope at 0.5 arctan mu gets a push down the slope by fix
+   addforce: within the limit it stays exactly at rest, beyond it slides with the closed form. */
+TEST(GranCoulomb, FrictionSeesAFixDefinedBetweenRuns)
+{
+  const double mu = 0.6, tan_alpha = 0.5 * mu, alpha = std::atan(tan_alpha);
+  const double sn = std::sin(alpha), cs = std::cos(alpha);
+  const double spare = MASS * G * (mu * cs - sn);    // what friction can still hold
+  for (double push : {0.9, 1.1}) {
+    LammpsSession s;
+    s.load_plugin();
+    s.commands(sphere_on_slope(tan_alpha, mu, false));
+    s.command("run 100");
+    ASSERT_EQ(state_of(s, 2).v[0], 0.0);
+    s.command(fmt::format("fix push small addforce {:.17g} 0 0", push * spare));
+    const int steps = 1000;
+    s.command(fmt::format("run {}", steps));
+    const double v = state_of(s, 2).v[0];
+    if (push < 1.0) {
+      EXPECT_LT(std::fabs(v), 1e-14) << push;
+    } else {
+      // the friction is mu F_N; F_N = m g cos (the sphere barely moves on the big one)
+      const double a = (push - 1.0) * spare / MASS;
+      EXPECT_NEAR(v, a * steps * DT, 1e-3 * a * steps * DT) << push;
+    }
+  }
+}
