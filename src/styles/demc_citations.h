@@ -43,6 +43,18 @@ inline constexpr char cite_kuhn_jaeger[] =
     " year = {2005}\n"
     "}\n\n";
 
+// pair_style gran/coulomb, fix wall/gran/coulomb
+inline constexpr char cite_sakamaki[] =
+    "pair_style gran/coulomb, fix wall/gran/coulomb: Sakamaki, Krengel, Mueller, Chen and "
+    "Matuttis, numerically exact Coulomb friction for DEM in three dimensions\n\n"
+    "@InProceedings{Sakamaki3d,\n"
+    " author = {Sakamaki, Shouta and Krengel, Dominik and Mueller, Jan and Chen, Jian and "
+    "Matuttis, Hans-Georg},\n"
+    " title = {Implementation of numerically exact {C}oulomb friction for discrete element "
+    "simulations in three dimensions},\n"
+    " booktitle = {EPJ Web of Conferences (Powders and Grains)}\n"
+    "}\n\n";
+
 }    // namespace demc
 
 #endif

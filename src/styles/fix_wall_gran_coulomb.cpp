@@ -11,10 +11,12 @@
 
 #include "fix_wall_gran_coulomb.h"
 
+#include "demc_citations.h"
 #include "fix_coulomb_friction.h"
 #include "pair_gran_coulomb.h"
 
 #include "atom.h"
+#include "citeme.h"
 #include "error.h"
 #include "force.h"
 #include "memory.h"
@@ -35,6 +37,7 @@ FixWallGranCoulomb::FixWallGranCoulomb(LAMMPS *lmp, int narg, char **arg) :
     FixWallGranDemc(lmp, narg, arg), law(cf::HOOKE), c1(0.0), c2(0.0), mu(0.0), kfactor(0.0),
     history(nullptr), friction(nullptr)
 {
+  if (lmp->citeme) lmp->citeme->add(demc::cite_sakamaki);
   if (narg < 6)
     error->all(FLERR,
                "Fix {} expects: hooke kn mu | hertz E nu mu [damping nu_n 0 | restitution e 0] "

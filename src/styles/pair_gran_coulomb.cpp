@@ -10,9 +10,11 @@
 
 #include "pair_gran_coulomb.h"
 
+#include "demc_citations.h"
 #include "fix_coulomb_friction.h"
 
 #include "atom.h"
+#include "citeme.h"
 #include "comm.h"
 #include "error.h"
 #include "fix.h"
@@ -37,7 +39,8 @@ PairGranCoulomb::PairGranCoulomb(LAMMPS *lmp) :
     PairGranDemc(lmp, "gran/coulomb"), iterate_tolerance(0.0), iterate_max_sweeps(0), law(nullptr),
     c1(nullptr), c2(nullptr), mu(nullptr), kfactor(nullptr), friction(nullptr), fix_history(nullptr)
 {
-  prepare_style(6);
+  if (lmp->citeme) lmp->citeme->add(demc::cite_sakamaki);
+  prepare_style(S_COULOMB_SIZE);
   // the history holds a vector (odd under i<->j) and scalars (even): see transfer_history()
   nondefault_history_transfer = 1;
   // the package's energy layout and the friction solver's sweeps and residual
@@ -431,8 +434,9 @@ void PairGranCoulomb::write_data_all(FILE *fp)
 
 /* ----------------------------------------------------------------------
    per-contact state for compute pair/local: returns the stored normal
-   energy; svector = elastic fn, friction force on i (3), mobilised friction
-   |F_t| / (mu fn), state (1 sticking, 2 sliding)
+   energy; svector: LAMMPS's granular layout and the package's (friction force
+   on i, its magnitude, elastic fn, mobilised friction |F_t| / (mu fn)), then
+   the state (1 sticking, 2 sliding)
 ------------------------------------------------------------------------- */
 
 double PairGranCoulomb::single(int i, int j, int itype, int jtype, double rsq, double, double,
@@ -450,14 +454,9 @@ double PairGranCoulomb::single(int i, int j, int itype, int jtype, double rsq, d
                                      : kfactor[itype][jtype];
   const cf::NormalForce nf = cf::normal_force(kind, k, overlap);
   const Vec3 ft = {h[H_FX], h[H_FY], h[H_FZ]};
-  const double limit = mu[itype][jtype] * nf.elastic;
   fforce = nf.elastic / r;
-  svector[0] = nf.elastic;
-  svector[1] = ft.x;
-  svector[2] = ft.y;
-  svector[3] = ft.z;
-  svector[4] = limit > 0.0 ? demc::norm(ft) / limit : 0.0;
-  svector[5] = h[H_STATE];
+  set_single_forces(ft, nf.elastic, mu[itype][jtype]);
+  svector[S_STATE] = h[H_STATE];
   return nf.energy;
 }
 

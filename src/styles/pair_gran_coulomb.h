@@ -42,6 +42,8 @@ class PairGranCoulomb : public PairGranDemc {
   void write_data(FILE *) override;
   void write_data_all(FILE *) override;
   double single(int, int, int, int, double, double, double, double &) override;
+  // single()'s own value after the shared ones: the contact's state (1 sticking, 2 sliding)
+  enum CoulombSingleIndex { S_STATE = S_LAW, S_COULOMB_SIZE };
   void transfer_history(double *, double *, int, int) override;
   void *extract(const char *, int &) override;
   double memory_usage() override;
