@@ -187,8 +187,11 @@ else()
     message(FATAL_ERROR "the installed LAMMPS in ${LAMMPS_DIR} has no lmp executable to read its "
       "configuration from (lmp -h)")
   endif()
-  execute_process(COMMAND "${LAMMPS_EXECUTABLE}" -h OUTPUT_VARIABLE _lmp_help
-    RESULT_VARIABLE _lmp_rc ERROR_QUIET TIMEOUT 60)
+  # an installed lmp has no run path by default (LAMMPS's LAMMPS_INSTALL_RPATH): name its library
+  get_filename_component(_lmp_libdir "${LAMMPS_LIBRARY}" DIRECTORY)
+  execute_process(COMMAND ${CMAKE_COMMAND} -E env
+    "LD_LIBRARY_PATH=${_lmp_libdir}:$ENV{LD_LIBRARY_PATH}" "DYLD_LIBRARY_PATH=${_lmp_libdir}:$ENV{DYLD_LIBRARY_PATH}"
+    "${LAMMPS_EXECUTABLE}" -h OUTPUT_VARIABLE _lmp_help RESULT_VARIABLE _lmp_rc ERROR_QUIET TIMEOUT 60)
   demc_parse_lmp_help("${_lmp_help}" LMPHELP)
   if(NOT _lmp_rc EQUAL 0 OR NOT LMPHELP_PACKAGES)
     message(FATAL_ERROR "could not run '${LAMMPS_EXECUTABLE} -h' (exit code ${_lmp_rc}) to read "
