@@ -8,7 +8,8 @@
 #   2. the same with KOKKOS_LAYOUT=legacy: the Kokkos styles are built;
 #   3. (with KOKKOS_DIR) an external Kokkos whose View implementation differs from the one in
 #      LAMMPS's compile line: configuring stops and names the difference;
-#   4. a LAMMPS build without GRANULAR: configuring stops and says so.
+#   4. a LAMMPS build without GRANULAR: configuring stops and says so;
+#   5. no GoogleTest: configures, says the tests are left out, defines none.
 cmake_minimum_required(VERSION 3.20)
 
 function(make_lammps_build dir layout kokkos_defines)   # ARGN: extra cache lines
@@ -126,3 +127,13 @@ if(NOT rc EQUAL 0 AND log MATCHES "lacks the GRANULAR package")
   set(refused TRUE)
 endif()
 require("a LAMMPS without GRANULAR: refused, with the reason" refused)
+
+# 5. no GoogleTest (hidden from find_package)
+configure_plugin("${WORK_DIR}/legacy-cuda" rc log sources -D DEMC_BUILD_TESTS=on
+  -D CMAKE_DISABLE_FIND_PACKAGE_GTest=ON)
+set(no_tests FALSE)
+if(rc EQUAL 0 AND log MATCHES "GoogleTest not found: the tests are left out"
+   AND NOT EXISTS "${WORK_DIR}/legacy-cuda-plugin/unittest")
+  set(no_tests TRUE)
+endif()
+require("no GoogleTest: configures without the tests, and says so" no_tests)
