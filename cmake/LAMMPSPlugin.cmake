@@ -34,8 +34,11 @@ option(DEMC_IGNORE_LAMMPS_VERSION "Configure even for a LAMMPS older than the su
 if(NOT EXISTS "${LAMMPS_SOURCE_DIR}/src/lammps.h")
   message(FATAL_ERROR "LAMMPS_SOURCE_DIR='${LAMMPS_SOURCE_DIR}' does not hold src/lammps.h. "
     "Name the LAMMPS source tree (the folder with src/ and cmake/) and either its build folder "
-    "(-D LAMMPS_BUILD_DIR=...) or the installed LAMMPS (-D LAMMPS_DIR=<prefix>/lib/cmake/LAMMPS); "
-    "an installed LAMMPS alone lacks the headers the styles derive from.")
+    "(-D LAMMPS_BUILD_DIR=...) or the installed LAMMPS (-D LAMMPS_DIR=<prefix>/lib/cmake/LAMMPS). "
+    "An installed LAMMPS alone is not enough: cmake --install of LAMMPS copies only the headers of "
+    "its library interface (include/lammps/*.h), not fix_neigh_history.h, the GRANULAR and KOKKOS "
+    "packages' headers or the generated style lists, which the styles need; use the source tree "
+    "of the same release.")
 endif()
 set(_lmp_src "${LAMMPS_SOURCE_DIR}/src")
 
