@@ -122,19 +122,29 @@ function(demc_kokkos_compare a b out)
   set(${out} "${diffs}" PARENT_SCOPE)
 endfunction()
 
-# Whether the package's Kokkos styles fit a LAMMPS build: its compile definitions (from which
-# LMP_KOKKOS_LAYOUT_LEGACY / LMP_KOKKOS_LAYOUT_DEFAULT, the KOKKOS_LAYOUT option) and Kokkos'
-# back ends. With KOKKOS_LAYOUT=legacy (the default) LAMMPS's per-atom and per-pair arrays are
-# LayoutRight everywhere; with KOKKOS_LAYOUT=default they take the default layout of Kokkos'
-# default execution space: LayoutRight on host back ends (the same arrays), LayoutLeft on
-# GPU back ends. gran/kuhn/kk and gran/jaeger/kk address forces, torques and contact histories
-# as contiguous rows (a contact's history is one slot the kernel works on in place), which
-# LayoutLeft does not give: there they are not built (the CPU styles are).
+# Whether the package's Kokkos styles fit a LAMMPS build: its compile definitions (the
+# KOKKOS_LAYOUT option as LMP_KOKKOS_LAYOUT_LEGACY / LMP_KOKKOS_LAYOUT_DEFAULT, the KOKKOS_PREC
+# option as LMP_KOKKOS_DOUBLE_DOUBLE / SINGLE_DOUBLE / SINGLE_SINGLE) and Kokkos' back ends.
+# - Layout. With KOKKOS_LAYOUT=legacy (the default) LAMMPS's per-atom and per-pair arrays are
+#   LayoutRight everywhere; with KOKKOS_LAYOUT=default they take the default layout of Kokkos'
+#   default execution space: LayoutRight on host back ends (the same arrays), LayoutLeft on GPU
+#   back ends. The styles need contiguous rows: the host instantiation's per-thread force and
+#   torque copies (rows of three) and gran/jaeger/kk's history slots, each guarded by a
+#   static_assert that stops the compile otherwise (checked with nvcc for CUDA).
+# - Precision. gran/jaeger/kk keeps its history points as doubles in fix neigh/history/kk's
+#   KK_FLOAT values: single or mixed precision stops its compile (a static_assert too).
+# The Kokkos styles are built together or not at all; the CPU styles are built in every case.
 # out_fit: TRUE/FALSE; out_reason: why not, in words ("" when they fit).
 function(demc_kokkos_styles_fit defines backends out_fit out_reason)
   set(layout legacy)      # kokkos_type.h: neither definition means legacy
   if("LMP_KOKKOS_LAYOUT_DEFAULT" IN_LIST defines)
     set(layout default)
+  endif()
+  set(precision double)   # kokkos_type.h: no definition means double
+  if("LMP_KOKKOS_SINGLE_DOUBLE" IN_LIST defines)
+    set(precision mixed)
+  elseif("LMP_KOKKOS_SINGLE_SINGLE" IN_LIST defines)
+    set(precision single)
   endif()
   set(devices "")
   foreach(space CUDA HIP SYCL OPENMPTARGET OPENACC)
@@ -148,10 +158,16 @@ function(demc_kokkos_styles_fit defines backends out_fit out_reason)
     set(fit FALSE)
     string(REPLACE ";" "+" devices "${devices}")
     string(CONCAT reason "LAMMPS was built with -D KOKKOS_LAYOUT=default and Kokkos' ${devices} "
-      "back end, which makes its per-atom arrays, neighbor histories and force arrays "
+      "back end, which makes its per-atom force and torque arrays and the neighbor histories "
       "LayoutLeft; gran/kuhn/kk and gran/jaeger/kk need them as contiguous rows (LayoutRight, "
-      "as KOKKOS_LAYOUT=legacy keeps them). The CPU styles are built; for the Kokkos styles "
-      "rebuild LAMMPS with -D KOKKOS_LAYOUT=legacy (the default)")
+      "as KOKKOS_LAYOUT=legacy keeps them) and would not compile. The CPU styles are built; for "
+      "the Kokkos styles rebuild LAMMPS with -D KOKKOS_LAYOUT=legacy (the default)")
+  elseif(NOT precision STREQUAL "double")
+    set(fit FALSE)
+    string(CONCAT reason "LAMMPS was built with -D KOKKOS_PREC=${precision}; gran/jaeger/kk keeps "
+      "its history points as doubles in fix neigh/history/kk's values and needs double "
+      "precision. The CPU styles are built; for the Kokkos styles rebuild LAMMPS with "
+      "-D KOKKOS_PREC=double (the default)")
   endif()
   set(${out_fit} ${fit} PARENT_SCOPE)
   set(${out_reason} "${reason}" PARENT_SCOPE)

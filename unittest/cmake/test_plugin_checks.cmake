@@ -124,6 +124,13 @@ demc_kokkos_styles_fit("${defs};LMP_KOKKOS_LAYOUT_DEFAULT" "SYCL" fit why)
 expect("default layout, SYCL" "${fit}" FALSE)
 demc_kokkos_styles_fit("${defs}" "HIP" fit why)
 expect("no layout definition means legacy (kokkos_type.h)" "${fit}" TRUE)
+demc_kokkos_styles_fit("LMP_KOKKOS;LMP_KOKKOS_SINGLE_DOUBLE;LMP_KOKKOS_LAYOUT_LEGACY" "OPENMP" fit why)
+expect("mixed precision (gran/jaeger/kk needs double history values)" "${fit}" FALSE)
+expect_match("mixed precision: why" "${why}" "KOKKOS_PREC=mixed.*CPU styles are built.*KOKKOS_PREC=double")
+demc_kokkos_styles_fit("LMP_KOKKOS;LMP_KOKKOS_SINGLE_SINGLE" "CUDA" fit why)
+expect("single precision" "${fit}" FALSE)
+demc_kokkos_styles_fit("LMP_KOKKOS;LMP_KOKKOS_LAYOUT_LEGACY" "CUDA" fit why)
+expect("no precision definition means double (kokkos_type.h)" "${fit}" TRUE)
 
 # --- lmp -h ----------------------------------------------------------------------------------------
 set(help "
