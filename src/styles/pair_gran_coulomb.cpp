@@ -444,16 +444,21 @@ double PairGranCoulomb::single(int i, int j, int itype, int jtype, double rsq, d
 {
   begin_single(i, j, rsq, fforce);
   const double radsum = atom->radius[i] + atom->radius[j];
-  const int jj = find_neighbor_index(i, j);
-  if (rsq >= radsum * radsum || jj < 0) return 0.0;
-  const double *h = &fix_history->firstvalue[i][H_SIZE * jj];
+  int owner, slot;
+  const bool found = list && fix_history && fix_history->firstvalue &&
+      find_single_slot(
+          i, j, [this](int a, int b) { return find_neighbor_index(a, b); }, owner, slot);
+  if (rsq >= radsum * radsum || !found) return 0.0;
+  // the history holds the friction force on its list's owner
+  const double *h = &fix_history->firstvalue[owner][H_SIZE * slot];
+  const double sign = (owner == i) ? 1.0 : -1.0;
   const double r = std::sqrt(rsq), overlap = radsum - r;
   const int kind = static_cast<int>(law[itype][jtype]);
   const double reff = atom->radius[i] * atom->radius[j] / radsum;
   const double k = kind == cf::HERTZ ? kfactor[itype][jtype] * std::sqrt(reff)
                                      : kfactor[itype][jtype];
   const cf::NormalForce nf = cf::normal_force(kind, k, overlap);
-  const Vec3 ft = {h[H_FX], h[H_FY], h[H_FZ]};
+  const Vec3 ft = {sign * h[H_FX], sign * h[H_FY], sign * h[H_FZ]};
   fforce = nf.elastic / r;
   set_single_forces(ft, nf.elastic, mu[itype][jtype]);
   svector[S_STATE] = h[H_STATE];
