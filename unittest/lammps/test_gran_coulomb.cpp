@@ -12,6 +12,7 @@
 #include "lammps_session.h"
 
 #include "atom.h"
+#include "compute.h"
 #include "exceptions.h"
 #include "fix.h"
 #include "force.h"
@@ -130,6 +131,37 @@ TEST(GranCoulomb, SphereOnASlopeRollsOrSlides)
       EXPECT_EQ(s.pair_extra()[5], 1.0) << "sliding contacts " << factor;
     }
   }
+}
+
+/* compute pair/local reads single() in the layout of LAMMPS's granular styles (p1-p3: the
+   friction force on atom I, p4: its magnitude; compute fabric takes p4 as |Ft|), then the normal
+   force, the mobilised friction and the state. A sphere sliding down the slope: friction mu times
+   the normal force m g cos(alpha) (to the slope's curvature, 1e-3), along x, and state sliding. */
+TEST(GranCoulomb, PairLocalReadsTheGranularLayout)
+{
+  const double mu = 0.4, tan_alpha = 1.5 * 3.5 * mu, alpha = std::atan(tan_alpha);
+  LammpsSession s;
+  s.load_plugin();
+  s.commands(sphere_on_slope(tan_alpha, mu, true));
+  s.command("run 500");
+  s.command("compute pl all pair/local p1 p2 p3 p4 p5 p6 p7");
+  s.command("compute ids all property/local patom1 patom2");
+  s.command("run 0");
+  auto *pl = s.lmp->modify->get_compute_by_id("pl");
+  auto *ids = s.lmp->modify->get_compute_by_id("ids");
+  pl->compute_local();
+  ids->compute_local();
+  ASSERT_EQ(pl->size_local_rows, 1);
+  const double *p = pl->array_local[0];
+  // the force on the small sphere (atom 2) points up the slope (-x)
+  const double on_small = (static_cast<int>(ids->array_local[0][0]) == 2) ? 1.0 : -1.0;
+  const double fn = MASS * G * std::cos(alpha);
+  EXPECT_NEAR(p[4], fn, 1e-3 * fn);
+  EXPECT_NEAR(on_small * p[0], -mu * fn, 1e-3 * mu * fn);
+  EXPECT_NEAR(p[1], 0.0, 1e-12 * fn);
+  EXPECT_NEAR(p[3], std::sqrt(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]), 1e-14 * fn);
+  EXPECT_NEAR(p[5], 1.0, 1e-12);
+  EXPECT_EQ(p[6], 2.0);    // sliding
 }
 
 /* norotate: the paper's block, at rest up to tan(alpha) = mu (to round-off), sliding beyond */
