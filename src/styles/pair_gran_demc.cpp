@@ -73,7 +73,13 @@ void PairGranDemc::release_style(bool history_made,
                                  std::initializer_list<double **> coefficient_arrays)
 {
   delete[] svector;
-  modify->delete_fix(history_made ? history_fix_id() : history_fix_id() + "_DUMMY");
+  // (a history fix whose creation stopped with an error, in unpack_restart(), is in the fix
+  // list in the placeholder's place, though the pair style never got it)
+  const std::string made = history_fix_id(), placeholder = made + "_DUMMY";
+  if (!history_made && modify->get_fix_by_id(placeholder))
+    modify->delete_fix(placeholder);
+  else if (modify->get_fix_by_id(made))
+    modify->delete_fix(made);
   if (!allocated) return;
   memory->destroy(setflag);
   memory->destroy(cutsq);

@@ -199,6 +199,7 @@ void PairGranJaeger::compute_contact(const TouchingPair &t, bool advance, bool e
     if (advance) {
       rec = fix_history->open(i, jj, INITIAL_CAPACITY);
       rec[H::R_WORK] = rec[H::R_DAMPWORK] = rec[H::R_STORED] = 0.0;
+      rec[H::R_FDAMP_X] = rec[H::R_FDAMP_Y] = rec[H::R_FDAMP_Z] = 0.0;
       rec[H::R_TYPES] = material_key(i, j);
     }
   }
@@ -240,8 +241,18 @@ void PairGranJaeger::compute_contact(const TouchingPair &t, bool advance, bool e
 
   const demc::ContactDashpots &dashpots = pair_dashpots[pair];
   const double m_eff = demc::needs_effective_mass(dashpots) ? contact_effective_mass(i, j) : 0.0;
-  const Vec3 fdamp = advance ? demc::dashpot_force(dashpots, c.du, c.n, res.P, c.overlap, m_eff, dt)
-                             : Vec3{0.0, 0.0, 0.0};
+  // at setup, the last step's dashpot force again (from the record: the half-step velocities
+  // it came from are gone), so that the first step of the run continues as if there had been
+  // no break
+  Vec3 fdamp = {0.0, 0.0, 0.0};
+  if (advance) {
+    fdamp = demc::dashpot_force(dashpots, c.du, c.n, res.P, c.overlap, m_eff, dt);
+    hist[H::R_FDAMP_X] = fdamp.x;
+    hist[H::R_FDAMP_Y] = fdamp.y;
+    hist[H::R_FDAMP_Z] = fdamp.z;
+  } else if (hist) {
+    fdamp = {hist[H::R_FDAMP_X], hist[H::R_FDAMP_Y], hist[H::R_FDAMP_Z]};
+  }
   const Vec3 force = -res.P * c.n + frame::to_global(q, res.T.x, res.T.y) + fdamp;
   const double dwd = advance ? demc::dot(fdamp, c.du) : 0.0;
   if (advance) {

@@ -33,8 +33,8 @@ using namespace LAMMPS_NS;
 using demc::Vec3;
 namespace kuhn = demc::kuhn;
 static_assert(int(PairGranKuhn::H_WDAMP) == int(KH_WDAMP) &&
-                  int(PairGranKuhn::H_SIZE) == int(KH_SIZE),
-              "gran/kuhn's history is the shared Kuhn history");
+                  int(PairGranKuhn::H_FDAMP_X) == int(KH_SIZE),
+              "gran/kuhn's history begins with the shared Kuhn history");
 
 /* ---------------------------------------------------------------------- */
 
@@ -235,6 +235,9 @@ void PairGranKuhn::finish_step(const KuhnContact &t, const kuhn::Kinematics &m, 
 {
   const int i = t.i, j = t.j;
   const double weight = pair_weight(j);
+  // at setup the last step's dashpot force again (see H_FDAMP_X; zero for a fresh contact)
+  if (!advance)
+    res.force = res.force + Vec3{t.history[H_FDAMP_X], t.history[H_FDAMP_Y], t.history[H_FDAMP_Z]};
   if (RESTITUTION) {
     const int *type = atom->type;
     const demc::ContactDashpots &d = pair_dashpots[type[i] * (atom->ntypes + 1) + type[j]];
@@ -244,6 +247,9 @@ void PairGranKuhn::finish_step(const KuhnContact &t, const kuhn::Kinematics &m, 
   if (advance) {
     *t.touch = 1;
     store_kuhn_history(t.history, res, m.zeta_new);
+    t.history[H_FDAMP_X] = res.f_damp.x;
+    t.history[H_FDAMP_Y] = res.f_damp.y;
+    t.history[H_FDAMP_Z] = res.f_damp.z;
     totals.friction += weight * res.dWt_irrev;
     totals.damping += weight * res.dW_damp;
   }
@@ -353,8 +359,8 @@ double PairGranKuhn::init_one(int i, int j)
 }
 
 /* ----------------------------------------------------------------------
-   history of pair (i,j) seen from j: the tangential force changes sign
-   (it acts on the other particle), overlap and work do not
+   history of pair (i,j) seen from j: the tangential and dashpot forces change
+   sign (they act on the other particle), overlap and work do not
 ------------------------------------------------------------------------- */
 
 void PairGranKuhn::transfer_history(double *source, double *target, int, int)
@@ -363,6 +369,9 @@ void PairGranKuhn::transfer_history(double *source, double *target, int, int)
   target[H_FTX] = -source[H_FTX];
   target[H_FTY] = -source[H_FTY];
   target[H_FTZ] = -source[H_FTZ];
+  target[H_FDAMP_X] = -source[H_FDAMP_X];
+  target[H_FDAMP_Y] = -source[H_FDAMP_Y];
+  target[H_FDAMP_Z] = -source[H_FDAMP_Z];
 }
 
 /* ---------------------------------------------------------------------- */

@@ -41,8 +41,23 @@ class PairGranKuhn : public PairGranDemc {
   void *extract(const char *, int &) override;
   double memory_usage() override;
 
-  // layout of one contact's history in fix neigh/history (oriented from i to j)
-  enum HistoryIndex { H_FTX, H_FTY, H_FTZ, H_ZETA, H_WFRIC, H_WDAMP, H_SIZE };
+  // layout of one contact's history in fix neigh/history (oriented from i to j): the shared
+  // Kuhn history (kuhn_keywords.h), then the dashpot force on i of the last step, which the
+  // force of a run's setup repeats (so that a run after another, or after read_restart,
+  // continues as the one that went straight on: the half-step velocities the dashpots saw are
+  // not kept)
+  enum HistoryIndex {
+    H_FTX,
+    H_FTY,
+    H_FTZ,
+    H_ZETA,
+    H_WFRIC,
+    H_WDAMP,
+    H_FDAMP_X,
+    H_FDAMP_Y,
+    H_FDAMP_Z,
+    H_SIZE
+  };
 
  protected:
   // per type pair (mixed in init_one)
