@@ -11,6 +11,8 @@
 
 #include "pair_gran_kuhn.h"
 
+#include "demc_restart_records.h"
+
 #include "kuhn_contact_lanes.h"
 #include "kuhn_keywords.h"
 
@@ -26,6 +28,7 @@
 #include "neighbor.h"
 #include "update.h"
 
+#include <climits>
 #include <cmath>
 #include <cstring>
 
@@ -394,25 +397,37 @@ void PairGranKuhn::read_restart(FILE *fp)
 /* ----------------------------------------------------------------------
    settings (the cumulative sums go to the restart file through fix
    DEMC/ATOM_ENERGY: this is called on rank 0 only, where no collective
-   communication is possible)
+   communication is possible): a versioned record (write_settings_record())
+   of the refinement bits and the common keywords (+ 4: the coefficients
+   include restitution damping). Files written before settings had markers
+   hold the bits as an unsigned int, then the code.
 ------------------------------------------------------------------------- */
 
 void PairGranKuhn::write_restart_settings(FILE *fp)
 {
-  fwrite(&refinements, sizeof(unsigned), 1, fp);
-  // + 4: the coefficients include restitution damping (set_common_keywords() ignores it)
-  write_double(fp, common_keywords_code() + 4.0);
+  write_settings_record(fp, SETTINGS_VERSION, {(double) refinements, common_keywords_code() + 4.0});
 }
 
 /* ---------------------------------------------------------------------- */
 
 void PairGranKuhn::read_restart_settings(FILE *fp)
 {
-  if (comm->me == 0) utils::sfread(FLERR, &refinements, sizeof(unsigned), 1, fp, nullptr, error);
-  MPI_Bcast(&refinements, 1, MPI_UNSIGNED, 0, world);
-  const double code = read_double(fp);
-  restart_has_restitution = (static_cast<int>(code) & 4) != 0;
-  set_common_keywords(code);
+  std::vector<double> values;
+  double code = 0.0;
+  if (read_settings_record(fp, SETTINGS_VERSION, values)) {
+    if (values.size() < 2)
+      error->all(FLERR, "Pair gran/kuhn: the restart file's settings end early");
+    refinements = (unsigned) demc_restart::checked_int(lmp, values[0], 0, INT_MAX,
+                                                       "Pair gran/kuhn: refinements");
+    code = values[1];
+  } else {
+    if (comm->me == 0) utils::sfread(FLERR, &refinements, sizeof(unsigned), 1, fp, nullptr, error);
+    MPI_Bcast(&refinements, 1, MPI_UNSIGNED, 0, world);
+    code = read_double(fp);
+  }
+  const int bits = (int) demc_restart::checked_int(lmp, code, 0, 7, "Pair gran/kuhn: keywords");
+  restart_has_restitution = (bits & 4) != 0;
+  set_common_keywords(bits);
 }
 
 /* ---------------------------------------------------------------------- */

@@ -128,9 +128,10 @@ TEST(RestartRecords, LongHistoriesReadBackWithMemoryOfTheMean)
 }
 
 /* A restart file from a newer version of the package, whose records this version cannot know:
-   the records' version raised in a file (every per-atom record of the pair's history fix: the
-   package's marker followed by its version 4) must stop read-back with an error naming the
-   version, not go on with misread histories. */
+   the version of a kind of record raised in a file must stop read-back with an error naming
+   the version, not go on with misread histories or settings. Records: the package's marker
+   followed by its version; in this file (gran/jaeger, wall/gran/jaeger) version 4 marks the
+   pair's per-atom history records, version 1 the pair's settings (read by read_restart). */
 TEST(RestartRecords, NewerRecordVersionIsRefused)
 {
   const std::string file = "newer_records.bin";
@@ -140,31 +141,40 @@ TEST(RestartRecords, NewerRecordVersionIsRefused)
     s.commands(long_history_input("", true));
     s.commands({"run 20", "write_restart " + file});
   }
-  std::ifstream in(file, std::ios::binary);
-  std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  in.close();
-  const uint64_t marker = 0x7ff8000000006465ULL;
-  const double old_version = 4.0, new_version = 99.0;
-  int patched = 0;
-  for (size_t k = 0; k + 16 <= bytes.size(); k++) {
-    if (memcmp(&bytes[k], &marker, 8) != 0 || memcmp(&bytes[k + 8], &old_version, 8) != 0) continue;
-    memcpy(&bytes[k + 8], &new_version, 8);
-    patched++;
-  }
-  ASSERT_GT(patched, 0) << "no versioned record found";
-  std::ofstream(file, std::ios::binary).write(bytes.data(), (std::streamsize) bytes.size());
-
-  LammpsSession r;
-  r.load_plugin();
-  r.command("read_restart " + file);
-  r.commands(redefine_after_read(""));
-  try {
-    r.command("run 0");
-    ADD_FAILURE() << "a record of version 99 was read";
-  } catch (LAMMPS_NS::LAMMPSException &e) {
-    EXPECT_NE(std::string(e.what()).find("format version 99"), std::string::npos) << e.what();
+  std::vector<char> bytes;
+  {
+    std::ifstream in(file, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
   }
   std::remove(file.c_str());
+  const uint64_t marker = 0x7ff8000000006465ULL;
+  for (const double old_version : {4.0, 1.0}) {
+    std::vector<char> patched_bytes = bytes;
+    const double new_version = 99.0;
+    int patched = 0;
+    for (size_t k = 0; k + 16 <= patched_bytes.size(); k++) {
+      if (memcmp(&patched_bytes[k], &marker, 8) != 0 ||
+          memcmp(&patched_bytes[k + 8], &old_version, 8) != 0)
+        continue;
+      memcpy(&patched_bytes[k + 8], &new_version, 8);
+      patched++;
+    }
+    ASSERT_GT(patched, 0) << "no record of version " << old_version;
+    const std::string newer = "newer_records_v" + std::to_string((int) old_version) + ".bin";
+    std::ofstream(newer, std::ios::binary)
+        .write(patched_bytes.data(), (std::streamsize) patched_bytes.size());
+    LammpsSession r;
+    r.load_plugin();
+    try {
+      r.command("read_restart " + newer);
+      r.commands(redefine_after_read(""));
+      r.command("run 0");
+      ADD_FAILURE() << "a record of version 99 was read (was " << old_version << ")";
+    } catch (LAMMPS_NS::LAMMPSException &e) {
+      EXPECT_NE(std::string(e.what()).find("format version 99"), std::string::npos) << e.what();
+    }
+    std::remove(newer.c_str());
+  }
 }
 
 /* Continuation to round-off, option by option: one run of N + M steps that writes a restart
