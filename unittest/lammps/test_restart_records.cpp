@@ -131,7 +131,8 @@ TEST(RestartRecords, LongHistoriesReadBackWithMemoryOfTheMean)
    the version of a kind of record raised in a file must stop read-back with an error naming
    the version, not go on with misread histories or settings. Records: the package's marker
    followed by its version; in this file (gran/jaeger, wall/gran/jaeger) version 4 marks the
-   pair's per-atom history records, version 1 the pair's settings (read by read_restart). */
+   pair's per-atom history records, version 3 the wall's records (global and per atom),
+   version 1 the pair's settings (read by read_restart) and its per-atom energy fix's records. */
 TEST(RestartRecords, NewerRecordVersionIsRefused)
 {
   const std::string file = "newer_records.bin";
@@ -148,7 +149,7 @@ TEST(RestartRecords, NewerRecordVersionIsRefused)
   }
   std::remove(file.c_str());
   const uint64_t marker = 0x7ff8000000006465ULL;
-  for (const double old_version : {4.0, 1.0}) {
+  for (const double old_version : {4.0, 3.0, 1.0}) {
     std::vector<char> patched_bytes = bytes;
     const double new_version = 99.0;
     int patched = 0;
