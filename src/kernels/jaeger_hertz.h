@@ -74,8 +74,12 @@ namespace jaeger {
   // a history's stored key if it names a type pair of the table, else `now` (0: not known)
   DEMC_FN int stored_type_pair_key(double stored, int now, int stride)
   {
+    // the range is tested on the double: converting one beyond int (a damaged record) to int
+    // is undefined; a fraction (no key) is not converted either
+    const double table = static_cast<double>(stride) * stride;
+    if (!(stored > 0.0 && stored < table)) return now;
     const int key = static_cast<int>(stored);
-    return (key > 0 && key < stride * stride) ? key : now;
+    return key == stored ? key : now;
   }
 
   // m with effective radius R (and the Hertz constant that goes with it)

@@ -12,6 +12,8 @@
 #include "update.h"
 
 #include <algorithm>
+#include <climits>
+#include <cmath>
 
 using namespace LAMMPS_NS;
 
@@ -122,50 +124,56 @@ template <class DeviceType> double FixJaegerHistoryKokkos<DeviceType>::compute_v
 
 /* ----------------------------------------------------------------------
    a restart file written with another history/max has another record size:
-   refuse it rather than read records at the wrong offsets. Files of versions
-   before R_TYPES hold records one value shorter (a header of R_POINTS - 1):
-   they are read with the key 0 (not known), as the CPU style reads its own.
+   refuse it rather than read records at the wrong offsets. Files of earlier
+   versions hold records with a shorter header: R_TYPES values before the
+   records named their type pair (read with the key 0, not known, as the CPU
+   style reads its own), R_FDAMP_X before they kept the last dashpot force
+   (read as 0, as the setup of those versions took it).
 ------------------------------------------------------------------------- */
 
 template <class DeviceType>
-void FixJaegerHistoryKokkos<DeviceType>::unpack_restart(int nlocal, int nth)
+void FixJaegerHistoryKokkos<DeviceType>::check_values_per_partner(int dnum_file) const
 {
-  double **extra = this->atom->extra;
-  int m = 0;
-  for (int i = 0; i < nth; i++) m += static_cast<int>(extra[nlocal][m]);
-  const int size = static_cast<int>(extra[nlocal][m]);
-  const int n = static_cast<int>(extra[nlocal][m + 1]);
-  const int dnum_file = n > 0 ? (size - 2) / n - 1 : this->dnum;
-  if (dnum_file != this->dnum && !earlier_layout(dnum_file)) {
-    const int header = (dnum_file - R_POINTS) % 4 == 0 ? R_POINTS : R_POINTS - 1;
-    this->error->one(
-        FLERR,
-        "Pair gran/jaeger/kk: the restart file holds contact histories with capacity {} "
-        "(history/max); this run uses {}: set 'history/max {}' in the pair_style command",
-        (dnum_file - header) / 4, capacity(), (dnum_file - header) / 4);
-  }
-  FixNeighHistoryDemcKokkos<DeviceType>::unpack_restart(nlocal, nth);
+  if (this->reading_version != 0 ? dnum_file == this->dnum : earlier_header(dnum_file) > 0) return;
+  // (headers R_TYPES and R_POINTS are alike modulo 4, but only files before markers have the
+  // first)
+  int header = R_POINTS;
+  if (this->reading_version == 0) header = (dnum_file - R_TYPES) % 4 == 0 ? R_TYPES : R_FDAMP_X;
+  this->error->one(
+      FLERR,
+      "Pair gran/jaeger/kk: the restart file holds contact histories with capacity {} "
+      "(history/max); this run uses {}: set 'history/max {}' in the pair_style command",
+      (dnum_file - header) / 4, capacity(), (dnum_file - header) / 4);
 }
 
-// a record of the layout before R_TYPES with this run's capacity
+// the header of a record of a file before markers (an earlier layout) with this run's
+// capacity; 0 if none, and for records with markers (this layout)
 template <class DeviceType>
-bool FixJaegerHistoryKokkos<DeviceType>::earlier_layout(int dnum_file) const
+int FixJaegerHistoryKokkos<DeviceType>::earlier_header(int dnum_file) const
 {
-  static_assert(R_TYPES == R_POINTS - 1, "the key was added last to the header");
-  return dnum_file == this->dnum - 1;
+  static_assert(R_TYPES + 1 == R_FDAMP_X && R_FDAMP_Z + 1 == R_POINTS,
+                "the key and then the dashpot force were added last to the header");
+  if (this->reading_version != 0) return 0;
+  const int header = dnum_file - 4 * capacity();
+  return (header == R_TYPES || header == R_FDAMP_X) ? header : 0;
 }
 
 template <class DeviceType>
 void FixJaegerHistoryKokkos<DeviceType>::restore_values(const double *in, int dnum_file,
                                                         double *out) const
 {
-  if (!earlier_layout(dnum_file)) {
-    std::copy(in, in + this->dnum, out);
-    return;
-  }
-  std::copy(in, in + R_TYPES, out);
-  out[R_TYPES] = 0.0;
-  std::copy(in + R_TYPES, in + dnum_file, out + R_TYPES + 1);
+  // a record's length (negated by a hand-over or not) and type pair as the device code reads
+  // them: range-checked here, before they become integers there
+  static_assert(R_LENGTH < R_TYPES, "the length sits where it sat before R_TYPES");
+  const double length = std::fabs(in[R_LENGTH]);
+  demc_restart::checked_int(this->lmp, length, 0, capacity(),
+                            "Pair gran/jaeger/kk: history length of a record");
+  const int header = this->reading_version != 0 ? (int) R_POINTS : earlier_header(dnum_file);
+  if (header > R_TYPES)
+    demc_restart::checked_int(this->lmp, std::fabs(in[R_TYPES]), 0, INT_MAX,
+                              "Pair gran/jaeger/kk: type pair of a record");
+  for (int k = 0; k < R_POINTS; k++) out[k] = k < header ? in[k] : 0.0;
+  std::copy(in + header, in + dnum_file, out + R_POINTS);
 }
 
 namespace LAMMPS_NS {

@@ -12,8 +12,8 @@
 
    - a global vector like the CPU fix's (see compute_vector()), with the merge
      counters the pair style adds to;
-   - unpack_restart() stops with an error when the restart file holds another
-     number of values per contact (another history/max).
+   - reading a restart file stops with an error when it holds another number of
+     values per contact (another history/max).
 ------------------------------------------------------------------------- */
 
 #ifndef DEMC_FIX_JAEGER_HISTORY_KOKKOS_H
@@ -29,8 +29,22 @@ class FixJaegerHistoryKokkos : public FixNeighHistoryDemcKokkos<DeviceType> {
   // the record of one contact in its slot of fix neigh/history/kk (dnum values):
   // frame quaternion, the contact's cumulative tangential work and damping work, stack
   // length n, the type pair its material is of (as the CPU style's FixJaegerHistory::R_TYPES),
-  // then `capacity` points (z*, P*, T*x, T*y)
-  enum Record { R_QW, R_QX, R_QY, R_QZ, R_WORK, R_DAMPWORK, R_LENGTH, R_TYPES, R_POINTS };
+  // the dashpot force of the last step (as FixJaegerHistory::R_FDAMP_X..Z), then `capacity`
+  // points (z*, P*, T*x, T*y)
+  enum Record {
+    R_QW,
+    R_QX,
+    R_QY,
+    R_QZ,
+    R_WORK,
+    R_DAMPWORK,
+    R_LENGTH,
+    R_TYPES,
+    R_FDAMP_X,
+    R_FDAMP_Y,
+    R_FDAMP_Z,
+    R_POINTS
+  };
   enum Stats {
     S_CONTACTS,             // records held (a contact with a ghost atom: one per side)
     S_MEAN_LENGTH,          // mean stack length (points)
@@ -45,7 +59,6 @@ class FixJaegerHistoryKokkos : public FixNeighHistoryDemcKokkos<DeviceType> {
 
   FixJaegerHistoryKokkos(class LAMMPS *, int, char **);
   double compute_vector(int) override;
-  void unpack_restart(int, int) override;
 
   int capacity() const { return (this->dnum - R_POINTS) / 4; }
   int values() const { return this->dnum; }
@@ -59,8 +72,9 @@ class FixJaegerHistoryKokkos : public FixNeighHistoryDemcKokkos<DeviceType> {
  protected:
   bigint stats_step;
   double stats[S_SIZE];
-  bool earlier_layout(int dnum_file) const;
+  int earlier_header(int dnum_file) const;    // the header of an earlier layout, else 0
   void restore_values(const double *in, int dnum_file, double *out) const override;
+  void check_values_per_partner(int dnum_file) const override;
 };
 
 }    // namespace LAMMPS_NS

@@ -8,13 +8,16 @@
 #include "atom_kokkos.h"
 #include "atom_masks.h"
 #include "comm.h"
+#include "error.h"
 #include "history_partner_ids.h"
 #include "neigh_list_kokkos.h"
 #include "pair.h"
 #include "update.h"
 
 #include <algorithm>
+#include <climits>
 #include <cstring>
+#include <string>
 
 using namespace LAMMPS_NS;
 
@@ -24,6 +27,7 @@ FixNeighHistoryDemcKokkos<DeviceType>::FixNeighHistoryDemcKokkos(LAMMPS *lmp, in
     FixNeighHistoryKokkos<DeviceType>(lmp, narg, arg), stored_by_post_run(false),
     tag_data_of_base(nullptr)
 {
+  reading_version = RECORD_VERSION;
   // the base constructor's grow_arrays(atom->nmax) ran before this class existed
   partner_rows = this->atom->nmax;
   partner_columns = this->maxpartner;
@@ -256,24 +260,50 @@ template <class DeviceType> void FixNeighHistoryDemcKokkos<DeviceType>::write_re
 }
 
 /* ----------------------------------------------------------------------
-   FixNeighHistory::pack_restart() reads the host side of the Kokkos arrays;
-   pack_exchange() is the public way to bring it up to date (it syncs first)
+   restart records spread evenly over the atoms (demc_restart_records.h),
+   format version 1: per atom with partners the layout of
+   FixNeighHistory::pack_restart() without its count (n, then per partner its
+   ID as LAMMPS's ubuf and dnum values). FixNeighHistory::pack_restart() reads
+   the host side of the Kokkos arrays; pack_exchange() is the public way to
+   bring it up to date (it syncs first).
 ------------------------------------------------------------------------- */
+
+template <class DeviceType> int FixNeighHistoryDemcKokkos<DeviceType>::maxsize_restart()
+{
+  // (records of a file read since, not yet taken by an init(): write_restart noinit)
+  init_records_from_restart();
+  const int nlocal = this->atom->nlocal, dnum = this->dnum;
+  const int *npartner = this->npartner;
+  std::vector<double> packed, one;
+  std::vector<long> begin(nlocal + 1, 0);
+  for (int i = 0; i < nlocal; i++) {
+    scratch.resize((size_t) (dnum + 1) * this->maxpartner + 1);
+    FixNeighHistoryKokkos<DeviceType>::pack_exchange(i, scratch.data());
+    if (npartner[i] > 0) {
+      one.resize(2 + (size_t) npartner[i] * (dnum + 1));
+      const int n = FixNeighHistory::pack_restart(i, one.data());
+      packed.insert(packed.end(), one.begin() + 1, one.begin() + n);    // without the count
+    }
+    begin[i + 1] = (long) packed.size();
+  }
+  restart_out.build(this->lmp, RECORD_VERSION, [&](int i) {
+    return std::make_pair(packed.data() + begin[i], begin[i + 1] - begin[i]);
+  });
+  return restart_out.max_record_size(this->lmp);
+}
+
+template <class DeviceType> int FixNeighHistoryDemcKokkos<DeviceType>::size_restart(int i)
+{
+  return restart_out.record_size(this->lmp, i);
+}
 
 template <class DeviceType>
 int FixNeighHistoryDemcKokkos<DeviceType>::pack_restart(int i, double *buf)
 {
-  scratch.resize((size_t) (this->dnum + 1) * this->maxpartner + 1);
-  FixNeighHistoryKokkos<DeviceType>::pack_exchange(i, scratch.data());
-  return FixNeighHistory::pack_restart(i, buf);
+  const int n = restart_out.pack(i, buf);
+  if (i == this->atom->nlocal - 1) restart_out.clear();
+  return n;
 }
-
-/* ----------------------------------------------------------------------
-   the histories of atom nlocal from the restart file (layout of
-   FixNeighHistory::pack_restart(): size, n, then per partner its ID and
-   dnum values) into the Kokkos arrays, through unpack_exchange() (layout:
-   n, the n IDs, then the n*dnum values), which syncs and marks the host side
-------------------------------------------------------------------------- */
 
 template <class DeviceType>
 void FixNeighHistoryDemcKokkos<DeviceType>::unpack_restart(int nlocal, int nth)
@@ -281,10 +311,63 @@ void FixNeighHistoryDemcKokkos<DeviceType>::unpack_restart(int nlocal, int nth)
   double **extra = this->atom->extra;
   int m = 0;
   for (int i = 0; i < nth; i++) m += static_cast<int>(extra[nlocal][m]);
-  const int size = static_cast<int>(extra[nlocal][m++]);
-  const int n = static_cast<int>(extra[nlocal][m++]);
+  const double *record = &extra[nlocal][m + 1];
+  stored_by_post_run = true;    // a copy that write_restart may write again before a run
+  const std::string who = fmt::format("Fix {}", this->style);
+  if (demc_restart::is_versioned(record)) {
+    reading_version = RECORD_VERSION;
+    restore_partners(nlocal, nullptr, 0, this->dnum);    // none until init()
+    restart_in.take(this->lmp, record, RECORD_VERSION, who);
+    return;
+  }
+  // a file written before markers: [count, n, n x (ID, dnum_file values)]
+  const long count = demc_restart::checked_int(this->lmp, extra[nlocal][m], 2,
+                                               this->atom->nextra_store - m, who + ": record size");
+  reading_version = 0;
+  restore_partners(nlocal, record + 1, record[0], count - 2);
+}
+
+template <class DeviceType> void FixNeighHistoryDemcKokkos<DeviceType>::init()
+{
+  FixNeighHistoryKokkos<DeviceType>::init();
+  init_records_from_restart();
+}
+
+// the records of a restart file that sit with other atoms, to their atoms (collective)
+template <class DeviceType> void FixNeighHistoryDemcKokkos<DeviceType>::init_records_from_restart()
+{
+  restart_in.assemble(
+      this->lmp,
+      [this](int i, std::vector<double> &payload, int version) {
+        if (version != RECORD_VERSION)
+          this->error->one(FLERR, "Fix {}: no reader for record version {}", this->style, version);
+        reading_version = version;
+        restore_partners(i, payload.data() + 1, payload[0], (long) payload.size() - 1);
+      },
+      fmt::format("Fix {}", this->style));
+}
+
+/* ----------------------------------------------------------------------
+   the partners of atom i from a restart record (n partners in `values`
+   values: per partner its ID and dnum_file values) into the Kokkos arrays,
+   through unpack_exchange() (layout: n, the n IDs, then the n*dnum values),
+   which syncs and marks the host side
+------------------------------------------------------------------------- */
+
+template <class DeviceType>
+void FixNeighHistoryDemcKokkos<DeviceType>::restore_partners(int i, const double *in,
+                                                             double partners, long values)
+{
+  using demc_restart::checked_int;
+  const std::string who = fmt::format("Fix {}", this->style);
   const int dnum = this->dnum;
-  const int dnum_file = n > 0 ? (size - 2) / n - 1 : dnum;
+  const int n = (int) checked_int(this->lmp, partners, 0, values, who + ": partners");
+  const int dnum_file = n > 0 ? (int) (values / n) - 1 : dnum;
+  if (n > 0) {
+    checked_int(this->lmp, (double) values, (long) n * (dnum_file + 1), (long) n * (dnum_file + 1),
+                who + ": values for its partners");
+    check_values_per_partner(dnum_file);
+  }
   if (n > this->maxpartner) {    // grow the Kokkos arrays (contents kept) before writing
     this->maxpartner = n;
     this->grow_arrays(this->atom->nmax);
@@ -292,17 +375,31 @@ void FixNeighHistoryDemcKokkos<DeviceType>::unpack_restart(int nlocal, int nth)
   scratch.assign((size_t) (dnum + 1) * n + 1, 0.0);
   scratch[0] = n;
   for (int p = 0; p < n; p++) {
-    scratch[1 + p] = (double) (tagint) ubuf(extra[nlocal][m++]).i;
-    restore_values(&extra[nlocal][m], dnum_file, &scratch[1 + n + dnum * p]);
-    m += dnum_file;
+    const double *entry = in + (long) p * (dnum_file + 1);
+    const auto id = (tagint) ubuf(entry[0]).i;
+    if (id < 1 || id > MAXTAGINT)
+      this->error->one(FLERR, "{}: the restart file holds a partner atom ID of {}", who, id);
+    scratch[1 + p] = (double) id;
+    restore_values(entry + 1, dnum_file, &scratch[1 + n + dnum * p]);
   }
-  FixNeighHistoryKokkos<DeviceType>::unpack_exchange(nlocal, scratch.data());
+  FixNeighHistoryKokkos<DeviceType>::unpack_exchange(i, scratch.data());
+}
+
+// records of this format version have this style's values per partner; histories of files
+// before markers may have fewer (gran/kuhn's grew at their end: the rest are read as zeros)
+template <class DeviceType>
+void FixNeighHistoryDemcKokkos<DeviceType>::check_values_per_partner(int dnum_file) const
+{
+  if (reading_version != 0 ? dnum_file != this->dnum : (dnum_file < 1 || dnum_file > this->dnum))
+    this->error->one(FLERR, "Fix {}: the restart file holds {} values per contact, this style {}",
+                     this->style, dnum_file, this->dnum);
 }
 
 template <class DeviceType>
-void FixNeighHistoryDemcKokkos<DeviceType>::restore_values(const double *in, int, double *out) const
+void FixNeighHistoryDemcKokkos<DeviceType>::restore_values(const double *in, int dnum_file,
+                                                           double *out) const
 {
-  std::copy(in, in + this->dnum, out);
+  for (int k = 0; k < this->dnum; k++) out[k] = k < dnum_file ? in[k] : 0.0;
 }
 
 namespace LAMMPS_NS {

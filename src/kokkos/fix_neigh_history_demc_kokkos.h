@@ -69,6 +69,7 @@
 #ifndef DEMC_FIX_NEIGH_HISTORY_DEMC_KOKKOS_H
 #define DEMC_FIX_NEIGH_HISTORY_DEMC_KOKKOS_H
 
+#include "demc_restart_records.h"
 #include "fix_neigh_history_kokkos.h"
 #include "history_partner_ids.h"
 
@@ -87,7 +88,10 @@ class FixNeighHistoryDemcKokkos : public FixNeighHistoryKokkos<DeviceType> {
   void setup_post_neighbor() override;
   void post_neighbor() override;
   void post_run() override;
+  void init() override;
   void write_restart(FILE *) override;
+  int maxsize_restart() override;
+  int size_restart(int) override;
   int pack_restart(int, double *) override;
   void unpack_restart(int, int) override;
   int pack_forward_comm(int, int *, double *, int, int *) override;    // partner flags (host)
@@ -104,6 +108,19 @@ class FixNeighHistoryDemcKokkos : public FixNeighHistoryKokkos<DeviceType> {
   /* unpack_restart(): one partner's values from a restart file, dnum_file of them, into the
      dnum of a slot. A subclass whose slot layout grew converts earlier files' layout here. */
   virtual void restore_values(const double *in, int dnum_file, double *out) const;
+  // error->one unless a restart file's dnum_file values per partner can be read (records of
+  // format version reading_version)
+  virtual void check_values_per_partner(int dnum_file) const;
+
+  /* restart records (demc_restart_records.h), format version 1: per atom with partners the
+     layout of FixNeighHistory::pack_restart() without its count */
+  static constexpr int RECORD_VERSION = 1;
+  demc_restart::SpreadWriter restart_out;
+  demc_restart::SpreadReader restart_in;
+  void restore_partners(int i, const double *in, double partners, long values);
+  // the format version of the records being read (0: a file written before markers)
+  int reading_version;
+  void init_records_from_restart();
 
   void ensure_partner_capacity(int needed_here);
   int partner_rows, partner_columns;    // the per-atom partner arrays' size (atoms, maxpartner)

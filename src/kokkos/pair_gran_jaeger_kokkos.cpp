@@ -103,6 +103,9 @@ struct JaegerPairLoop :
     R_DAMPWORK = Rec::R_DAMPWORK,
     R_LENGTH = Rec::R_LENGTH,
     R_TYPES = Rec::R_TYPES,
+    R_FDAMP_X = Rec::R_FDAMP_X,
+    R_FDAMP_Y = Rec::R_FDAMP_Y,
+    R_FDAMP_Z = Rec::R_FDAMP_Z,
     R_POINTS = Rec::R_POINTS
   };
 
@@ -135,8 +138,10 @@ struct JaegerPairLoop :
   {
     const bool negated = Kokkos::signbit(rec[R_LENGTH]);
     const double length = negated ? -rec[R_LENGTH] : rec[R_LENGTH];
+    // the range is tested on the double before it becomes an int (a NaN fails it too)
+    if (!(length >= 0.0 && length <= (double) this->capacity)) return false;
     const int n = static_cast<int>(length);
-    if (!(length >= 0.0) || length != (double) n || n > this->capacity) return false;
+    if (length != (double) n) return false;
     if (n > 0 && Kokkos::signbit(rec[R_POINTS]) != negated) return false;    // z* of point 0 > 0
     if (negated) {
       for (int k = 0; k < R_POINTS + 4 * n; k++) rec[k] = -rec[k];
@@ -295,16 +300,25 @@ struct JaegerPairLoop :
     }
 
     const double m_eff = demc::needs_effective_mass(c.dashpots) ? d.effective_mass(i, j) : 0.0;
-    Vec3 fdamp = ADVANCE ? demc::dashpot_force(c.dashpots, g.du, g.n, res.P, g.overlap, m_eff, d.dt)
-                         : Vec3{0.0, 0.0, 0.0};
+    // at setup the last step's dashpot force again, as the limits left it (as the CPU style,
+    // R_FDAMP_X)
     const Vec3 T = frame::to_global(qf, res.T.x, res.T.y);
-    if (ADVANCE && d.dashpot_limits.act_on(demc::has_tangential_dashpot(c.dashpots)))
-      demc::limit_dashpot_force(d.dashpot_limits, mat.mu, res.P, T, g.n, fdamp);
+    Vec3 fdamp = {0.0, 0.0, 0.0};
+    if (ADVANCE) {
+      fdamp = demc::dashpot_force(c.dashpots, g.du, g.n, res.P, g.overlap, m_eff, d.dt);
+      if (d.dashpot_limits.act_on(demc::has_tangential_dashpot(c.dashpots)))
+        demc::limit_dashpot_force(d.dashpot_limits, mat.mu, res.P, T, g.n, fdamp);
+    } else if (has) {
+      fdamp = {rec[R_FDAMP_X], rec[R_FDAMP_Y], rec[R_FDAMP_Z]};
+    }
     const Vec3 force = -res.P * g.n + T + fdamp;
     const double dwd = ADVANCE ? demc::dot(fdamp, g.du) : 0.0;
     if (ADVANCE) {
       sums.damping += weight * dwd;
       rec[R_DAMPWORK] += dwd;
+      rec[R_FDAMP_X] = fdamp.x;
+      rec[R_FDAMP_Y] = fdamp.y;
+      rec[R_FDAMP_Z] = fdamp.z;
     }
 
     // energies and counts only on energy steps, where compute pair reads them (as the CPU style)

@@ -66,6 +66,9 @@ struct KuhnPairLoop : PairGranKuhnKernelData<DeviceType>, DemcForceScatter<Devic
     H_ZETA = PairGranKuhn::H_ZETA,
     H_WFRIC = PairGranKuhn::H_WFRIC,
     H_WDAMP = PairGranKuhn::H_WDAMP,
+    H_FDAMP_X = PairGranKuhn::H_FDAMP_X,
+    H_FDAMP_Y = PairGranKuhn::H_FDAMP_Y,
+    H_FDAMP_Z = PairGranKuhn::H_FDAMP_Z,
     H_SIZE = PairGranKuhn::H_SIZE
   };
 
@@ -170,6 +173,10 @@ struct KuhnPairLoop : PairGranKuhnKernelData<DeviceType>, DemcForceScatter<Devic
       history_i(h + H_FTX) = res.ft.x;
       history_i(h + H_FTY) = res.ft.y;
       history_i(h + H_FTZ) = res.ft.z;
+      // the dashpot force on i, a force as ft: the hand-over's negation is its transfer too
+      history_i(h + H_FDAMP_X) = res.f_damp.x;
+      history_i(h + H_FDAMP_Y) = res.f_damp.y;
+      history_i(h + H_FDAMP_Z) = res.f_damp.z;
       history_i(h + H_ZETA) = m.zeta_new;    // written back with sign +, and so:
       history_i(h + H_WFRIC) = sign * history_i(h + H_WFRIC) + res.dWt_irrev;
       history_i(h + H_WDAMP) = sign * history_i(h + H_WDAMP) + res.dW_damp;
@@ -179,6 +186,9 @@ struct KuhnPairLoop : PairGranKuhnKernelData<DeviceType>, DemcForceScatter<Devic
       // the CPU style's touch flag at setup: set iff a history is held (the flag that
       // fix neigh/history/kk leaves after a neighbor list build is not always 0 or 1)
       touch_i(jj) = (zeta_stored != 0.0) ? 1 : 0;
+      // and its force: the last step's dashpot force again (PairGranKuhn::H_FDAMP_X)
+      res.force = res.force +
+          Vec3{history_i(h + H_FDAMP_X), history_i(h + H_FDAMP_Y), history_i(h + H_FDAMP_Z)};
     }
 
     // force on i is res.force, j takes the reaction; torques from the contact vectors

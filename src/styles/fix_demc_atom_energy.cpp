@@ -4,6 +4,8 @@
 
 #include "fix_demc_atom_energy.h"
 
+#include "demc_restart_records.h"
+
 #include "pair_gran_demc.h"
 
 #include "atom.h"
@@ -55,6 +57,9 @@ void FixDemcAtomEnergy::attach(PairGranDemc *owner)
   have_restored_sums = false;
 }
 
+/* global record (format version 1): marker, version, 2, the friction and damping sums; files
+   written before records had markers hold the two sums only */
+
 void FixDemcAtomEnergy::write_restart(FILE *fp)
 {
   double mine[2] = {0.0, 0.0}, total[2];
@@ -64,15 +69,23 @@ void FixDemcAtomEnergy::write_restart(FILE *fp)
   }
   MPI_Reduce(mine, total, 2, MPI_DOUBLE, MPI_SUM, 0, world);
   if (comm->me == 0) {
-    int size = 2 * sizeof(double);
+    const double record[5] = {demc_restart::record_marker(), RECORD_VERSION, 2.0, total[0],
+                              total[1]};
+    int size = sizeof(record);
     fwrite(&size, sizeof(int), 1, fp);
-    fwrite(total, sizeof(double), 2, fp);
+    fwrite(record, sizeof(double), 5, fp);
   }
 }
 
 void FixDemcAtomEnergy::restart(char *buf)
 {
-  auto *sums = reinterpret_cast<double *>(buf);
+  auto *record = reinterpret_cast<double *>(buf);
+  const double *sums = record;
+  if (demc_restart::is_record_marker(record[0])) {
+    demc_restart::checked_version(lmp, record[1], RECORD_VERSION, "Fix DEMC/ATOM_ENERGY");
+    demc_restart::checked_int(lmp, record[2], 2, 2, "Fix DEMC/ATOM_ENERGY: global record length");
+    sums = record + 3;
+  }
   restored_sums[0] = sums[0];
   restored_sums[1] = sums[1];
   have_restored_sums = true;
@@ -152,11 +165,17 @@ int FixDemcAtomEnergy::unpack_exchange(int nlocal, double *buf)
   return NCOLS;
 }
 
+/* per-atom record (format version 1): [count, marker, version, NCOLS, the columns]; files
+   written before records had markers hold [NCOLS + 1, the columns] */
+
 int FixDemcAtomEnergy::pack_restart(int i, double *buf)
 {
-  buf[0] = NCOLS + 1;    // count including itself, as the other fixes expect
-  for (int k = 0; k < NCOLS; k++) buf[k + 1] = values[i][k];
-  return NCOLS + 1;
+  buf[0] = size_restart(i);    // count including itself, as the other fixes expect
+  buf[1] = demc_restart::record_marker();
+  buf[2] = RECORD_VERSION;
+  buf[3] = NCOLS;
+  for (int k = 0; k < NCOLS; k++) buf[1 + demc_restart::PERATOM_HEADER + k] = values[i][k];
+  return size_restart(i);
 }
 
 void FixDemcAtomEnergy::unpack_restart(int nlocal, int nth)
@@ -164,7 +183,16 @@ void FixDemcAtomEnergy::unpack_restart(int nlocal, int nth)
   double **extra = atom->extra;
   int m = 0;
   for (int k = 0; k < nth; k++) m += static_cast<int>(extra[nlocal][m]);
-  for (int k = 0; k < NCOLS; k++) values[nlocal][k] = extra[nlocal][m + 1 + k];
+  const double *record = &extra[nlocal][m + 1], *columns = record;
+  if (demc_restart::is_versioned(record)) {
+    demc_restart::checked_version(lmp, record[1], RECORD_VERSION, "Fix DEMC/ATOM_ENERGY");
+    demc_restart::checked_int(lmp, record[2], NCOLS, NCOLS, "Fix DEMC/ATOM_ENERGY: columns");
+    columns = record + demc_restart::PERATOM_HEADER;
+  } else {
+    demc_restart::checked_int(lmp, extra[nlocal][m], NCOLS + 1, NCOLS + 1,
+                              "Fix DEMC/ATOM_ENERGY: record size");
+  }
+  for (int k = 0; k < NCOLS; k++) values[nlocal][k] = columns[k];
 }
 
 double FixDemcAtomEnergy::memory_usage()

@@ -45,8 +45,8 @@ class FixDemcAtomEnergy : public Fix {
   void unpack_reverse_comm(int, int *, double *) override;
   int pack_restart(int, double *) override;
   void unpack_restart(int, int) override;
-  int size_restart(int) override { return NCOLS + 1; }
-  int maxsize_restart() override { return NCOLS + 1; }
+  int size_restart(int) override { return 1 + 3 + NCOLS; }    // count, marker, version, NCOLS
+  int maxsize_restart() override { return 1 + 3 + NCOLS; }
 
   // the pair style's step: begin, add each contact's shares, end
   void begin_step(bool stored_is_tallied);
@@ -67,6 +67,8 @@ class FixDemcAtomEnergy : public Fix {
  private:
   double **values;        // per owned atom, the NCOLS columns (array_atom)
   double **step_share;    // this step's shares, owned and ghost atoms
+
+  static constexpr int RECORD_VERSION = 1;    // of the restart records
   int nmax_share;
   bool tally_stored;
   class PairGranDemc *pair;

@@ -15,6 +15,7 @@
 #include "update.h"
 
 #include <algorithm>
+#include <climits>
 #include <cstring>
 
 using namespace LAMMPS_NS;
@@ -80,6 +81,7 @@ int FixJaegerHistory::setmask()
 void FixJaegerHistory::init()
 {
   if (!pair) error->all(FLERR, "Fix DEMC/JAEGER_HISTORY is internal to pair_style gran/jaeger");
+  init_records_from_restart();
   if ((force->newton_pair != 0) != (comm_reverse != 0))
     error->all(FLERR,
                "Pair gran/jaeger: newton pair cannot change while contact histories "
@@ -401,7 +403,15 @@ void FixJaegerHistory::unpack_reverse_comm(int n, int *list, double *buf)
 /* ----------------------------------------------------------------------
    restart: records go out with the atoms. Between runs (write_restart
    command) the copy made by post_run() is used: the command has moved the
-   atoms since, so the neighbor list no longer matches them.
+   atoms since, so the neighbor list no longer matches them. So is a copy
+   read from a restart file and not yet used by a run.
+
+   Per-atom records (format version RECORD_VERSION): each atom's store
+   [partner tag, record size, record] ..., spread evenly over the atoms'
+   restart slots (demc_restart_records.h), so that reading a file back needs
+   memory for the mean store, not the largest. Version 4: the record header
+   of R_HEADER values. Files written before the records had a marker hold
+   each atom's own store, in one of three header layouts (upgrade_records()).
 ------------------------------------------------------------------------- */
 
 void FixJaegerHistory::write_restart(FILE *fp)
@@ -415,12 +425,28 @@ void FixJaegerHistory::write_restart(FILE *fp)
 
 void FixJaegerHistory::restart(char *) {}
 
+int FixJaegerHistory::maxsize_restart()
+{
+  // called by Modify::write_restart() on every rank, after write_restart() and before the
+  // atoms' records are sized and packed (records of a file read since, not yet taken by an
+  // init(): write_restart noinit)
+  init_records_from_restart();
+  restart_out.build(lmp, RECORD_VERSION, [this](int i) {
+    return std::make_pair(peratom[i].data(), (long) peratom[i].size());
+  });
+  return restart_out.max_record_size(lmp);
+}
+
+int FixJaegerHistory::size_restart(int nlocal)
+{
+  return restart_out.record_size(lmp, nlocal);
+}
+
 int FixJaegerHistory::pack_restart(int i, double *buf)
 {
-  // buf[0] is the count including itself, as the other fixes expect
-  const int m = pack_exchange(i, buf + 1);
-  buf[0] = m + 1;
-  return m + 1;
+  const int n = restart_out.pack(i, buf);
+  if (i == atom->nlocal - 1) restart_out.clear();
+  return n;
 }
 
 void FixJaegerHistory::unpack_restart(int nlocal, int nth)
@@ -428,40 +454,103 @@ void FixJaegerHistory::unpack_restart(int nlocal, int nth)
   double **extra = atom->extra;
   int m = 0;
   for (int k = 0; k < nth; k++) m += static_cast<int>(extra[nlocal][m]);
-  unpack_exchange(nlocal, &extra[nlocal][m + 1]);
-  upgrade_records(peratom[nlocal]);
+  const double *record = &extra[nlocal][m + 1];
+  // a copy of the histories that write_restart may write again before a run (see above)
+  stored_by_post_run = true;
+  if (demc_restart::is_versioned(record)) {
+    restart_in.take(lmp, record, RECORD_VERSION, "Fix DEMC/JAEGER_HISTORY");
+    return;
+  }
+  const int count = (int) demc_restart::checked_int(lmp, extra[nlocal][m], 2, atom->nextra_store,
+                                                    "Fix DEMC/JAEGER_HISTORY: record size");
+  const int size = (int) demc_restart::checked_int(lmp, record[0], 0, count - 2,
+                                                   "Fix DEMC/JAEGER_HISTORY: store size");
+  std::vector<double> store(record + 1, record + 1 + size);
+  restore_store(nlocal, store, 0);
 }
 
-/* Records of restart files written before the header held R_TYPES get it as 0 (not known:
-   PairGranJaeger::convert_histories() takes the contact's type pair as it finds it), and those
-   written before it held R_STORED get that as -1 (not known: the pair style takes U_t from the
-   history). Their entries are told apart by size modulo POINT: R_HEADER - 2 + 4 n values
-   before R_TYPES, R_HEADER - 1 + 4 n before R_STORED, R_HEADER + 4 n now. */
-
-void FixJaegerHistory::upgrade_records(std::vector<double> &store)
+// the records of a restart file whose stores sit with other atoms, to their atoms (collective)
+void FixJaegerHistory::init_records_from_restart()
 {
-  static_assert(R_TYPES == R_HEADER - 2 && R_STORED == R_HEADER - 1 && (R_HEADER - 2) % POINT == 0,
-                "the sizes of the three layouts differ modulo POINT");
-  for (size_t m = 0; m < store.size(); m += 2 + (size_t) store[m + 1]) {
-    const int size = (int) store[m + 1], missing = R_HEADER % POINT - size % POINT;
-    const long header = (long) (m + 2);
-    if (missing == 2) store.insert(store.begin() + header + R_TYPES, 0.0);
-    if (missing >= 1) store.insert(store.begin() + header + R_STORED, -1.0);
-    store[m + 1] = size + missing;
+  restart_in.assemble(
+      lmp,
+      [this](int i, std::vector<double> &store, int version) {
+        restore_store(i, store, version);
+      },
+      "Fix DEMC/JAEGER_HISTORY");
+  set_maxexchange();
+}
+
+/* a store of format version `version` (0: a file written before records had markers) into
+   atom i's, upgraded to this version's layout and checked */
+
+void FixJaegerHistory::restore_store(int i, std::vector<double> &store, int version)
+{
+  if (version != 0 && version != RECORD_VERSION)
+    error->one(FLERR, "Fix DEMC/JAEGER_HISTORY: no reader for record version {}", version);
+  upgrade_records(store, version);
+  check_store(store);
+  peratom[i] = std::move(store);
+}
+
+/* every entry of a store: a partner atom ID, a size, a record of R_HEADER + 4 length values
+   (checked before any of them is used as an integer) */
+
+void FixJaegerHistory::check_store(const std::vector<double> &store) const
+{
+  using demc_restart::checked_int;
+  const std::string who = "Fix DEMC/JAEGER_HISTORY";
+  for (size_t m = 0; m < store.size();) {
+    const long left = (long) (store.size() - m);
+    checked_int(lmp, (double) left, 2 + R_HEADER, LONG_MAX, who + ": values left in a store");
+    checked_int(lmp, store[m], 1, MAXTAGINT, who + ": partner atom ID");
+    const long size = checked_int(lmp, store[m + 1], R_HEADER, left - 2, who + ": record size");
+    const double *rec = &store[m + 2];
+    const long length =
+        checked_int(lmp, rec[R_LENGTH], 0, (size - R_HEADER) / POINT, who + ": history length");
+    checked_int(lmp, (double) size, R_HEADER + POINT * length, R_HEADER + POINT * length,
+                who + ": record size for its history length");
+    checked_int(lmp, rec[R_CAPACITY], 0, INT_MAX, who + ": record capacity");
+    checked_int(lmp, rec[R_TYPES], 0, INT_MAX, who + ": record type pair");
+    m += 2 + (size_t) size;
   }
 }
 
-int FixJaegerHistory::size_restart(int nlocal)
-{
-  return 2 + (int) peratom[nlocal].size();
-}
+/* The record headers of the layouts (all begin with R_CAPACITY, R_LENGTH, the frame, the work
+   and the damping work): 8 values before R_TYPES, 9 before R_STORED, 10 before the dashpot
+   force (files before markers: layouts 1 to 3), R_HEADER now (format version 4, the first
+   with markers). A record's header
+   is its size less 4 values per point. Added values come in as: R_TYPES 0 (not known:
+   PairGranJaeger::convert_histories() takes the contact's type pair as it finds it), R_STORED
+   -1 (not known: the pair style takes U_t from the history), the dashpot force 0 (as the setup
+   of those versions took it). */
 
-int FixJaegerHistory::maxsize_restart()
+void FixJaegerHistory::upgrade_records(std::vector<double> &store, int version) const
 {
-  int mine = 0, largest = 0;
-  for (int i = 0; i < atom->nlocal; i++) mine = std::max(mine, size_restart(i));
-  MPI_Allreduce(&mine, &largest, 1, MPI_INT, MPI_MAX, world);
-  return largest;
+  static_assert(R_TYPES == 8 && R_STORED == 9 && R_FDAMP_X == 10 && R_HEADER == 13,
+                "the layouts grew at the end of the header");
+  using demc_restart::checked_int;
+  const std::string who = "Fix DEMC/JAEGER_HISTORY";
+  for (size_t m = 0; m < store.size(); m += 2 + (size_t) store[m + 1]) {
+    const long left = (long) (store.size() - m);
+    checked_int(lmp, (double) left, 2 + R_TYPES, LONG_MAX, who + ": values left in a store");
+    const long size = checked_int(lmp, store[m + 1], R_TYPES, left - 2, who + ": record size");
+    const long length = checked_int(lmp, store[m + 2 + R_LENGTH], 0, (size - R_TYPES) / POINT,
+                                    who + ": history length");
+    const long header = size - POINT * length;
+    const bool known = version == 0 ? (header >= R_TYPES && header <= R_FDAMP_X)
+                                    : header == R_HEADER;
+    if (!known)
+      error->one(FLERR,
+                 "{}: a record of {} values with {} history points is of no layout of format "
+                 "version {}",
+                 who, size, length, version);
+    if (header <= R_TYPES) store.insert(store.begin() + (long) (m + 2) + R_TYPES, 0.0);
+    if (header <= R_STORED) store.insert(store.begin() + (long) (m + 2) + R_STORED, -1.0);
+    if (header <= R_FDAMP_X)
+      store.insert(store.begin() + (long) (m + 2) + R_FDAMP_X, R_HEADER - R_FDAMP_X, 0.0);
+    store[m + 1] = (double) (size + R_HEADER - header);
+  }
 }
 
 /* ---------------------------------------------------------------------- */

@@ -27,6 +27,7 @@ FixStyle(DEMC/JAEGER_HISTORY,FixJaegerHistory);
 #ifndef DEMC_FIX_JAEGER_HISTORY_H
 #define DEMC_FIX_JAEGER_HISTORY_H
 
+#include "demc_restart_records.h"
 #include "fix.h"
 #include "history_partner_ids.h"
 
@@ -42,7 +43,10 @@ class FixJaegerHistory : public Fix {
      changed type is moved to its new material. R_STORED: the stored tangential energy U_t,
      which the kernel carries from step to step with work yes; negative: not known (work no,
      a history changed outside a step, a restart file written before it existed), then taken
-     from the whole history when next needed. */
+     from the whole history when next needed. R_FDAMP_X..Z: the dashpot force on p of the last
+     step (global frame), which the force of a run's setup repeats: a run that follows another
+     or a restart file then continues as the run that went straight on (the velocities the
+     dashpots saw, half a step old, are not kept). */
   enum Header {
     R_CAPACITY,
     R_LENGTH,
@@ -54,6 +58,9 @@ class FixJaegerHistory : public Fix {
     R_DAMPWORK,
     R_TYPES,
     R_STORED,
+    R_FDAMP_X,
+    R_FDAMP_Y,
+    R_FDAMP_Z,
     R_HEADER
   };
   enum Stats {
@@ -120,7 +127,15 @@ class FixJaegerHistory : public Fix {
   std::vector<long> first;      // per atom: offset of its entries in handles
   // per-atom store between reneighborings: [tag, size, record(size)] ...
   std::vector<std::vector<double>> peratom;
-  static void upgrade_records(std::vector<double> &store);    // restart files of earlier versions
+  // restart records: this layout's format version (see unpack_restart()); the writer and
+  // reader of records spread evenly over the atoms
+  static constexpr int RECORD_VERSION = 4;
+  demc_restart::SpreadWriter restart_out;
+  demc_restart::SpreadReader restart_in;
+  void init_records_from_restart();
+  void restore_store(int i, std::vector<double> &store, int version);
+  void upgrade_records(std::vector<double> &store, int version) const;
+  void check_store(const std::vector<double> &store) const;
   bool stored_by_post_run;
   PartnerFlagsOfGhosts ghost_partner_flags;
   bigint stats_step;

@@ -15,6 +15,10 @@
    (Pair::beyond_contact set only while it rebuilds, so that LAMMPS computes that
    refuse pair styles with beyond_contact, e.g. compute fabric, still work): the
    pair style then sees them part and books their stored energy as dissipated.
+
+   Its per-atom restart records are spread evenly over the atoms
+   (demc_restart_records.h): reading a file back needs memory for the mean
+   number of partners, not the largest.
 ------------------------------------------------------------------------- */
 
 #ifdef FIX_CLASS
@@ -26,8 +30,11 @@ FixStyle(DEMC/NEIGH_HISTORY,FixNeighHistoryDemc);
 #ifndef DEMC_FIX_NEIGH_HISTORY_DEMC_H
 #define DEMC_FIX_NEIGH_HISTORY_DEMC_H
 
+#include "demc_restart_records.h"
 #include "fix_neigh_history.h"
 #include "history_partner_ids.h"
+
+#include <vector>
 
 namespace LAMMPS_NS {
 
@@ -37,13 +44,27 @@ class FixNeighHistoryDemc : public FixNeighHistory {
   void setup_post_neighbor() override;
   void post_neighbor() override;
   void post_run() override;
+  void init() override;
   void write_restart(FILE *) override;
+  int maxsize_restart() override;
+  int size_restart(int) override;
+  int pack_restart(int, double *) override;
+  void unpack_restart(int, int) override;
   int pack_forward_comm(int, int *, double *, int, int *) override;    // partner flags
   void unpack_forward_comm(int, int, double *) override;
 
  protected:
   bool stored_by_post_run;    // per-atom copy is current and no run has started since
   PartnerFlagsOfGhosts ghost_partner_flags;
+
+  /* restart records, format version 1: per atom with partners the layout of
+     FixNeighHistory::pack_restart() without its count: n, then per partner its ID (as
+     LAMMPS's ubuf) and dnum values */
+  static constexpr int RECORD_VERSION = 1;
+  demc_restart::SpreadWriter restart_out;
+  demc_restart::SpreadReader restart_in;
+  void restore_partners(int i, const std::vector<double> &payload, int version);
+  void init_records_from_restart();
 };
 
 }    // namespace LAMMPS_NS

@@ -5,6 +5,7 @@
 #include "fix_wall_gran_demc.h"
 
 #include "demc_restart_entries.h"
+#include "demc_restart_records.h"
 
 #include "atom.h"
 #include "comm.h"
@@ -57,26 +58,13 @@ int axis_of(const char *word)
   return -1;
 }
 
-/* global restart record: a marker, the layout's version, displacement (3), elapsed time,
-   cumulative sums. Records of earlier versions start with the displacement (never a
-   NaN) and hold the first three sums only. */
-constexpr int RESTART_HEADER = 6;
-constexpr int RESTART_VERSION = 2;
+/* global restart record (format version 3): the package's marker, the version, the number of
+   values that follow, displacement (3), elapsed time, cumulative sums. Version 2 had no count
+   (RESTART_HEADER - 1 values before the sums); records before markers start with the
+   displacement (never the marker) and hold the first three sums only. */
+constexpr int RESTART_HEADER = 7;
+constexpr int RESTART_VERSION = 3;
 constexpr int OLD_RESTART_HEADER = 4, OLD_RESTART_SUMS = 3;
-// a NaN with a payload, compared bit for bit (a NaN test could be optimised away)
-constexpr unsigned long long RESTART_MARKER = 0x7ff8000000006465ULL;
-double restart_marker()
-{
-  double marker;
-  memcpy(&marker, &RESTART_MARKER, sizeof(marker));
-  return marker;
-}
-bool is_restart_marker(double value)
-{
-  unsigned long long bits;
-  memcpy(&bits, &value, sizeof(bits));
-  return bits == RESTART_MARKER;
-}
 }    // namespace
 
 /* ---------------------------------------------------------------------- */
@@ -619,8 +607,13 @@ void FixWallGranDemc::write_restart(FILE *fp)
   double totals[C_SIZE];
   MPI_Reduce(cumulative, totals, C_SIZE, MPI_DOUBLE, MPI_SUM, 0, world);
   if (comm->me != 0) return;
-  double list[RESTART_HEADER + C_SIZE] = {restart_marker(), RESTART_VERSION, disp[0],
-                                          disp[1],          disp[2],         elapsed};
+  double list[RESTART_HEADER + C_SIZE] = {demc_restart::record_marker(),
+                                          RESTART_VERSION,
+                                          RESTART_HEADER - 3 + C_SIZE,
+                                          disp[0],
+                                          disp[1],
+                                          disp[2],
+                                          elapsed};
   for (int k = 0; k < C_SIZE; k++) list[RESTART_HEADER + k] = totals[k];
   const int size = (int) sizeof(list);
   fwrite(&size, sizeof(int), 1, fp);
@@ -630,11 +623,17 @@ void FixWallGranDemc::write_restart(FILE *fp)
 void FixWallGranDemc::restart(char *buf)
 {
   const auto *list = reinterpret_cast<const double *>(buf);
-  const bool versioned = is_restart_marker(list[0]);
-  if (versioned && static_cast<int>(list[1]) != RESTART_VERSION)
-    error->all(FLERR, law_error("the restart file's wall record has version {}, this fix reads {}"),
-               list[1], RESTART_VERSION);
-  const int header = versioned ? RESTART_HEADER : OLD_RESTART_HEADER;
+  const bool versioned = demc_restart::is_record_marker(list[0]);
+  const int version = versioned
+      ? demc_restart::checked_version(lmp, list[1], RESTART_VERSION, law_error("wall record"))
+      : 0;
+  if (versioned && version < 2)
+    error->all(FLERR, law_error("the restart file's wall record has version {}, unknown"), version);
+  if (version == RESTART_VERSION)
+    demc_restart::checked_int(lmp, list[2], RESTART_HEADER - 3 + C_SIZE,
+                              RESTART_HEADER - 3 + C_SIZE, law_error("wall record length"));
+  const int header = versioned ? (version == 2 ? RESTART_HEADER - 1 : RESTART_HEADER)
+                               : OLD_RESTART_HEADER;
   const int sums = versioned ? static_cast<int>(C_SIZE) : OLD_RESTART_SUMS;
   for (int k = 0; k < 3; k++) disp[k] = list[header - 4 + k];
   elapsed = list[header - 1];

@@ -24,6 +24,7 @@
 #include "pair.h"
 
 #include <algorithm>
+#include <climits>
 #include <cstring>
 
 using namespace LAMMPS_NS;
@@ -132,6 +133,7 @@ int FixWallGranJaeger::law_keyword(int narg, char **arg, int iarg)
 void FixWallGranJaeger::init()
 {
   FixWallGranDemc::init();
+  init_records_from_restart();
   Pair *pair = force->pair_match("gran/jaeger", 0);
   int dim = 0;
   auto **pe = pair ? (double **) pair->extract("E", dim) : nullptr;
@@ -228,17 +230,22 @@ FixWallGranDemc::Touch FixWallGranJaeger::touch(const Contact &c, int side, bool
     res.T = jaeger::force_of(top);
   }
 
-  // against the wall (infinite mass) the effective mass is the particle's
-  Vec3 fdamp = advance
-      ? demc::dashpot_force(dashpots, c.du, c.n, res.P, c.overlap, atom->rmass[c.p], dt)
-      : Vec3{0.0, 0.0, 0.0};
+  // against the wall (infinite mass) the effective mass is the particle's; at setup the last
+  // step's dashpot force again, as the limits left it (see W_FDAMP_X)
   const Vec3 T = frame::to_global(q, res.T.x, res.T.y);
+  Vec3 fdamp = {0.0, 0.0, 0.0};
   if (advance) {
+    fdamp = demc::dashpot_force(dashpots, c.du, c.n, res.P, c.overlap, atom->rmass[c.p], dt);
     if (dashpot_limits.act_on(demc::has_tangential_dashpot(dashpots)))
       demc::limit_dashpot_force(dashpot_limits, mat.mu, res.P, T, c.n, fdamp);
     const double dwd = demc::dot(fdamp, c.du);
     cumulative[C_DAMPING] += dwd;
     rec[W_DAMPWORK] += dwd;
+    rec[W_FDAMP_X] = fdamp.x;
+    rec[W_FDAMP_Y] = fdamp.y;
+    rec[W_FDAMP_Z] = fdamp.z;
+  } else if (!rec.empty()) {
+    fdamp = {rec[W_FDAMP_X], rec[W_FDAMP_Y], rec[W_FDAMP_Z]};
   }
   const Vec3 force = -res.P * c.n + T + fdamp;
   const double ut = rec.empty() ? 0.0 : stored_tangential_energy(rec, mat);
@@ -346,31 +353,42 @@ int FixWallGranJaeger::pack_exchange(int i, double *buf)
   return n + 1;
 }
 
-/* A record is sent as its used part, W_HEADER + 4 n values for a history of n points. Restart
-   files written before the header held W_STORED have records one value shorter: they get it as
-   -1 (not known). Before the header held the material (8 + 4 n values) they cannot be read. */
+/* A record is sent as its used part, W_HEADER + 4 n values for a history of n points. */
 
 int FixWallGranJaeger::unpack_exchange(int nlocal, double *buf)
 {
-  static_assert(W_STORED == W_HEADER - 1, "U_t was added last to the header");
   const int n = static_cast<int>(buf[0]);
-  const int header = n > 0 ? n - POINT * static_cast<int>(buf[1 + W_LENGTH]) : W_HEADER;
-  if (header != W_HEADER && header != W_HEADER - 1)
-    error->one(FLERR,
-               "Fix {}: a wall contact history of {} values is not a record of this version "
-               "(restart file written before 2026-11-25?)",
-               style, n);
   records[nlocal].assign(buf + 1, buf + 1 + n);
-  if (header == W_HEADER - 1) records[nlocal].insert(records[nlocal].begin() + W_STORED, -1.0);
   maxexchange = std::max(maxexchange, n + 1);
   return n + 1;
 }
 
+/* Restart: records (format version RECORD_VERSION) spread evenly over the atoms' restart
+   slots (demc_restart_records.h), so that reading a file back needs memory for the mean
+   record, not the longest. Files written before the records had a marker hold each atom's own
+   record [n, n values] (see restore_record()). */
+
+int FixWallGranJaeger::maxsize_restart()
+{
+  // called by Modify::write_restart() on every rank before the atoms' records are packed
+  // (records of a file read since, not yet taken by an init(): write_restart noinit)
+  init_records_from_restart();
+  restart_out.build(lmp, RECORD_VERSION, [this](int i) {
+    return std::make_pair(records[i].data(), (long) used_size(records[i]));
+  });
+  return restart_out.max_record_size(lmp);
+}
+
+int FixWallGranJaeger::size_restart(int nlocal)
+{
+  return restart_out.record_size(lmp, nlocal);
+}
+
 int FixWallGranJaeger::pack_restart(int i, double *buf)
 {
-  const int m = pack_exchange(i, buf + 1);
-  buf[0] = m + 1;    // the count including itself, as other fixes expect
-  return m + 1;
+  const int n = restart_out.pack(i, buf);
+  if (i == atom->nlocal - 1) restart_out.clear();
+  return n;
 }
 
 void FixWallGranJaeger::unpack_restart(int nlocal, int nth)
@@ -378,20 +396,67 @@ void FixWallGranJaeger::unpack_restart(int nlocal, int nth)
   double **extra = atom->extra;
   int m = 0;
   for (int k = 0; k < nth; k++) m += static_cast<int>(extra[nlocal][m]);
-  unpack_exchange(nlocal, &extra[nlocal][m + 1]);
+  const double *record = &extra[nlocal][m + 1];
+  if (demc_restart::is_versioned(record)) {
+    restart_in.take(lmp, record, RECORD_VERSION, law_error("wall contact history"));
+    return;
+  }
+  // a record of a file written before markers: [n, n values]
+  const int n = (int) demc_restart::checked_int(lmp, record[0], 0, atom->nextra_store - m - 2,
+                                                law_error("wall contact history size"));
+  std::vector<double> rec(record + 1, record + 1 + n);
+  restore_record(nlocal, rec, 0);
 }
 
-int FixWallGranJaeger::size_restart(int nlocal)
+/* a record of format version `version` (0: a file written before records had markers) into
+   atom i's, upgraded and checked. Headers: W_STORED values (11) before U_t was kept, W_FDAMP_X
+   (12) before the dashpot force (both before markers), W_HEADER in version 3. Added values
+   come in as: U_t -1 (not known), the dashpot force 0 (as the setup of those versions took
+   it). Records before the material was kept (8 + 4 n values) cannot be read. */
+
+void FixWallGranJaeger::restore_record(int i, std::vector<double> &rec, int version)
 {
-  return 2 + used_size(records[nlocal]);
+  if (version != 0 && version != RECORD_VERSION)
+    error->one(FLERR, law_error("no reader for wall record version {}"), version);
+  if (!rec.empty()) {
+    const long n = demc_restart::checked_int(lmp, (double) rec.size(), W_STORED, INT_MAX,
+                                             law_error("wall contact history size"));
+    const long length =
+        demc_restart::checked_int(lmp, rec[W_LENGTH], 0, n / POINT, law_error("history length"));
+    const long header = n - POINT * length;
+    const bool known = version == 0 ? (header == W_STORED || header == W_FDAMP_X)
+                                    : header == W_HEADER;
+    if (!known)
+      error->one(FLERR,
+                 "Fix {}: a wall contact history of {} values is not a record of format version "
+                 "{} (restart file written before 2026-11-25?)",
+                 style, n, version);
+    if (header == W_STORED) rec.insert(rec.begin() + W_STORED, -1.0);
+    if (header <= W_FDAMP_X) rec.insert(rec.begin() + W_FDAMP_X, W_HEADER - W_FDAMP_X, 0.0);
+  }
+  if (!rec.empty()) {
+    using demc_restart::checked_int;
+    const long n = (long) rec.size();
+    checked_int(lmp, (double) n, W_HEADER, INT_MAX, law_error("wall contact history size"));
+    const long length =
+        checked_int(lmp, rec[W_LENGTH], 0, (n - W_HEADER) / POINT, law_error("history length"));
+    checked_int(lmp, (double) n, W_HEADER + POINT * length, W_HEADER + POINT * length,
+                law_error("wall contact history size for its length"));
+    checked_int(lmp, rec[W_SIDE], LO_SIDE, HI_SIDE, law_error("wall side of a contact"));
+  }
+  records[i] = std::move(rec);
 }
 
-int FixWallGranJaeger::maxsize_restart()
+// the records of a restart file that sit with other atoms, to their atoms (collective)
+void FixWallGranJaeger::init_records_from_restart()
 {
-  int mine = 2, largest = 0;
-  for (int i = 0; i < atom->nlocal; i++) mine = std::max(mine, size_restart(i));
-  MPI_Allreduce(&mine, &largest, 1, MPI_INT, MPI_MAX, world);
-  return largest;
+  restart_in.assemble(
+      lmp,
+      [this](int i, std::vector<double> &rec, int version) {
+        restore_record(i, rec, version);
+      },
+      law_error("wall contact history"));
+  update_maxexchange();
 }
 
 /* ---------------------------------------------------------------------- */

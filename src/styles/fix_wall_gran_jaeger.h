@@ -17,6 +17,7 @@ FixStyle(wall/gran/jaeger,FixWallGranJaeger);
 #ifndef DEMC_FIX_WALL_GRAN_JAEGER_H
 #define DEMC_FIX_WALL_GRAN_JAEGER_H
 
+#include "demc_restart_records.h"
 #include "fix_wall_gran_demc.h"
 
 #include <vector>
@@ -55,7 +56,9 @@ class FixWallGranJaeger : public FixWallGranDemc {
   // W_ESTAR..W_MU: the material the stack was made with (see keep_material()). W_STORED: the
   // stored tangential energy U_t, carried from step to step (the fix tallies it on every step);
   // negative: not known (after a change of material or a merge outside a step, or from a
-  // restart file written before it was kept), then taken from the whole history.
+  // restart file written before it was kept), then taken from the whole history. W_FDAMP_X..Z:
+  // the dashpot force of the last step, which the force of a run's setup repeats (so that a
+  // run after another, or after read_restart, continues as the one that went straight on).
   enum Header {
     W_SIDE,
     W_LENGTH,
@@ -69,6 +72,9 @@ class FixWallGranJaeger : public FixWallGranDemc {
     W_GSTAR,
     W_MU,
     W_STORED,
+    W_FDAMP_X,
+    W_FDAMP_Y,
+    W_FDAMP_Z,
     W_HEADER
   };
 
@@ -96,6 +102,13 @@ class FixWallGranJaeger : public FixWallGranDemc {
   demc::jaeger::StepResult advance_record(std::vector<double> &rec, const demc::jaeger::Material &,
                                           const Contact &, const demc::frame::Quat &);
   void update_maxexchange();
+  // restart records: this layout's format version, the writer and reader of records spread
+  // evenly over the atoms
+  static constexpr int RECORD_VERSION = 3;
+  demc_restart::SpreadWriter restart_out;
+  demc_restart::SpreadReader restart_in;
+  void restore_record(int i, std::vector<double> &rec, int version);
+  void init_records_from_restart();
   static const int INITIAL_CAPACITY = 8;
 };
 

@@ -10,6 +10,8 @@
 
 #include "fix_wall_gran_kuhn.h"
 
+#include "demc_restart_records.h"
+
 #include "kuhn_keywords.h"
 
 #include "demc_citations.h"
@@ -125,6 +127,10 @@ FixWallGranDemc::Touch FixWallGranKuhn::touch(const Contact &c, int side, bool a
   const double zeta_old = (history_side(c.p) == side) ? h[H_ZETA] : 0.0;
   const kuhn::Motion motion = motion_of(c, zeta_old, dt);
   kuhn::Result res = kuhn::step(params, motion, tangential_force(h));
+  // at setup the last step's dashpot force again, as the limits left it (see H_FDAMP_X); none
+  // for a fresh contact
+  if (!advance && zeta_old > 0.0)
+    res.force = res.force + Vec3{h[H_FDAMP_X], h[H_FDAMP_Y], h[H_FDAMP_Z]};
   if (advance) {
     // restitution damping: against the wall (infinite mass) the effective mass is the
     // particle's; then the dashpots' limits
@@ -134,6 +140,9 @@ FixWallGranDemc::Touch FixWallGranKuhn::touch(const Contact &c, int side, bool a
       kuhn::limit_dashpots(dashpot_limits, mu, m, res);
     store_kuhn_history(h, res, c.overlap);
     h[H_SIDE] = side;
+    h[H_FDAMP_X] = res.f_damp.x;
+    h[H_FDAMP_Y] = res.f_damp.y;
+    h[H_FDAMP_Z] = res.f_damp.z;
     cumulative[C_FRICTION] += res.dWt_irrev;
     cumulative[C_DAMPING] += res.dW_damp;
     cumulative[C_WORK] += res.dWt;
@@ -192,11 +201,17 @@ int FixWallGranKuhn::unpack_exchange(int nlocal, double *buf)
   return H_SIZE;
 }
 
+/* restart record (format version 1): [count, marker, version, H_SIZE, history]; files written
+   before records had a marker hold [8, the history up to H_SIDE] */
+
 int FixWallGranKuhn::pack_restart(int i, double *buf)
 {
-  buf[0] = H_SIZE + 1;    // the count including itself, as other fixes expect
-  for (int k = 0; k < H_SIZE; k++) buf[k + 1] = history[i][k];
-  return H_SIZE + 1;
+  buf[0] = size_restart(i);    // the count including itself, as other fixes expect
+  buf[1] = demc_restart::record_marker();
+  buf[2] = RECORD_VERSION;
+  buf[3] = H_SIZE;
+  for (int k = 0; k < H_SIZE; k++) buf[1 + demc_restart::PERATOM_HEADER + k] = history[i][k];
+  return size_restart(i);
 }
 
 void FixWallGranKuhn::unpack_restart(int nlocal, int nth)
@@ -204,17 +219,33 @@ void FixWallGranKuhn::unpack_restart(int nlocal, int nth)
   double **extra = atom->extra;
   int m = 0;
   for (int k = 0; k < nth; k++) m += static_cast<int>(extra[nlocal][m]);
-  for (int k = 0; k < H_SIZE; k++) history[nlocal][k] = extra[nlocal][m + 1 + k];
+  const double *record = &extra[nlocal][m + 1];
+  const double *values = record;
+  int stored = H_SIZE;
+  if (demc_restart::is_versioned(record)) {
+    demc_restart::checked_version(lmp, record[1], RECORD_VERSION, law_error("wall record"));
+    demc_restart::checked_int(lmp, record[2], H_SIZE, H_SIZE, law_error("wall record length"));
+    values = record + demc_restart::PERATOM_HEADER;
+  } else {
+    // before markers: the values up to the side (the dashpot force comes in as 0, as the setup
+    // of that version took it)
+    stored = H_FDAMP_X;
+    demc_restart::checked_int(lmp, extra[nlocal][m], stored + 1, stored + 1,
+                              law_error("wall record size"));
+  }
+  for (int k = 0; k < H_SIZE; k++) history[nlocal][k] = k < stored ? values[k] : 0.0;
+  demc_restart::checked_int(lmp, history[nlocal][H_SIDE], NO_SIDE, HI_SIDE,
+                            law_error("wall side of a contact"));
 }
 
 int FixWallGranKuhn::size_restart(int)
 {
-  return H_SIZE + 1;
+  return 1 + demc_restart::PERATOM_HEADER + H_SIZE;
 }
 
 int FixWallGranKuhn::maxsize_restart()
 {
-  return H_SIZE + 1;
+  return 1 + demc_restart::PERATOM_HEADER + H_SIZE;
 }
 
 double FixWallGranKuhn::memory_usage()

@@ -36,8 +36,22 @@ class FixWallGranKuhn : public FixWallGranDemc {
 
   // one particle's record: tangential force on the particle, overlap at the end of the
   // last step, this contact's friction and damping work, the surface it touches (a Side)
-  // KuhnHistoryIndex (kuhn_keywords.h), then the side of the wall
-  enum HistoryIndex { H_FTX, H_FTY, H_FTZ, H_ZETA, H_WFRIC, H_WDAMP, H_SIDE, H_SIZE };
+  // KuhnHistoryIndex (kuhn_keywords.h), then the side of the wall, then the dashpot force of
+  // the last step, which the force of a run's setup repeats (so that a run after another, or
+  // after read_restart, continues as the one that went straight on)
+  enum HistoryIndex {
+    H_FTX,
+    H_FTY,
+    H_FTZ,
+    H_ZETA,
+    H_WFRIC,
+    H_WDAMP,
+    H_SIDE,
+    H_FDAMP_X,
+    H_FDAMP_Y,
+    H_FDAMP_Z,
+    H_SIZE
+  };
 
  protected:
   int law_keyword(int, char **, int) override;
@@ -49,6 +63,7 @@ class FixWallGranKuhn : public FixWallGranDemc {
   double kn, kt, mu;       // (the dashpots: FixWallGranDemc)
   unsigned refinements;    // demc::kuhn::Refinement bits
   double **history;
+  static constexpr int RECORD_VERSION = 1;    // of the per-atom restart record
 };
 
 }    // namespace LAMMPS_NS

@@ -5,6 +5,7 @@
 #include "pair_gran_demc.h"
 
 #include "demc_restart_entries.h"
+#include "demc_restart_records.h"
 #include "fix_demc_atom_energy.h"
 
 #include "atom.h"
@@ -74,7 +75,13 @@ void PairGranDemc::release_style(bool history_made,
                                  std::initializer_list<double **> coefficient_arrays)
 {
   delete[] svector;
-  modify->delete_fix(history_made ? history_fix_id() : history_fix_id() + "_DUMMY");
+  // (a history fix whose creation stopped with an error, in unpack_restart(), is in the fix
+  // list in the placeholder's place, though the pair style never got it)
+  const std::string made = history_fix_id(), placeholder = made + "_DUMMY";
+  if (!history_made && modify->get_fix_by_id(placeholder))
+    modify->delete_fix(placeholder);
+  else if (modify->get_fix_by_id(made))
+    modify->delete_fix(made);
   if (!allocated) return;
   memory->destroy(setflag);
   memory->destroy(cutsq);
@@ -403,6 +410,37 @@ double PairGranDemc::read_double(FILE *fp)
   if (comm->me == 0) utils::sfread(FLERR, &value, sizeof(double), 1, fp, nullptr, error);
   MPI_Bcast(&value, 1, MPI_DOUBLE, 0, world);
   return value;
+}
+
+/* ---------------------------------------------------------------------- */
+
+void PairGranDemc::write_settings_record(FILE *fp, int version,
+                                         const std::vector<double> &values) const
+{
+  write_double(fp, demc_restart::record_marker());
+  write_double(fp, version);
+  write_double(fp, (double) values.size());
+  fwrite(values.data(), sizeof(double), values.size(), fp);
+}
+
+bool PairGranDemc::read_settings_record(FILE *fp, int newest, std::vector<double> &values)
+{
+  int versioned = 0;
+  if (comm->me == 0) {
+    double first = 0.0;
+    utils::sfread(FLERR, &first, sizeof(double), 1, fp, nullptr, error);
+    versioned = demc_restart::is_record_marker(first) ? 1 : 0;
+    if (!versioned && fseek(fp, -(long) sizeof(double), SEEK_CUR) != 0)
+      error->one(FLERR, "Pair {}: cannot read the restart file's settings again", style_name);
+  }
+  MPI_Bcast(&versioned, 1, MPI_INT, 0, world);
+  if (!versioned) return false;
+  const std::string who = "Pair " + style_name + " settings";
+  demc_restart::checked_version(lmp, read_double(fp), newest, who);
+  const long n = demc_restart::checked_int(lmp, read_double(fp), 0, 1L << 24, who + ": values");
+  values.resize(n);
+  for (double &v : values) v = read_double(fp);
+  return true;
 }
 
 /* ---------------------------------------------------------------------- */

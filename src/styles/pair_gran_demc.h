@@ -273,6 +273,13 @@ class PairGranDemc : public Pair {
 
   void write_double(FILE *fp, double value) const;
   double read_double(FILE *fp);
+  /* the settings' restart record: the package's marker, a format version, the number of
+     values, the values (rank 0 writes). read_settings_record() (collective) reads one when the
+     file holds one here and refuses a version newer than `newest`; otherwise (a file written
+     before settings had markers, whose first value is never the marker) it leaves the file
+     where it was and returns false. */
+  void write_settings_record(FILE *fp, int version, const std::vector<double> &values) const;
+  bool read_settings_record(FILE *fp, int newest, std::vector<double> &values);
   // pair_coeff's type ranges: set each array to its value for every i <= j in them
   void set_coefficients(const char *types_i, const char *types_j,
                         std::initializer_list<std::pair<double **, double>> values);

@@ -15,6 +15,7 @@
 #include "jaeger_contact.h"
 
 #include "demc_citations.h"
+#include "demc_restart_records.h"
 #include "fix_jaeger_history.h"
 
 #include "atom.h"
@@ -28,8 +29,10 @@
 #include "update.h"
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <cstring>
+#include <functional>
 
 using namespace LAMMPS_NS;
 using demc::Vec3;
@@ -201,6 +204,7 @@ void PairGranJaeger::compute_contact(const TouchingPair &t, bool advance, bool e
     if (advance) {
       rec = fix_history->open(i, jj, INITIAL_CAPACITY);
       rec[H::R_WORK] = rec[H::R_DAMPWORK] = rec[H::R_STORED] = 0.0;
+      rec[H::R_FDAMP_X] = rec[H::R_FDAMP_Y] = rec[H::R_FDAMP_Z] = 0.0;
       rec[H::R_TYPES] = material_key(i, j);
     }
   }
@@ -242,11 +246,21 @@ void PairGranJaeger::compute_contact(const TouchingPair &t, bool advance, bool e
 
   const demc::ContactDashpots &dashpots = pair_dashpots[pair];
   const double m_eff = demc::needs_effective_mass(dashpots) ? contact_effective_mass(i, j) : 0.0;
-  Vec3 fdamp = advance ? demc::dashpot_force(dashpots, c.du, c.n, res.P, c.overlap, m_eff, dt)
-                       : Vec3{0.0, 0.0, 0.0};
+  // at setup, the last step's dashpot force again, as the limits left it (from the record: the
+  // half-step velocities it came from are gone), so that the first step of the run continues as
+  // if there had been no break
   const Vec3 T = frame::to_global(q, res.T.x, res.T.y);
-  if (advance && dashpot_limits.act_on(demc::has_tangential_dashpot(dashpots)))
-    demc::limit_dashpot_force(dashpot_limits, mat.mu, res.P, T, c.n, fdamp);
+  Vec3 fdamp = {0.0, 0.0, 0.0};
+  if (advance) {
+    fdamp = demc::dashpot_force(dashpots, c.du, c.n, res.P, c.overlap, m_eff, dt);
+    if (dashpot_limits.act_on(demc::has_tangential_dashpot(dashpots)))
+      demc::limit_dashpot_force(dashpot_limits, mat.mu, res.P, T, c.n, fdamp);
+    hist[H::R_FDAMP_X] = fdamp.x;
+    hist[H::R_FDAMP_Y] = fdamp.y;
+    hist[H::R_FDAMP_Z] = fdamp.z;
+  } else if (hist) {
+    fdamp = {hist[H::R_FDAMP_X], hist[H::R_FDAMP_Y], hist[H::R_FDAMP_Z]};
+  }
   const Vec3 force = -res.P * c.n + T + fdamp;
   const double dwd = advance ? demc::dot(fdamp, c.du) : 0.0;
   if (advance) {
@@ -532,7 +546,7 @@ void PairGranJaeger::write_restart(FILE *fp)
    In the settings: pair hybrid writes only those of its sub-styles
 ------------------------------------------------------------------------- */
 
-void PairGranJaeger::write_history_materials(FILE *fp) const
+void PairGranJaeger::write_history_materials(std::vector<double> &out) const
 {
   const int n = atom->ntypes, stride = n + 1;
   const auto &table = (int) history_materials.size() == stride * stride ? history_materials
@@ -541,7 +555,7 @@ void PairGranJaeger::write_history_materials(FILE *fp) const
   for (int i = 1; i <= n; i++)
     for (int j = i; j <= n; j++) {
       const jaeger::Material m = known ? table[i * stride + j] : jaeger::Material{};
-      for (double v : {m.Estar, m.Gstar, m.mu}) write_double(fp, v);
+      out.insert(out.end(), {m.Estar, m.Gstar, m.mu});
     }
 }
 
@@ -563,41 +577,53 @@ void PairGranJaeger::read_restart(FILE *fp)
    settings, so that pair hybrid, which keeps no coefficients, keeps them)
 ------------------------------------------------------------------------- */
 
-void PairGranJaeger::read_history_materials(FILE *fp)
+void PairGranJaeger::read_history_materials(const std::function<double()> &next)
 {
   // (in the order written: i <= j row by row)
-  history_materials = type_pair_table(atom->ntypes, [this, fp](int, int) {
-    const double estar_ij = read_double(fp), gstar_ij = read_double(fp), mu_ij = read_double(fp);
+  history_materials = type_pair_table(atom->ntypes, [&next](int, int) {
+    const double estar_ij = next(), gstar_ij = next(), mu_ij = next();
     return (estar_ij > 0.0 && gstar_ij > 0.0) ? jaeger::material(estar_ij, gstar_ij, 0.0, mu_ij)
                                               : jaeger::Material{};
   });
 }
 
 /* ----------------------------------------------------------------------
-   settings (rank 0 only; the cumulative sums travel with fix DEMC/ATOM_ENERGY)
+   settings (rank 0 only; the cumulative sums travel with fix DEMC/ATOM_ENERGY):
+   a versioned record (write_settings_record()) of beta, history/max, the
+   common keywords, the flags (work + 2: the histories' materials follow +
+   4: the coefficients include restitution damping), the histories'
+   materials. Files written before settings had markers hold the same values
+   without the record's header.
 ------------------------------------------------------------------------- */
 
 void PairGranJaeger::write_restart_settings(FILE *fp)
 {
-  write_double(fp, beta);
-  write_double(fp, max_length);
-  write_double(fp, common_keywords_code());
-  // + 2: the histories' materials follow (write_history_materials()); + 4: the coefficients
-  // include restitution damping
-  write_double(fp, (work ? 1.0 : 0.0) + 2.0 + 4.0);
-  write_history_materials(fp);
+  std::vector<double> values = {beta, (double) max_length, common_keywords_code(),
+                                (work ? 1.0 : 0.0) + 2.0 + 4.0};
+  write_history_materials(values);
+  write_settings_record(fp, SETTINGS_VERSION, values);
 }
 
 void PairGranJaeger::read_restart_settings(FILE *fp)
 {
-  beta = read_double(fp);
-  max_length = (int) read_double(fp);
-  set_common_keywords(read_double(fp));
-  const int code = static_cast<int>(read_double(fp));
+  std::vector<double> values;
+  const bool versioned = read_settings_record(fp, SETTINGS_VERSION, values);
+  size_t k = 0;
+  auto next = [&]() {
+    if (!versioned) return read_double(fp);
+    if (k >= values.size())
+      error->all(FLERR, "Pair gran/jaeger: the restart file's settings end early");
+    return values[k++];
+  };
+  using demc_restart::checked_int;
+  beta = next();
+  max_length = (int) checked_int(lmp, next(), 0, INT_MAX, "Pair gran/jaeger: history/max");
+  set_common_keywords((double) checked_int(lmp, next(), 0, 27, "Pair gran/jaeger: keywords"));
+  const int code = (int) checked_int(lmp, next(), 0, 7, "Pair gran/jaeger: settings flags");
   restart_has_restitution = (code & 4) != 0;
   restart_has_materials = (code & 2) != 0;
   work = (code & 1) != 0;
-  if (restart_has_materials) read_history_materials(fp);
+  if (restart_has_materials) read_history_materials(next);
 }
 
 /* ---------------------------------------------------------------------- */

@@ -12,6 +12,7 @@
 #include "pair_gran_kuhn.h"
 
 #include "demc_citations.h"
+#include "demc_restart_records.h"
 #include "kuhn_contact_lanes.h"
 #include "kuhn_keywords.h"
 
@@ -28,6 +29,7 @@
 #include "neighbor.h"
 #include "update.h"
 
+#include <climits>
 #include <cmath>
 #include <cstring>
 
@@ -35,8 +37,8 @@ using namespace LAMMPS_NS;
 using demc::Vec3;
 namespace kuhn = demc::kuhn;
 static_assert(int(PairGranKuhn::H_WDAMP) == int(KH_WDAMP) &&
-                  int(PairGranKuhn::H_SIZE) == int(KH_SIZE),
-              "gran/kuhn's history is the shared Kuhn history");
+                  int(PairGranKuhn::H_FDAMP_X) == int(KH_SIZE),
+              "gran/kuhn's history begins with the shared Kuhn history");
 
 /* ---------------------------------------------------------------------- */
 
@@ -241,6 +243,10 @@ void PairGranKuhn::finish_step(const KuhnContact &t, const kuhn::Kinematics &m, 
   const int *type = atom->type;
   const kuhn::Params &p = type_params(type[i], type[j]);
   bool tangential = p.damp_t > 0.0;
+  // at setup the last step's dashpot force again (see H_FDAMP_X; zero for a fresh contact), as
+  // the limits left it
+  if (!advance)
+    res.force = res.force + Vec3{t.history[H_FDAMP_X], t.history[H_FDAMP_Y], t.history[H_FDAMP_Z]};
   if (RESTITUTION) {
     const demc::ContactDashpots &d = pair_dashpots[type[i] * (atom->ntypes + 1) + type[j]];
     const double m_eff = demc::needs_effective_mass(d) ? contact_effective_mass(i, j) : 0.0;
@@ -251,6 +257,9 @@ void PairGranKuhn::finish_step(const KuhnContact &t, const kuhn::Kinematics &m, 
   if (advance) {
     *t.touch = 1;
     store_kuhn_history(t.history, res, m.zeta_new);
+    t.history[H_FDAMP_X] = res.f_damp.x;
+    t.history[H_FDAMP_Y] = res.f_damp.y;
+    t.history[H_FDAMP_Z] = res.f_damp.z;
     totals.friction += weight * res.dWt_irrev;
     totals.damping += weight * res.dW_damp;
   }
@@ -361,8 +370,8 @@ double PairGranKuhn::init_one(int i, int j)
 }
 
 /* ----------------------------------------------------------------------
-   history of pair (i,j) seen from j: the tangential force changes sign
-   (it acts on the other particle), overlap and work do not
+   history of pair (i,j) seen from j: the tangential and dashpot forces change
+   sign (they act on the other particle), overlap and work do not
 ------------------------------------------------------------------------- */
 
 void PairGranKuhn::transfer_history(double *source, double *target, int, int)
@@ -371,6 +380,9 @@ void PairGranKuhn::transfer_history(double *source, double *target, int, int)
   target[H_FTX] = -source[H_FTX];
   target[H_FTY] = -source[H_FTY];
   target[H_FTZ] = -source[H_FTZ];
+  target[H_FDAMP_X] = -source[H_FDAMP_X];
+  target[H_FDAMP_Y] = -source[H_FDAMP_Y];
+  target[H_FDAMP_Z] = -source[H_FDAMP_Z];
 }
 
 /* ---------------------------------------------------------------------- */
@@ -393,26 +405,38 @@ void PairGranKuhn::read_restart(FILE *fp)
 /* ----------------------------------------------------------------------
    settings (the cumulative sums go to the restart file through fix
    DEMC/ATOM_ENERGY: this is called on rank 0 only, where no collective
-   communication is possible)
+   communication is possible): a versioned record (write_settings_record())
+   of the refinement bits and the common keywords (+ 4: the coefficients
+   include restitution damping). Files written before settings had markers
+   hold the bits as an unsigned int, then the code.
 ------------------------------------------------------------------------- */
 
 void PairGranKuhn::write_restart_settings(FILE *fp)
 {
-  fwrite(&refinements, sizeof(unsigned), 1, fp);
-  // + 4: the coefficients include restitution damping (set_common_keywords() ignores it)
-  write_double(fp, common_keywords_code() + 4.0);
+  write_settings_record(fp, SETTINGS_VERSION, {(double) refinements, common_keywords_code() + 4.0});
 }
 
 /* ---------------------------------------------------------------------- */
 
 void PairGranKuhn::read_restart_settings(FILE *fp)
 {
-  if (comm->me == 0) utils::sfread(FLERR, &refinements, sizeof(unsigned), 1, fp, nullptr, error);
-  // as bytes: the MPI stubs of a LAMMPS built without MPI have no MPI_UNSIGNED
-  MPI_Bcast(&refinements, sizeof(unsigned), MPI_BYTE, 0, world);
-  const double code = read_double(fp);
-  restart_has_restitution = (static_cast<int>(code) & 4) != 0;
-  set_common_keywords(code);
+  std::vector<double> values;
+  double code = 0.0;
+  if (read_settings_record(fp, SETTINGS_VERSION, values)) {
+    if (values.size() < 2)
+      error->all(FLERR, "Pair gran/kuhn: the restart file's settings end early");
+    refinements = (unsigned) demc_restart::checked_int(lmp, values[0], 0, INT_MAX,
+                                                       "Pair gran/kuhn: refinements");
+    code = values[1];
+  } else {
+    if (comm->me == 0) utils::sfread(FLERR, &refinements, sizeof(unsigned), 1, fp, nullptr, error);
+    // as bytes: the MPI stubs of a LAMMPS built without MPI have no MPI_UNSIGNED
+    MPI_Bcast(&refinements, sizeof(unsigned), MPI_BYTE, 0, world);
+    code = read_double(fp);
+  }
+  const int bits = (int) demc_restart::checked_int(lmp, code, 0, 31, "Pair gran/kuhn: keywords");
+  restart_has_restitution = (bits & 4) != 0;
+  set_common_keywords(bits);
 }
 
 /* ---------------------------------------------------------------------- */

@@ -41,8 +41,23 @@ class PairGranKuhn : public PairGranDemc {
   void *extract(const char *, int &) override;
   double memory_usage() override;
 
-  // layout of one contact's history in fix neigh/history (oriented from i to j)
-  enum HistoryIndex { H_FTX, H_FTY, H_FTZ, H_ZETA, H_WFRIC, H_WDAMP, H_SIZE };
+  // layout of one contact's history in fix neigh/history (oriented from i to j): the shared
+  // Kuhn history (kuhn_keywords.h), then the dashpot force on i of the last step, which the
+  // force of a run's setup repeats (so that a run after another, or after read_restart,
+  // continues as the one that went straight on: the half-step velocities the dashpots saw are
+  // not kept)
+  enum HistoryIndex {
+    H_FTX,
+    H_FTY,
+    H_FTZ,
+    H_ZETA,
+    H_WFRIC,
+    H_WDAMP,
+    H_FDAMP_X,
+    H_FDAMP_Y,
+    H_FDAMP_Z,
+    H_SIZE
+  };
   // single()'s extra values after the shared ones (SingleIndex): stored tangential energy, and
   // the contact's cumulative friction and damping dissipation since it formed
   enum KuhnSingleIndex { S_STORED_T = S_LAW, S_FRICTION, S_DAMPING, S_KUHN_SIZE };
@@ -51,6 +66,9 @@ class PairGranKuhn : public PairGranDemc {
   // per type pair (mixed in init_one)
   double **kn, **kt, **mu;    // (the dashpots: PairGranDemc)
   unsigned refinements;       // demc::kuhn::Refinement bits
+
+  // the format version of the settings' restart record
+  static constexpr int SETTINGS_VERSION = 1;
   // the kernel's parameters per type pair, (ntypes + 1)^2, set by init_one()
   std::vector<demc::kuhn::Params> contact_params;
   const demc::kuhn::Params &type_params(int i, int j) const

@@ -745,7 +745,10 @@ TEST(WallGranJaeger, UnreachedCapacityChangesNothing)
 TEST(WallGranJaeger, ChangedParticleModulusMovesTheHistories)
 {
   const std::string file = "wall_changed_modulus.rst";
-  const std::string wall = "fix w all " + LAWS[1].wall + " zplane 0 NULL translate 0.05 0 0";
+  // without dashpots: the force of a run's setup repeats each contact's last dashpot force,
+  // which the oracle, a bound on the contact law's own force, does not cover
+  const std::string wall =
+      "fix w all wall/gran/jaeger 1e7 0.3 0.4 zplane 0 NULL translate 0.05 0 0";
   for (bool through_restart : {false, true}) {
     LammpsSession first, second;
     first.load_plugin();

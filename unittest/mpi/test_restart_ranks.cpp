@@ -5,6 +5,10 @@
    file written on all ranks and read back on one. No damping: a restart file keeps the
    full-step velocities, not the half-step ones a dashpot saw. */
 #include "lammps_session.h"
+#include "long_history.h"
+
+#include "atom.h"
+#include "lammps.h"
 
 #include <gtest/gtest.h>
 
@@ -78,4 +82,50 @@ TEST(RestartRanks, ContinuityOnTheSameRanks)
       }
       MPI_Barrier(MPI_COMM_WORLD);
     }
+}
+
+/* Long histories (a pair and a wall contact with thousands of points among 1000 atoms without
+   contacts, unittest/lammps/long_history.h), whose restart records are spread over all atoms:
+   written on all ranks and read back on one, and written on one rank and read back on all, the
+   run goes on as the one that went straight on (the fragments of a history that sit with atoms
+   now on other ranks are brought to its atom). One contact each: no summation order differs,
+   the continuation is exact. */
+TEST(RestartRanks, LongHistoriesAcrossRankCounts)
+{
+  int me, nprocs;
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+  const std::string tag = "np" + std::to_string(nprocs);
+  const int before = 1500, after = 30;
+  std::vector<std::string> redefine;
+  for (const auto &line : long_history_input("", true))
+    if (line.rfind("fix ", 0) == 0 || line.rfind("variable ", 0) == 0 ||
+        line.rfind("neigh", 0) == 0 || line.rfind("timestep", 0) == 0)
+      redefine.push_back(line);
+  for (int writers : {nprocs, 1}) {
+    const int readers = writers == 1 ? nprocs : 1;
+    const std::string file = "long_history_" + tag + "_w" + std::to_string(writers) + ".bin";
+    PerAtom straight, resumed;
+    on_first_ranks(writers, [&](LammpsSession &s) {
+      s.commands(long_history_input("", true));
+      s.commands({"run " + std::to_string(before), "write_restart " + file,
+                  "run " + std::to_string(after)});
+      straight = s.forces();
+    });
+    MPI_Barrier(MPI_COMM_WORLD);
+    on_first_ranks(readers, [&](LammpsSession &s) {
+      s.command("read_restart " + file);
+      // per-atom slots of about the mean data, not one history (> 4 x 1500 values)
+      EXPECT_LT(s.lmp->atom->nextra_store, 200) << writers << " -> " << readers << " ranks";
+      s.commands(redefine);
+      s.command("run " + std::to_string(after));
+      resumed = s.forces();
+    });
+    if (me == 0) {
+      EXPECT_LE(max_relative_difference(straight, resumed), 1e-12)
+          << "written on " << writers << " ranks, read on " << readers;
+      std::remove(file.c_str());
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+  }
 }
