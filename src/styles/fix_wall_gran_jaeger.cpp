@@ -345,6 +345,11 @@ void FixWallGranJaeger::set_arrays(int i)
   records[i].clear();
 }
 
+int FixWallGranJaeger::exchange_size(int i) const
+{
+  return used_size(records[i]) + 1;
+}
+
 int FixWallGranJaeger::pack_exchange(int i, double *buf)
 {
   const int n = used_size(records[i]);

@@ -45,6 +45,7 @@ class FixWallGranJaeger : public FixWallGranDemc {
   void copy_arrays(int, int, int) override;
   void set_arrays(int) override;
   int pack_exchange(int, double *) override;
+  int exchange_size(int) const;    // what pack_exchange(i) writes
   int unpack_exchange(int, double *) override;
   int pack_restart(int, double *) override;
   void unpack_restart(int, int) override;

@@ -207,7 +207,7 @@ template <class Law> void FixWallGranRegion<Law>::contacts_of(int i, bool advanc
     }
     this->apply(i, c, this->touch(c, FixWallGranDemc::LO_SIDE, advance));
     if (this->history_side(i) == FixWallGranDemc::NO_SIDE) continue;    // (fresh, at setup)
-    packed.resize(Law::size_restart(i));
+    packed.resize(Law::exchange_size(i));
     const int n = Law::pack_exchange(i, packed.data());
     next.push_back(rc.iwall);
     next.push_back(n);
