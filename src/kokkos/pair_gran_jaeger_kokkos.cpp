@@ -300,15 +300,15 @@ struct JaegerPairLoop :
     }
 
     const double m_eff = demc::needs_effective_mass(c.dashpots) ? d.effective_mass(i, j) : 0.0;
-    // at setup the last step's dashpot force again, as the limits left it (as the CPU style,
-    // R_FDAMP_X)
+    // at the first setup after read_restart the last step's dashpot force again, as the limits
+    // left it (as the CPU style, R_FDAMP_X)
     const Vec3 T = frame::to_global(qf, res.T.x, res.T.y);
     Vec3 fdamp = {0.0, 0.0, 0.0};
     if (ADVANCE) {
       fdamp = demc::dashpot_force(c.dashpots, g.du, g.n, res.P, g.overlap, m_eff, d.dt);
       if (d.dashpot_limits.act_on(demc::has_tangential_dashpot(c.dashpots)))
         demc::limit_dashpot_force(d.dashpot_limits, mat.mu, res.P, T, g.n, fdamp);
-    } else if (has) {
+    } else if (has && d.repeat_dashpots) {
       fdamp = {rec[R_FDAMP_X], rec[R_FDAMP_Y], rec[R_FDAMP_Z]};
     }
     const Vec3 force = -res.P * g.n + T + fdamp;
@@ -567,6 +567,7 @@ void PairGranJaegerKokkos<DeviceType>::compute(int eflag_in, int vflag_in)
   pvector[E_CONTACTS] = sums.contacts;
   pvector[E_SLIDING] = sums.sliding;
   shared.store_results(*this, fix_historyKK, sums.evdwl, sums.v);
+  setup_done(advance);
 }
 
 /* ---------------------------------------------------------------------- */

@@ -186,9 +186,11 @@ struct KuhnPairLoop : PairGranKuhnKernelData<DeviceType>, DemcForceScatter<Devic
       // the CPU style's touch flag at setup: set iff a history is held (the flag that
       // fix neigh/history/kk leaves after a neighbor list build is not always 0 or 1)
       touch_i(jj) = (zeta_stored != 0.0) ? 1 : 0;
-      // and its force: the last step's dashpot force again (PairGranKuhn::H_FDAMP_X)
-      res.force = res.force +
-          Vec3{history_i(h + H_FDAMP_X), history_i(h + H_FDAMP_Y), history_i(h + H_FDAMP_Z)};
+      // and its force: after read_restart the last step's dashpot force again
+      // (PairGranDemc::setup_repeats_dashpots)
+      if (d.repeat_dashpots)
+        res.force = res.force +
+            Vec3{history_i(h + H_FDAMP_X), history_i(h + H_FDAMP_Y), history_i(h + H_FDAMP_Z)};
     }
 
     // force on i is res.force, j takes the reaction; torques from the contact vectors
@@ -335,6 +337,7 @@ template <class DeviceType> void PairGranKuhnKokkos<DeviceType>::compute(int efl
   pvector[E_CONTACTS] = sums.contacts;
   pvector[E_SLIDING] = sums.sliding;
   shared.store_results(*this, fix_historyKK, sums.evdwl, sums.v);
+  setup_done(advance);
 }
 
 /* ---------------------------------------------------------------------- */

@@ -485,6 +485,7 @@ void FixWallGranDemc::begin_tallies()
 
 void FixWallGranDemc::end_tallies()
 {
+  if (update->setupflag) setup_repeats_dashpots = false;
   local[energy_slot(PairGranDemc::E_FRICTION)] =
       friction_dissipation(local[energy_slot(PairGranDemc::E_TANGENTIAL)]);
   local[energy_slot(PairGranDemc::E_DAMPING)] = cumulative[C_DAMPING];
@@ -622,6 +623,7 @@ void FixWallGranDemc::write_restart(FILE *fp)
 
 void FixWallGranDemc::restart(char *buf)
 {
+  setup_repeats_dashpots = true;
   const auto *list = reinterpret_cast<const double *>(buf);
   const bool versioned = demc_restart::is_record_marker(list[0]);
   const int version = versioned

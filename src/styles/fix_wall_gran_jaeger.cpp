@@ -230,8 +230,9 @@ FixWallGranDemc::Touch FixWallGranJaeger::touch(const Contact &c, int side, bool
     res.T = jaeger::force_of(top);
   }
 
-  // against the wall (infinite mass) the effective mass is the particle's; at setup the last
-  // step's dashpot force again, as the limits left it (see W_FDAMP_X)
+  // against the wall (infinite mass) the effective mass is the particle's; at the first setup
+  // after read_restart the last step's dashpot force again, as the limits left it (see
+  // W_FDAMP_X and setup_repeats_dashpots)
   const Vec3 T = frame::to_global(q, res.T.x, res.T.y);
   Vec3 fdamp = {0.0, 0.0, 0.0};
   if (advance) {
@@ -244,7 +245,7 @@ FixWallGranDemc::Touch FixWallGranJaeger::touch(const Contact &c, int side, bool
     rec[W_FDAMP_X] = fdamp.x;
     rec[W_FDAMP_Y] = fdamp.y;
     rec[W_FDAMP_Z] = fdamp.z;
-  } else if (!rec.empty()) {
+  } else if (!rec.empty() && setup_repeats_dashpots) {
     fdamp = {rec[W_FDAMP_X], rec[W_FDAMP_Y], rec[W_FDAMP_Z]};
   }
   const Vec3 force = -res.P * c.n + T + fdamp;

@@ -127,9 +127,9 @@ FixWallGranDemc::Touch FixWallGranKuhn::touch(const Contact &c, int side, bool a
   const double zeta_old = (history_side(c.p) == side) ? h[H_ZETA] : 0.0;
   const kuhn::Motion motion = motion_of(c, zeta_old, dt);
   kuhn::Result res = kuhn::step(params, motion, tangential_force(h));
-  // at setup the last step's dashpot force again, as the limits left it (see H_FDAMP_X); none
-  // for a fresh contact
-  if (!advance && zeta_old > 0.0)
+  // at the first setup after read_restart the last step's dashpot force again, as the limits
+  // left it (see H_FDAMP_X and setup_repeats_dashpots); none for a fresh contact
+  if (!advance && setup_repeats_dashpots && zeta_old > 0.0)
     res.force = res.force + Vec3{h[H_FDAMP_X], h[H_FDAMP_Y], h[H_FDAMP_Z]};
   if (advance) {
     // restitution damping: against the wall (infinite mass) the effective mass is the

@@ -118,6 +118,16 @@ class PairGranDemc : public Pair {
      Coulomb's limit) and limit_damping (the normal dashpot never makes the normal force
      attractive): demc::limit_dashpot_force() */
   demc::DashpotLimits dashpot_limits;
+  /* Each record keeps the dashpot force of its contact's last step. Only the first setup after
+     read_restart repeats it, so that the run continues as the one that went straight on; any
+     other setup (a run after a run) sees velocities that the input may have set since, which
+     that force does not know of, and has no dashpot force, as without the record. */
+  bool setup_repeats_dashpots = false;
+  bool repeats_dashpots(bool advance) const { return !advance && setup_repeats_dashpots; }
+  void setup_done(bool advance)
+  {
+    if (!advance) setup_repeats_dashpots = false;
+  }
   void reset_common_keywords()    // at the start of settings()
   {
     energy_per_atom = false;

@@ -138,6 +138,7 @@ void PairGranJaeger::compute(int eflag, int vflag)
   // friction dissipation = all tangential work done minus what is stored now (work no: not known)
   pvector[E_FRICTION] = work ? tangential_sum - stored_tangential : 0.0;
   pvector[E_DAMPING] = dissipated_damping;
+  setup_done(advance);
 }
 
 /* ----------------------------------------------------------------------
@@ -246,9 +247,9 @@ void PairGranJaeger::compute_contact(const TouchingPair &t, bool advance, bool e
 
   const demc::ContactDashpots &dashpots = pair_dashpots[pair];
   const double m_eff = demc::needs_effective_mass(dashpots) ? contact_effective_mass(i, j) : 0.0;
-  // at setup, the last step's dashpot force again, as the limits left it (from the record: the
-  // half-step velocities it came from are gone), so that the first step of the run continues as
-  // if there had been no break
+  // at the first setup after read_restart, the last step's dashpot force again, as the limits
+  // left it (from the record: the half-step velocities it came from are gone), so that the run
+  // continues as if there had been no break (see setup_repeats_dashpots)
   const Vec3 T = frame::to_global(q, res.T.x, res.T.y);
   Vec3 fdamp = {0.0, 0.0, 0.0};
   if (advance) {
@@ -258,7 +259,7 @@ void PairGranJaeger::compute_contact(const TouchingPair &t, bool advance, bool e
     hist[H::R_FDAMP_X] = fdamp.x;
     hist[H::R_FDAMP_Y] = fdamp.y;
     hist[H::R_FDAMP_Z] = fdamp.z;
-  } else if (hist) {
+  } else if (hist && repeats_dashpots(advance)) {
     fdamp = {hist[H::R_FDAMP_X], hist[H::R_FDAMP_Y], hist[H::R_FDAMP_Z]};
   }
   const Vec3 force = -res.P * c.n + T + fdamp;
@@ -619,6 +620,7 @@ void PairGranJaeger::read_restart_settings(FILE *fp)
   beta = next();
   max_length = (int) checked_int(lmp, next(), 0, INT_MAX, "Pair gran/jaeger: history/max");
   set_common_keywords((double) checked_int(lmp, next(), 0, 27, "Pair gran/jaeger: keywords"));
+  setup_repeats_dashpots = true;
   const int code = (int) checked_int(lmp, next(), 0, 7, "Pair gran/jaeger: settings flags");
   restart_has_restitution = (code & 4) != 0;
   restart_has_materials = (code & 2) != 0;

@@ -124,6 +124,7 @@ void PairGranKuhn::compute(int eflag, int vflag)
   for (int k = 0; k < E_SIZE; k++) pvector[k] = sum[k];
   pvector[E_FRICTION] = tangential_sum;
   pvector[E_DAMPING] = dissipated_damping;
+  setup_done(advance);
 }
 
 /* ----------------------------------------------------------------------
@@ -243,9 +244,9 @@ void PairGranKuhn::finish_step(const KuhnContact &t, const kuhn::Kinematics &m, 
   const int *type = atom->type;
   const kuhn::Params &p = type_params(type[i], type[j]);
   bool tangential = p.damp_t > 0.0;
-  // at setup the last step's dashpot force again (see H_FDAMP_X; zero for a fresh contact), as
-  // the limits left it
-  if (!advance)
+  // at the first setup after read_restart the last step's dashpot force again, as the limits
+  // left it (see setup_repeats_dashpots; zero for a fresh contact)
+  if (repeats_dashpots(advance))
     res.force = res.force + Vec3{t.history[H_FDAMP_X], t.history[H_FDAMP_Y], t.history[H_FDAMP_Z]};
   if (RESTITUTION) {
     const demc::ContactDashpots &d = pair_dashpots[type[i] * (atom->ntypes + 1) + type[j]];
@@ -435,6 +436,7 @@ void PairGranKuhn::read_restart_settings(FILE *fp)
     code = read_double(fp);
   }
   const int bits = (int) demc_restart::checked_int(lmp, code, 0, 31, "Pair gran/kuhn: keywords");
+  setup_repeats_dashpots = true;
   restart_has_restitution = (bits & 4) != 0;
   set_common_keywords(bits);
 }
