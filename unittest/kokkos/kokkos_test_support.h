@@ -233,6 +233,35 @@ inline void compare_with_one_thread(const PackingOutcome &kk, const std::string 
   EXPECT_LT(df, 1e-10);
   EXPECT_LT(dt, 1e-10);
 }
+/* with dashpots: one run of N + M steps that writes a restart file at step N (no setup in
+   between) equals N steps read back from it and M steps on, to round-off: the first step after
+   read_restart needs each contact's last dashpot force, which the record keeps (the half-step
+   velocities it came from are not in the file) */
+inline void expect_dashpots_continue_from_a_restart_file(const std::vector<std::string> &pair,
+                                                         const std::string &name)
+{
+  const std::string stem = std::string(DEMC_TEST_OUTPUT_DIR) + "/" + name + "_t" + threads();
+  PerAtom straight, resumed;
+  {
+    LammpsSession s(MPI_COMM_WORLD, kokkos_args());
+    s.load_plugin();
+    s.commands(dense_packing_input(pair, false));
+    s.commands({"restart 150 " + stem + ".*.bin", "run 151"});
+    straight = s.forces();
+  }
+  {
+    LammpsSession s(MPI_COMM_WORLD, kokkos_args());
+    s.load_plugin();
+    s.commands({"read_restart " + stem + ".150.bin", "neighbor 0.0003 bin", "neigh_modify delay 0",
+                "fix integrate all nve/sphere", "timestep 1e-5", "run 1"});
+    resumed = s.forces();
+  }
+  std::remove((stem + ".150.bin").c_str());
+  const double d = max_relative_difference(straight, resumed);
+  printf("[ measured ] dashpots, one step after read_restart: %.3g\n", d);
+  EXPECT_LT(d, 1e-12);    // (threads sum the forces in another order each run)
+}
+
 
 /* delete_atoms compress no, then a new atom that gets the deleted atom's ID (the largest): it
    starts without the deleted atom's contacts, as in the CPU style (tested there against a run

@@ -272,35 +272,12 @@ TEST(KokkosJaeger, ThreadCountDoesNotMatter)
                           "kokkos.test_kokkos_jaeger.t1");
 }
 
-// with dashpots: one run of N + M steps that writes a restart file at step N (no setup in
-// between) equals N steps read back from it and M steps on, to round-off: the first step after
-// read_restart needs each contact's last dashpot force, which the record keeps (the half-step
-// velocities it came from are not in the file)
+// with dashpots: a run continues from a restart file written during it to round-off
 TEST(KokkosJaeger, DashpotsContinueFromARestartFile)
 {
-  const std::string stem =
-      std::string(DEMC_TEST_OUTPUT_DIR) + "/kokkos_jaeger_dashpots_t" + threads();
-  auto input = dense_packing_input(
-      {"pair_style gran/jaeger", "pair_coeff * * 1e7 0.3 0.5 restitution 0.7 0.5"}, false);
-  PerAtom straight, resumed;
-  {
-    LammpsSession s(MPI_COMM_WORLD, kokkos_args());
-    s.load_plugin();
-    s.commands(input);
-    s.commands({"restart 150 " + stem + ".*.bin", "run 151"});
-    straight = s.forces();
-  }
-  {
-    LammpsSession s(MPI_COMM_WORLD, kokkos_args());
-    s.load_plugin();
-    s.commands({"read_restart " + stem + ".150.bin", "neighbor 0.0003 bin", "neigh_modify delay 0",
-                "fix integrate all nve/sphere", "timestep 1e-5", "run 1"});
-    resumed = s.forces();
-  }
-  std::remove((stem + ".150.bin").c_str());
-  const double d = max_relative_difference(straight, resumed);
-  printf("[ measured ] dashpots, one step after read_restart: %.3g\n", d);
-  EXPECT_LT(d, 1e-12);    // (threads sum the forces in another order each run)
+  expect_dashpots_continue_from_a_restart_file(
+      {"pair_style gran/jaeger", "pair_coeff * * 1e7 0.3 0.5 restitution 0.7 0.5"},
+      "kokkos_jaeger_dashpots");
 }
 
 // N + M steps straight = N steps, write_restart, M steps = read_restart, M steps (no
