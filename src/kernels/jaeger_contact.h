@@ -121,6 +121,7 @@ namespace jaeger {
     int merges;       // history points removed by merging in this step
     int kind;         // a StepKind
     double stored;    // U_t after the step if carried (see step()), else -1
+    int pruned;       // history points removed by the pruning rule in this step
   };
 
   /* U_t = G* integral_0^a |u(x)|^2 dx with u(x) = s - s*(x^2/R). On segment k,
@@ -157,6 +158,70 @@ namespace jaeger {
 
   namespace detail {
 
+    /* Pruning: the effect of removing point k = n-2 (the one below the top) on every later
+       force. Removing it joins its two segments into their force-space chord lo -> top: the
+       stored forces, the current one included, stay, but the spring field u(x) moves, by
+       du(g) for the springs g = x^2/R in [z_lo, z_top] (piecewise linear in g: 0 at the top,
+       du_mid at z_mid, du_lo at z_lo) and by du_lo for every spring below z_lo (the shift from
+       the top to them). Elastic-perfectly-plastic springs with a convex yield circle, driven
+       by the same movement, never move further apart (the return to the circle is a
+       projection; springs that leave re-enter at zero in both), so no later force of the
+       contact can differ by more than the field's L1 distance 2 G* integral |du| dx <=
+       2 G* [|du_mid| (a_top - a_mid) + max(|du_mid|, |du_lo|) (a_mid - a_lo) + |du_lo| a_lo]:
+       the `bound`. For a reversal of tangential amplitude dT the bound is of order
+       (dT / mu P)^2 mu P: decaying vibrations leave points of ever smaller effect near the top.
+       `dU`: the change of the stored energy U_t = G* integral |u|^2 dx the removal makes (the
+       springs in the range exactly, segment_energy(); those below from
+       integral_0^a_lo u dx = T*_lo / (2 G*) + a_lo d_lo, d_lo = s - s*(z_lo)). */
+    struct Removal {
+      double bound;    // largest effect on any later tangential force
+      double dU;       // change of U_t
+    };
+
+    DEMC_FN Removal removal_below_top(const Material &mat, const Stack &st)
+    {
+      const int k = st.n - 2;
+      const Point lo = point_below(st, k), mid = st.pts[k], hi = st.pts[k + 1];
+      const Vec2 m_lo = segment_slope(mat, lo, mid), m_hi = segment_slope(mat, mid, hi);
+      const Vec2 m_chord = segment_slope(mat, lo, hi);
+      const double dz_lo = mid.z - lo.z, dz_hi = hi.z - mid.z;
+      const Vec2 d_mid = dz_hi * m_hi, d_lo = d_mid + dz_lo * m_lo;
+      const Vec2 du_mid = dz_hi * m_chord - d_mid, du_lo = (dz_lo + dz_hi) * m_chord - d_lo;
+      const double inv_R = 1.0 / mat.R;
+      const double a_hi = contact_radius(mat, hi.z), a_mid = contact_radius(mat, mid.z);
+      const double a_lo = contact_radius(mat, lo.z);
+      const double w_hi = radius_difference(inv_R, a_hi, a_mid, dz_hi);
+      const double w_lo = radius_difference(inv_R, a_mid, a_lo, dz_lo);
+      const double l_mid = length(du_mid), l_lo = length(du_lo);
+      const double bound =
+          2.0 * mat.Gstar * (l_mid * w_hi + max2(l_mid, l_lo) * w_lo + l_lo * a_lo);
+      const double U_old = segment_energy(inv_R, {0.0, 0.0}, m_hi, a_hi, a_mid, dz_hi) +
+          segment_energy(inv_R, d_mid, m_lo, a_mid, a_lo, dz_lo);
+      const double U_new = segment_energy(inv_R, {0.0, 0.0}, m_chord, a_hi, a_lo, dz_lo + dz_hi);
+      const double dU = mat.Gstar * (U_new - U_old + a_lo * (2.0 * dot(du_lo, d_lo) + dot(du_lo, du_lo))) +
+          dot(du_lo, force_of(lo));
+      return {bound, dU};
+    }
+
+    /* The pruning rule, after a push: remove the points below the top whose removals together
+       change no later force by more than prune mu P (P: the current normal force), the nearest
+       first (the newest reversals, the smallest). Returns the number removed; carries U_t. */
+    DEMC_FN int prune_below_top(const Material &mat, Stack &st, double prune, StepResult &res)
+    {
+      if (!(prune > 0.0)) return 0;
+      double budget = prune * mat.mu * top_point(st).P;
+      int removed = 0;
+      while (st.n >= 2) {
+        const Removal r = removal_below_top(mat, st);
+        if (!(r.bound <= budget)) break;
+        budget -= r.bound;
+        if (res.stored >= 0.0) res.stored = carried_value(res.stored + r.dU);
+        remove_point(st, st.n - 2);
+        ++removed;
+      }
+      return removed;
+    }
+
     constexpr double kHuge = 1.7976931348623157e308;
 
     /* The first t >= 0 at which h(t) = K (c + t) - |r + m t| reaches 0, given
@@ -187,6 +252,17 @@ namespace jaeger {
       if (st.n < st.capacity) st.pts[st.n++] = p;
     }
 
+    /* A merge (beta, or a full stack) moves the springs below it (the approximation), and so
+       does an unload that drops a nonzero r within its rounding allowance (3e in step()): U_t
+       is then taken from the whole history. (Found by fuzz_jaeger: after a tangential step of
+       2e-15 of the overlap, an unload dropped r = 7e-22 against r_tol = 8e-22; the U_t
+       carried past it kept that displacement's energy, 1.4e-13 of U_t, the history not.) */
+    DEMC_FN void take_stored_where_springs_moved(const Material &mat, const Stack &st,
+                                                 StepResult &res, bool dropped_r = false)
+    {
+      if ((res.merges > 0 || dropped_r) && res.stored >= 0.0) res.stored = stored_energy(mat, st);
+    }
+
     /* Work integral T.ds of an elastic push: no spring slips, the force follows
        the new segment of slope m = ds/dz, T(z) = T0 + (m/kappa)(P(z) - P(z0)). */
     DEMC_FN double elastic_work(const Material &mat, const Vec2 &T0, const Vec2 &ds, double z0,
@@ -201,11 +277,11 @@ namespace jaeger {
        by the work (carry: step() carries U_t, `stored` before the step). */
     DEMC_FN StepResult elastic_push(const Material &mat, Stack &st, double z1, double P1,
                                     const Vec2 &ds, double beta, bool work, bool carry,
-                                    double stored)
+                                    double stored, double prune)
     {
       const Point top = top_point(st);
       const double W = work ? elastic_work(mat, force_of(top), ds, top.z, z1) : 0.0;
-      StepResult res = {force_of(top), P1, W, 0, STEP_ELASTIC, carried_after(carry, stored + W)};
+      StepResult res = {force_of(top), P1, W, 0, STEP_ELASTIC, carried_after(carry, stored + W), 0};
       if (st.n > 0 && !(P1 > top.P)) {
         // dz so small that P does not change in double precision: a new point would
         // have no force increment to read its slope from. Extend the top instead.
@@ -216,6 +292,8 @@ namespace jaeger {
       const Vec2 T1 = force_of(top) + ((P1 - top.P) / (kappa(mat) * (z1 - top.z))) * ds;
       push_point(mat, st, {z1, P1, T1.x, T1.y}, res);
       res.merges += merge_similar_top(mat, st, beta);
+      take_stored_where_springs_moved(mat, st, res);
+      res.pruned = prune_below_top(mat, st, prune, res);
       res.T = T1;
       return res;
     }
@@ -276,20 +354,9 @@ namespace jaeger {
       return p;
     }
 
-    /* A merge (beta, or a full stack) moves the springs below it (the approximation), and so
-       does an unload that drops a nonzero r within its rounding allowance (3e in step()): U_t
-       is then taken from the whole history. (Found by fuzz_jaeger: after a tangential step of
-       2e-15 of the overlap, an unload dropped r = 7e-22 against r_tol = 8e-22; the U_t
-       carried past it kept that displacement's energy, 1.4e-13 of U_t, the history not.) */
-    DEMC_FN void take_stored_where_springs_moved(const Material &mat, const Stack &st,
-                                                 StepResult &res, bool dropped_r = false)
-    {
-      if ((res.merges > 0 || dropped_r) && res.stored >= 0.0) res.stored = stored_energy(mat, st);
-    }
-
     /* Apply a plan: keep the stack up to the apex, push the slip segment. */
     DEMC_FN void apply_plan(const Material &mat, Stack &st, const Plan &p, double z1, double P1,
-                            StepResult &res)
+                            double prune, StepResult &res)
     {
       st.n = p.k + 1;
       if (p.k >= 0) st.pts[p.k] = p.apex;
@@ -300,6 +367,8 @@ namespace jaeger {
       }
       const Vec2 T1 = force_of(p.apex) + (mat.mu * (P1 - p.apex.P)) * p.e;
       push_point(mat, st, {z1, P1, T1.x, T1.y}, res);
+      take_stored_where_springs_moved(mat, st, res);
+      res.pruned = prune_below_top(mat, st, prune, res);
       res.T = T1;
       res.kind = (p.k >= 0) ? STEP_SLIP : STEP_SLIDING;
     }
@@ -307,7 +376,7 @@ namespace jaeger {
   }    // namespace detail
 
   DEMC_FN StepResult step(const Material &mat, Stack &st, double z_new, const Vec2 &ds, double beta,
-                          bool work = true, double stored = -1.0)
+                          bool work = true, double stored = -1.0, double prune = 0.0)
   {
     const Point top = top_point(st);
     const bool carry = detail::carried(work, stored);
@@ -316,15 +385,13 @@ namespace jaeger {
       const double W = work ? detail::slip_step_work<false>(mat, st, top.z, z_new, ds, p, -1.0).work
                             : 0.0;
       st.n = 0;
-      return {{0.0, 0.0}, 0.0, W, 0, STEP_SEPARATED, detail::carried_after(carry, 0.0)};
+      return {{0.0, 0.0}, 0.0, W, 0, STEP_SEPARATED, detail::carried_after(carry, 0.0), 0};
     }
     const double dz = z_new - top.z, P1 = hertz_force(mat, z_new);
     if (dz >= 0.0 && length(ds) <= cone_slope(mat) * dz) {    // 2. elastic
       if (dz == 0.0)
-        return {force_of(top), top.P, 0.0, 0, STEP_NONE, detail::carried_after(carry, stored)};
-      StepResult res = detail::elastic_push(mat, st, z_new, P1, ds, beta, work, carry, stored);
-      detail::take_stored_where_springs_moved(mat, st, res);
-      return res;
+        return {force_of(top), top.P, 0.0, 0, STEP_NONE, detail::carried_after(carry, stored), 0};
+      return detail::elastic_push(mat, st, z_new, P1, ds, beta, work, carry, stored, prune);
     }
     detail::Plan p;
     bool dropped_r = false;
@@ -349,9 +416,9 @@ namespace jaeger {
       E = detail::slip_step_work<true>(mat, st, top.z, z_new, ds, p, stored);
     else if (work)
       E = detail::slip_step_work<false>(mat, st, top.z, z_new, ds, p, stored);
-    StepResult res = {force_of(top), P1, E.work, 0, STEP_SLIP, E.stored};
-    detail::apply_plan(mat, st, p, z_new, P1, res);
-    detail::take_stored_where_springs_moved(mat, st, res, dropped_r);
+    StepResult res = {force_of(top), P1, E.work, 0, STEP_SLIP, E.stored, 0};
+    detail::apply_plan(mat, st, p, z_new, P1, prune, res);
+    if (dropped_r) detail::take_stored_where_springs_moved(mat, st, res, dropped_r);
     return res;
   }
 

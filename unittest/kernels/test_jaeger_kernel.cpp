@@ -58,6 +58,8 @@ struct Contact {
   std::vector<Point> buf;
   Stack st;
   double beta = 0.0;
+  double prune = 0.0;
+  double stored = -1.0;    // U_t carried from step to step, when >= 0
   double work = 0.0;
   long merges = 0;
   double z_prev = 0.0;    // the caller's previous overlap (negative when open)
@@ -68,8 +70,8 @@ struct Contact {
     st.pts = buf.data();
   }
   Contact(const Contact &o) :
-      mat(o.mat), buf(o.buf), st(o.st), beta(o.beta), work(o.work), merges(o.merges),
-      z_prev(o.z_prev)
+      mat(o.mat), buf(o.buf), st(o.st), beta(o.beta), prune(o.prune), stored(o.stored),
+      work(o.work), merges(o.merges), z_prev(o.z_prev)
   {
     st.pts = buf.data();
   }
@@ -79,7 +81,8 @@ struct Contact {
   {
     Vec2 ds = {dx, dy};
     if (st.n == 0) ds = fresh_contact_shift(z_prev, z_new, ds);
-    const StepResult r = step(mat, st, z_new, ds, beta);
+    const StepResult r = step(mat, st, z_new, ds, beta, true, stored, prune);
+    if (stored >= 0.0) stored = r.stored;
     work += r.work;
     merges += r.merges;
     z_prev = z_new;
@@ -1468,4 +1471,138 @@ TEST(JaegerStack, BetaMergingShortensTheHistory)
   EXPECT_LT(mean_n[2], mean_n[1]);
   EXPECT_EQ(err[0], 0.0);
   for (int j = 1; j < 5; ++j) EXPECT_LT(err[j], 1.0);    // within the cone, finite
+}
+
+// ---------------------------------------------------------------- pruning
+
+namespace {
+
+/* A contact held at overlap kZ with tangential force 0.3 mu P, then vibrating: a damped
+   oscillation of the tangential shift (amplitude a0 K kZ, 40 steps a period, decaying by
+   `decay` a period) and, with `normal`, of the overlap (1 % of it, another period). Then
+   `tail` steps of a random path with loading, unloading, reversals and full sliding. */
+std::vector<Move> vibration_then_random(const Material &m, bool collinear, bool normal,
+                                        double a0, double decay, int periods, int tail)
+{
+  const double K = K_of(m);
+  std::vector<Move> path = {{kZ, 0.3 * 0.5 * K * kZ, 0.0}};
+  double s_prev = 0.0;
+  const int n = 40 * periods;
+  for (int i = 1; i <= n; ++i) {
+    const double t = i / 40.0, amp = a0 * K * kZ * std::pow(decay, t);
+    const double s = amp * std::sin(2.0 * M_PI * t), ds = s - s_prev;
+    s_prev = s;
+    const double dz = normal ? 0.01 * kZ * std::pow(decay, t) * std::sin(2.0 * M_PI * 0.37 * t)
+                             : 0.0;
+    const double ang = collinear ? 0.0 : 0.7 * std::sin(2.0 * M_PI * 0.13 * t);
+    path.push_back({kZ + dz, ds * std::cos(ang), ds * std::sin(ang)});
+  }
+  std::vector<Move> rest = random_path(5u, tail, m, collinear, 0.0);
+  for (Move &mv : rest) mv.z = std::max(mv.z, 0.25 * kZ);    // stays closed: keeps the history
+  path.insert(path.end(), rest.begin(), rest.end());
+  return path;
+}
+
+struct PruneRun {
+  double max_err = 0.0;         // largest |T - T_exact| / (mu P)
+  double max_excess = 0.0;      // largest (|T - T_exact| - allowance) / (mu P)
+  double max_energy_err = 0.0;  // largest |U carried - U closed form| / (sum of |dU| of removals)
+  double allowance = 0.0;       // the summed bound at the end, of mu P
+  int max_n_exact = 0, max_n = 0, last_n = 0;
+  long pruned = 0;
+  std::vector<int> n_pruned, n_exact;    // history lengths, step by step
+};
+
+/* The pruned contact against the exact one along `path`. allowance: the pruning bound summed
+   over the steps so far, prune mu P of each step that removed points (each step's removals
+   together change no later force by more than that), plus 4 eps mu P of rounding. */
+PruneRun run_pruned(const Material &m, const std::vector<Move> &path, double prune)
+{
+  Contact exact(m, 8 * path.size() + 8), pruned(m, 8 * path.size() + 8);
+  pruned.prune = prune;
+  pruned.stored = 0.0;
+  PruneRun out;
+  double allowance = 0.0, removed_energy = 0.0;
+  for (const Move &mv : path) {
+    exact.go(mv.z, mv.dx, mv.dy);
+    const Stack before = pruned.st;
+    const double U_before = pruned.stored;
+    const StepResult r = pruned.go(mv.z, mv.dx, mv.dy);
+    EXPECT_EQ(check_invariants(m, pruned.st), INV_OK);
+    const double muP = m.mu * hertz(m, mv.z);
+    if (r.pruned > 0) {
+      allowance += prune * muP;
+      removed_energy += std::fabs(r.stored - U_before);
+    }
+    (void) before;
+    const double err = dist(pruned.T(), exact.T().x, exact.T().y);
+    out.max_err = std::max(out.max_err, err / muP);
+    out.max_excess = std::max(out.max_excess, (err - allowance - 4.0 * demc::jaeger::detail::kEps * muP) / muP);
+    if (removed_energy > 0.0)
+      out.max_energy_err = std::max(
+          out.max_energy_err, std::fabs(pruned.stored - stored_energy(m, pruned.st)) / removed_energy);
+    out.max_n_exact = std::max(out.max_n_exact, exact.st.n);
+    out.max_n = std::max(out.max_n, pruned.st.n);
+    out.pruned += r.pruned;
+    out.n_pruned.push_back(pruned.st.n);
+    out.n_exact.push_back(exact.st.n);
+    out.allowance = allowance / muP;
+  }
+  out.last_n = pruned.st.n;
+  return out;
+}
+
+}    // namespace
+
+/* The pruning rule on a contact that vibrates with decaying amplitude (every reversal leaves a
+   point that nothing later erases) and then moves at random. Collinear paths: the kernel is then
+   the exact spring field, and the derived bound must hold: the pruned force never leaves the
+   exact one by more than the summed bounds. A bound too small by a factor (or an effect taken
+   from the wrong segment) breaks it at a large tolerance, where the errors are far above
+   rounding. */
+TEST(JaegerPrune, CollinearErrorsStayWithinTheDerivedBound)
+{
+  const Material m = glass();
+  const std::vector<Move> path = vibration_then_random(m, true, true, 0.05, 0.8, 150, 3000);
+  for (double prune : {1e-12, 1e-8, 1e-4, 1e-2}) {
+    const PruneRun r = run_pruned(m, path, prune);
+    std::printf("[ measure  ] prune %.0e: max |T - T_exact| %.2e mu P (summed bound at the end "
+                "%.2e), over the bound by %.2e mu P; longest history %d (exact %d), %ld points "
+                "pruned; carried U_t off by %.1e of the removals' dU\n",
+                prune, r.max_err, r.allowance, r.max_excess, r.max_n, r.max_n_exact, r.pruned,
+                r.max_energy_err);
+    EXPECT_LE(r.max_excess, 0.0);
+    EXPECT_LT(r.max_n, r.max_n_exact);
+    // the removals' energy, where it is far above rounding (a wrong dU is off by its own size)
+    if (prune >= 1e-4) EXPECT_LT(r.max_energy_err, 1e-9);
+  }
+}
+
+/* A slowly decaying vibration (3 % a period, 900 periods, 36,000 steps: the amplitude falls from
+   5 % of the cone to 6e-14 of it), collinear and turning: the exact history keeps a point for
+   every reversal, the pruned one (the default tolerance 1e-12) only those above the level where a
+   reversal can still change a force by 1e-12 mu P, (dT / mu P)^2 / 3 ~ 1e-12, dT ~ 2e-6 mu P,
+   which this vibration passes after about 340 periods: over the last third its length stays
+   (within the 2 points of the vibration's phase) while the exact one grows by a point every two
+   periods. */
+TEST(JaegerPrune, DecayingVibrationPlateaus)
+{
+  const Material m = glass();
+  for (bool collinear : {true, false}) {
+    const std::vector<Move> path = vibration_then_random(m, collinear, true, 0.05, 0.97, 900, 0);
+    const PruneRun r = run_pruned(m, path, 1e-12);
+    const std::size_t third = r.n_pruned.size() / 3;
+    const auto max_in = [&](std::size_t from, std::size_t to) {
+      return *std::max_element(r.n_pruned.begin() + from, r.n_pruned.begin() + to);
+    };
+    const int middle = max_in(third, 2 * third), last = max_in(2 * third, r.n_pruned.size());
+    std::printf("[ measure  ] decaying vibration, %s: longest history in the middle third %d, "
+                "last third %d (exact at its ends %d, %d); max |T - T_exact| %.2e mu P (summed "
+                "bound %.2e)\n",
+                collinear ? "collinear" : "turning", middle, last, r.n_exact[2 * third],
+                r.n_exact.back(), r.max_err, r.allowance);
+    EXPECT_LE(last, middle + 2);
+    EXPECT_GT(r.n_exact.back(), r.n_exact[2 * third] + 100);
+    if (collinear) EXPECT_LE(r.max_excess, 0.0);
+  }
 }
