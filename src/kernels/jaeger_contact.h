@@ -156,6 +156,10 @@ namespace jaeger {
     return carried >= 0.0 ? carried : stored_energy(mat, st);
   }
 
+  /* The pruning tolerance of the styles' default (keyword prune): a point below the top goes when
+     no later force can change by more than 1e-12 mu P for it (see prune_below_top()). */
+  constexpr double kDefaultPrune = 1e-12;
+
   namespace detail {
 
     /* Pruning: the effect of removing point k = n-2 (the one below the top) on every later

@@ -275,7 +275,7 @@ struct JaegerPairLoop :
       }
       jaeger::Stack st = stack_of(rec);
       const int n_before = st.n;
-      res = jaeger::step(mat, st, g.overlap, ds, d.beta, d.work);
+      res = jaeger::step(mat, st, g.overlap, ds, d.beta, d.work, -1.0, d.prune);
       rec[R_LENGTH] = st.n;
       rec[R_WORK] += res.work;
       frame::store(rec + R_QW, qf);
@@ -526,6 +526,7 @@ void PairGranJaegerKokkos<DeviceType>::compute(int eflag_in, int vflag_in)
     error->one(FLERR, "Pair gran/jaeger/kk: the history arrays do not match the neighbor list");
 
   kdata.beta = beta;
+  kdata.prune = prune;
   kdata.work = work;
   kdata.eflag = eflag_in ? 1 : 0;
   // the first compute() after an init: histories made with another material than their

@@ -92,6 +92,7 @@ template <class DeviceType> struct PairGranJaegerKernelData : DemcLoopViews<Devi
                             DeviceType>::t_dev_const_um params;
   int dnum, capacity;    // values per slot, points per stack
   double beta;
+  double prune;
   bool work;    // integrate the tangential work (pair_style keyword work)
   int eflag;
   int convert;    // move histories made with another material to their contact's

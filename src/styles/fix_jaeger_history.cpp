@@ -42,7 +42,7 @@ void copy_contents(const double *source, double *target)
 /* ---------------------------------------------------------------------- */
 
 FixJaegerHistory::FixJaegerHistory(LAMMPS *lmp, int narg, char **arg) :
-    Fix(lmp, narg, arg), pair(nullptr), merges(0.0), stored_by_post_run(false), stats_step(-1)
+    Fix(lmp, narg, arg), pair(nullptr), merges(0.0), pruned(0.0), stored_by_post_run(false), stats_step(-1)
 {
   if (narg != 3) error->all(FLERR, "Illegal fix DEMC/JAEGER_HISTORY command");
   restart_peratom = 1;
@@ -301,7 +301,8 @@ void FixJaegerHistory::min_post_neighbor()
 
 /* ----------------------------------------------------------------------
    memory statistics: contacts, mean and max stack length, arena bytes per
-   contact (slack and free records included), merges (beta and capacity)
+   contact (slack and free records included), merges (beta and capacity),
+   points pruned
 ------------------------------------------------------------------------- */
 
 void FixJaegerHistory::update_stats()
@@ -319,13 +320,14 @@ void FixJaegerHistory::update_stats()
   // with newton off a contact with a ghost atom is held on both sides and counted twice
   MPI_Allreduce(local, sum, 3, MPI_DOUBLE, MPI_SUM, world);
   MPI_Allreduce(&longest, &global_longest, 1, MPI_DOUBLE, MPI_MAX, world);
-  double global_merges;
-  MPI_Allreduce(&merges, &global_merges, 1, MPI_DOUBLE, MPI_SUM, world);
+  double counts[2] = {merges, pruned}, global_counts[2];
+  MPI_Allreduce(counts, global_counts, 2, MPI_DOUBLE, MPI_SUM, world);
   stats[S_CONTACTS] = sum[0];
   stats[S_MEAN_LENGTH] = sum[0] > 0.0 ? sum[1] / sum[0] : 0.0;
   stats[S_MAX_LENGTH] = global_longest;
   stats[S_BYTES_PER_CONTACT] = sum[0] > 0.0 ? sum[2] / sum[0] : 0.0;
-  stats[S_MERGES] = global_merges;
+  stats[S_MERGES] = global_counts[0];
+  stats[S_PRUNED] = global_counts[1];
 }
 
 double FixJaegerHistory::compute_vector(int n)

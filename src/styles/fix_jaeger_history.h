@@ -69,8 +69,9 @@ class FixJaegerHistory : public Fix {
     S_MAX_LENGTH,
     S_BYTES_PER_CONTACT,
     S_MERGES,
+    S_PRUNED,
     S_SIZE
-  };    // S_MERGES: beta and capacity merges
+  };    // S_MERGES: beta and capacity merges; S_PRUNED: points removed by the pruning rule
 
   FixJaegerHistory(class LAMMPS *, int, char **);
   ~FixJaegerHistory() override;
@@ -112,8 +113,8 @@ class FixJaegerHistory : public Fix {
   double *reserve(int i, int jj, int length);    // room for `length` points
   void close(int i, int jj);
   class Pair *pair;
-  double
-      merges;    // history points removed by merging (beta and capacity), counted by the pair style
+  double merges;    // history points removed by merging (beta and capacity), counted by the pair style
+  double pruned;    // history points removed by the pruning rule, counted by the pair style
 
  private:
   // the arena: records of capacity 4 * 2^k are recycled through per-class free lists

@@ -68,11 +68,12 @@ jaeger::Vec2 shift_in_frame(const frame::Quat &q, const Vec3 &du)
 
 /* ----------------------------------------------------------------------
    fix ID group wall/gran/jaeger E nu mu [damping nu_n nu_t | restitution e x_t]
-       [beta b] [history/max N] wallstyle args [wiggle ... | translate ... | rotate ...]
+       [beta b] [prune tol] [history/max N] wallstyle args [wiggle ... | translate ... | rotate ...]
 ------------------------------------------------------------------------- */
 
 FixWallGranJaeger::FixWallGranJaeger(LAMMPS *lmp, int narg, char **arg) :
-    FixWallGranDemc(lmp, narg, arg), youngs(0.0), poisson(0.0), mu(0.0), beta(0.0), max_length(0)
+    FixWallGranDemc(lmp, narg, arg), youngs(0.0), poisson(0.0), mu(0.0), beta(0.0),
+    prune(jaeger::kDefaultPrune), max_length(0)
 {
   if (lmp->citeme) lmp->citeme->add(demc::cite_kuhn_jaeger);
   if (narg < 7)
@@ -108,7 +109,8 @@ int FixWallGranJaeger::law_keyword(int narg, char **arg, int iarg)
 {
   const int used = parse_damping_keyword(narg, arg, iarg, true);
   if (used) return used;
-  const bool known = strcmp(arg[iarg], "beta") == 0 || strcmp(arg[iarg], "history/max") == 0;
+  const bool known = strcmp(arg[iarg], "beta") == 0 || strcmp(arg[iarg], "prune") == 0 ||
+      strcmp(arg[iarg], "history/max") == 0;
   if (!known) return 0;
   if (iarg + 2 > narg)
     utils::missing_cmd_args(FLERR, fmt::format("fix {} {}", style, arg[iarg]), error);
@@ -116,6 +118,10 @@ int FixWallGranJaeger::law_keyword(int narg, char **arg, int iarg)
     beta = utils::numeric(FLERR, arg[iarg + 1], false, lmp);
     if (beta < 0.0 || beta > 2.0)
       error->all(FLERR, law_error("beta must be within [0, 2], got {}"), beta);
+  } else if (strcmp(arg[iarg], "prune") == 0) {
+    prune = utils::numeric(FLERR, arg[iarg + 1], false, lmp);
+    if (!(prune >= 0.0 && prune < 1.0))
+      error->all(FLERR, law_error("prune must be within [0, 1), got {}"), prune);
   } else {
     max_length = utils::inumeric(FLERR, arg[iarg + 1], false, lmp);
     if (max_length < 2)
@@ -282,7 +288,7 @@ jaeger::StepResult FixWallGranJaeger::advance_record(std::vector<double> &rec,
     st.capacity = max_length;
   }
   const double stored = stored_tangential_energy(rec, mat);
-  const jaeger::StepResult res = jaeger::step(mat, st, c.overlap, ds, beta, true, stored);
+  const jaeger::StepResult res = jaeger::step(mat, st, c.overlap, ds, beta, true, stored, prune);
   rec[W_LENGTH] = st.n;
   rec[W_STORED] = res.stored;
   rec[W_WORK] += res.work;

@@ -89,6 +89,7 @@ class FixWallGranJaeger : public FixWallGranDemc {
  private:
   double youngs, poisson, mu;                  // (the dashpots: FixWallGranDemc)
   double beta;                                 // memory approximation, 0 = exact
+  double prune;                                // pruning tolerance (of mu P), 0 = keep all
   int max_length;                              // history/max: points per record, 0 = unbounded
   std::vector<double> estar, gstar;            // per particle type, with the wall (init)
   std::vector<std::vector<double>> records;    // per atom

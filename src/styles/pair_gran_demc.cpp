@@ -53,8 +53,11 @@ PairGranDemc::PairGranDemc(LAMMPS *lmp, const char *name) :
 
 PairGranDemc::~PairGranDemc()
 {
+  // (whichever of the two is in the list: a restart whose per-atom energy record stopped with an
+  // error left the fix in the placeholder's place, though the pair style never took it)
   if (!copymode)
-    modify->delete_fix(atom_energy ? atom_energy_fix_id() : atom_energy_fix_id() + "_DUMMY");
+    for (const std::string &id : {atom_energy_fix_id(), atom_energy_fix_id() + "_DUMMY"})
+      if (modify->get_fix_by_id(id)) modify->delete_fix(id);
   delete[] pvector;
   delete[] onerad_dynamic;
   delete[] maxrad_dynamic;

@@ -68,7 +68,7 @@ jaeger::Stack stack_of(double *rec, int bounded_capacity)
 
 PairGranJaeger::PairGranJaeger(LAMMPS *lmp) :
     PairGranDemc(lmp, "gran/jaeger"), youngs(nullptr), poisson(nullptr), mu(nullptr),
-    estar(nullptr), gstar(nullptr), check_materials(false), restart_has_materials(false), beta(0.0),
+    estar(nullptr), gstar(nullptr), check_materials(false), restart_has_materials(false), beta(0.0), prune(jaeger::kDefaultPrune),
     max_length(0), work(true), last_energy_step(-1), energy_interval(0), carry_length(0),
     fix_history(nullptr)
 {
@@ -229,13 +229,14 @@ void PairGranJaeger::compute_contact(const TouchingPair &t, bool advance, bool e
         fix_history->reserve(i, jj, max_length > 0 ? std::min(length + 1, max_length) : length + 1);
     const double stored = work ? stored_to_carry(hist, mat, length) : -1.0;
     jaeger::Stack st = stack_of(hist, max_length);
-    res = jaeger::step(mat, st, c.overlap, ds, beta, work, stored);
+    res = jaeger::step(mat, st, c.overlap, ds, beta, work, stored, prune);
     hist[H::R_LENGTH] = st.n;
     hist[H::R_STORED] = res.stored;    // -1: not carried
     hist[H::R_WORK] += res.work;
     frame::store(hist + H::R_QW, q);
     tangential_sum += weight * res.work;
     fix_history->merges += res.merges;
+    fix_history->pruned += res.pruned;
   } else {
     res.P = jaeger::hertz_force(mat, c.overlap);
     res.T = {0.0, 0.0};
@@ -361,13 +362,14 @@ double PairGranJaeger::part(double *rec, const demc::SphereContact &c,
 }
 
 /* ----------------------------------------------------------------------
-   pair_style gran/jaeger [beta value] [history/max N] [work yes/no]
+   pair_style gran/jaeger [beta value] [prune tol] [history/max N] [work yes/no]
                           [damping_cap yes/no] [limit_damping] [energy/atom yes/no] ...
 ------------------------------------------------------------------------- */
 
 void PairGranJaeger::settings(int narg, char **arg)
 {
   beta = 0.0;
+  prune = jaeger::kDefaultPrune;
   max_length = 0;
   work = true;
   reset_common_keywords();
@@ -384,6 +386,10 @@ void PairGranJaeger::settings(int narg, char **arg)
       beta = utils::numeric(FLERR, arg[iarg + 1], false, lmp);
       if (beta < 0.0 || beta > 2.0)
         error->all(FLERR, "Pair_style gran/jaeger: beta must be within [0, 2], got {}", beta);
+    } else if (strcmp(arg[iarg], "prune") == 0) {
+      prune = utils::numeric(FLERR, arg[iarg + 1], false, lmp);
+      if (!(prune >= 0.0 && prune < 1.0))
+        error->all(FLERR, "Pair_style gran/jaeger: prune must be within [0, 1), got {}", prune);
     } else if (strcmp(arg[iarg], "history/max") == 0) {
       max_length = utils::inumeric(FLERR, arg[iarg + 1], false, lmp);
       if (max_length < 2)
@@ -593,8 +599,10 @@ void PairGranJaeger::read_history_materials(const std::function<double()> &next)
    a versioned record (write_settings_record()) of beta, history/max, the
    common keywords, the flags (work + 2: the histories' materials follow +
    4: the coefficients include restitution damping), the histories'
-   materials. Files written before settings had markers hold the same values
-   without the record's header.
+   materials, and (version 2) the pruning tolerance. Files written before
+   settings had markers hold the same values without the record's header;
+   files without a tolerance were written by versions that kept every point
+   (prune 0), and continue so.
 ------------------------------------------------------------------------- */
 
 void PairGranJaeger::write_restart_settings(FILE *fp)
@@ -602,6 +610,7 @@ void PairGranJaeger::write_restart_settings(FILE *fp)
   std::vector<double> values = {beta, (double) max_length, common_keywords_code(),
                                 (work ? 1.0 : 0.0) + 2.0 + 4.0};
   write_history_materials(values);
+  values.push_back(prune);
   write_settings_record(fp, SETTINGS_VERSION, values);
 }
 
@@ -626,6 +635,10 @@ void PairGranJaeger::read_restart_settings(FILE *fp)
   restart_has_materials = (code & 2) != 0;
   work = (code & 1) != 0;
   if (restart_has_materials) read_history_materials(next);
+  prune = (versioned && k < values.size()) ? next() : 0.0;
+  if (!(prune >= 0.0 && prune < 1.0))
+    error->all(FLERR, "Pair gran/jaeger: the restart file's pruning tolerance {} is not within [0, 1)",
+               prune);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -716,6 +729,7 @@ void *PairGranJaeger::extract(const char *str, int &dim)
   if (strcmp(str, "restitution_t") == 0) return (void *) restitution_t;
   dim = 0;
   if (strcmp(str, "beta") == 0) return (void *) &beta;
+  if (strcmp(str, "prune") == 0) return (void *) &prune;
   if (strcmp(str, "history/max") == 0) return (void *) &max_length;
   if (strcmp(str, "work") == 0) return (void *) &work;
   return extract_common(str, dim);

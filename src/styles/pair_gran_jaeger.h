@@ -78,7 +78,7 @@ class PairGranJaeger : public PairGranDemc {
   bool restart_has_materials;    // read_restart_settings(): the file holds them
   void write_history_materials(std::vector<double> &out) const;
   void read_history_materials(const std::function<double()> &next);
-  static constexpr int SETTINGS_VERSION = 1;    // of the settings' restart record
+  static constexpr int SETTINGS_VERSION = 2;    // of the settings' restart record (2: prune)
   void convert_histories();
   // a record's key (R_TYPES): the type pair of atoms i and j, smaller type first (the tables
   // per type pair are symmetric), so that both records of a pair with a ghost name the same
@@ -86,6 +86,7 @@ class PairGranJaeger : public PairGranDemc {
   // the type pair a record's history was made with: its key, or `now` if that is not known
   int history_key(const double *rec, int now) const;
   double beta;       // memory approximation, 0 = exact
+  double prune;      // pruning tolerance (of mu P), 0 = keep every point
   int max_length;    // history/max: points per contact, 0 = unbounded
   bool work;         // integrate the tangential work (friction dissipation); "work no": skip
   // steps of the last energy step (-1: none yet) and between the last two (0: not known), and

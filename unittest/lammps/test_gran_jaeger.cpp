@@ -743,3 +743,93 @@ TEST(GranJaeger, BadInputGivesClearErrors)
     }
   }
 }
+
+namespace {
+
+/* A lattice packing (125 spheres, each pressed on its 6 neighbours) whose spheres vibrate along
+   x with an amplitude that decays by e every 10 periods (400 steps), the phase varying through
+   the packing: a damped vibration prescribed (fix move), so that runs with different settings
+   see the same motion (a free relaxation is chaotic: two runs 1e-12 apart differ at O(1) within
+   20,000 steps). The contacts reverse twice a period with ever smaller amplitudes, and the
+   exact history keeps a point for every reversal. */
+std::vector<std::string> vibrating_lattice(const std::string &pair_args)
+{
+  return {"units si",
+          "atom_style sphere",
+          "atom_modify map array",
+          "boundary p p p",
+          "comm_modify vel yes",
+          "lattice sc 0.00199",
+          "region box block 0 5 0 5 0 5",
+          "create_box 1 box",
+          "create_atoms 1 box",
+          "variable d atom 0.00200+0.00002*((id*7919)%101)/101",
+          "set group all diameter v_d",
+          "set group all density 2650",
+          "displace_atoms all random 2e-6 2e-6 2e-6 4711 units box",
+          "neighbor 0.0003 bin",
+          "neigh_modify delay 0",
+          "pair_style gran/jaeger" + pair_args,
+          "pair_coeff * * 1e10 0.3 0.5",
+          "timestep 2e-7",
+          "variable w equal 2*PI/(40*dt)",
+          "variable amp equal 2e-7*exp(-step/400)",
+          "variable phase atom v_w*step*dt+(x+2*y+3*z)/0.0011",
+          "variable dx atom v_amp*sin(v_phase)",
+          "variable vx atom v_amp*(v_w*cos(v_phase)-sin(v_phase)/(400*dt))",
+          "variable zero atom 0.0",
+          "fix vib all move variable v_dx v_zero v_zero v_vx v_zero v_zero",
+          "compute pl all pair/local p5",
+          "compute pmax all reduce max c_pl inputs local",
+          "run 0"};
+}
+
+}    // namespace
+
+/* The default pruning rule on a vibrating packing: the exact history (prune 0) grows by a point
+   a reversal, the default one stops growing once the reversals' effect on any later force falls
+   under 1e-12 mu P (at about 4,000 steps here), and its forces stay those of the exact history:
+   each step's removals change a contact's force by at most 1e-12 mu P (the bound of collinear
+   paths, which these are: every sphere moves along x), so a sphere's force, the sum of its 6
+   contacts', by at most 6 * 1e-12 mu P_max a step. */
+TEST(GranJaeger, DefaultPruningStopsTheGrowthAndKeepsTheForces)
+{
+  const int chunk = 1000, chunks = 8;
+  struct Sample {
+    double mean_length, pruned_points, p_max;
+    PerAtom forces;
+  };
+  // (one LAMMPS instance at a time: the plugin registers its styles with one)
+  auto run = [&](const std::string &pair_args) {
+    std::vector<Sample> samples;
+    LammpsSession s;
+    s.load_plugin();
+    s.commands(vibrating_lattice(pair_args));
+    for (int k = 1; k <= chunks; ++k) {
+      s.command("run " + std::to_string(chunk));
+      auto *pmax = s.lmp->modify->get_compute_by_id("pmax");
+      samples.push_back({fix_stat(s, 1), fix_stat(s, 5), pmax->compute_scalar(), s.forces()});
+    }
+    return samples;
+  };
+  const std::vector<Sample> exact = run(" prune 0"), pruned = run("");
+  double worst = 0.0, p_max = 0.0;
+  for (int k = 0; k < chunks; ++k) {
+    p_max = std::max(p_max, exact[k].p_max);
+    const PerAtom &fe = exact[k].forces, &fp = pruned[k].forces;
+    double diff = 0.0;
+    for (std::size_t i = 1; i < fe.size(); ++i)
+      diff = std::max(diff, std::hypot(fe[i][0] - fp[i][0], fe[i][1] - fp[i][1], fe[i][2] - fp[i][2]));
+    const double mu_p = 0.5 * p_max, steps = (k + 1.0) * chunk;
+    worst = std::max(worst, diff / mu_p / steps);
+    std::printf("[ measure  ] step %d: mean history %.1f exact, %.1f pruned; max |dF| %.2e mu "
+                "P_max\n",
+                (k + 1) * chunk, exact[k].mean_length, pruned[k].mean_length, diff / mu_p);
+  }
+  EXPECT_GT(pruned.back().pruned_points, 0.0);
+  EXPECT_EQ(exact.back().pruned_points, 0.0);
+  // the exact history grows on; the pruned one is no longer at the end than half-way
+  EXPECT_GT(exact.back().mean_length, exact[chunks / 2 - 1].mean_length + 50.0);
+  EXPECT_LE(pruned.back().mean_length, pruned[chunks / 2 - 1].mean_length + 1.0);
+  EXPECT_LE(worst, 6.0 * 1e-12);
+}

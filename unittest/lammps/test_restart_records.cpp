@@ -149,7 +149,7 @@ TEST(RestartRecords, NewerRecordVersionIsRefused)
   }
   std::remove(file.c_str());
   const uint64_t marker = 0x7ff8000000006465ULL;
-  for (const double old_version : {4.0, 3.0, 1.0}) {
+  for (const double old_version : {4.0, 3.0, 2.0, 1.0}) {
     std::vector<char> patched_bytes = bytes;
     const double new_version = 99.0;
     int patched = 0;
