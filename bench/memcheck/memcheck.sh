@@ -10,7 +10,9 @@
 #             plugin (valgrind_filter.py).
 #   plateau   a longer run of in.slowshear with history/max --cap (default 16) for --steps
 #             (default 20000), sampled every --every steps (default steps/20): the history
-#             arena's bytes per contact must plateau (plateau_check.py).
+#             arena's bytes per contact must plateau (plateau_check.py); then in.vibration, a
+#             packing vibrating with decaying amplitude (every reversal a history point) with
+#             the default settings, 12000 steps: the pruning rule alone must make it plateau.
 # Logs go to --out (default: the current folder).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -58,6 +60,11 @@ case $mode in
       > plateau.log 2>&1 || rc=$?
     if [ $rc -ne 0 ]; then tail -n 20 plateau.log; echo "LAMMPS failed (exit code $rc)"; exit 1; fi
     python3 "$here/plateau_check.py" plateau.log --cap "$cap" || rc=$?
+    echo "== gran/jaeger default settings, decaying vibration, 12000 steps: arena bytes per contact must plateau"
+    vrc=0
+    "$lmp" -in "$here/in.vibration" -var steps 12000 -var every 600 -log none > plateau-vibration.log 2>&1 || vrc=$?
+    if [ $vrc -ne 0 ]; then tail -n 20 plateau-vibration.log; echo "LAMMPS failed (exit code $vrc)"; exit 1; fi
+    python3 "$here/plateau_check.py" plateau-vibration.log --cap 0 || rc=$?
     ;;
   *) echo "usage: memcheck.sh valgrind|plateau --lmp LMP --plugin-dir DIR [...]" >&2; exit 2;;
 esac
