@@ -249,6 +249,7 @@ struct KuhnByHand {
 struct JaegerByHand {
   jaeger::Material mat;
   double nu_n, nu_t;
+  double prune = jaeger::kDefaultPrune;    // the wall's default
   std::vector<jaeger::Point> pts = std::vector<jaeger::Point>(1000);
   jaeger::Stack st{pts.data(), 0, 1000};
   demc::frame::Quat q{1, 0, 0, 0};
@@ -263,7 +264,7 @@ struct JaegerByHand {
     const auto l = demc::frame::to_local(q, du);
     jaeger::Vec2 ds{l.x, l.y};
     if (!(g.overlap > 0.0)) {
-      if (touching) work += jaeger::step(mat, st, g.overlap, ds, 0.0).work;
+      if (touching) work += jaeger::step(mat, st, g.overlap, ds, 0.0, true, -1.0, prune).work;
       st.n = 0;
       touching = false;
       return {{0, 0, 0}, 0.0, 0.0, work, damping, 0.0};
@@ -274,7 +275,7 @@ struct JaegerByHand {
       ds = jaeger::fresh_contact_shift(g.overlap + demc::dot(du, g.n), g.overlap, {l0.x, l0.y});
       st.n = 0;
     }
-    const auto res = jaeger::step(mat, st, g.overlap, ds, 0.0);
+    const auto res = jaeger::step(mat, st, g.overlap, ds, 0.0, true, -1.0, prune);
     work += res.work;
     touching = true;
     longest = std::max(longest, st.n);
@@ -397,6 +398,27 @@ TEST(WallGranJaeger, PrescribedPressAndShearReproducesKernel)
     EXPECT_GT(law.damping, 0.0) << wc.name;
     EXPECT_FALSE(law.touching) << wc.name;
   }
+}
+
+// the wall's prune keyword reaches the kernel: with a coarse tolerance the by-hand law keeps far
+// fewer points than without (a wall that ignored the keyword fails the step-by-step comparison),
+// and the wall follows it step by step
+TEST(WallGranJaeger, PruneKeywordReachesTheKernel)
+{
+  const double E = 1.0e7, NU = 0.3;
+  int longest[2] = {0, 0};
+  for (int k = 0; k < 2; k++) {
+    const double prune = k == 0 ? 0.0 : 1e-2;
+    JaegerByHand law;
+    law.mat = jaeger::material(jaeger::effective_young(E, NU, E, NU),
+                               jaeger::effective_shear(E, NU, E, NU), RADIUS, 0.4);
+    law.nu_n = law.nu_t = 0.0;
+    law.prune = prune;
+    drive_against_wall(fmt::format("wall/gran/jaeger 1e7 0.3 0.4 prune {}", prune), WALLS[0], 0.08,
+                       jaeger_drive, 230, law);
+    longest[k] = law.longest;
+  }
+  EXPECT_LT(longest[1], longest[0]);
 }
 
 /* ----------------------------------------------------------------------
