@@ -174,37 +174,51 @@ namespace jaeger {
        2 G* [|du_mid| (a_top - a_mid) + max(|du_mid|, |du_lo|) (a_mid - a_lo) + |du_lo| a_lo]:
        the `bound`. For a reversal of tangential amplitude dT the bound is of order
        (dT / mu P)^2 mu P: decaying vibrations leave points of ever smaller effect near the top.
-       `dU`: the change of the stored energy U_t = G* integral |u|^2 dx the removal makes (the
-       springs in the range exactly, segment_energy(); those below from
+       removal_energy(): the change of the stored energy U_t = G* integral |u|^2 dx the removal
+       makes (the springs in the range exactly, segment_energy(); those below from
        integral_0^a_lo u dx = T*_lo / (2 G*) + a_lo d_lo, d_lo = s - s*(z_lo)). */
     struct Removal {
-      double bound;    // largest effect on any later tangential force
-      double dU;       // change of U_t
+      double bound;               // largest effect on any later tangential force
+      Vec2 m_lo, m_hi, m_chord;   // slopes of the two segments and of their chord
+      Vec2 d_mid, d_lo, du_lo;    // s - s*(z) at mid and lo, the shift of the springs below lo
+      double dz_lo, dz_hi, a_hi, a_mid, a_lo;
     };
 
     DEMC_FN Removal removal_below_top(const Material &mat, const Stack &st)
     {
       const int k = st.n - 2;
       const Point lo = point_below(st, k), mid = st.pts[k], hi = st.pts[k + 1];
-      const Vec2 m_lo = segment_slope(mat, lo, mid), m_hi = segment_slope(mat, mid, hi);
-      const Vec2 m_chord = segment_slope(mat, lo, hi);
-      const double dz_lo = mid.z - lo.z, dz_hi = hi.z - mid.z;
-      const Vec2 d_mid = dz_hi * m_hi, d_lo = d_mid + dz_lo * m_lo;
-      const Vec2 du_mid = dz_hi * m_chord - d_mid, du_lo = (dz_lo + dz_hi) * m_chord - d_lo;
+      Removal r;
+      r.m_lo = segment_slope(mat, lo, mid);
+      r.m_hi = segment_slope(mat, mid, hi);
+      r.m_chord = segment_slope(mat, lo, hi);
+      r.dz_lo = mid.z - lo.z;
+      r.dz_hi = hi.z - mid.z;
+      r.d_mid = r.dz_hi * r.m_hi;
+      r.d_lo = r.d_mid + r.dz_lo * r.m_lo;
+      const Vec2 du_mid = r.dz_hi * r.m_chord - r.d_mid;
+      r.du_lo = (r.dz_lo + r.dz_hi) * r.m_chord - r.d_lo;
       const double inv_R = 1.0 / mat.R;
-      const double a_hi = contact_radius(mat, hi.z), a_mid = contact_radius(mat, mid.z);
-      const double a_lo = contact_radius(mat, lo.z);
-      const double w_hi = radius_difference(inv_R, a_hi, a_mid, dz_hi);
-      const double w_lo = radius_difference(inv_R, a_mid, a_lo, dz_lo);
-      const double l_mid = length(du_mid), l_lo = length(du_lo);
-      const double bound =
-          2.0 * mat.Gstar * (l_mid * w_hi + max2(l_mid, l_lo) * w_lo + l_lo * a_lo);
-      const double U_old = segment_energy(inv_R, {0.0, 0.0}, m_hi, a_hi, a_mid, dz_hi) +
-          segment_energy(inv_R, d_mid, m_lo, a_mid, a_lo, dz_lo);
-      const double U_new = segment_energy(inv_R, {0.0, 0.0}, m_chord, a_hi, a_lo, dz_lo + dz_hi);
-      const double dU = mat.Gstar * (U_new - U_old + a_lo * (2.0 * dot(du_lo, d_lo) + dot(du_lo, du_lo))) +
-          dot(du_lo, force_of(lo));
-      return {bound, dU};
+      r.a_hi = contact_radius(mat, hi.z);
+      r.a_mid = contact_radius(mat, mid.z);
+      r.a_lo = contact_radius(mat, lo.z);
+      const double w_hi = radius_difference(inv_R, r.a_hi, r.a_mid, r.dz_hi);
+      const double w_lo = radius_difference(inv_R, r.a_mid, r.a_lo, r.dz_lo);
+      const double l_mid = length(du_mid), l_lo = length(r.du_lo);
+      r.bound = 2.0 * mat.Gstar * (l_mid * w_hi + max2(l_mid, l_lo) * w_lo + l_lo * r.a_lo);
+      return r;
+    }
+
+    // the change of U_t that the removal makes (lo: the point below the removed one)
+    DEMC_FN double removal_energy(const Material &mat, const Removal &r, const Point &lo)
+    {
+      const double inv_R = 1.0 / mat.R;
+      const double U_old = segment_energy(inv_R, {0.0, 0.0}, r.m_hi, r.a_hi, r.a_mid, r.dz_hi) +
+          segment_energy(inv_R, r.d_mid, r.m_lo, r.a_mid, r.a_lo, r.dz_lo);
+      const double U_new =
+          segment_energy(inv_R, {0.0, 0.0}, r.m_chord, r.a_hi, r.a_lo, r.dz_lo + r.dz_hi);
+      const double below = r.a_lo * (2.0 * dot(r.du_lo, r.d_lo) + dot(r.du_lo, r.du_lo));
+      return mat.Gstar * (U_new - U_old + below) + dot(r.du_lo, force_of(lo));
     }
 
     /* The pruning rule, after a push: remove the points below the top whose removals together
@@ -219,7 +233,8 @@ namespace jaeger {
         const Removal r = removal_below_top(mat, st);
         if (!(r.bound <= budget)) break;
         budget -= r.bound;
-        if (res.stored >= 0.0) res.stored = carried_value(res.stored + r.dU);
+        if (res.stored >= 0.0)
+          res.stored = carried_value(res.stored + removal_energy(mat, r, point_below(st, st.n - 2)));
         remove_point(st, st.n - 2);
         ++removed;
       }
