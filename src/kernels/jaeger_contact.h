@@ -159,6 +159,10 @@ namespace jaeger {
   /* The pruning tolerance of the styles' default (keyword prune): a point below the top goes when
      no later force can change by more than 1e-12 mu P for it (see prune_below_top()). */
   constexpr double kDefaultPrune = 1e-12;
+  /* Histories of at most this many points are not pruned: they cost little memory, and the test
+     after every push would cost more time than they can save (most contacts of a packing hold a
+     few points). */
+  constexpr int kPruneAbove = 8;
 
   namespace detail {
 
@@ -221,15 +225,16 @@ namespace jaeger {
       return mat.Gstar * (U_new - U_old + below) + dot(r.du_lo, force_of(lo));
     }
 
-    /* The pruning rule, after a push: remove the points below the top whose removals together
-       change no later force by more than prune mu P (P: the current normal force), the nearest
-       first (the newest reversals, the smallest). Returns the number removed; carries U_t. */
+    /* The pruning rule, after a push onto a history longer than kPruneAbove points: remove the
+       points below the top whose removals together change no later force by more than prune mu P
+       (P: the current normal force), the nearest first (the newest reversals, the smallest),
+       down to kPruneAbove points. Returns the number removed; carries U_t. */
     DEMC_FN int prune_below_top(const Material &mat, Stack &st, double prune, StepResult &res)
     {
-      if (!(prune > 0.0)) return 0;
+      if (!(prune > 0.0) || st.n <= kPruneAbove) return 0;
       double budget = prune * mat.mu * top_point(st).P;
       int removed = 0;
-      while (st.n >= 2) {
+      while (st.n > kPruneAbove) {
         const Removal r = removal_below_top(mat, st);
         if (!(r.bound <= budget)) break;
         budget -= r.bound;
