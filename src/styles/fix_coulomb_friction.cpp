@@ -189,9 +189,31 @@ void FixCoulombFriction::post_force(int)
   comm->forward_comm(this);
   prepare(h);
   double residual = 0.0;
-  const int sweeps = solve(h, residual);
+  const bool repeat = pair->repeats_last_step();
+  const int sweeps = repeat ? repeat_last_step() : solve(h, residual);
   apply(h, advance, sweeps, residual);
   contacts.clear();
+  pair->last_step_repeated();
+}
+
+/* ----------------------------------------------------------------------
+   the first setup after read_restart: each contact's friction force of the
+   last step, as its record holds it (the contacts are where they were then);
+   returns 0 sweeps
+------------------------------------------------------------------------- */
+
+int FixCoulombFriction::repeat_last_step()
+{
+  for (Contact &c : contacts) {
+    const double *hist = c.history;
+    const double state = hist[PairGranCoulomb::H_STATE];
+    c.force = {hist[PairGranCoulomb::H_FX], hist[PairGranCoulomb::H_FY],
+               hist[PairGranCoulomb::H_FZ]};
+    c.sticks = state == PairGranCoulomb::STICKING;
+    add_to_totals(c, c.force, mine);
+  }
+  exchange();
+  return 0;
 }
 
 /* ----------------------------------------------------------------------

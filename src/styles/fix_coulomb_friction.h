@@ -93,6 +93,7 @@ class FixCoulombFriction : public Fix {
   demc::coulomb::Body wall_body(const Contact &c) const;
   void prepare(double h);
   int solve(double h, double &residual);
+  int repeat_last_step();
   void exchange();
   void add_to_totals(const Contact &c, const demc::Vec3 &df, std::vector<double> &a) const;
   double sweep_residual(double h);

@@ -144,15 +144,14 @@ void FixNeighHistoryDemc::restore_partners(int i, const std::vector<double> &pay
   const std::string who = fmt::format("Fix {}", style);
   if (version != 0 && version != RECORD_VERSION)
     error->one(FLERR, "{}: no reader for record version {}", who, version);
-  // values per partner in the file: histories grew at their end (gran/kuhn's dashpot force),
-  // the values a file lacks come in as 0 (as the setup of those versions took them)
+  // values per partner in the file: histories grew at their end (gran/kuhn's dashpot force
+  // before markers, gran/coulomb's in version 1), the values a file lacks come in as 0 (as the
+  // setup of those versions took them)
   const long n = checked_int(lmp, payload[0], 0, (long) payload.size() - 1, who + ": partners");
   const long dnum_file = n > 0 ? ((long) payload.size() - 1) / n - 1 : dnum;
   checked_int(lmp, (double) payload.size(), 1 + n * (dnum_file + 1), 1 + n * (dnum_file + 1),
               who + ": values for its partners");
-  // (records with markers hold this layout)
-  checked_int(lmp, (double) dnum_file, version == 0 ? 1 : dnum, dnum,
-              who + ": values per partner (another style's?)");
+  checked_int(lmp, (double) dnum_file, 1, dnum, who + ": values per partner (another style's?)");
   if (ipage_atom == nullptr) allocate_pages();
   npartner[i] = (int) n;
   maxpartner = std::max(maxpartner, (int) n);

@@ -12,6 +12,7 @@
 #include "fix_wall_gran_coulomb.h"
 
 #include "demc_citations.h"
+#include "demc_restart_records.h"
 #include "fix_coulomb_friction.h"
 #include "pair_gran_coulomb.h"
 
@@ -120,8 +121,13 @@ FixWallGranDemc::Touch FixWallGranCoulomb::touch(const Contact &c, int side, boo
   const double step = advance ? dt : 0.0;
   const double dashpot = -demc::dot(
       demc::dashpot_force(dashpots, c.du, c.n, nf.elastic, c.overlap, atom->rmass[i], step), c.n);
-  const double F_N = cf::damped_normal_force(nf.elastic, dashpot);
-  if (advance) cumulative[C_DAMPING] -= (F_N - nf.elastic) * demc::dot(c.du, c.n);
+  const double F_N = (!advance && setup_repeats_dashpots)
+      ? nf.elastic + h[H_FDAMP]
+      : cf::damped_normal_force(nf.elastic, dashpot);
+  if (advance) {
+    cumulative[C_DAMPING] -= (F_N - nf.elastic) * demc::dot(c.du, c.n);
+    h[H_FDAMP] = F_N - nf.elastic;
+  }
   h[H_SIDE] = side;
 
   FixCoulombFriction::Contact fc{};
@@ -184,11 +190,19 @@ int FixWallGranCoulomb::unpack_exchange(int nlocal, double *buf)
   return H_SIZE;
 }
 
+/* restart record (format version RECORD_VERSION): [count, marker, version, H_SIZE, history].
+   Version 1 had no dashpot force (H_FDAMP values), files written before records had a marker
+   hold [count, the history of version 1]; the dashpot force comes in as 0 (as the setup of
+   those versions took it). */
+
 int FixWallGranCoulomb::pack_restart(int i, double *buf)
 {
-  buf[0] = H_SIZE + 1;
-  for (int k = 0; k < H_SIZE; k++) buf[k + 1] = history[i][k];
-  return H_SIZE + 1;
+  buf[0] = size_restart(i);    // the count including itself, as other fixes expect
+  buf[1] = demc_restart::record_marker();
+  buf[2] = RECORD_VERSION;
+  buf[3] = H_SIZE;
+  for (int k = 0; k < H_SIZE; k++) buf[1 + demc_restart::PERATOM_HEADER + k] = history[i][k];
+  return size_restart(i);
 }
 
 void FixWallGranCoulomb::unpack_restart(int nlocal, int nth)
@@ -196,17 +210,34 @@ void FixWallGranCoulomb::unpack_restart(int nlocal, int nth)
   double **extra = atom->extra;
   int m = 0;
   for (int k = 0; k < nth; k++) m += static_cast<int>(extra[nlocal][m]);
-  for (int k = 0; k < H_SIZE; k++) history[nlocal][k] = extra[nlocal][m + 1 + k];
+  const double *record = &extra[nlocal][m + 1];
+  const double *values = record;
+  int stored = H_FDAMP;    // (versions 0 and 1)
+  if (demc_restart::is_versioned(record)) {
+    const int version =
+        demc_restart::checked_version(lmp, record[1], RECORD_VERSION, law_error("wall record"));
+    if (version == RECORD_VERSION) stored = H_SIZE;
+    demc_restart::checked_int(lmp, record[2], stored, stored, law_error("wall record length"));
+    values = record + demc_restart::PERATOM_HEADER;
+  } else {
+    demc_restart::checked_int(lmp, extra[nlocal][m], stored + 1, stored + 1,
+                              law_error("wall record size"));
+  }
+  for (int k = 0; k < H_SIZE; k++) history[nlocal][k] = k < stored ? values[k] : 0.0;
+  demc_restart::checked_int(lmp, history[nlocal][H_SIDE], NO_SIDE, HI_SIDE,
+                            law_error("wall side of a contact"));
+  demc_restart::checked_int(lmp, history[nlocal][H_STATE], PairGranCoulomb::NO_STATE,
+                            PairGranCoulomb::SLIDING, law_error("wall contact state"));
 }
 
 int FixWallGranCoulomb::size_restart(int)
 {
-  return H_SIZE + 1;
+  return 1 + demc_restart::PERATOM_HEADER + H_SIZE;
 }
 
 int FixWallGranCoulomb::maxsize_restart()
 {
-  return H_SIZE + 1;
+  return 1 + demc_restart::PERATOM_HEADER + H_SIZE;
 }
 
 double FixWallGranCoulomb::memory_usage()

@@ -40,8 +40,9 @@ class FixWallGranCoulomb : public FixWallGranDemc {
   int maxsize_restart() override;
 
   // one particle's record: the friction force on it (3), state and work (as in the pair
-  // style's history), then the side of the wall it touches
-  enum HistoryIndex { H_FX, H_FY, H_FZ, H_STATE, H_WORK, H_SIDE, H_SIZE };
+  // style's history), then the side of the wall it touches, then the normal dashpot force of the
+  // last step (its repulsive part as applied), which the first setup after read_restart repeats
+  enum HistoryIndex { H_FX, H_FY, H_FZ, H_STATE, H_WORK, H_SIDE, H_FDAMP, H_SIZE };
 
   // the friction fix's decision for a wall contact of this fix
   void friction_applied(const demc::Vec3 &force, const demc::Vec3 &r_q, const demc::Vec3 &wall_move,
@@ -59,6 +60,7 @@ class FixWallGranCoulomb : public FixWallGranDemc {
   double kfactor;       // kn or 4/3 E*
   double **history;
   FixCoulombFriction *friction;
+  static constexpr int RECORD_VERSION = 2;    // of the per-atom restart record
 };
 
 }    // namespace LAMMPS_NS

@@ -80,6 +80,11 @@ class FixWallGranJaeger : public FixWallGranDemc {
   };
 
  protected:
+  // restart records: this layout's format version; restore_record() reads a record of version
+  // `version` (0: before markers) into atom i's, upgraded and checked (the region walls' lists
+  // hold these records too)
+  static constexpr int RECORD_VERSION = 3;
+  void restore_record(int i, std::vector<double> &rec, int version);
   int law_keyword(int, char **, int) override;
   Touch touch(const Contact &, int, bool) override;
   void part(const Contact &, bool) override;
@@ -104,12 +109,9 @@ class FixWallGranJaeger : public FixWallGranDemc {
   demc::jaeger::StepResult advance_record(std::vector<double> &rec, const demc::jaeger::Material &,
                                           const Contact &, const demc::frame::Quat &);
   void update_maxexchange();
-  // restart records: this layout's format version, the writer and reader of records spread
-  // evenly over the atoms
-  static constexpr int RECORD_VERSION = 3;
+  // restart records: the writer and reader of records spread evenly over the atoms
   demc_restart::SpreadWriter restart_out;
   demc_restart::SpreadReader restart_in;
-  void restore_record(int i, std::vector<double> &rec, int version);
   void init_records_from_restart();
   static const int INITIAL_CAPACITY = 8;
 };

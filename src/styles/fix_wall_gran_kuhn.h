@@ -55,6 +55,7 @@ class FixWallGranKuhn : public FixWallGranDemc {
   };
 
  protected:
+  static constexpr int RECORD_VERSION = 1;    // of the per-atom restart record
   int law_keyword(int, char **, int) override;
   Touch touch(const Contact &, int, bool) override;
   void part(const Contact &, bool) override;
@@ -64,7 +65,6 @@ class FixWallGranKuhn : public FixWallGranDemc {
   double kn, kt, mu;       // (the dashpots: FixWallGranDemc)
   unsigned refinements;    // demc::kuhn::Refinement bits
   double **history;
-  static constexpr int RECORD_VERSION = 1;    // of the per-atom restart record
 };
 
 }    // namespace LAMMPS_NS

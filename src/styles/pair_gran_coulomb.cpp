@@ -11,6 +11,7 @@
 #include "pair_gran_coulomb.h"
 
 #include "demc_citations.h"
+#include "demc_restart_records.h"
 #include "fix_coulomb_friction.h"
 
 #include "atom.h"
@@ -26,6 +27,7 @@
 #include "neighbor.h"
 #include "update.h"
 
+#include <climits>
 #include <cmath>
 #include <cstring>
 
@@ -109,7 +111,9 @@ void PairGranCoulomb::compute(int eflag, int vflag)
       // the dashpot's repulsive part (the force on p along -n)
       const double dashpot =
           -demc::dot(demc::dashpot_force(d, c.du, c.n, nf.elastic, c.overlap, m_eff, step_dt), c.n);
-      const double F_N = cf::damped_normal_force(nf.elastic, dashpot);
+      const double F_N = repeats_last_step() ? nf.elastic + history[H_FDAMP]
+                                             : cf::damped_normal_force(nf.elastic, dashpot);
+      if (advance_step) history[H_FDAMP] = F_N - nf.elastic;
       const double weight = pair_weight(j);
       apply_force(i, j, c, -F_N * c.n, i, j, nf.energy);
       touch[jj] = 1;
@@ -382,30 +386,62 @@ void PairGranCoulomb::read_restart(FILE *fp)
   read_restart_settings(fp);
   allocate();
   read_law_coefficients(fp, {law, c1, c2, mu}, true);
+  for (int i = 1; i <= atom->ntypes; i++)
+    for (int j = i; j <= atom->ntypes; j++)
+      if (setflag[i][j])
+        demc_restart::checked_int(
+            lmp, law[i][j], cf::HOOKE, cf::HERTZ,
+            fmt::format("Pair gran/coulomb: normal law of types {} {}", i, j));
 }
+
+/* ----------------------------------------------------------------------
+   settings (rank 0 writes): a versioned record (write_settings_record()) of
+   the common keywords, the iteration's tolerance and sweeps, and the
+   norotate group's name (its length, then a character a value). Files
+   written before settings had markers hold the code, the tolerance and the
+   sweeps as doubles, then the name as an int length and its characters.
+------------------------------------------------------------------------- */
 
 void PairGranCoulomb::write_restart_settings(FILE *fp)
 {
-  write_double(fp, common_keywords_code());
-  write_double(fp, iterate_tolerance);
-  write_double(fp, iterate_max_sweeps);
-  const int len = (int) norotate_group.size();
-  fwrite(&len, sizeof(int), 1, fp);
-  if (len) fwrite(norotate_group.data(), 1, len, fp);
+  std::vector<double> values = {common_keywords_code(), iterate_tolerance,
+                                (double) iterate_max_sweeps, (double) norotate_group.size()};
+  for (const char ch : norotate_group) values.push_back((double) (unsigned char) ch);
+  write_settings_record(fp, SETTINGS_VERSION, values);
 }
 
 void PairGranCoulomb::read_restart_settings(FILE *fp)
 {
-  set_common_keywords(read_double(fp));
-  iterate_tolerance = read_double(fp);
-  iterate_max_sweeps = static_cast<int>(read_double(fp));
-  int len = 0;
-  if (comm->me == 0) utils::sfread(FLERR, &len, sizeof(int), 1, fp, nullptr, error);
-  MPI_Bcast(&len, 1, MPI_INT, 0, world);
-  std::string name(len, ' ');
-  if (comm->me == 0 && len) utils::sfread(FLERR, &name[0], 1, len, fp, nullptr, error);
-  if (len) MPI_Bcast(&name[0], len, MPI_CHAR, 0, world);
-  norotate_group = name;
+  using demc_restart::checked_int;
+  const std::string who = "Pair gran/coulomb settings";
+  std::vector<double> values;
+  if (read_settings_record(fp, SETTINGS_VERSION, values)) {
+    checked_int(lmp, (double) values.size(), 4, INT_MAX, who + ": values");
+    const long len = checked_int(lmp, values[3], 0, (long) values.size() - 4,
+                                 who + ": length of the norotate group's name");
+    checked_int(lmp, (double) values.size(), 4 + len, 4 + len, who + ": values");
+    std::string name;
+    for (long k = 0; k < len; k++)
+      name.push_back((char) checked_int(lmp, values[4 + k], 1, 255, who + ": group name"));
+    norotate_group = name;
+  } else {
+    for (int k = 0; k < 3; k++) values.push_back(read_double(fp));
+    int len = 0;
+    if (comm->me == 0) utils::sfread(FLERR, &len, sizeof(int), 1, fp, nullptr, error);
+    MPI_Bcast(&len, 1, MPI_INT, 0, world);
+    checked_int(lmp, len, 0, 1 << 20, who + ": length of the norotate group's name");
+    std::string name(len, ' ');
+    if (comm->me == 0 && len) utils::sfread(FLERR, &name[0], 1, len, fp, nullptr, error);
+    if (len) MPI_Bcast(&name[0], len, MPI_CHAR, 0, world);
+    norotate_group = name;
+  }
+  set_common_keywords((double) checked_int(lmp, values[0], 0, 27, who + ": keywords"));
+  setup_repeats_dashpots = true;
+  iterate_tolerance = values[1];
+  if (!(iterate_tolerance >= 0.0))
+    error->all(FLERR, "{}: the restart file holds iterate tolerance {}", who, iterate_tolerance);
+  iterate_max_sweeps =
+      (int) checked_int(lmp, values[2], iterate_tolerance > 0.0 ? 1 : 0, INT_MAX, who + ": sweeps");
 }
 
 /* ---------------------------------------------------------------------- */
@@ -447,7 +483,11 @@ double PairGranCoulomb::single(int i, int j, int itype, int jtype, double rsq, d
   int owner, slot;
   const bool found = list && fix_history && fix_history->firstvalue &&
       find_single_slot(
-          i, j, [this](int a, int b) { return find_neighbor_index(a, b); }, owner, slot);
+                         i, j,
+                         [this](int a, int b) {
+                           return find_neighbor_index(a, b);
+                         },
+                         owner, slot);
   if (rsq >= radsum * radsum || !found) return 0.0;
   // the history holds the friction force on its list's owner
   const double *h = &fix_history->firstvalue[owner][H_SIZE * slot];

@@ -49,8 +49,10 @@ class PairGranCoulomb : public PairGranDemc {
   double memory_usage() override;
 
   // one contact's history in the neighbor history fix (oriented from i to j): the friction force
-  // on i, the contact's state (a ContactState), the friction work it dissipated
-  enum HistoryIndex { H_FX, H_FY, H_FZ, H_STATE, H_WORK, H_SIZE };
+  // on i, the contact's state (a ContactState), the friction work it dissipated, the normal
+  // dashpot force of the last step (its repulsive part as applied), which the first setup after
+  // read_restart repeats with the last step's friction (see repeats_last_step())
+  enum HistoryIndex { H_FX, H_FY, H_FZ, H_STATE, H_WORK, H_FDAMP, H_SIZE };
   enum ContactState { NO_STATE = 0, STICKING = 1, SLIDING = 2 };
   // pvector after the package's layout: the friction solver's sweeps and its residual
   // (the largest force change a further sweep would make / the largest mu F_N) at the last step
@@ -60,6 +62,13 @@ class PairGranCoulomb : public PairGranDemc {
   void friction_decided(double dissipated, double sliding, int sweeps, double residual);
   void tally_friction(int i, int j, const demc::Vec3 &force_on_i);    // virial
   bool advancing() const { return advance_step; }
+  /* the first setup after read_restart applies each contact's dashpot and friction forces of
+     the last step as the records hold them (the half-step velocities they came from are gone;
+     decided again from the full-step velocities, the friction of many contacts decided at once
+     differs), so that the run continues as the one that went straight on; the friction fix
+     calls last_step_repeated() once it has applied them */
+  bool repeats_last_step() const { return repeats_dashpots(advance_step); }
+  void last_step_repeated() { setup_done(advance_step); }
   FixCoulombFriction *friction_fix() const { return friction; }
 
   // the friction solver's settings (pair_style keywords)
@@ -76,6 +85,7 @@ class PairGranCoulomb : public PairGranDemc {
   FixCoulombFriction *friction;
   class FixNeighHistory *fix_history;
 
+  static constexpr int SETTINGS_VERSION = 1;    // of the settings' restart record
   void allocate();
   void place_friction_fix();
   std::string friction_fix_id() const { return history_fix_id() + "_FRICTION"; }

@@ -56,6 +56,40 @@ inline std::vector<std::string> long_history_input(const std::string &pair_args,
   };
 }
 
+/* the same 1000 spheres in a block region (fix wall/gran/region/LAW `wall_args`, fix ID wall)
+   that none of them touches; atom 1001 is pressed into a corner of the block (three faces, 10 um
+   each) and moved along z (along two of its faces, into and out of the third) back and forth
+   every step with an amplitude that shrinks by 0.1 % a step: two of its three contacts grow a
+   history point a step */
+inline std::vector<std::string> long_region_history_input(const std::string &wall_args)
+{
+  return {
+      "units si",
+      "atom_style sphere",
+      "atom_modify map array",
+      "boundary f f f",
+      "comm_modify vel yes",
+      "region box block 0 0.032 0 0.032 0 0.036 units box",
+      "create_box 1 box",
+      "lattice sc 0.003 origin 0.5 0.5 0.5",
+      "region loose block 0 0.03 0 0.03 0.006 0.036 units box",
+      "create_atoms 1 region loose",
+      "reset_atoms id sort yes",
+      "create_atoms 1 single 0.00099 0.00099 0.00099 units box",
+      "set group all diameter 0.002",
+      "set group all density 2650",
+      "region cage block 0 0.032 0 0.032 0 0.036 side in units box",
+      "fix wall all wall/gran/region/" + wall_args + " region cage",
+      "group free id 1:1000",
+      "group moved id 1001",
+      "variable vz equal 0.1*(1-2*(step%2))*0.999^step",
+      "variable zero equal 0",
+      "fix drive moved move variable NULL NULL NULL v_zero v_zero v_vz",
+      "fix integrate free nve/sphere",
+      "timestep 1e-5",
+  };
+}
+
 }    // namespace demc_test
 
 #endif

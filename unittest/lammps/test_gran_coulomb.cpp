@@ -245,29 +245,33 @@ TEST(GranCoulomb, EnergyBalanceOfFrictionalPacking)
   }
 }
 
-// N + M steps straight = N steps, write_restart, read_restart, M steps (the friction forces
-// and states are in the contacts' histories, the friction fix is made again)
+/* N + M steps straight = N steps, restart file, M steps (the friction forces and states are in
+   the contacts' histories, the friction fix is made again; the first setup after read_restart
+   applies the last step's friction and dashpot forces). The file is written during the run: a
+   run's setup decides the friction again from the full-step velocities, which for many contacts
+   decided at once gives other forces than the step before, so two runs are not one. */
 TEST(GranCoulomb, RestartContinuity)
 {
   for (bool newton : {true, false}) {
-    const std::string file = std::string("coulomb_restart_") + (newton ? "on" : "off") + ".bin";
+    const std::string stem = std::string("coulomb_restart_") + (newton ? "on" : "off");
     PerAtom straight, resumed;
     {
       LammpsSession s;
       s.load_plugin();
       s.commands(packing("", newton));
-      s.commands({"run 150", "write_restart " + file, "run 50"});
+      s.commands({"restart 150 " + stem + ".*.bin", "run 200"});
       straight = s.forces();
     }
     {
       LammpsSession s;
       s.load_plugin();
       s.command(std::string("newton ") + (newton ? "on" : "off"));
-      s.commands({"read_restart " + file, "neighbor 0.0003 bin", "neigh_modify delay 0",
-                  "fix integrate all nve/sphere", "timestep 1e-5", "run 50"});
+      s.commands({"read_restart " + stem + ".150.bin", "neighbor 0.0003 bin",
+                  "neigh_modify delay 0", "fix integrate all nve/sphere", "timestep 1e-5",
+                  "run 50"});
       resumed = s.forces();
     }
-    std::remove(file.c_str());
+    std::remove((stem + ".150.bin").c_str());
     EXPECT_LT(max_relative_difference(straight, resumed), 1e-12) << "newton " << newton;
   }
 }

@@ -4,23 +4,36 @@
      without contacts: read_restart's per-atom slots (atom->nextra_store) stay near the mean
      data per atom, far below one long history; the run continued from the file equals the run
      that went straight on, also through a write_restart made right after read_restart;
-   - a record of a newer format version is refused with an error that says so. */
+   - the same for a region wall's contact lists (long Jaeger stacks, capped ones, Kuhn's);
+   - a record of a newer format version is refused with an error that says so, as are region
+     wall and gran/coulomb records of a newer version or damaged;
+   - a file of region walls and gran/coulomb written before their records had markers
+     (unittest/data) continues that version's run;
+   - every option (pair styles, walls, gran/coulomb, region walls) continues to round-off. */
 #include "lammps_session.h"
 #include "long_history.h"
 
 #include "atom.h"
+#include "domain.h"
 #include "exceptions.h"
 #include "fix.h"
+#include "force.h"
 #include "lammps.h"
 #include "modify.h"
+#include "pair.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <map>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -284,4 +297,545 @@ TEST(RestartRecords, CappedLongHistoriesContinue)
   r.command("run " + std::to_string(after));
   expect_same(straight, outcome(r), 1e-14, "history/max 64");
   std::remove(file.c_str());
+}
+
+/* ----------------------------------------------------------------------
+   region walls and gran/coulomb
+------------------------------------------------------------------------- */
+
+namespace {
+
+// the region wall's global vector (force, energies, counts, torque z, work, torque x and y)
+std::vector<double> wall_vector(LammpsSession &s, const std::string &id)
+{
+  auto *fix = s.lmp->modify->get_fix_by_id(id);
+  std::vector<double> v;
+  for (int k = 0; k < fix->size_vector; k++) v.push_back(fix->compute_vector(k));
+  return v;
+}
+
+void expect_same_vectors(const std::vector<double> &a, const std::vector<double> &b,
+                         double tolerance, const std::string &what)
+{
+  ASSERT_EQ(a.size(), b.size()) << what;
+  for (size_t k = 0; k < a.size(); k++)
+    EXPECT_NEAR(a[k], b[k], tolerance * std::max(std::abs(a[k]), 1e-12))
+        << what << ": vector " << k;
+}
+
+// the commands after read_restart: the region and the fixes as they were
+std::vector<std::string> redefine_region_after_read(LammpsSession &s, const std::string &wall)
+{
+  std::vector<std::string> out;
+  for (const auto &line : long_region_history_input(wall))
+    if (line.rfind("fix ", 0) == 0 || line.rfind("variable ", 0) == 0 ||
+        line.rfind("timestep", 0) == 0 ||
+        (line.rfind("region cage", 0) == 0 && !s.lmp->domain->get_region_by_id("cage")))
+      out.push_back(line);
+  return out;
+}
+
+}    // namespace
+
+/* A region wall's contact lists with long Jaeger stacks (a particle pressed into a corner of a
+   block region, three contacts, two of them growing a point a step; long_history.h), and the
+   same capped by history/max, and gran/kuhn's records: one run of N + M steps that writes a
+   restart file at step N equals N steps read back from it, written again at once, read back
+   and M steps on, to round-off; the per-atom restart slots hold about the mean list, not the
+   longest. */
+TEST(RestartRecords, RegionWallLongHistoriesContinue)
+{
+  const int before = 1000, after = 40;
+  for (const std::string wall :
+       {"jaeger 1e7 0.3 0.5", "jaeger 1e7 0.3 0.5 history/max 16", "kuhn 2e3 1.5e3 0.5"}) {
+    const std::string file = "region_long." + std::to_string(before) + ".bin";
+    PerAtom straight;
+    std::vector<double> straight_wall;
+    int longest_list = 0;
+    {
+      LammpsSession s;
+      s.load_plugin();
+      s.commands(long_region_history_input(wall));
+      s.commands({"restart " + std::to_string(before) + " region_long.*.bin",
+                  "run " + std::to_string(before + after)});
+      straight = s.forces();
+      straight_wall = wall_vector(s, "wall");
+      longest_list = s.lmp->modify->get_fix_by_id("wall")->maxexchange - 1;
+    }
+    const bool jaeger = wall.rfind("jaeger", 0) == 0;
+    const bool capped = wall.find("history/max") != std::string::npos;
+    // three contacts; Jaeger's lists: two stacks of a point a step (4 values each), or capped
+    std::printf("%-36s longest contact list %d values\n", wall.c_str(), longest_list);
+    if (jaeger && !capped) EXPECT_GT(longest_list, 2 * 4 * before) << wall;
+    if (capped) {
+      EXPECT_GT(longest_list, 2 * 4 * 16) << wall << ": at the cap";
+      EXPECT_LT(longest_list, 3 * (2 + 1 + 16 + 4 * 16)) << wall << ": at the cap";
+    }
+    EXPECT_EQ(straight_wall[7], 3.0) << wall << ": contacts";
+
+    LammpsSession r;
+    r.load_plugin();
+    r.command("read_restart " + file);
+    std::printf("%-36s per-atom restart slot %d values\n", wall.c_str(), r.lmp->atom->nextra_store);
+    if (jaeger && !capped)
+      EXPECT_LT(20 * r.lmp->atom->nextra_store, 2 * 4 * before) << wall << ": per-atom slot";
+    r.commands(redefine_region_after_read(r, wall));
+    // straight back to a file (no run: the lists must still be written), then read that
+    r.command("write_restart region_again.bin");
+    LammpsSession t;
+    t.load_plugin();
+    t.command("read_restart region_again.bin");
+    t.commands(redefine_region_after_read(t, wall));
+    t.command("run " + std::to_string(after));
+    std::remove(file.c_str());
+    std::remove("region_again.bin");
+    EXPECT_LE(max_relative_difference(straight, t.forces()), 1e-13) << wall;
+    expect_same_vectors(straight_wall, wall_vector(t, "wall"), 1e-12, wall);
+  }
+}
+
+/* A restart file written by the plugin of 11126b1, before region walls and gran/coulomb had
+   versioned records (unittest/data/restart_11126b1_region_coulomb.in: pair gran/coulomb with
+   iterate and a norotate group, wall/gran/coulomb, a region/jaeger block and a region/kuhn
+   post): read back and run 200 steps, forces, the pair's vector and the walls' vectors are
+   those of that version's run. */
+TEST(RestartRecords, ReadsRegionAndCoulombFilesOfAnEarlierVersion)
+{
+  const std::string dir = DEMC_TEST_DATA_DIR, stem = dir + "/restart_11126b1_region_coulomb";
+  std::map<std::string, std::vector<double>> expected;
+  PerAtom forces;
+  {
+    std::ifstream in(stem + "_expected.txt");
+    ASSERT_TRUE(in.good()) << "missing fixture " << stem << "_expected.txt";
+    for (std::string line; std::getline(in, line);) {
+      std::istringstream words(line);
+      std::string kind;
+      words >> kind;
+      std::vector<double> values;
+      for (double v; words >> v;) values.push_back(v);
+      if (kind != "force") {
+        expected[kind] = values;
+        continue;
+      }
+      const auto id = static_cast<size_t>(values[0]);
+      if (forces.size() <= id) forces.resize(id + 1, {0.0, 0.0, 0.0});
+      forces[id] = {values[1], values[2], values[3]};
+    }
+  }
+  LammpsSession s;
+  s.load_plugin();
+  s.command("read_restart " + stem + ".bin");
+  if (!s.lmp->domain->get_region_by_id("sides"))
+    s.commands({"region post cylinder z 0 0 0.3 INF INF side out units box",
+                "region sides block -2.95 2.95 -2.95 2.95 -5 5 side in units box"});
+  s.commands({"neighbor 0.1 bin", "neigh_modify delay 0", "compute p all pair gran/coulomb",
+              "fix rj all wall/gran/region/jaeger 1e8 0.3 0.4 region sides",
+              "fix rk all wall/gran/region/kuhn 1e6 8e5 0.4 region post",
+              "fix floor all wall/gran/coulomb hooke 1e6 0.4 zplane -3 NULL",
+              "fix g all gravity 60 vector 0.2 0.1 -1", "fix integrate turning nve/sphere",
+              "fix slide still nve", "timestep 1e-4", "run 200"});
+  EXPECT_LT(max_relative_difference(forces, s.forces()), 1e-10);
+  const auto pair = s.pair_extra();
+  ASSERT_EQ(expected["pair"].size(), 6u);
+  for (size_t k = 0; k < 6; k++)
+    EXPECT_NEAR(pair[k], expected["pair"][k], 1e-10 * std::abs(expected["pair"][k])) << k;
+  for (const char *id : {"rj", "rk", "floor"}) {
+    ASSERT_EQ(expected[id].size(), 9u) << id;
+    std::vector<double> now = wall_vector(s, id);
+    now.resize(9);
+    expect_same_vectors(expected[id], now, 1e-10, id);
+    EXPECT_GT(expected[id][7], 0.0) << id << ": contacts";
+  }
+  int dim = 0;
+  const auto *tol = static_cast<double *>(s.lmp->force->pair->extract("iterate/tolerance", dim));
+  EXPECT_EQ(*tol, 1e-10);
+}
+
+namespace {
+
+std::vector<char> file_bytes(const std::string &file)
+{
+  std::ifstream in(file, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+/* every place k (a byte offset) where the package's marker begins and at(k, j), the j-th
+   double after the marker's first byte (0: the marker), passes `is_target`: patch(k) changes
+   the copy there. Returns the patched copy and the number of places. */
+template <class Target, class Patch>
+std::pair<std::vector<char>, int> patch_records(const std::vector<char> &bytes, Target is_target,
+                                                Patch patch)
+{
+  const uint64_t marker = 0x7ff8000000006465ULL;
+  std::vector<char> out = bytes;
+  int patched = 0;
+  for (size_t k = 0; k + 8 <= out.size(); k++) {
+    if (memcmp(&out[k], &marker, 8) != 0) continue;
+    auto at = [&](int j) {
+      double v = NAN;
+      if (k + 8 * (size_t) (j + 1) <= out.size()) memcpy(&v, &out[k + 8 * (size_t) j], 8);
+      return v;
+    };
+    if (!is_target(at)) continue;
+    auto set = [&](int j, double v) {
+      memcpy(&out[k + 8 * (size_t) j], &v, 8);
+    };
+    patch(set);
+    patched++;
+  }
+  return {out, patched};
+}
+
+// read_restart of `bytes` (then `after` and a run) stops with an error holding `message`
+void expect_refused(const std::vector<char> &bytes, const std::vector<std::string> &after,
+                    const std::string &message, const std::string &what)
+{
+  const std::string file = "refused_records.bin";
+  std::ofstream(file, std::ios::binary).write(bytes.data(), (std::streamsize) bytes.size());
+  LammpsSession r;
+  r.load_plugin();
+  try {
+    r.command("read_restart " + file);
+    for (const auto &line : after) {
+      // (a region the file holds already)
+      std::istringstream words(line);
+      std::string command, id;
+      words >> command >> id;
+      if (command == "region" && r.lmp->domain->get_region_by_id(id)) continue;
+      r.command(line);
+    }
+    r.command("run 0");
+    ADD_FAILURE() << what << ": read";
+  } catch (LAMMPS_NS::LAMMPSException &e) {
+    std::printf("%s: %s\n", what.c_str(), e.what());
+    EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << what << ": " << e.what();
+  }
+  std::remove(file.c_str());
+}
+
+}    // namespace
+
+/* A region wall's records from a newer version of the package (the list's format, or the law's
+   records in it) and a damaged one (a surface ID that is no integer) are refused with an error
+   that says so; so are gran/coulomb's settings and wall records of a newer version and a wall
+   record whose side is no side. */
+TEST(RestartRecords, RegionAndCoulombRecordsOfANewerVersionOrDamagedAreRefused)
+{
+  const std::string wall = "jaeger 1e7 0.3 0.5";
+  {
+    LammpsSession s;
+    s.load_plugin();
+    s.commands(long_region_history_input(wall));
+    s.commands({"run 20", "write_restart region_newer.bin"});
+  }
+  const std::vector<char> region = file_bytes("region_newer.bin");
+  std::remove("region_newer.bin");
+  std::vector<std::string> fixes;
+  for (const auto &line : long_region_history_input(wall))
+    if (line.rfind("fix ", 0) == 0 || line.rfind("variable ", 0) == 0 ||
+        line.rfind("timestep", 0) == 0 || line.rfind("region cage", 0) == 0)
+      fixes.push_back(line);
+  // the region wall's per-atom records: marker, version 1, length, then fragments [owner ID,
+  // offset, count, size, values]; a payload starts with the law's record version (3), then
+  // the list's first entry [surface ID, length, record]
+  auto region_record = [](auto at) {
+    return at(1) == 1.0 && at(2) >= 5.0;
+  };
+  auto payload_start = [](auto at) {
+    return at(1) == 1.0 && at(4) == 0.0 && at(7) == 3.0;
+  };
+  const auto newer_list = patch_records(region, region_record, [](auto set) {
+    set(1, 99.0);
+  });
+  ASSERT_GT(newer_list.second, 0);
+  expect_refused(newer_list.first, fixes, "format version 99", "region list version");
+  const auto newer_law = patch_records(region, payload_start, [](auto set) {
+    set(7, 99.0);
+  });
+  ASSERT_GT(newer_law.second, 0);
+  expect_refused(newer_law.first, fixes, "format version 99", "region wall's law records");
+  const auto damaged = patch_records(region, payload_start, [](auto set) {
+    set(8, 0.5);
+  });
+  expect_refused(damaged.first, fixes, "surface ID", "damaged surface ID");
+
+  // gran/coulomb: spheres on a wall/gran/coulomb floor, pressed together
+  const std::vector<std::string> pile = {"units si",
+                                         "atom_style sphere",
+                                         "atom_modify map array",
+                                         "boundary f f f",
+                                         "comm_modify vel yes",
+                                         "region box block -2 2 -2 2 -1 3 units box",
+                                         "create_box 1 box",
+                                         "create_atoms 1 single 0 0 0.495 units box",
+                                         "create_atoms 1 single 0.99 0 0.495 units box",
+                                         "create_atoms 1 single 0.5 0 1.3 units box",
+                                         "set group all diameter 1.0",
+                                         "set group all density 1000",
+                                         "velocity all set 0.1 0.05 0",
+                                         "neighbor 0.1 bin",
+                                         "neigh_modify delay 0",
+                                         "pair_style gran/coulomb iterate 1e-6 20",
+                                         "pair_coeff * * hooke 1e6 0.4"};
+  const std::vector<std::string> coulomb_fixes = {
+      "fix floor all wall/gran/coulomb hooke 1e6 0.4 zplane 0 NULL",
+      "fix g all gravity 10 vector 0 0 -1", "fix integrate all nve/sphere", "timestep 1e-4"};
+  {
+    LammpsSession s;
+    s.load_plugin();
+    s.commands(pile);
+    s.commands(coulomb_fixes);
+    s.commands({"run 20", "write_restart coulomb_newer.bin"});
+    EXPECT_EQ(s.lmp->modify->get_fix_by_id("floor")->compute_vector(7), 2.0) << "wall contacts";
+  }
+  const std::vector<char> coulomb = file_bytes("coulomb_newer.bin");
+  std::remove("coulomb_newer.bin");
+  // settings: marker, 1, 4 values (keywords, tolerance, sweeps, no group name)
+  auto settings = [](auto at) {
+    return at(1) == 1.0 && at(2) == 4.0 && at(4) == 1e-6 && at(5) == 20.0 && at(6) == 0.0;
+  };
+  const auto newer_settings = patch_records(coulomb, settings, [](auto set) {
+    set(1, 99.0);
+  });
+  ASSERT_EQ(newer_settings.second, 1);
+  expect_refused(newer_settings.first, coulomb_fixes, "format version 99", "coulomb settings");
+  const auto sweeps = patch_records(coulomb, settings, [](auto set) {
+    set(5, 1e300);
+  });
+  expect_refused(sweeps.first, coulomb_fixes, "sweeps", "coulomb sweeps");
+  // a wall record: marker, 2, 7 values (friction force, state 1 or 2, work, side 1, dashpot)
+  auto wall_record = [](auto at) {
+    return at(1) == 2.0 && at(2) == 7.0 && (at(6) == 1.0 || at(6) == 2.0) && at(8) == 1.0;
+  };
+  const auto newer_wall = patch_records(coulomb, wall_record, [](auto set) {
+    set(1, 99.0);
+  });
+  ASSERT_EQ(newer_wall.second, 2);
+  expect_refused(newer_wall.first, coulomb_fixes, "format version 99", "coulomb wall version");
+  const auto side = patch_records(coulomb, wall_record, [](auto set) {
+    set(8, 3.0);
+  });
+  expect_refused(side.first, coulomb_fixes, "wall side of a contact", "coulomb wall side");
+}
+
+/* Continuation to round-off for the options of gran/coulomb (direct and iterated friction,
+   hooke and hertz, dashpots; its wall) and of the region walls (dashpots, restitution, their
+   limits, beta, history/max), as EveryOptionContinuesToRoundOff: one run of N + M steps that
+   writes a restart file at step N against N steps read back from it and M steps on, in the
+   dense packing (region walls: a plane region under it). */
+TEST(RestartRecords, CoulombAndRegionWallOptionsContinueToRoundOff)
+{
+  struct Case {
+    std::vector<std::string> pair;
+    std::string wall;    // a wall fix's style and arguments (none: "")
+  };
+  const std::string kuhn = "2e3 2e3 0.5", jaeger = "1e7 0.3 0.5", region = " region floor";
+  const std::vector<std::string> coulomb = {"pair_style gran/coulomb",
+                                            "pair_coeff * * hooke 2e3 0.5"};
+  const std::vector<Case> cases = {
+      {coulomb, ""},
+      {{"pair_style gran/coulomb iterate 1e-14 200", "pair_coeff * * hooke 2e3 0.5"}, ""},
+      {{"pair_style gran/coulomb", "pair_coeff * * hertz 1e7 0.3 0.5 damping 0.02 0"}, ""},
+      {{"pair_style gran/coulomb iterate 1e-14 200",
+        "pair_coeff * * hooke 2e3 0.5 restitution 0.7 0"},
+       ""},
+      {coulomb, "wall/gran/coulomb hooke 2e3 0.5 damping 0.02 0 zplane 0 NULL"},
+      {coulomb, "wall/gran/coulomb hertz 1e7 0.3 0.5 restitution 0.7 0 zplane 0 NULL"},
+      {{"pair_style gran/kuhn", "pair_coeff * * " + kuhn},
+       "wall/gran/region/kuhn " + kuhn + " damping 0.02 0.01" + region},
+      {{"pair_style gran/kuhn", "pair_coeff * * " + kuhn},
+       "wall/gran/region/kuhn " + kuhn + " restitution 0.7 0.5 damping_cap no" + region},
+      {{"pair_style gran/jaeger", "pair_coeff * * " + jaeger},
+       "wall/gran/region/jaeger " + jaeger + " history/max 4 damping 0.02 0.01" + region},
+      {{"pair_style gran/jaeger", "pair_coeff * * " + jaeger},
+       "wall/gran/region/jaeger " + jaeger + " beta 0.1 restitution 0.7 0.5 limit_damping" +
+           region},
+  };
+  const std::string floor = "region floor plane 0 0 0 0 0 1 side in units box";
+  for (const auto &c : cases) {
+    const std::string what = c.pair[0] + " / " + c.pair[1] + (c.wall.empty() ? "" : " / " + c.wall);
+    const std::string file = "coulomb_region_option.150.bin";
+    std::vector<std::string> setup = dense_packing_input(c.pair, true);
+    std::vector<std::string> fixes = {"fix integrate all nve/sphere", "timestep 1e-5"};
+    if (!c.wall.empty()) {
+      for (auto &line : setup)
+        if (line == "boundary p p p") line = "boundary p p m";
+      setup.insert(setup.end(), {floor, "fix w all " + c.wall});
+      fixes.push_back("fix w all " + c.wall);
+    }
+    const int steps = 20;
+    PerAtom f_straight, t_straight, f_resumed, t_resumed;
+    std::vector<double> wall_straight, wall_resumed;
+    {
+      LammpsSession s;
+      s.load_plugin();
+      s.commands(setup);
+      s.commands({"restart 150 coulomb_region_option.*.bin", "run " + std::to_string(150 + steps)});
+      f_straight = s.forces();
+      t_straight = s.torques();
+      if (!c.wall.empty()) wall_straight = wall_vector(s, "w");
+    }
+    {
+      LammpsSession s;
+      s.load_plugin();
+      s.commands({"read_restart " + file, "neighbor 0.0003 bin", "neigh_modify delay 0"});
+      if (!c.wall.empty() && !s.lmp->domain->get_region_by_id("floor")) s.command(floor);
+      s.commands(fixes);
+      s.command("run " + std::to_string(steps));
+      f_resumed = s.forces();
+      t_resumed = s.torques();
+      if (!c.wall.empty()) wall_resumed = wall_vector(s, "w");
+    }
+    std::remove(file.c_str());
+    const double df = max_relative_difference(f_straight, f_resumed);
+    const double dt = max_relative_difference(t_straight, t_resumed);
+    std::printf("%-100s forces %.3g torques %.3g\n", what.c_str(), df, dt);
+    EXPECT_LE(df, 1e-12) << what;
+    EXPECT_LE(dt, 1e-12) << what;
+    if (c.wall.empty()) continue;
+    EXPECT_GE(wall_straight[7], 3.0) << what << ": wall contacts";
+    expect_same_vectors(wall_straight, wall_resumed, 1e-10, what);
+  }
+}
+
+namespace {
+
+/* a jammed packing relaxing under fix viscous (216 polydisperse spheres pressed between two
+   walls): the damped vibrations push history points that nothing erases, so that histories
+   grow long (or reach history/max) in a few thousand steps; pair and wall get `pair_args` and
+   `wall_args` */
+std::vector<std::string> relaxing_packing(const std::string &pair_args,
+                                          const std::string &wall_args)
+{
+  return {"units si",
+          "atom_style sphere",
+          "atom_modify map array",
+          "boundary p p m",
+          "comm_modify vel yes",
+          "lattice sc 0.0019",
+          "region box block 0 6 0 6 0 6",
+          "create_box 1 box",
+          "create_atoms 1 box",
+          "reset_atoms id sort yes",
+          "variable d atom 0.00185+0.0002*((id*7919)%101)/101",
+          "set group all diameter v_d",
+          "set group all density 2650",
+          "velocity all create 1e16 87287 loop geom",
+          "neighbor 0.0003 bin",
+          "neigh_modify delay 0",
+          "pair_style gran/jaeger" + pair_args,
+          "pair_coeff * * 1e7 0.3 0.5",
+          "fix integrate all nve/sphere",
+          "fix visc all viscous 2e-5",
+          "fix wall all wall/gran/jaeger 1e7 0.3 0.5" + wall_args + " zplane 0 0.0114",
+          "timestep 1e-5"};
+}
+
+// sum over the atoms of x_i (x) F_i (the virial's sum)
+std::array<double, 9> position_force_sum(LammpsSession &s)
+{
+  const PerAtom x = s.positions(), f = s.forces();
+  std::array<double, 9> sum{};
+  for (size_t id = 1; id < x.size(); id++)
+    for (int a = 0; a < 3; a++)
+      for (int b = 0; b < 3; b++) sum[3 * a + b] += x[id][a] * f[id][b];
+  return sum;
+}
+
+double relative_frobenius(const std::array<double, 9> &a, const std::array<double, 9> &b)
+{
+  double diff = 0.0, norm = 0.0;
+  for (int k = 0; k < 9; k++) {
+    diff += (a[k] - b[k]) * (a[k] - b[k]);
+    norm += a[k] * a[k];
+  }
+  return std::sqrt(diff / norm);
+}
+
+}    // namespace
+
+/* The experiment of issue 41 in small: a relaxing packing whose histories reach history/max
+   (pair and wall; merges every step), one step straight on after write_restart against one step
+   after read_restart (sum of x_i (x) F_i, relative Frobenius difference), and one run that
+   writes its file at step N against the run read back, 20 steps on; also histories grown without
+   bound, written, and capped after read_restart (the pair style's history/max set again) against
+   the same change straight on (the first step shortens them by merges). */
+TEST(RestartRecords, CappedHistoriesOfARelaxedPackingContinue)
+{
+  const int relax = 1500, after = 20;
+  const std::string capped = " history/max 8";
+  // (fix viscous is left out where the runs are compared: at a run's setup it takes the
+  // full-step velocities, during a run the half-step ones)
+  std::vector<std::string> fixes;
+  for (const auto &line : relaxing_packing(capped, capped))
+    if ((line.rfind("fix ", 0) == 0 || line.rfind("neigh", 0) == 0 ||
+         line.rfind("timestep", 0) == 0) &&
+        line.rfind("fix visc", 0) != 0)
+      fixes.push_back(line);
+  const std::string file = "relaxed." + std::to_string(relax + after) + ".bin";
+  {
+    std::array<double, 9> straight{}, straight_later{};
+    PerAtom forces_later;
+    double longest = 0.0, merges = 0.0;
+    {
+      LammpsSession s;
+      s.load_plugin();
+      s.commands(relaxing_packing(capped, capped));
+      s.commands({"run " + std::to_string(relax), "unfix visc",
+                  "restart " + std::to_string(relax + after) + " relaxed.*.bin",
+                  "run " + std::to_string(2 * after)});
+      forces_later = s.forces();
+      longest = history_stat(s, 2);
+      merges = history_stat(s, 4);
+      s.commands({"write_restart relaxed_end.bin", "run 1"});
+      straight = position_force_sum(s);
+    }
+    EXPECT_EQ(longest, 8.0) << "histories at the cap";
+    EXPECT_GT(merges, 1000.0);
+    {
+      LammpsSession r;
+      r.load_plugin();
+      r.command("read_restart " + file);
+      r.commands(fixes);
+      r.command("run " + std::to_string(after));
+      const double df = max_relative_difference(forces_later, r.forces());
+      std::printf("history/max 8, %d steps after read_restart: forces %.3g\n", after, df);
+      EXPECT_LE(df, 1e-12);
+    }
+    LammpsSession r;
+    r.load_plugin();
+    r.command("read_restart relaxed_end.bin");
+    r.commands(fixes);
+    r.command("run 1");
+    const double d = relative_frobenius(straight, position_force_sum(r));
+    std::printf("history/max 8, one step after read_restart: sum x (x) F differs by %.3g\n", d);
+    EXPECT_LE(d, 1e-14);
+    std::remove(file.c_str());
+    std::remove("relaxed_end.bin");
+  }
+  // grown without bound, capped after the file
+  std::array<double, 9> straight{};
+  double longest = 0.0;
+  {
+    LammpsSession s;
+    s.load_plugin();
+    s.commands(relaxing_packing("", ""));
+    s.commands({"run " + std::to_string(relax), "write_restart unbounded.bin"});
+    longest = history_stat(s, 2);
+    s.commands({"pair_style gran/jaeger" + capped, "run 1"});
+    straight = position_force_sum(s);
+  }
+  EXPECT_GT(longest, 8.0) << "histories beyond the cap";
+  LammpsSession r;
+  r.load_plugin();
+  r.command("read_restart unbounded.bin");
+  for (const auto &line : relaxing_packing("", ""))
+    if (line.rfind("fix ", 0) == 0 || line.rfind("neigh", 0) == 0 || line.rfind("timestep", 0) == 0)
+      r.command(line);    // (fix viscous too: both runs have a setup before their step)
+  r.commands({"pair_style gran/jaeger" + capped, "run 1"});
+  const double d = relative_frobenius(straight, position_force_sum(r));
+  std::printf("grown to %g points, capped to 8 after the file: sum x (x) F differs by %.3g\n",
+              longest, d);
+  EXPECT_LE(d, 1e-14);
+  std::remove("unbounded.bin");
 }

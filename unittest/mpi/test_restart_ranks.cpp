@@ -8,6 +8,7 @@
 #include "long_history.h"
 
 #include "atom.h"
+#include "domain.h"
 #include "lammps.h"
 
 #include <gtest/gtest.h>
@@ -118,6 +119,49 @@ TEST(RestartRanks, LongHistoriesAcrossRankCounts)
       // per-atom slots of about the mean data, not one history (> 4 x 1500 values)
       EXPECT_LT(s.lmp->atom->nextra_store, 200) << writers << " -> " << readers << " ranks";
       s.commands(redefine);
+      s.command("run " + std::to_string(after));
+      resumed = s.forces();
+    });
+    if (me == 0) {
+      EXPECT_LE(max_relative_difference(straight, resumed), 1e-12)
+          << "written on " << writers << " ranks, read on " << readers;
+      std::remove(file.c_str());
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+  }
+}
+
+/* A region wall's contact lists with long Jaeger stacks (a particle in a corner of a block
+   region, long_history.h), spread over all atoms' restart slots: written on all ranks and read
+   back on one, and written on one and read back on all, the run goes on as the one that went
+   straight on. */
+TEST(RestartRanks, RegionWallLongHistoriesAcrossRankCounts)
+{
+  int me, nprocs;
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+  const std::string tag = "np" + std::to_string(nprocs), wall = "jaeger 1e7 0.3 0.5";
+  const int before = 600, after = 30;
+  for (int writers : {nprocs, 1}) {
+    const int readers = writers == 1 ? nprocs : 1;
+    const std::string file = "region_long_" + tag + "_w" + std::to_string(writers) + ".bin";
+    PerAtom straight, resumed;
+    on_first_ranks(writers, [&](LammpsSession &s) {
+      s.commands(long_region_history_input(wall));
+      s.commands({"run " + std::to_string(before), "write_restart " + file,
+                  "run " + std::to_string(after)});
+      straight = s.forces();
+    });
+    MPI_Barrier(MPI_COMM_WORLD);
+    on_first_ranks(readers, [&](LammpsSession &s) {
+      s.command("read_restart " + file);
+      // per-atom slots of about the mean data, not one list (> 2 x 4 x 600 values)
+      EXPECT_LT(s.lmp->atom->nextra_store, 200) << writers << " -> " << readers << " ranks";
+      for (const auto &line : long_region_history_input(wall))
+        if (line.rfind("fix ", 0) == 0 || line.rfind("variable ", 0) == 0 ||
+            line.rfind("timestep", 0) == 0 ||
+            (line.rfind("region cage", 0) == 0 && !s.lmp->domain->get_region_by_id("cage")))
+          s.command(line);
       s.command("run " + std::to_string(after));
       resumed = s.forces();
     });
