@@ -49,6 +49,7 @@
 #include <fstream>
 #include <functional>
 #include <iomanip>
+#include <iterator>
 #include <string>
 #include <tuple>
 
@@ -190,6 +191,90 @@ TEST(KokkosJaeger, MatchesCpuStyle)
   EXPECT_EQ(kk.stats[S_FORCED], 0.0) << "a stack reached the capacity";
   EXPECT_GT(kk.stats[S_LONGEST], 8.0) << "the packing should build long stacks";
   EXPECT_LT(kk.stats[S_LONGEST], 24.0);
+}
+
+/* Two pairs of spheres, one at rest and one whose sphere 2 approaches sphere 1 along z while it
+   moves sideways in a direction that turns by half a radian each step (fix move, tangential
+   speed a fifth of the normal one, inside the friction cone): each step of that pair pushes
+   one elastic point of a new slope, so with history/max C a run of N steps from a fresh contact
+   merges N - C times for the capacity, a following run of M steps M times, all in that one
+   contact of the two. The warning at the end of each run must say so, agree with the CPU
+   style's merge count for the same history/max, and not appear when nothing merged. */
+std::vector<std::string> turning_pair_input(int capacity)
+{
+  const std::string cap = " history/max " + std::to_string(capacity);
+  return {"units si",
+          "atom_style sphere",
+          "boundary p p p",
+          "comm_modify vel yes",
+          "region box block -0.1 0.1 -0.1 0.1 -0.1 0.1",
+          "create_box 1 box",
+          "create_atoms 1 single 0 0 0",
+          "create_atoms 1 single 0 0 0.0099",
+          "create_atoms 1 single 0.05 0 0",
+          "create_atoms 1 single 0.05 0 0.0099",
+          "set atom * diameter 0.01",
+          "set atom * density 2500",
+          "pair_style gran/jaeger" + cap,
+          "pair_coeff * * 1e7 0.3 0.5",
+          "neighbor 0.002 bin",
+          "timestep 1e-6",
+          "group mover id 2",
+          "variable vx equal 2e-3*cos(0.5*step)",
+          "variable vy equal 2e-3*sin(0.5*step)",
+          "variable vz equal -1e-2",
+          "fix drive mover move variable NULL NULL NULL v_vx v_vy v_vz"};
+}
+
+// the log of `lines` run in s (warnings go to the log file only: the session has no screen)
+std::string logged(LammpsSession &s, const std::vector<std::string> &lines, const std::string &tag)
+{
+  const std::string file =
+      std::string(DEMC_TEST_OUTPUT_DIR) + "/kokkos_jaeger_" + tag + "_t" + threads() + ".log";
+  s.command("log " + file);
+  s.commands(lines);
+  s.command("log none");
+  std::ifstream in(file);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::remove(file.c_str());
+  return text;
+}
+
+std::string capacity_warning(int merges, int capacity)
+{
+  return "Pair gran/jaeger/kk: " + std::to_string(merges) +
+      " history points merged in this run because histories reached their capacity "
+      "(history/max " +
+      std::to_string(capacity) + "), in 1 of 2 contacts (50%)";
+}
+
+TEST(KokkosJaeger, WarnsOfMergesForcedByTheCapacity)
+{
+  const int C = 4, N = 30, M = 10;
+  double cpu_merges = 0.0;
+  {
+    LammpsSession s(MPI_COMM_WORLD);
+    s.load_plugin();
+    s.commands(turning_pair_input(C));
+    s.command("run " + std::to_string(N));
+    cpu_merges = history_stats(s)[S_MERGES];
+  }
+  EXPECT_EQ(cpu_merges, N - C) << "one push per step of the turning pair";
+  LammpsSession s(MPI_COMM_WORLD, kokkos_args());
+  s.load_plugin();
+  s.commands(turning_pair_input(C));
+  const std::string first = logged(s, {"run " + std::to_string(N)}, "first");
+  EXPECT_NE(first.find(capacity_warning(N - C, C)), std::string::npos) << first;
+  EXPECT_EQ(history_stats(s)[S_FORCED], cpu_merges) << "the CPU style's merges";
+  const std::string second = logged(s, {"run " + std::to_string(M)}, "second");
+  EXPECT_NE(second.find(capacity_warning(M, C)), std::string::npos) << second;
+
+  LammpsSession roomy(MPI_COMM_WORLD, kokkos_args());
+  roomy.load_plugin();
+  roomy.commands(turning_pair_input(N + M + 2));
+  const std::string none = logged(roomy, {"run " + std::to_string(N)}, "none");
+  EXPECT_EQ(none.find("history points merged"), std::string::npos) << none;
+  EXPECT_EQ(history_stats(roomy)[S_LONGEST], N) << "the turning pair's history: one point a step";
 }
 
 // a capacity the stacks exceed, the same in both styles: the kernel merges when a stack is
