@@ -18,6 +18,11 @@
      - write_restart between runs and read_restart continue the run (default capacity);
        a restart file of another capacity and a change of history/max between runs give
        clear errors; so do newton on, full neighbor lists and energy/atom yes;
+     - a restart file whose records are of format version 1 (before they held U_t) continues
+       the run of the version that wrote it, U_t carried from the first walk on;
+     - a run whose histories reach the capacity ends with a warning that gives the merges (N - C
+       for a contact that pushes a point every step, as the CPU style counts them) and the
+       contacts they touched; none where nothing merged;
      - with restitution damping (pair_coeff ... restitution e x_t) the styles agree;
      - fix wall/gran/jaeger (a host fix) next to the Kokkos style: a turning and a sliding
        wall give the CPU style's forces and wall vectors.
@@ -543,6 +548,40 @@ TEST(KokkosJaeger, ReadsRecordsOfAnEarlierLayout)
   const EarlierRun earlier = continue_earlier_pair_run(s, "restart_80af862_jaeger_kk");
   ASSERT_EQ(earlier.pair.size(), 5u);
   EXPECT_GE(earlier.pair[4], 20.0);
+}
+
+/* a restart file of gran/jaeger/kk whose records are of format version 1 (11126b1, history/max
+   8: the layout before the records held U_t): read into this layout with U_t not known. The
+   run goes on as it went on (forces, pvector), and U_t carried from the first walk on (every step
+   an energy step, so every contact carries it) is, 10 steps on, the walk's of a run that
+   carries nothing (an energy step at its end only) */
+TEST(KokkosJaeger, ReadsVersion1Records)
+{
+  const std::string dir = DEMC_TEST_DATA_DIR, stem = "restart_11126b1_jaeger_kk";
+  const std::vector<std::string> resume = {"read_restart " + dir + "/" + stem + ".bin",
+                                           "neighbor 0.0003 bin",
+                                           "neigh_modify delay 0",
+                                           "fix integrate all nve/sphere",
+                                           "timestep 1e-5",
+                                           "compute p all pair gran/jaeger/kk",
+                                           "thermo_style custom step c_p[2]"};
+  auto stored_after_10_steps = [&](const std::string &thermo) {
+    LammpsSession s(MPI_COMM_WORLD, kokkos_args());
+    s.load_plugin();
+    s.commands(resume);
+    s.commands({"thermo " + thermo, "run 10"});
+    return s.pair_extra()[1];
+  };
+  const double carried = stored_after_10_steps("1"), walked = stored_after_10_steps("10");
+  EXPECT_GT(walked, 0.0) << "the contacts should store tangential energy";
+  EXPECT_NEAR(carried, walked, 1e-10 * walked);
+
+  LammpsSession s(MPI_COMM_WORLD, kokkos_args());
+  s.load_plugin();
+  const EarlierRun earlier = read_earlier_run(dir + "/" + stem + "_expected.txt");
+  s.commands(resume);
+  s.commands({"thermo 1", "run 200"});
+  expect_continues_earlier_run(s, earlier, "");
 }
 
 TEST(KokkosJaeger, UnsupportedSettingsGiveClearErrors)
