@@ -198,37 +198,41 @@ TEST(KokkosJaeger, MatchesCpuStyle)
   EXPECT_LT(kk.stats[S_LONGEST], 24.0);
 }
 
-/* Two pairs of spheres, one at rest and one whose sphere 2 approaches sphere 1 along z while it
+/* Two pairs of spheres, one at rest and one whose sphere 2 approaches sphere 1 along x while it
    moves sideways in a direction that turns by half a radian each step (fix move, tangential
    speed a fifth of the normal one, inside the friction cone): each step of that pair pushes
    one elastic point of a new slope, so with history/max C a run of N steps from a fresh contact
    merges N - C times for the capacity, a following run of M steps M times, all in that one
    contact of the two. The warning at the end of each run must say so, agree with the CPU
-   style's merge count for the same history/max, and not appear when nothing merged. */
-std::vector<std::string> turning_pair_input(int capacity)
+   style's merge count for the same history/max, and not appear when nothing merged. The moving
+   pair straddles x = 0, where 2 ranks split the box (`processors`: "2 1 1"): each rank then
+   computes it (newton off) and the counts must still be those of one contact. */
+std::vector<std::string> turning_pair_input(int capacity, const std::string &processors = "")
 {
   const std::string cap = " history/max " + std::to_string(capacity);
-  return {"units si",
-          "atom_style sphere",
-          "boundary p p p",
-          "comm_modify vel yes",
-          "region box block -0.1 0.1 -0.1 0.1 -0.1 0.1",
-          "create_box 1 box",
-          "create_atoms 1 single 0 0 0",
-          "create_atoms 1 single 0 0 0.0099",
-          "create_atoms 1 single 0.05 0 0",
-          "create_atoms 1 single 0.05 0 0.0099",
-          "set atom * diameter 0.01",
-          "set atom * density 2500",
-          "pair_style gran/jaeger" + cap,
-          "pair_coeff * * 1e7 0.3 0.5",
-          "neighbor 0.002 bin",
-          "timestep 1e-6",
-          "group mover id 2",
-          "variable vx equal 2e-3*cos(0.5*step)",
-          "variable vy equal 2e-3*sin(0.5*step)",
-          "variable vz equal -1e-2",
-          "fix drive mover move variable NULL NULL NULL v_vx v_vy v_vz"};
+  std::vector<std::string> lines = {"units si",
+                                    "atom_style sphere",
+                                    "boundary p p p",
+                                    "comm_modify vel yes",
+                                    "region box block -0.1 0.1 -0.1 0.1 -0.1 0.1",
+                                    "create_box 1 box",
+                                    "create_atoms 1 single -0.00495 0 0",
+                                    "create_atoms 1 single 0.00495 0 0",
+                                    "create_atoms 1 single 0.05 0.05 0",
+                                    "create_atoms 1 single 0.05 0.05 0.0099",
+                                    "set atom * diameter 0.01",
+                                    "set atom * density 2500",
+                                    "pair_style gran/jaeger" + cap,
+                                    "pair_coeff * * 1e7 0.3 0.5",
+                                    "neighbor 0.002 bin",
+                                    "timestep 1e-6",
+                                    "group mover id 2",
+                                    "variable vx equal -1e-2",
+                                    "variable vy equal 2e-3*cos(0.5*step)",
+                                    "variable vz equal 2e-3*sin(0.5*step)",
+                                    "fix drive mover move variable NULL NULL NULL v_vx v_vy v_vz"};
+  if (!processors.empty()) lines.insert(lines.begin() + 1, "processors " + processors);
+  return lines;
 }
 
 // the log of `lines` run in s (warnings go to the log file only: the session has no screen)
@@ -280,6 +284,20 @@ TEST(KokkosJaeger, WarnsOfMergesForcedByTheCapacity)
   const std::string none = logged(roomy, {"run " + std::to_string(N)}, "none");
   EXPECT_EQ(none.find("history points merged"), std::string::npos) << none;
   EXPECT_EQ(history_stats(roomy)[S_LONGEST], N) << "the turning pair's history: one point a step";
+}
+
+TEST(KokkosJaegerMpi, WarnsOfMergesForcedByTheCapacityOnceOverRanks)
+{
+  int world, me;
+  MPI_Comm_size(MPI_COMM_WORLD, &world);
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  if (world != 2) GTEST_SKIP() << "needs 2 MPI ranks";
+  const int C = 4, N = 30;
+  LammpsSession s(MPI_COMM_WORLD, kokkos_args());
+  s.load_plugin();
+  s.commands(turning_pair_input(C, "2 1 1"));
+  const std::string log = logged(s, {"run " + std::to_string(N)}, "ranks");
+  if (me == 0) EXPECT_NE(log.find(capacity_warning(N - C, C)), std::string::npos) << log;
 }
 
 // a capacity the stacks exceed, the same in both styles: the kernel merges when a stack is
