@@ -4,13 +4,12 @@
 
    One physics: the functor below is the body of PairGranJaeger::compute()
    on views, step for step: the same geometry and movements
-   (demc::sphere_contact(), what PairGranDemc::sphere_contact() calls),
-   the same frame update
-   (demc::frame), the same kernel calls (demc::jaeger::step(),
-   fresh_contact_shift(), hertz_force(), normal_energy(), stored_energy()),
-   the same dashpots (demc::contact_damping_force()). What differs is where
-   the data live (Kokkos views, a fixed slot per contact) and how sums are
-   formed (a parallel reduction).
+   (demc::sphere_contact(), what PairGranDemc::sphere_contact() calls) and
+   the same per-contact driver (kernels/jaeger_driver.h: frame, shift, the
+   carried U_t, demc::jaeger::step(), force with dashpots, parting) on a
+   record of the same layout. What differs is where the data live (Kokkos
+   views, a fixed slot per contact) and how sums are formed (a parallel
+   reduction).
 
    Per-contact history: LAMMPS's fix neigh/history/kk (FixJaegerHistoryKokkos),
    one slot of R_POINTS + 4 capacity values per neighbor-list entry.

@@ -2,11 +2,10 @@
    dem-contact: faithful DEM contact laws for LAMMPS (plugin package)
    pair_style gran/jaeger/kk: the Kokkos variant of pair_style gran/jaeger.
 
-   The contact law is the CPU style's kernel, demc::jaeger::step() with the
-   contact frame of demc::frame (kernels/jaeger_contact.h, contact_frame.h),
+   The contact law is the CPU style's per-contact driver (kernels/jaeger_driver.h:
+   demc::jaeger::step() in the contact frame of demc::frame, the dashpots),
    called from a Kokkos functor on the same geometry and movements
-   (demc::sphere_contact(),
-   demc::contact_damping_force()). This class only moves data in and out.
+   (demc::sphere_contact()). This class only moves data in and out.
 
    Per-contact history: a FIXED slot per neighbor-list entry in LAMMPS's
    fix neigh/history/kk (through FixJaegerHistoryKokkos), `capacity` points

@@ -4,9 +4,9 @@
    contact.
 
    LAMMPS work only: the per-particle record (equivalent load history,
-   contact frame, work), the frame update and the call of
-   demc::jaeger::step() (the kernel of pair_style gran/jaeger) with the
-   particle as p and the wall as q. Wall geometry, motion, force and
+   contact frame, work) and the calls of pair_style gran/jaeger's
+   per-contact driver (kernels/jaeger_driver.h) with the particle as p and
+   the wall as q. Wall geometry, motion, force and
    energy output: FixWallGranDemc.
 ------------------------------------------------------------------------- */
 

@@ -4,9 +4,11 @@
    an exact equivalent load history (M. R. Kuhn, "Implementation of the
    Jaeger contact model for discrete element simulations").
 
-   LAMMPS work only: geometry and movements per contact, the contact frame
-   update, the history records, forces, torques, energies and virial. The
-   contact law is demc::jaeger::step().
+   LAMMPS work only: geometry and movements per contact, the history
+   records, forces, torques, energies and virial. Each contact's step (frame,
+   shift, the contact law demc::jaeger::step(), force, parting) is the
+   driver's of kernels/jaeger_driver.h, which the wall fixes and
+   gran/jaeger/kk call too.
 ------------------------------------------------------------------------- */
 
 #include "pair_gran_jaeger.h"
