@@ -93,6 +93,19 @@ template <class G> DEMC_FN double contact_twirl(const G &g)
   return 0.5 * dot(g.dth_p + g.dth_q, g.n);
 }
 
+/* The dashpot formula of every contact law of the package: on a movement du over a step dt,
+   with normal part un = du.n and tangential part u_t, the force on p is
+     f_damp = on_n n + on_t u_t,  on_n = nu_n un / dt,  on_t = nu_t / dt
+   (T: double, or gran/kuhn's two-contact lanes). */
+template <class T> struct DashpotCoefficients {
+  T on_n, on_t;
+};
+template <class T>
+DEMC_FN DashpotCoefficients<T> dashpot_coefficients(T nu_n, T nu_t, T inv_dt, T un)
+{
+  return {nu_n * un * inv_dt, nu_t * inv_dt};
+}
+
 /* Contact dashpots, the force on p: nu_n on the normal and nu_t on the tangential part
    of the relative velocity du/dt (du: SphereContact::du, n: the normal from p to q). */
 DEMC_FN Vec3 contact_damping_force(const Vec3 &du, const Vec3 &n, double nu_n, double nu_t,
@@ -101,7 +114,8 @@ DEMC_FN Vec3 contact_damping_force(const Vec3 &du, const Vec3 &n, double nu_n, d
   if (dt <= 0.0 || (nu_n == 0.0 && nu_t == 0.0)) return {0.0, 0.0, 0.0};
   const double un = dot(du, n);
   const Vec3 ut = du - un * n;
-  return (1.0 / dt) * ((nu_n * un) * n + nu_t * ut);
+  const DashpotCoefficients<double> c = dashpot_coefficients(nu_n, nu_t, 1.0 / dt, un);
+  return c.on_n * n + c.on_t * ut;
 }
 
 /* Dashpots of a contact, per type pair: constant (nu_n, nu_t in force per velocity), or from a

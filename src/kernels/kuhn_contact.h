@@ -525,7 +525,9 @@ namespace kuhn {
     DEMC_FN_FLAT void dashpots(T damp_n, T damp_t, T inv_dt, T dzeta, const V &dxi, T dd,
                                const V &n, T fn, const V &ft, V &f_damp, T &dW_damp, V &force)
     {
-      const T on_n = -damp_n * dzeta * inv_dt, on_t = damp_t * inv_dt;    // du.n = -dzeta
+      // (demc::dashpot_coefficients(): du.n = -dzeta, the tangential movement dxi)
+      const DashpotCoefficients<T> c = dashpot_coefficients(damp_n, damp_t, inv_dt, -dzeta);
+      const T on_n = c.on_n, on_t = c.on_t;
       f_damp = on_n * n + on_t * dxi;
       dW_damp = (damp_n * dzeta * dzeta + damp_t * dd) * inv_dt;
       force = (on_n - fn) * n + ft + on_t * dxi;
@@ -708,6 +710,16 @@ namespace kuhn {
     else
       r.force = contact_force(r.fn, m.n, r.ft);    // Eq. 3 (line 50)
     return r;
+  }
+
+  /* The tangential energy a contact holding ft_old releases when it parts (lines 4-5, the
+     separated step): all of it dissipated. */
+  DEMC_FN double separation_energy(double kt, const Vec3 &ft_old)
+  {
+    Params p;
+    p.kn = p.mu = 0.0;
+    p.kt = kt;
+    return detail::separated(p, ft_old).dWt_irrev;
   }
 
   /* Restitution damping, whose dashpots depend on the pair's effective mass m_eff

@@ -6,6 +6,7 @@
 #include "fix_jaeger_history_kokkos.h"
 
 #include "atom.h"
+#include "comm.h"
 #include "error.h"
 #include "neigh_list_kokkos.h"
 #include "pair.h"
@@ -20,8 +21,10 @@ using namespace LAMMPS_NS;
 template <class DeviceType>
 FixJaegerHistoryKokkos<DeviceType>::FixJaegerHistoryKokkos(LAMMPS *lmp, int narg, char **arg) :
     FixNeighHistoryDemcKokkos<DeviceType>(lmp, narg, arg), merges(0.0), forced_merges(0.0),
-    handed_over(0.0), stats_step(-1)
+    handed_over(0.0), run_forced_merges(0.0), run_forced_contacts(0.0), run_contacts(0.0),
+    stats_step(-1), stamp(1.0)
 {
+  this->reading_version = JAEGER_RECORD_VERSION;
   if (this->dnum < R_POINTS + 4 || (this->dnum - R_POINTS) % 4 != 0)
     this->error->all(FLERR,
                      "Fix DEMC/JAEGER_HISTORY/KK: {} values per contact is not a Jaeger record",
@@ -122,23 +125,54 @@ template <class DeviceType> double FixJaegerHistoryKokkos<DeviceType>::compute_v
   return stats[n];
 }
 
+/* ---------------------------------------------------------------------- */
+
+template <class DeviceType> void FixJaegerHistoryKokkos<DeviceType>::begin_run()
+{
+  run_forced_merges = run_forced_contacts = run_contacts = 0.0;
+  stamp = (double) this->update->ntimestep + 1.0;
+}
+
+/* ----------------------------------------------------------------------
+   a run whose histories reached their capacity merged points that pair_style
+   gran/jaeger (without history/max) keeps: the model was not the CPU
+   style's. Said at the end of the run, with how much it merged.
+------------------------------------------------------------------------- */
+
+template <class DeviceType> void FixJaegerHistoryKokkos<DeviceType>::post_run()
+{
+  FixNeighHistoryDemcKokkos<DeviceType>::post_run();
+  double local[3] = {run_forced_merges, run_forced_contacts, run_contacts}, global[3];
+  MPI_Allreduce(local, global, 3, MPI_DOUBLE, MPI_SUM, this->world);
+  if (this->comm->me != 0 || !(global[0] > 0.0)) return;
+  const double share = global[2] > 0.0 ? 100.0 * global[1] / global[2] : 0.0;
+  this->error->warning(
+      FLERR,
+      "Pair gran/jaeger/kk: {:.0f} history points merged in this run because histories reached "
+      "their capacity (history/max {}), in {:.0f} of {:.0f} contacts ({:.3g}%); pair_style "
+      "gran/jaeger keeps them: raise history/max for its model",
+      global[0], capacity(), global[1], global[2], share);
+}
+
 /* ----------------------------------------------------------------------
    a restart file written with another history/max has another record size:
-   refuse it rather than read records at the wrong offsets. Files of earlier
-   versions hold records with a shorter header: R_TYPES values before the
-   records named their type pair (read with the key 0, not known, as the CPU
-   style reads its own), R_FDAMP_X before they kept the last dashpot force
-   (read as 0, as the setup of those versions took it).
+   refuse it rather than read records at the wrong offsets. Records of format
+   version 1 (RecordVersion1) hold R1_POINTS header values, files before
+   markers R1_TYPES (before the records named their type pair) or R1_FDAMP_X
+   (before they kept the last dashpot force).
 ------------------------------------------------------------------------- */
 
 template <class DeviceType>
 void FixJaegerHistoryKokkos<DeviceType>::check_values_per_partner(int dnum_file) const
 {
-  if (this->reading_version != 0 ? dnum_file == this->dnum : earlier_header(dnum_file) > 0) return;
-  // (headers R_TYPES and R_POINTS are alike modulo 4, but only files before markers have the
+  const int version = this->reading_version;
+  if (version == JAEGER_RECORD_VERSION && dnum_file == this->dnum) return;
+  if (version == 1 && dnum_file == R1_POINTS + 4 * capacity()) return;
+  if (version == 0 && earlier_header(dnum_file) > 0) return;
+  // (headers R1_TYPES and R1_POINTS are alike modulo 4, but only files before markers have the
   // first)
-  int header = R_POINTS;
-  if (this->reading_version == 0) header = (dnum_file - R_TYPES) % 4 == 0 ? R_TYPES : R_FDAMP_X;
+  int header = version == JAEGER_RECORD_VERSION ? (int) R_POINTS : (int) R1_POINTS;
+  if (version == 0) header = (dnum_file - R1_TYPES) % 4 == 0 ? R1_TYPES : R1_FDAMP_X;
   this->error->one(
       FLERR,
       "Pair gran/jaeger/kk: the restart file holds contact histories with capacity {} "
@@ -147,32 +181,54 @@ void FixJaegerHistoryKokkos<DeviceType>::check_values_per_partner(int dnum_file)
 }
 
 // the header of a record of a file before markers (an earlier layout) with this run's
-// capacity; 0 if none, and for records with markers (this layout)
+// capacity; 0 if none, and for records with markers
 template <class DeviceType>
 int FixJaegerHistoryKokkos<DeviceType>::earlier_header(int dnum_file) const
 {
-  static_assert(R_TYPES + 1 == R_FDAMP_X && R_FDAMP_Z + 1 == R_POINTS,
-                "the key and then the dashpot force were added last to the header");
+  static_assert(R1_TYPES + 1 == R1_FDAMP_X && R1_FDAMP_X + 3 == R1_POINTS,
+                "the key and then the dashpot force were added last to the version 1 header");
   if (this->reading_version != 0) return 0;
   const int header = dnum_file - 4 * capacity();
-  return (header == R_TYPES || header == R_FDAMP_X) ? header : 0;
+  return (header == R1_TYPES || header == R1_FDAMP_X) ? header : 0;
 }
+
+/* A record of this version is copied. Earlier ones are moved to this layout: U_t not known
+   (R_STORED -1: taken from the whole history when next needed, and carried from then on), no
+   forced merge, the type pair 0 (not known) and the dashpot force 0 where their layout did not
+   hold them. A record keeps the sign of the hand-over (every value negated alike, the length's
+   sign bit tells): the values added carry it too. */
 
 template <class DeviceType>
 void FixJaegerHistoryKokkos<DeviceType>::restore_values(const double *in, int dnum_file,
                                                         double *out) const
 {
+  const int version = this->reading_version;
+  const int length_at = version == JAEGER_RECORD_VERSION ? (int) R_LENGTH : (int) R1_LENGTH;
   // a record's length (negated by a hand-over or not) and type pair as the device code reads
   // them: range-checked here, before they become integers there
-  static_assert(R_LENGTH < R_TYPES, "the length sits where it sat before R_TYPES");
-  const double length = std::fabs(in[R_LENGTH]);
-  demc_restart::checked_int(this->lmp, length, 0, capacity(),
+  demc_restart::checked_int(this->lmp, std::fabs(in[length_at]), 0, capacity(),
                             "Pair gran/jaeger/kk: history length of a record");
-  const int header = this->reading_version != 0 ? (int) R_POINTS : earlier_header(dnum_file);
-  if (header > R_TYPES)
+  if (version == JAEGER_RECORD_VERSION) {
     demc_restart::checked_int(this->lmp, std::fabs(in[R_TYPES]), 0, INT_MAX,
                               "Pair gran/jaeger/kk: type pair of a record");
-  for (int k = 0; k < R_POINTS; k++) out[k] = k < header ? in[k] : 0.0;
+    std::copy(in, in + dnum_file, out);
+    return;
+  }
+  const int header = version != 0 ? (int) R1_POINTS : earlier_header(dnum_file);
+  const double sign = std::signbit(in[R1_LENGTH]) ? -1.0 : 1.0;
+  for (int k = 0; k < R_POINTS; k++) out[k] = 0.0;
+  for (int k = 0; k < 4; k++) out[R_QW + k] = in[R1_QW + k];
+  out[R_WORK] = in[R1_WORK];
+  out[R_DAMPWORK] = in[R1_DAMPWORK];
+  out[R_LENGTH] = in[R1_LENGTH];
+  out[R_STORED] = -1.0 * sign;
+  if (header > R1_TYPES) {
+    demc_restart::checked_int(this->lmp, std::fabs(in[R1_TYPES]), 0, INT_MAX,
+                              "Pair gran/jaeger/kk: type pair of a record");
+    out[R_TYPES] = in[R1_TYPES];
+  }
+  if (header > R1_FDAMP_X)
+    for (int k = 0; k < 3; k++) out[R_FDAMP_X + k] = in[R1_FDAMP_X + k];
   std::copy(in + header, in + dnum_file, out + R_POINTS);
 }
 

@@ -20,30 +20,44 @@
 #define DEMC_FIX_JAEGER_HISTORY_KOKKOS_H
 
 #include "fix_neigh_history_demc_kokkos.h"
+#include "jaeger_driver.h"
 
 namespace LAMMPS_NS {
 
 template <class DeviceType>
 class FixJaegerHistoryKokkos : public FixNeighHistoryDemcKokkos<DeviceType> {
  public:
-  // the record of one contact in its slot of fix neigh/history/kk (dnum values):
-  // frame quaternion, the contact's cumulative tangential work and damping work, stack
-  // length n, the type pair its material is of (as the CPU style's FixJaegerHistory::R_TYPES),
-  // the dashpot force of the last step (as FixJaegerHistory::R_FDAMP_X..Z), then `capacity`
-  // points (z*, P*, T*x, T*y)
+  /* the record of one contact in its slot of fix neigh/history/kk (dnum values): the layout
+     of the CPU style's records (demc::jaeger::RecordField), then `capacity` points (z*, P*,
+     T*x, T*y). R_FORCED_RUN (the CPU's capacity slot): the run in which the contact last
+     merged because its history was full (run_stamp(); 0: none), so that a run counts the
+     contacts its forced merges touched. */
   enum Record {
-    R_QW,
-    R_QX,
-    R_QY,
-    R_QZ,
-    R_WORK,
-    R_DAMPWORK,
-    R_LENGTH,
-    R_TYPES,
-    R_FDAMP_X,
-    R_FDAMP_Y,
-    R_FDAMP_Z,
-    R_POINTS
+    R_FORCED_RUN = demc::jaeger::REC_KEY,
+    R_LENGTH = demc::jaeger::REC_LENGTH,
+    R_QW = demc::jaeger::REC_QW,
+    R_QX = demc::jaeger::REC_QX,
+    R_QY = demc::jaeger::REC_QY,
+    R_QZ = demc::jaeger::REC_QZ,
+    R_WORK = demc::jaeger::REC_WORK,
+    R_DAMPWORK = demc::jaeger::REC_DAMPWORK,
+    R_TYPES = demc::jaeger::REC_TYPES,
+    R_STORED = demc::jaeger::REC_STORED,
+    R_FDAMP_X = demc::jaeger::REC_FDAMP_X,
+    R_FDAMP_Y = demc::jaeger::REC_FDAMP_Y,
+    R_FDAMP_Z = demc::jaeger::REC_FDAMP_Z,
+    R_POINTS = demc::jaeger::REC_HEADER
+  };
+  /* the layout of format versions 0 (before markers: its first R1_TYPES values, or its first
+     R1_FDAMP_X) and 1 of the restart records: no U_t, the length after the work */
+  enum RecordVersion1 {
+    R1_QW,
+    R1_WORK = 4,
+    R1_DAMPWORK,
+    R1_LENGTH,
+    R1_TYPES,
+    R1_FDAMP_X,
+    R1_POINTS = R1_FDAMP_X + 3
   };
   enum Stats {
     S_CONTACTS,             // records held (a contact with a ghost atom: one per side)
@@ -65,6 +79,16 @@ class FixJaegerHistoryKokkos : public FixNeighHistoryDemcKokkos<DeviceType> {
 
   // counters the pair style adds to (this rank's; compute_vector() sums over ranks)
   double merges, forced_merges, handed_over;
+  /* this run's forced merges, the contacts they touched and the contacts it held (at its
+     setup, and opened since), this rank's, a pair across ranks counted half on each;
+     post_run() warns when there were forced merges */
+  double run_forced_merges, run_forced_contacts, run_contacts;
+  /* a run starts (the pair style's setup compute(), before its steps): the counters restart
+     and records touched by a forced merge from now on take R_FORCED_RUN = run_stamp(), the
+     run's first step + 1 (unique to the run unless reset_timestep went back) */
+  void begin_run();
+  double run_stamp() const { return stamp; }
+  void post_run() override;
 
   // public only because a CUDA extended lambda may not sit in a protected member function
   void local_stats(double *sums, double &longest);
@@ -72,6 +96,9 @@ class FixJaegerHistoryKokkos : public FixNeighHistoryDemcKokkos<DeviceType> {
  protected:
   bigint stats_step;
   double stats[S_SIZE];
+  double stamp;
+  static constexpr int JAEGER_RECORD_VERSION = 2;    // 1: RecordVersion1
+  int record_version() const override { return JAEGER_RECORD_VERSION; }
   int earlier_header(int dnum_file) const;    // the header of an earlier layout, else 0
   void restore_values(const double *in, int dnum_file, double *out) const override;
   void check_values_per_partner(int dnum_file) const override;

@@ -286,7 +286,7 @@ template <class DeviceType> int FixNeighHistoryDemcKokkos<DeviceType>::maxsize_r
     }
     begin[i + 1] = (long) packed.size();
   }
-  restart_out.build(this->lmp, RECORD_VERSION, [&](int i) {
+  restart_out.build(this->lmp, record_version(), [&](int i) {
     return std::make_pair(packed.data() + begin[i], begin[i + 1] - begin[i]);
   });
   return restart_out.max_record_size(this->lmp);
@@ -315,9 +315,9 @@ void FixNeighHistoryDemcKokkos<DeviceType>::unpack_restart(int nlocal, int nth)
   stored_by_post_run = true;    // a copy that write_restart may write again before a run
   const std::string who = fmt::format("Fix {}", this->style);
   if (demc_restart::is_versioned(record)) {
-    reading_version = RECORD_VERSION;
+    reading_version = record_version();
     restore_partners(nlocal, nullptr, 0, this->dnum);    // none until init()
-    restart_in.take(this->lmp, record, RECORD_VERSION, who);
+    restart_in.take(this->lmp, record, record_version(), who);
     return;
   }
   // a file written before markers: [count, n, n x (ID, dnum_file values)]
@@ -339,7 +339,7 @@ template <class DeviceType> void FixNeighHistoryDemcKokkos<DeviceType>::init_rec
   restart_in.assemble(
       this->lmp,
       [this](int i, std::vector<double> &payload, int version) {
-        if (version != RECORD_VERSION)
+        if (version < 1 || version > record_version())
           this->error->one(FLERR, "Fix {}: no reader for record version {}", this->style, version);
         reading_version = version;
         restore_partners(i, payload.data() + 1, payload[0], (long) payload.size() - 1);

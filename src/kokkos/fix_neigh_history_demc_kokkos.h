@@ -113,8 +113,11 @@ class FixNeighHistoryDemcKokkos : public FixNeighHistoryKokkos<DeviceType> {
   virtual void check_values_per_partner(int dnum_file) const;
 
   /* restart records (demc_restart_records.h), format version 1: per atom with partners the
-     layout of FixNeighHistory::pack_restart() without its count */
+     layout of FixNeighHistory::pack_restart() without its count; a subclass whose values per
+     partner changed layout since gives its own version (record_version()) and reads the
+     earlier ones in restore_values() */
   static constexpr int RECORD_VERSION = 1;
+  virtual int record_version() const { return RECORD_VERSION; }
   demc_restart::SpreadWriter restart_out;
   demc_restart::SpreadReader restart_in;
   void restore_partners(int i, const double *in, double partners, long values);

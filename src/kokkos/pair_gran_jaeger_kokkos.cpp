@@ -4,13 +4,12 @@
 
    One physics: the functor below is the body of PairGranJaeger::compute()
    on views, step for step: the same geometry and movements
-   (demc::sphere_contact(), what PairGranDemc::sphere_contact() calls),
-   the same frame update
-   (demc::frame), the same kernel calls (demc::jaeger::step(),
-   fresh_contact_shift(), hertz_force(), normal_energy(), stored_energy()),
-   the same dashpots (demc::contact_damping_force()). What differs is where
-   the data live (Kokkos views, a fixed slot per contact) and how sums are
-   formed (a parallel reduction).
+   (demc::sphere_contact(), what PairGranDemc::sphere_contact() calls) and
+   the same per-contact driver (kernels/jaeger_driver.h: frame, shift, the
+   carried U_t, demc::jaeger::step(), force with dashpots, parting) on a
+   record of the same layout. What differs is where the data live (Kokkos
+   views, a fixed slot per contact) and how sums are formed (a parallel
+   reduction).
 
    Per-contact history: LAMMPS's fix neigh/history/kk (FixJaegerHistoryKokkos),
    one slot of R_POINTS + 4 capacity values per neighbor-list entry.
@@ -42,9 +41,8 @@
 
 #include "pair_gran_jaeger_kokkos.h"
 
-#include "contact_frame.h"
 #include "contact_geometry.h"
-#include "jaeger_contact.h"
+#include "jaeger_driver.h"
 
 #include "atom_kokkos.h"
 #include "atom_masks.h"
@@ -73,6 +71,7 @@ namespace frame = demc::frame;
 namespace {
 
 using Rec = FixJaegerHistoryKokkos<LMPDeviceType>;
+using Layout = jaeger::PairRecord;    // the CPU style's record layout
 static_assert(std::is_same_v<KK_FLOAT, double>,
               "gran/jaeger/kk stores history points (4 doubles) in fix neigh/history/kk's values: "
               "it needs a LAMMPS built with double precision Kokkos floats (KOKKOS_PREC=DOUBLE)");
@@ -95,6 +94,7 @@ struct JaegerPairLoop :
   typedef PairGranJaegerSums value_type;
   typedef PairGranJaegerKernelData<DeviceType> Data;
   enum {
+    R_FORCED_RUN = Rec::R_FORCED_RUN,
     R_QW = Rec::R_QW,
     R_QX = Rec::R_QX,
     R_QY = Rec::R_QY,
@@ -103,9 +103,7 @@ struct JaegerPairLoop :
     R_DAMPWORK = Rec::R_DAMPWORK,
     R_LENGTH = Rec::R_LENGTH,
     R_TYPES = Rec::R_TYPES,
-    R_FDAMP_X = Rec::R_FDAMP_X,
-    R_FDAMP_Y = Rec::R_FDAMP_Y,
-    R_FDAMP_Z = Rec::R_FDAMP_Z,
+    R_STORED = Rec::R_STORED,
     R_POINTS = Rec::R_POINTS
   };
 
@@ -125,11 +123,7 @@ struct JaegerPairLoop :
 
   KOKKOS_INLINE_FUNCTION jaeger::Stack stack_of(double *rec) const
   {
-    jaeger::Stack st;
-    st.pts = reinterpret_cast<jaeger::Point *>(rec + R_POINTS);
-    st.n = static_cast<int>(rec[R_LENGTH]);
-    st.capacity = this->capacity;
-    return st;
+    return jaeger::record_stack<Layout>(rec, this->capacity);
   }
 
   /* undo the hand-over's negation (see the file header): every value of the record, in
@@ -169,6 +163,7 @@ struct JaegerPairLoop :
     const double work =
         jaeger::change_material(jaeger::with_radius(from, R), jaeger::with_radius(to, R), st);
     rec[R_WORK] += work;
+    rec[R_STORED] = -1.0;    // U_t of the new material: taken from the history
     sums.converted += ((NEWTON_PAIR || j < d.nlocal) ? 1.0 : 0.5) * work;
   }
 
@@ -239,98 +234,61 @@ struct JaegerPairLoop :
     if (!touching) {
       // parting (ADVANCE, has): the last step still does work as the springs leave (the
       // kernel clears the stack), as PairGranJaeger::part()
-      const frame::Quat qf = frame::update(frame::load(rec + R_QW), g.n, g.twirl);
-      const frame::Local dl = frame::to_local(qf, g.du);
       jaeger::Stack st = stack_of(rec);
       const double work =
-          jaeger::step(mat, st, g.overlap, jaeger::Vec2{dl.x, dl.y}, d.beta, d.work).work;
+          jaeger::parting_work<Layout>(mat, rec, st, g.n, g.twirl, g.du, g.overlap, d.beta, d.work);
       sums.work += weight * work;
       close_record(rec);
       touch_i(jj) = 0;
       return;
     }
 
-    frame::Quat qf;
-    if (has) {
-      qf = frame::load(rec + R_QW);
-      if (ADVANCE) qf = frame::update(qf, g.n, g.twirl);
-    } else {
-      qf = frame::init_frame(g.n);
-      if (ADVANCE) {    // a new record
-        rec[R_WORK] = rec[R_DAMPWORK] = 0.0;
-        rec[R_LENGTH] = 0.0;
-        rec[R_TYPES] = jaeger::type_pair_key(itype, jtype, static_cast<int>(d.params.extent(0)));
-      }
+    const frame::Quat qf = jaeger::contact_frame<Layout>(rec, has, ADVANCE, g.n, g.twirl);
+    if (!has && ADVANCE) {    // a new record (U_t = 0: no history yet)
+      rec[R_WORK] = rec[R_DAMPWORK] = rec[R_STORED] = 0.0;
+      rec[R_LENGTH] = 0.0;
+      rec[R_FORCED_RUN] = 0.0;
+      rec[R_TYPES] = jaeger::type_pair_key(itype, jtype, static_cast<int>(d.params.extent(0)));
+      sums.opened += weight;
     }
+    if (!ADVANCE && has) sums.held += weight;
     const bool held = has || ADVANCE;    // the CPU style's `hist != nullptr`
 
     jaeger::StepResult res;
     if (ADVANCE) {
-      const frame::Local dl = frame::to_local(qf, g.du);
-      jaeger::Vec2 ds = {dl.x, dl.y};
-      if (rec[R_LENGTH] == 0.0) {
-        // touching since this step only: the part of the movement before touching is not felt
-        const double overlap_old = g.overlap + demc::dot(g.du, g.n);
-        ds = jaeger::fresh_contact_shift(overlap_old, g.overlap, ds);
-      }
+      const jaeger::Vec2 ds = jaeger::step_shift(qf, g.du, g.n, g.overlap, rec[R_LENGTH] == 0.0);
       jaeger::Stack st = stack_of(rec);
       const int n_before = st.n;
-      res = jaeger::step(mat, st, g.overlap, ds, d.beta, d.work, -1.0, d.prune);
-      rec[R_LENGTH] = st.n;
-      rec[R_WORK] += res.work;
-      frame::store(rec + R_QW, qf);
+      res = jaeger::advance_record<Layout>(mat, rec, st, qf, g.overlap, ds, d.beta, d.work,
+                                           d.carry_length, d.prune);
       sums.work += weight * res.work;
       sums.merges += res.merges;
-      // merges forced by the capacity: only a push onto a full stack merges (make_room);
-      // besides, an elastic push may be followed by beta merges of the top segments
-      if (res.kind == jaeger::STEP_ELASTIC)
-        sums.forced += (n_before == d.capacity && res.merges > 0) ? 1.0 : 0.0;
-      else
-        sums.forced += res.merges;
+      count_forced_merges(rec, jaeger::forced_merges(res, n_before, d.capacity), weight, sums);
       touch_i(jj) = 1;
     } else {
-      res.P = jaeger::hertz_force(mat, g.overlap);
-      res.T = {0.0, 0.0};
-      if (has && rec[R_LENGTH] > 0.0) {
-        const jaeger::Stack st = stack_of(rec);
-        const jaeger::Point &top = st.pts[st.n - 1];
-        res.T = {top.tx, top.ty};
-      }
+      const jaeger::Stack st = stack_of(rec);
+      res = jaeger::stored_force(mat, has ? &st : nullptr, g.overlap);
       touch_i(jj) = has ? 1 : 0;
     }
 
     const double m_eff = demc::needs_effective_mass(c.dashpots) ? d.effective_mass(i, j) : 0.0;
     // at the first setup after read_restart the last step's dashpot force again, as the limits
     // left it (as the CPU style, R_FDAMP_X)
-    const Vec3 T = frame::to_global(qf, res.T.x, res.T.y);
-    Vec3 fdamp = {0.0, 0.0, 0.0};
-    if (ADVANCE) {
-      fdamp = demc::dashpot_force(c.dashpots, g.du, g.n, res.P, g.overlap, m_eff, d.dt);
-      if (d.dashpot_limits.act_on(demc::has_tangential_dashpot(c.dashpots)))
-        demc::limit_dashpot_force(d.dashpot_limits, mat.mu, res.P, T, g.n, fdamp);
-    } else if (has && d.repeat_dashpots) {
-      fdamp = {rec[R_FDAMP_X], rec[R_FDAMP_Y], rec[R_FDAMP_Z]};
-    }
-    const Vec3 force = -res.P * g.n + T + fdamp;
-    const double dwd = ADVANCE ? demc::dot(fdamp, g.du) : 0.0;
-    if (ADVANCE) {
-      sums.damping += weight * dwd;
-      rec[R_DAMPWORK] += dwd;
-      rec[R_FDAMP_X] = fdamp.x;
-      rec[R_FDAMP_Y] = fdamp.y;
-      rec[R_FDAMP_Z] = fdamp.z;
-    }
+    const jaeger::ContactForce cf = jaeger::assemble_force<Layout>(
+        has || ADVANCE ? rec : nullptr, qf, res, g.n, g.du, g.overlap, mat, c.dashpots,
+        d.dashpot_limits, m_eff, d.dt, ADVANCE, d.repeat_dashpots);
+    const Vec3 force = cf.force;
+    if (ADVANCE) sums.damping += weight * cf.damping_work;
 
     // energies and counts only on energy steps, where compute pair reads them (as the CPU style)
     const double un = d.eflag ? jaeger::normal_energy(mat, g.overlap) : 0.0;
-    const double ut = (d.eflag && held) ? jaeger::stored_energy(mat, stack_of(rec)) : 0.0;
+    const double ut =
+        (d.eflag && held) ? jaeger::record_stored_energy<Layout>(mat, rec, stack_of(rec)) : 0.0;
     if (d.eflag) {
       sums.tangential += weight * ut;
       sums.normal += weight * un;
       sums.contacts += weight;
-      const double limit = mat.mu * res.P * (1.0 - 1e-9);
-      if (mat.mu * res.P > 0.0 && res.T.x * res.T.x + res.T.y * res.T.y >= limit * limit)
-        sums.sliding += weight;
+      if (jaeger::at_friction_limit(mat, res)) sums.sliding += weight;
     }
 
     // force on p is `force`, q takes the reaction; torques from the contact vectors
@@ -343,6 +301,20 @@ struct JaegerPairLoop :
       demc_add_force_torque(a_f, a_torque, j, -fi, i_first ? tor_q : tor_p);
     // energy and virial of this pair's force on i, branch vector x_i - x_j
     if (EVFLAG) demc_tally<NEIGHFLAG, NEWTON_PAIR>(d, sums, i, j, un + ut, fi, Vec3{-dx, -dy, -dz});
+  }
+
+  /* merges a step of this contact made because its history was full: counted, and the
+     contact once per run (its record takes the run's stamp) */
+  KOKKOS_INLINE_FUNCTION void count_forced_merges(double *rec, int forced, double weight,
+                                                  value_type &sums) const
+  {
+    if (forced == 0) return;
+    sums.forced += forced;
+    sums.forced_run += weight * forced;
+    if (rec[R_FORCED_RUN] != this->run_stamp) {
+      rec[R_FORCED_RUN] = this->run_stamp;
+      sums.forced_contacts += weight;
+    }
   }
 
   // the first pass's requests: the partner's data and a slot's header and first points
@@ -529,6 +501,10 @@ void PairGranJaegerKokkos<DeviceType>::compute(int eflag_in, int vflag_in)
   kdata.prune = prune;
   kdata.work = work;
   kdata.eflag = eflag_in ? 1 : 0;
+  note_energy_step(eflag_in != 0);
+  kdata.carry_length = carry_length;
+  if (!advance) fix_historyKK->begin_run();    // a run's setup
+  kdata.run_stamp = fix_historyKK->run_stamp();
   // the first compute() after an init: histories made with another material than their
   // contact's now are moved to it in this loop (each record once: the loop reads every record)
   kdata.convert = check_materials ? 1 : 0;
@@ -561,6 +537,9 @@ void PairGranJaegerKokkos<DeviceType>::compute(int eflag_in, int vflag_in)
   fix_historyKK->merges += sums.merges;
   fix_historyKK->forced_merges += sums.forced;
   fix_historyKK->handed_over += sums.handed_over;
+  fix_historyKK->run_forced_merges += sums.forced_run;
+  fix_historyKK->run_forced_contacts += sums.forced_contacts;
+  fix_historyKK->run_contacts += sums.held + sums.opened;
   pvector[E_NORMAL] = sums.normal;
   pvector[E_TANGENTIAL] = sums.tangential;
   pvector[E_FRICTION] = work ? tangential_sum - sums.tangential : 0.0;    // work no: not known
@@ -651,7 +630,7 @@ double PairGranJaegerKokkos<DeviceType>::single(int i, int j, int itype, int jty
     // T acts on p (the smaller ID), whichever list holds the pair; report it as the force on i
     const double sign = atom->tag[i] < atom->tag[j] ? 1.0 : -1.0;
     T = sign * frame::to_global(frame::load(&rec[R::R_QW]), top.tx, top.ty);
-    ut = jaeger::stored_energy(mat, st);
+    ut = jaeger::stored_energy(mat, st, rec[R::R_STORED]);
     svector[S_STORED_T] = ut;
     svector[S_WORK] = rec[R::R_WORK];
     svector[S_LENGTH] = st.n;

@@ -2,11 +2,10 @@
    dem-contact: faithful DEM contact laws for LAMMPS (plugin package)
    pair_style gran/jaeger/kk: the Kokkos variant of pair_style gran/jaeger.
 
-   The contact law is the CPU style's kernel, demc::jaeger::step() with the
-   contact frame of demc::frame (kernels/jaeger_contact.h, contact_frame.h),
+   The contact law is the CPU style's per-contact driver (kernels/jaeger_driver.h:
+   demc::jaeger::step() in the contact frame of demc::frame, the dashpots),
    called from a Kokkos functor on the same geometry and movements
-   (demc::sphere_contact(),
-   demc::contact_damping_force()). This class only moves data in and out.
+   (demc::sphere_contact()). This class only moves data in and out.
 
    Per-contact history: a FIXED slot per neighbor-list entry in LAMMPS's
    fix neigh/history/kk (through FixJaegerHistoryKokkos), `capacity` points
@@ -50,11 +49,14 @@ struct PairGranJaegerSums {
   double work, damping;         // tangential work and damping dissipation in this step
   double contacts, sliding;     // pvector E_CONTACTS, E_SLIDING
   double merges, forced, handed_over, corrupt;
+  // this run's forced merges and contacts (FixJaegerHistoryKokkos::run_forced_merges ...),
+  // weighted as the energies: records held at the run's setup, records opened
+  double forced_run, forced_contacts, held, opened;
   double converted;    // work done on the contacts by changed coefficients (change_material())
   KOKKOS_INLINE_FUNCTION PairGranJaegerSums() :
       evdwl(0.0), v{0.0, 0.0, 0.0, 0.0, 0.0, 0.0}, normal(0.0), tangential(0.0), work(0.0),
       damping(0.0), contacts(0.0), sliding(0.0), merges(0.0), forced(0.0), handed_over(0.0),
-      corrupt(0.0), converted(0.0)
+      corrupt(0.0), forced_run(0.0), forced_contacts(0.0), held(0.0), opened(0.0), converted(0.0)
   {
   }
   KOKKOS_INLINE_FUNCTION void operator+=(const PairGranJaegerSums &o)
@@ -70,6 +72,10 @@ struct PairGranJaegerSums {
     merges += o.merges;
     forced += o.forced;
     handed_over += o.handed_over;
+    forced_run += o.forced_run;
+    forced_contacts += o.forced_contacts;
+    held += o.held;
+    opened += o.opened;
     converted += o.converted;
     corrupt += o.corrupt;
   }
@@ -94,6 +100,9 @@ template <class DeviceType> struct PairGranJaegerKernelData : DemcLoopViews<Devi
   double beta;
   double prune;
   bool work;    // integrate the tangential work (pair_style keyword work)
+  // the history length from which a contact carries U_t (demc::jaeger::stored_to_carry())
+  int carry_length;
+  double run_stamp;    // FixJaegerHistoryKokkos::run_stamp()
   int eflag;
   int convert;    // move histories made with another material to their contact's
 };

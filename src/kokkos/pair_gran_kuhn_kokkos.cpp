@@ -102,9 +102,9 @@ struct KuhnPairLoop : PairGranKuhnKernelData<DeviceType>, DemcForceScatter<Devic
     const auto history_i = demc_row(d.history, i);
     const int h = H_SIZE * jj;
     if (ADVANCE) {
-      const double fx = history_i(h + H_FTX), fy = history_i(h + H_FTY), fz = history_i(h + H_FTZ);
-      sums.friction += pair_weight(j) * (fx * fx + fy * fy + fz * fz) /
-          (2.0 * d.params(d.type[i], d.type[j]).kt);
+      const Vec3 ft = {history_i(h + H_FTX), history_i(h + H_FTY), history_i(h + H_FTZ)};
+      sums.friction +=
+          pair_weight(j) * kuhn::separation_energy(d.params(d.type[i], d.type[j]).kt, ft);
     }
     touch_i(jj) = 0;
     for (int k = 0; k < H_SIZE; k++) history_i(h + k) = 0.0;

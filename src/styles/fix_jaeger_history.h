@@ -30,6 +30,7 @@ FixStyle(DEMC/JAEGER_HISTORY,FixJaegerHistory);
 #include "demc_restart_records.h"
 #include "fix.h"
 #include "history_partner_ids.h"
+#include "jaeger_driver.h"
 
 #include <vector>
 
@@ -47,21 +48,21 @@ class FixJaegerHistory : public Fix {
      step (global frame), which the force of a run's setup repeats: a run that follows another
      or a restart file then continues as the run that went straight on (the velocities the
      dashpots saw, half a step old, are not kept). */
-  enum Header {
-    R_CAPACITY,
-    R_LENGTH,
-    R_QW,
-    R_QX,
-    R_QY,
-    R_QZ,
-    R_WORK,
-    R_DAMPWORK,
-    R_TYPES,
-    R_STORED,
-    R_FDAMP_X,
-    R_FDAMP_Y,
-    R_FDAMP_Z,
-    R_HEADER
+  enum Header {    // the layout of demc::jaeger::RecordField, shared with gran/jaeger/kk
+    R_CAPACITY = demc::jaeger::REC_KEY,
+    R_LENGTH = demc::jaeger::REC_LENGTH,
+    R_QW = demc::jaeger::REC_QW,
+    R_QX = demc::jaeger::REC_QX,
+    R_QY = demc::jaeger::REC_QY,
+    R_QZ = demc::jaeger::REC_QZ,
+    R_WORK = demc::jaeger::REC_WORK,
+    R_DAMPWORK = demc::jaeger::REC_DAMPWORK,
+    R_TYPES = demc::jaeger::REC_TYPES,
+    R_STORED = demc::jaeger::REC_STORED,
+    R_FDAMP_X = demc::jaeger::REC_FDAMP_X,
+    R_FDAMP_Y = demc::jaeger::REC_FDAMP_Y,
+    R_FDAMP_Z = demc::jaeger::REC_FDAMP_Z,
+    R_HEADER = demc::jaeger::REC_HEADER
   };
   enum Stats {
     S_CONTACTS,

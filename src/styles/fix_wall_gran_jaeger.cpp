@@ -4,17 +4,16 @@
    contact.
 
    LAMMPS work only: the per-particle record (equivalent load history,
-   contact frame, work), the frame update and the call of
-   demc::jaeger::step() (the kernel of pair_style gran/jaeger) with the
-   particle as p and the wall as q. Wall geometry, motion, force and
+   contact frame, work) and the calls of pair_style gran/jaeger's
+   per-contact driver (kernels/jaeger_driver.h) with the particle as p and
+   the wall as q. Wall geometry, motion, force and
    energy output: FixWallGranDemc.
 ------------------------------------------------------------------------- */
 
 #include "fix_wall_gran_jaeger.h"
 
-#include "contact_frame.h"
 #include "demc_citations.h"
-#include "jaeger_contact.h"
+#include "jaeger_driver.h"
 
 #include "atom.h"
 #include "citeme.h"
@@ -34,6 +33,9 @@ namespace frame = demc::frame;
 
 namespace {
 using W = FixWallGranJaeger;
+// the fields of a wall record the driver reads and writes
+using Layout = jaeger::RecordLayout<W::W_LENGTH, W::W_QW, W::W_WORK, W::W_DAMPWORK, W::W_STORED,
+                                    W::W_FDAMP_X, W::W_HEADER>;
 constexpr int POINT = 4;    // doubles per history point
 static_assert(sizeof(jaeger::Point) == POINT * sizeof(double), "a history point is 4 doubles");
 
@@ -50,18 +52,8 @@ int used_size(const std::vector<double> &rec)
 
 jaeger::Stack stack_of(std::vector<double> &rec)
 {
-  jaeger::Stack st;
-  st.pts = reinterpret_cast<jaeger::Point *>(rec.data() + W::W_HEADER);
-  st.n = stack_length(rec);
-  st.capacity = static_cast<int>((rec.size() - W::W_HEADER) / POINT);
-  return st;
-}
-
-// the tangential movement of the step in the contact plane (frame coordinates)
-jaeger::Vec2 shift_in_frame(const frame::Quat &q, const Vec3 &du)
-{
-  const frame::Local l = frame::to_local(q, du);
-  return {l.x, l.y};
+  return jaeger::record_stack<Layout>(rec.data(),
+                                      static_cast<int>((rec.size() - W::W_HEADER) / POINT));
 }
 
 }    // namespace
@@ -198,7 +190,7 @@ void FixWallGranJaeger::keep_material(std::vector<double> &rec, const jaeger::Ma
 double FixWallGranJaeger::stored_tangential_energy(std::vector<double> &rec,
                                                    const jaeger::Material &mat)
 {
-  return jaeger::stored_energy(mat, stack_of(rec), rec[W_STORED]);
+  return jaeger::record_stored_energy<Layout>(mat, rec.data(), stack_of(rec));
 }
 
 // friction dissipation = all tangential work done minus what is stored now
@@ -217,48 +209,28 @@ FixWallGranDemc::Touch FixWallGranJaeger::touch(const Contact &c, int side, bool
   std::vector<double> &rec = records[c.p];
   const jaeger::Material mat = material(c.p);
   keep_material(rec, mat);
-  frame::Quat q;
-  if (!rec.empty()) {
-    q = frame::load(&rec[W::W_QW]);
-    if (advance) q = frame::update(q, c.n, demc::contact_twirl(c));
-  } else {
-    q = frame::init_frame(c.n);
-    if (advance) open(rec, side, mat);
-  }
+  const bool had_record = !rec.empty();
+  const frame::Quat q =
+      jaeger::contact_frame<Layout>(rec.data(), had_record, advance, c.n, demc::contact_twirl(c));
+  if (!had_record && advance) open(rec, side, mat);
 
-  jaeger::StepResult res{};
+  jaeger::StepResult res;
   if (advance) {
     res = advance_record(rec, mat, c, q);
   } else {
-    res.P = jaeger::hertz_force(mat, c.overlap);
-    const jaeger::Point top = rec.empty() ? jaeger::origin_point()
-                                          : jaeger::top_point(stack_of(rec));
-    res.T = jaeger::force_of(top);
+    const jaeger::Stack st = had_record ? stack_of(rec) : jaeger::Stack{};
+    res = jaeger::stored_force(mat, had_record ? &st : nullptr, c.overlap);
   }
 
   // against the wall (infinite mass) the effective mass is the particle's; at the first setup
   // after read_restart the last step's dashpot force again, as the limits left it (see
   // W_FDAMP_X and setup_repeats_dashpots)
-  const Vec3 T = frame::to_global(q, res.T.x, res.T.y);
-  Vec3 fdamp = {0.0, 0.0, 0.0};
-  if (advance) {
-    fdamp = demc::dashpot_force(dashpots, c.du, c.n, res.P, c.overlap, atom->rmass[c.p], dt);
-    if (dashpot_limits.act_on(demc::has_tangential_dashpot(dashpots)))
-      demc::limit_dashpot_force(dashpot_limits, mat.mu, res.P, T, c.n, fdamp);
-    const double dwd = demc::dot(fdamp, c.du);
-    cumulative[C_DAMPING] += dwd;
-    rec[W_DAMPWORK] += dwd;
-    rec[W_FDAMP_X] = fdamp.x;
-    rec[W_FDAMP_Y] = fdamp.y;
-    rec[W_FDAMP_Z] = fdamp.z;
-  } else if (!rec.empty() && setup_repeats_dashpots) {
-    fdamp = {rec[W_FDAMP_X], rec[W_FDAMP_Y], rec[W_FDAMP_Z]};
-  }
-  const Vec3 force = -res.P * c.n + T + fdamp;
+  const jaeger::ContactForce f = jaeger::assemble_force<Layout>(
+      rec.empty() ? nullptr : rec.data(), q, res, c.n, c.du, c.overlap, mat, dashpots,
+      dashpot_limits, atom->rmass[c.p], dt, advance, setup_repeats_dashpots);
+  if (advance) cumulative[C_DAMPING] += f.damping_work;
   const double ut = rec.empty() ? 0.0 : stored_tangential_energy(rec, mat);
-  const double limit = mat.mu * res.P;
-  const bool sliding = limit > 0.0 && jaeger::length(res.T) >= limit * (1.0 - 1e-9);
-  return {force, jaeger::normal_energy(mat, c.overlap), ut, sliding};
+  return {f.force, jaeger::normal_energy(mat, c.overlap), ut, jaeger::at_friction_limit(mat, res)};
 }
 
 /* ----------------------------------------------------------------------
@@ -271,10 +243,8 @@ jaeger::StepResult FixWallGranJaeger::advance_record(std::vector<double> &rec,
                                                      const jaeger::Material &mat, const Contact &c,
                                                      const frame::Quat &q)
 {
-  jaeger::Vec2 ds = shift_in_frame(q, c.du);
   const int length = stack_length(rec);
-  if (length == 0)
-    ds = jaeger::fresh_contact_shift(c.overlap + demc::dot(c.du, c.n), c.overlap, ds);
+  const jaeger::Vec2 ds = jaeger::step_shift(q, c.du, c.n, c.overlap, length == 0);
   // room for the one point a step can push: records grow as their histories do, also with
   // history/max, where the kernel is told the bound and merges only when a history reaches it
   const int room = max_length > 0 ? std::min(length + 1, max_length) : length + 1;
@@ -287,12 +257,9 @@ jaeger::StepResult FixWallGranJaeger::advance_record(std::vector<double> &rec,
     if (jaeger::shorten_to(mat, st, max_length) > 0) rec[W_STORED] = -1.0;
     st.capacity = max_length;
   }
-  const double stored = stored_tangential_energy(rec, mat);
-  const jaeger::StepResult res = jaeger::step(mat, st, c.overlap, ds, beta, true, stored, prune);
-  rec[W_LENGTH] = st.n;
-  rec[W_STORED] = res.stored;
-  rec[W_WORK] += res.work;
-  frame::store(&rec[W::W_QW], q);
+  // (U_t is carried on every step: the fix tallies it on every step)
+  const jaeger::StepResult res =
+      jaeger::advance_record<Layout>(mat, rec.data(), st, q, c.overlap, ds, beta, true, 0, prune);
   cumulative[C_WORK] += res.work;
   return res;
 }
@@ -308,10 +275,10 @@ void FixWallGranJaeger::part(const Contact &c, bool advance)
   if (advance && stack_length(rec) > 0) {
     const jaeger::Material mat = material(c.p);
     keep_material(rec, mat);
-    const frame::Quat q = frame::update(frame::load(&rec[W::W_QW]), c.n, demc::contact_twirl(c));
     jaeger::Stack st = stack_of(rec);
     const double apart = std::min(c.overlap, 0.0);
-    cumulative[C_WORK] += jaeger::step(mat, st, apart, shift_in_frame(q, c.du), beta).work;
+    cumulative[C_WORK] += jaeger::parting_work<Layout>(
+        mat, rec.data(), st, c.n, demc::contact_twirl(c), c.du, apart, beta, true);
   }
   rec.clear();
 }

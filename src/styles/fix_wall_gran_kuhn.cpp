@@ -160,13 +160,7 @@ FixWallGranDemc::Touch FixWallGranKuhn::touch(const Contact &c, int side, bool a
 void FixWallGranKuhn::part(const Contact &c, bool)
 {
   double *h = history[c.p];
-  kuhn::Params params;
-  params.kn = kn;
-  params.kt = kt;
-  params.mu = mu;
-  kuhn::Motion apart{};
-  apart.zeta_new = 0.0;
-  cumulative[C_FRICTION] += kuhn::step(params, apart, tangential_force(h)).dWt_irrev;
+  cumulative[C_FRICTION] += kuhn::separation_energy(kt, tangential_force(h));
   for (int k = 0; k < H_SIZE; k++) h[k] = 0.0;
 }
 

@@ -4,15 +4,16 @@
    an exact equivalent load history (M. R. Kuhn, "Implementation of the
    Jaeger contact model for discrete element simulations").
 
-   LAMMPS work only: geometry and movements per contact, the contact frame
-   update, the history records, forces, torques, energies and virial. The
-   contact law is demc::jaeger::step().
+   LAMMPS work only: geometry and movements per contact, the history
+   records, forces, torques, energies and virial. Each contact's step (frame,
+   shift, the contact law demc::jaeger::step(), force, parting) is the
+   driver's of kernels/jaeger_driver.h, which the wall fixes and
+   gran/jaeger/kk call too.
 ------------------------------------------------------------------------- */
 
 #include "pair_gran_jaeger.h"
 
-#include "contact_frame.h"
-#include "jaeger_contact.h"
+#include "jaeger_driver.h"
 
 #include "demc_citations.h"
 #include "demc_restart_records.h"
@@ -41,6 +42,7 @@ namespace frame = demc::frame;
 
 namespace {
 using H = FixJaegerHistory;
+using Layout = jaeger::PairRecord;
 static_assert(sizeof(jaeger::Point) == 4 * sizeof(double), "a history point is 4 doubles");
 
 /* per type pair (index i * (n + 1) + j, both orders): material_of(i, j) for i <= j */
@@ -56,11 +58,8 @@ std::vector<jaeger::Material> type_pair_table(int n, MaterialOf material_of)
 
 jaeger::Stack stack_of(double *rec, int bounded_capacity)
 {
-  jaeger::Stack st;
-  st.pts = reinterpret_cast<jaeger::Point *>(rec + H::R_HEADER);
-  st.n = static_cast<int>(rec[H::R_LENGTH]);
-  st.capacity = bounded_capacity > 0 ? bounded_capacity : static_cast<int>(rec[H::R_CAPACITY]);
-  return st;
+  return jaeger::record_stack<Layout>(
+      rec, bounded_capacity > 0 ? bounded_capacity : static_cast<int>(rec[H::R_CAPACITY]));
 }
 }    // namespace
 
@@ -196,30 +195,19 @@ void PairGranJaeger::compute_contact(const TouchingPair &t, bool advance, bool e
     return;
   }
 
-  frame::Quat q;
-  if (rec) {
-    q = frame::load(rec + H::R_QW);
-    if (advance) q = frame::update(q, c.n, c.twirl);
-  } else {
-    q = frame::init_frame(c.n);
-    if (advance) {
-      rec = fix_history->open(i, jj, INITIAL_CAPACITY);
-      rec[H::R_WORK] = rec[H::R_DAMPWORK] = rec[H::R_STORED] = 0.0;
-      rec[H::R_FDAMP_X] = rec[H::R_FDAMP_Y] = rec[H::R_FDAMP_Z] = 0.0;
-      rec[H::R_TYPES] = material_key(i, j);
-    }
+  const frame::Quat q = jaeger::contact_frame<Layout>(rec, rec != nullptr, advance, c.n, c.twirl);
+  if (!rec && advance) {
+    rec = fix_history->open(i, jj, INITIAL_CAPACITY);
+    rec[H::R_WORK] = rec[H::R_DAMPWORK] = rec[H::R_STORED] = 0.0;
+    rec[H::R_FDAMP_X] = rec[H::R_FDAMP_Y] = rec[H::R_FDAMP_Z] = 0.0;
+    rec[H::R_TYPES] = material_key(i, j);
   }
 
   jaeger::StepResult res;
   double *hist = rec;
   if (advance) {
-    const frame::Local dl = frame::to_local(q, c.du);
-    jaeger::Vec2 ds = {dl.x, dl.y};
-    if (rec[H::R_LENGTH] == 0.0) {
-      // touching since this step only: the part of the movement before touching is not felt
-      const double overlap_old = c.overlap + demc::dot(c.du, c.n);
-      ds = jaeger::fresh_contact_shift(overlap_old, c.overlap, ds);
-    }
+    const jaeger::Vec2 ds =
+        jaeger::step_shift(q, c.du, c.n, c.overlap, jaeger::record_length<Layout>(rec) == 0);
     if (max_length > 0 && hist[H::R_LENGTH] > max_length) trim(hist, mat);
     // room for the one point a step can push; with history/max, records still grow only as
     // their histories do (memory follows the lengths, not the bound), while the kernel is
@@ -227,23 +215,14 @@ void PairGranJaeger::compute_contact(const TouchingPair &t, bool advance, bool e
     const int length = (int) hist[H::R_LENGTH];
     hist =
         fix_history->reserve(i, jj, max_length > 0 ? std::min(length + 1, max_length) : length + 1);
-    const double stored = work ? stored_to_carry(hist, mat, length) : -1.0;
     jaeger::Stack st = stack_of(hist, max_length);
-    res = jaeger::step(mat, st, c.overlap, ds, beta, work, stored, prune);
-    hist[H::R_LENGTH] = st.n;
-    hist[H::R_STORED] = res.stored;    // -1: not carried
-    hist[H::R_WORK] += res.work;
-    frame::store(hist + H::R_QW, q);
+    res = jaeger::advance_record<Layout>(mat, hist, st, q, c.overlap, ds, beta, work, carry_length, prune);
     tangential_sum += weight * res.work;
     fix_history->merges += res.merges;
     fix_history->pruned += res.pruned;
   } else {
-    res.P = jaeger::hertz_force(mat, c.overlap);
-    res.T = {0.0, 0.0};
-    if (hist && hist[H::R_LENGTH] > 0.0) {
-      const jaeger::Point &top = stack_of(hist, 0).pts[(int) hist[H::R_LENGTH] - 1];
-      res.T = {top.tx, top.ty};
-    }
+    const jaeger::Stack st = hist ? stack_of(hist, 0) : jaeger::Stack{};
+    res = jaeger::stored_force(mat, hist ? &st : nullptr, c.overlap);
   }
 
   const demc::ContactDashpots &dashpots = pair_dashpots[pair];
@@ -251,24 +230,12 @@ void PairGranJaeger::compute_contact(const TouchingPair &t, bool advance, bool e
   // at the first setup after read_restart, the last step's dashpot force again, as the limits
   // left it (from the record: the half-step velocities it came from are gone), so that the run
   // continues as if there had been no break (see setup_repeats_dashpots)
-  const Vec3 T = frame::to_global(q, res.T.x, res.T.y);
-  Vec3 fdamp = {0.0, 0.0, 0.0};
-  if (advance) {
-    fdamp = demc::dashpot_force(dashpots, c.du, c.n, res.P, c.overlap, m_eff, dt);
-    if (dashpot_limits.act_on(demc::has_tangential_dashpot(dashpots)))
-      demc::limit_dashpot_force(dashpot_limits, mat.mu, res.P, T, c.n, fdamp);
-    hist[H::R_FDAMP_X] = fdamp.x;
-    hist[H::R_FDAMP_Y] = fdamp.y;
-    hist[H::R_FDAMP_Z] = fdamp.z;
-  } else if (hist && repeats_dashpots(advance)) {
-    fdamp = {hist[H::R_FDAMP_X], hist[H::R_FDAMP_Y], hist[H::R_FDAMP_Z]};
-  }
-  const Vec3 force = -res.P * c.n + T + fdamp;
-  const double dwd = advance ? demc::dot(fdamp, c.du) : 0.0;
-  if (advance) {
-    dissipated_damping += weight * dwd;
-    hist[H::R_DAMPWORK] += dwd;
-  }
+  const jaeger::ContactForce f =
+      jaeger::assemble_force<Layout>(hist, q, res, c.n, c.du, c.overlap, mat, dashpots,
+                                     dashpot_limits, m_eff, dt, advance, repeats_dashpots(advance));
+  const Vec3 force = f.force;
+  const double dwd = f.damping_work;
+  if (advance) dissipated_damping += weight * dwd;
 
   // energies and counts only where they are read: compute pair (an energy step) and
   // the per-atom energies
@@ -289,9 +256,7 @@ void PairGranJaeger::count_contact(const jaeger::Material &mat, const jaeger::St
 {
   pvector[E_NORMAL] += weight * normal_energy;
   pvector[E_CONTACTS] += weight;
-  const double limit = mat.mu * res.P * (1.0 - 1e-9);
-  if (mat.mu * res.P > 0.0 && res.T.x * res.T.x + res.T.y * res.T.y >= limit * limit)
-    pvector[E_SLIDING] += weight;
+  if (jaeger::at_friction_limit(mat, res)) pvector[E_SLIDING] += weight;
 }
 
 /* ----------------------------------------------------------------------
@@ -315,18 +280,15 @@ void PairGranJaeger::trim(double *rec, const jaeger::Material &mat)
 
 double PairGranJaeger::stored_tangential_energy(double *rec, const jaeger::Material &mat) const
 {
-  return jaeger::stored_energy(mat, stack_of(rec, max_length), rec[H::R_STORED]);
+  return jaeger::record_stored_energy<Layout>(mat, rec, stack_of(rec, max_length));
 }
 
 /* ----------------------------------------------------------------------
-   whether a contact carries U_t through its steps. Carrying costs about what
-   a walk over one history segment does, on every step; not carrying, a walk
-   over the whole history on each energy step (a thermo step, or every step
-   of a run whose fix deform of style variable, or fix ave/time of pe, asks
-   for the energy every step). So a history carries U_t while it is at least
-   as long as the steps between energy steps (and stops below half that),
-   the interval taken as the one between the last two energy steps, or the
-   steps since the last one if longer.
+   how long a history must be to carry U_t through its steps
+   (demc::jaeger::stored_to_carry()): the steps between energy steps (a
+   thermo step, or every step of a run whose fix deform of style variable, or
+   fix ave/time of pe, asks for the energy every step), taken as the interval
+   between the last two energy steps, or the steps since the last one if longer
 ------------------------------------------------------------------------- */
 
 void PairGranJaeger::note_energy_step(bool energy)
@@ -340,14 +302,6 @@ void PairGranJaeger::note_energy_step(bool energy)
   carry_length = energy_interval > 0 ? (int) std::min<bigint>(interval, MAXSMALLINT) : MAXSMALLINT;
 }
 
-// U_t before the step for a contact that carries it (length: its history's), else -1
-double PairGranJaeger::stored_to_carry(double *rec, const jaeger::Material &mat, int length) const
-{
-  const bool carrying = rec[H::R_STORED] >= 0.0;
-  if (carrying ? 2 * (bigint) length < carry_length : length < carry_length) return -1.0;
-  return stored_tangential_energy(rec, mat);
-}
-
 /* ----------------------------------------------------------------------
    the tangential work of a contact's last step, as it opens
 ------------------------------------------------------------------------- */
@@ -355,10 +309,8 @@ double PairGranJaeger::stored_to_carry(double *rec, const jaeger::Material &mat,
 double PairGranJaeger::part(double *rec, const demc::SphereContact &c,
                             const jaeger::Material &mat) const
 {
-  const frame::Quat q = frame::update(frame::load(rec + H::R_QW), c.n, c.twirl);
-  const frame::Local dl = frame::to_local(q, c.du);
   jaeger::Stack st = stack_of(rec, max_length);
-  return jaeger::step(mat, st, c.overlap, {dl.x, dl.y}, beta, work).work;
+  return jaeger::parting_work<Layout>(mat, rec, st, c.n, c.twirl, c.du, c.overlap, beta, work);
 }
 
 /* ----------------------------------------------------------------------

@@ -90,7 +90,8 @@ class PairGranJaeger : public PairGranDemc {
   int max_length;    // history/max: points per contact, 0 = unbounded
   bool work;         // integrate the tangential work (friction dissipation); "work no": skip
   // steps of the last energy step (-1: none yet) and between the last two (0: not known), and
-  // the history length from which a contact carries U_t from step to step (stored_to_carry())
+  // the history length from which a contact carries U_t from step to step
+  // (demc::jaeger::stored_to_carry())
   bigint last_energy_step, energy_interval;
   int carry_length;
 
@@ -100,7 +101,6 @@ class PairGranJaeger : public PairGranDemc {
   void trim(double *rec, const demc::jaeger::Material &mat);
   double stored_tangential_energy(double *rec, const demc::jaeger::Material &mat) const;
   void note_energy_step(bool energy);
-  double stored_to_carry(double *rec, const demc::jaeger::Material &mat, int length) const;
   // compute()'s second pass: the contact law on each pair of the block
   void flush_contacts(ContactBuffer &buf, bool advance, bool energy, double &stored_tangential);
   void compute_contact(const TouchingPair &t, bool advance, bool energy, double &stored_tangential);

@@ -110,9 +110,8 @@ void PairGranKuhn::compute(int eflag, int vflag)
       // separation releases the stored tangential energy through slip
       if (advance)
         friction += pair_weight(j) *
-            (history[H_FTX] * history[H_FTX] + history[H_FTY] * history[H_FTY] +
-             history[H_FTZ] * history[H_FTZ]) /
-            (2.0 * kt[type[i]][type[j]]);
+            kuhn::separation_energy(kt[type[i]][type[j]],
+                                    {history[H_FTX], history[H_FTY], history[H_FTZ]});
       touch[jj] = 0;
       for (int k = 0; k < H_SIZE; k++) history[k] = 0.0;
     }

@@ -10,6 +10,7 @@
 
 #include "carried_energy_bound.h"
 #include "jaeger_contact.h"
+#include "jaeger_driver.h"
 #include "spring_bed.h"
 
 #include <gtest/gtest.h>
@@ -1604,5 +1605,36 @@ TEST(JaegerPrune, DecayingVibrationPlateaus)
     EXPECT_LE(last, middle + 2);
     EXPECT_GT(r.n_exact.back(), r.n_exact[2 * third] + 100);
     if (collinear) EXPECT_LE(r.max_excess, 0.0);
+  }
+}
+
+/* The driver's count of merges forced by a full history (jaeger_driver.h, forced_merges()).
+   Loading in steps of equal overlap whose tangential increment, a fifth of the cone, turns by
+   half a radian each step: every step is an elastic push of a new slope, so a history of
+   capacity C pushed N times merges N - C times for the capacity (beta 0: nothing else merges).
+   With beta 2 every push merges with the top segment by the memory approximation: the history
+   never fills, and the driver counts none of those merges as forced. */
+TEST(JaegerDriver, CountsOnlyTheMergesTheCapacityForces)
+{
+  const Material m = glass();
+  const int C = 5, N = 40;
+  for (const double beta : {0.0, 2.0}) {
+    Contact c(m, C, beta);
+    long forced = 0, merges = 0;
+    for (int k = 1; k <= N; ++k) {
+      const double z = 0.01 * kZ * k, ds = 0.2 * K_of(m) * 0.01 * kZ;
+      const int n_before = c.st.n;
+      const StepResult r = c.go(z, ds * std::cos(0.5 * k), ds * std::sin(0.5 * k));
+      ASSERT_EQ(r.kind, STEP_ELASTIC) << "step " << k;
+      forced += forced_merges(r, n_before, C);
+      merges += r.merges;
+    }
+    if (beta == 0.0) {
+      EXPECT_EQ(forced, N - C);
+      EXPECT_EQ(merges, N - C);
+    } else {
+      EXPECT_EQ(forced, 0);
+      EXPECT_GT(merges, N / 2) << "beta 2 merges the elastic pushes";
+    }
   }
 }

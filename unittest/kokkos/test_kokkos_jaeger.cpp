@@ -18,6 +18,11 @@
      - write_restart between runs and read_restart continue the run (default capacity);
        a restart file of another capacity and a change of history/max between runs give
        clear errors; so do newton on, full neighbor lists and energy/atom yes;
+     - a restart file whose records are of format version 1 (before they held U_t) continues
+       the run of the version that wrote it, U_t carried from the first walk on;
+     - a run whose histories reach the capacity ends with a warning that gives the merges (N - C
+       for a contact that pushes a point every step, as the CPU style counts them) and the
+       contacts they touched; none where nothing merged;
      - with restitution damping (pair_coeff ... restitution e x_t) the styles agree;
      - fix wall/gran/jaeger (a host fix) next to the Kokkos style: a turning and a sliding
        wall give the CPU style's forces and wall vectors.
@@ -49,6 +54,7 @@
 #include <fstream>
 #include <functional>
 #include <iomanip>
+#include <iterator>
 #include <string>
 #include <tuple>
 
@@ -190,6 +196,108 @@ TEST(KokkosJaeger, MatchesCpuStyle)
   EXPECT_EQ(kk.stats[S_FORCED], 0.0) << "a stack reached the capacity";
   EXPECT_GT(kk.stats[S_LONGEST], 8.0) << "the packing should build long stacks";
   EXPECT_LT(kk.stats[S_LONGEST], 24.0);
+}
+
+/* Two pairs of spheres, one at rest and one whose sphere 2 approaches sphere 1 along x while it
+   moves sideways in a direction that turns by half a radian each step (fix move, tangential
+   speed a fifth of the normal one, inside the friction cone): each step of that pair pushes
+   one elastic point of a new slope, so with history/max C a run of N steps from a fresh contact
+   merges N - C times for the capacity, a following run of M steps M times, all in that one
+   contact of the two. The warning at the end of each run must say so, agree with the CPU
+   style's merge count for the same history/max, and not appear when nothing merged. The moving
+   pair straddles x = 0, where 2 ranks split the box (`processors`: "2 1 1"): each rank then
+   computes it (newton off) and the counts must still be those of one contact. */
+std::vector<std::string> turning_pair_input(int capacity, const std::string &processors = "")
+{
+  const std::string cap = " history/max " + std::to_string(capacity);
+  std::vector<std::string> lines = {"units si",
+                                    "atom_style sphere",
+                                    "boundary p p p",
+                                    "comm_modify vel yes",
+                                    "region box block -0.1 0.1 -0.1 0.1 -0.1 0.1",
+                                    "create_box 1 box",
+                                    "create_atoms 1 single -0.00495 0 0",
+                                    "create_atoms 1 single 0.00495 0 0",
+                                    "create_atoms 1 single 0.05 0.05 0",
+                                    "create_atoms 1 single 0.05 0.05 0.0099",
+                                    "set atom * diameter 0.01",
+                                    "set atom * density 2500",
+                                    "pair_style gran/jaeger" + cap,
+                                    "pair_coeff * * 1e7 0.3 0.5",
+                                    "neighbor 0.002 bin",
+                                    "timestep 1e-6",
+                                    "group mover id 2",
+                                    "variable vx equal -1e-2",
+                                    "variable vy equal 2e-3*cos(0.5*step)",
+                                    "variable vz equal 2e-3*sin(0.5*step)",
+                                    "fix drive mover move variable NULL NULL NULL v_vx v_vy v_vz"};
+  if (!processors.empty()) lines.insert(lines.begin() + 1, "processors " + processors);
+  return lines;
+}
+
+// the log of `lines` run in s (warnings go to the log file only: the session has no screen)
+std::string logged(LammpsSession &s, const std::vector<std::string> &lines, const std::string &tag)
+{
+  const std::string file =
+      std::string(DEMC_TEST_OUTPUT_DIR) + "/kokkos_jaeger_" + tag + "_t" + threads() + ".log";
+  s.command("log " + file);
+  s.commands(lines);
+  s.command("log none");
+  std::ifstream in(file);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::remove(file.c_str());
+  return text;
+}
+
+std::string capacity_warning(int merges, int capacity)
+{
+  return "Pair gran/jaeger/kk: " + std::to_string(merges) +
+      " history points merged in this run because histories reached their capacity "
+      "(history/max " +
+      std::to_string(capacity) + "), in 1 of 2 contacts (50%)";
+}
+
+TEST(KokkosJaeger, WarnsOfMergesForcedByTheCapacity)
+{
+  const int C = 4, N = 30, M = 10;
+  double cpu_merges = 0.0;
+  {
+    LammpsSession s(MPI_COMM_WORLD);
+    s.load_plugin();
+    s.commands(turning_pair_input(C));
+    s.command("run " + std::to_string(N));
+    cpu_merges = history_stats(s)[S_MERGES];
+  }
+  EXPECT_EQ(cpu_merges, N - C) << "one push per step of the turning pair";
+  LammpsSession s(MPI_COMM_WORLD, kokkos_args());
+  s.load_plugin();
+  s.commands(turning_pair_input(C));
+  const std::string first = logged(s, {"run " + std::to_string(N)}, "first");
+  EXPECT_NE(first.find(capacity_warning(N - C, C)), std::string::npos) << first;
+  EXPECT_EQ(history_stats(s)[S_FORCED], cpu_merges) << "the CPU style's merges";
+  const std::string second = logged(s, {"run " + std::to_string(M)}, "second");
+  EXPECT_NE(second.find(capacity_warning(M, C)), std::string::npos) << second;
+
+  LammpsSession roomy(MPI_COMM_WORLD, kokkos_args());
+  roomy.load_plugin();
+  roomy.commands(turning_pair_input(N + M + 2));
+  const std::string none = logged(roomy, {"run " + std::to_string(N)}, "none");
+  EXPECT_EQ(none.find("history points merged"), std::string::npos) << none;
+  EXPECT_EQ(history_stats(roomy)[S_LONGEST], N) << "the turning pair's history: one point a step";
+}
+
+TEST(KokkosJaegerMpi, WarnsOfMergesForcedByTheCapacityOnceOverRanks)
+{
+  int world, me;
+  MPI_Comm_size(MPI_COMM_WORLD, &world);
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  if (world != 2) GTEST_SKIP() << "needs 2 MPI ranks";
+  const int C = 4, N = 30;
+  LammpsSession s(MPI_COMM_WORLD, kokkos_args());
+  s.load_plugin();
+  s.commands(turning_pair_input(C, "2 1 1"));
+  const std::string log = logged(s, {"run " + std::to_string(N)}, "ranks");
+  if (me == 0) EXPECT_NE(log.find(capacity_warning(N - C, C)), std::string::npos) << log;
 }
 
 // a capacity the stacks exceed, the same in both styles: the kernel merges when a stack is
@@ -458,6 +566,40 @@ TEST(KokkosJaeger, ReadsRecordsOfAnEarlierLayout)
   const EarlierRun earlier = continue_earlier_pair_run(s, "restart_80af862_jaeger_kk");
   ASSERT_EQ(earlier.pair.size(), 5u);
   EXPECT_GE(earlier.pair[4], 20.0);
+}
+
+/* a restart file of gran/jaeger/kk whose records are of format version 1 (11126b1, history/max
+   8: the layout before the records held U_t): read into this layout with U_t not known. The
+   run goes on as it went on (forces, pvector), and U_t carried from the first walk on (every step
+   an energy step, so every contact carries it) is, 10 steps on, the walk's of a run that
+   carries nothing (an energy step at its end only) */
+TEST(KokkosJaeger, ReadsVersion1Records)
+{
+  const std::string dir = DEMC_TEST_DATA_DIR, stem = "restart_11126b1_jaeger_kk";
+  const std::vector<std::string> resume = {"read_restart " + dir + "/" + stem + ".bin",
+                                           "neighbor 0.0003 bin",
+                                           "neigh_modify delay 0",
+                                           "fix integrate all nve/sphere",
+                                           "timestep 1e-5",
+                                           "compute p all pair gran/jaeger/kk",
+                                           "thermo_style custom step c_p[2]"};
+  auto stored_after_10_steps = [&](const std::string &thermo) {
+    LammpsSession s(MPI_COMM_WORLD, kokkos_args());
+    s.load_plugin();
+    s.commands(resume);
+    s.commands({"thermo " + thermo, "run 10"});
+    return s.pair_extra()[1];
+  };
+  const double carried = stored_after_10_steps("1"), walked = stored_after_10_steps("10");
+  EXPECT_GT(walked, 0.0) << "the contacts should store tangential energy";
+  EXPECT_NEAR(carried, walked, 1e-10 * walked);
+
+  LammpsSession s(MPI_COMM_WORLD, kokkos_args());
+  s.load_plugin();
+  const EarlierRun earlier = read_earlier_run(dir + "/" + stem + "_expected.txt");
+  s.commands(resume);
+  s.commands({"thermo 1", "run 200"});
+  expect_continues_earlier_run(s, earlier, "");
 }
 
 TEST(KokkosJaeger, UnsupportedSettingsGiveClearErrors)
