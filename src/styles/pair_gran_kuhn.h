@@ -84,7 +84,7 @@ class PairGranKuhn : public PairGranDemc {
     int *touch;
     double *history;
   };
-  // 128 touching pairs a block: the fastest of 32 to 256 in chute flow (bench/HISTORY.md)
+  // 128 touching pairs a block (the size measured best: bench/HISTORY.md)
   using KuhnBuffer = BufferOf<KuhnContact, 128>;
   void flush_contacts(KuhnBuffer &buf, bool advance, double step_dt, double *sum, double &friction,
                       double &damping);
