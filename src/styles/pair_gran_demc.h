@@ -17,6 +17,9 @@
      pair_gran_demc_coeffs.h    pair_coeff's shared arguments, restart I/O
      pair_gran_demc_energy.h    per-atom energies
      pair_gran_demc_loop.h      the contact loops' state and blocks
+   Each part is a protected base of PairGranDemc, so that the styles use its
+   members by name; a part that needs LAMMPS reaches it through owner(), the
+   PairGranDemc it belongs to (a friend).
 ------------------------------------------------------------------------- */
 
 #ifndef DEMC_PAIR_GRAN_DEMC_H
