@@ -26,15 +26,13 @@ namespace demc {
    round-off (the first omitted term, 63 e^5 / 256, is below 8e-18 for |e| < 5e-4) and saves
    the square root and the division, the slowest operations of a contact's geometry.
    DEMC_FN_FLAT: GCC kept it out of line in gran/kuhn/kk's functor (as sphere_contact()). */
-template <class V, class T>
-DEMC_FN_FLAT T inverse_length_after_move(const V &delta, const V &dd, T inv_r)
+DEMC_FN_FLAT double inverse_length_after_move(const Vec3 &delta, const Vec3 &dd, double inv_r)
 {
-  const T e = (dot(dd, dd) - 2.0 * dot(delta, dd)) * (inv_r * inv_r);
-  const auto small = lane_fabs(e) < 5e-4;
-  const T series = inv_r * (1.0 - e * (0.5 - e * (0.375 - e * (0.3125 - e * 0.2734375))));
-  if (all(small)) return series;
-  const V moved = delta - dd;
-  return sel(small, series, 1.0 / lane_sqrt(dot(moved, moved)));
+  const double e = (dot(dd, dd) - 2.0 * dot(delta, dd)) * (inv_r * inv_r);
+  if (math::fabs(e) < 5e-4)
+    return inv_r * (1.0 - e * (0.5 - e * (0.375 - e * (0.3125 - e * 0.2734375))));
+  const Vec3 moved = delta - dd;
+  return 1.0 / math::sqrt(dot(moved, moved));
 }
 
 /* Two spheres in the compact form the contact loops use. The contact vectors are
@@ -46,29 +44,27 @@ DEMC_FN_FLAT T inverse_length_after_move(const V &delta, const V &dd, T inv_r)
    A law that carries its own frame (Jaeger: a quaternion per contact) has no use for the
    normal at the start of the step: with old_normal = false it is not computed (about 35
    instructions per contact) and n_old is set to n. */
-template <class V, class T> struct SphereContactOf {
-  T overlap;         // at t+dt
-  V n, n_old;        // unit normals at t+dt and t, from p to q
-  V du;              // movement of q relative to p at the contact point (Eq. 5)
-  T twirl;           // the pair's mean rotation about n over the step
-  T arm_p, arm_q;    // centre-to-contact-point distances
+struct SphereContact {
+  double overlap;         // at t+dt
+  Vec3 n, n_old;          // unit normals at t+dt and t, from p to q
+  Vec3 du;                // movement of q relative to p at the contact point (Eq. 5)
+  double twirl;           // the pair's mean rotation about n over the step
+  double arm_p, arm_q;    // centre-to-contact-point distances
 };
-using SphereContact = SphereContactOf<Vec3, double>;
 
 // DEMC_FN_FLAT: in the Kokkos functors GCC kept this out of line and passed its 15-number result
 // through memory.
-// (a template on the number type: see kernel_common.h)
-template <class V, class T>
-DEMC_FN_FLAT SphereContactOf<V, T> sphere_contact(const V &x_p, const V &x_q, T rad_p, T rad_q, T r,
-                                                  const V &v_p, const V &v_q, const V &w_p,
-                                                  const V &w_q, T step, bool old_normal = true)
+DEMC_FN_FLAT SphereContact sphere_contact(const Vec3 &x_p, const Vec3 &x_q, double rad_p,
+                                          double rad_q, double r, const Vec3 &v_p, const Vec3 &v_q,
+                                          const Vec3 &w_p, const Vec3 &w_q, double step,
+                                          bool old_normal = true)
 {
-  SphereContactOf<V, T> c;
-  const V delta = x_q - x_p;
+  SphereContact c;
+  const Vec3 delta = x_q - x_p;
   c.overlap = rad_p + rad_q - r;
-  const T inv_r = 1.0 / r;
+  const double inv_r = 1.0 / r;
   c.n = inv_r * delta;
-  const V dd = step * (v_q - v_p);
+  const Vec3 dd = step * (v_q - v_p);
   c.n_old = old_normal ? inverse_length_after_move(delta, dd, inv_r) * (delta - dd) : c.n;
   c.arm_p = rad_p - 0.5 * c.overlap;
   c.arm_q = rad_q - 0.5 * c.overlap;
@@ -95,13 +91,12 @@ template <class G> DEMC_FN double contact_twirl(const G &g)
 
 /* The dashpot formula of every contact law of the package: on a movement du over a step dt,
    with normal part un = du.n and tangential part u_t, the force on p is
-     f_damp = on_n n + on_t u_t,  on_n = nu_n un / dt,  on_t = nu_t / dt
-   (T: double, or gran/kuhn's two-contact lanes). */
-template <class T> struct DashpotCoefficients {
-  T on_n, on_t;
+     f_damp = on_n n + on_t u_t,  on_n = nu_n un / dt,  on_t = nu_t / dt. */
+struct DashpotCoefficients {
+  double on_n, on_t;
 };
-template <class T>
-DEMC_FN DashpotCoefficients<T> dashpot_coefficients(T nu_n, T nu_t, T inv_dt, T un)
+DEMC_FN DashpotCoefficients dashpot_coefficients(double nu_n, double nu_t, double inv_dt,
+                                                 double un)
 {
   return {nu_n * un * inv_dt, nu_t * inv_dt};
 }
@@ -114,7 +109,7 @@ DEMC_FN Vec3 contact_damping_force(const Vec3 &du, const Vec3 &n, double nu_n, d
   if (dt <= 0.0 || (nu_n == 0.0 && nu_t == 0.0)) return {0.0, 0.0, 0.0};
   const double un = dot(du, n);
   const Vec3 ut = du - un * n;
-  const DashpotCoefficients<double> c = dashpot_coefficients(nu_n, nu_t, 1.0 / dt, un);
+  const DashpotCoefficients c = dashpot_coefficients(nu_n, nu_t, 1.0 / dt, un);
   return c.on_n * n + c.on_t * ut;
 }
 

@@ -114,37 +114,12 @@ DEMC_FN double norm(const Vec3 &a)
   return math::sqrt(dot(a, a));
 }
 
-/* The kernels' hot paths are templates on their number type: double here (and on every Kokkos
-   device), two contacts at once in the CPU styles (kernel_lanes.h, which gives the same numbers
-   lane by lane). Comparisons then give a mask (bool here) and a choice between two values is
-   sel(mask, a, b), both evaluated; all() and any() reduce a mask. */
-DEMC_FN bool all(bool m)
-{
-  return m;
-}
-DEMC_FN bool any(bool m)
-{
-  return m;
-}
-template <class X> DEMC_FN X sel(bool m, const X &a, const X &b)
-{
-  return m ? a : b;
-}
-DEMC_FN double lane_sqrt(double x)
-{
-  return math::sqrt(x);
-}
-DEMC_FN double lane_fabs(double x)
-{
-  return math::fabs(x);
-}
-
 /* sin and cos of an angle. Contact rotations per time step are tiny (omega dt ~ 1e-4 to 1e-3):
    there a short Taylor series is exact to round-off and far cheaper than the library calls.
    Below 1e-3 the series to phi^5 (sin) and phi^4 (cos) leave out terms below phi^6/5040 and
    phi^6/720 relative (< 2e-21); below 1e-2 the series to phi^8 leaves out terms below
    phi^9/9! or phi^10/10! (< 3e-24). */
-template <class T> DEMC_FN_FLAT void sin_cos_below_1e3(T phi, T p2, T &s, T &c)
+DEMC_FN_FLAT void sin_cos_below_1e3(double phi, double p2, double &s, double &c)
 {
   // multiplications by the reciprocals: a division by a constant is a real division
   // (the slowest arithmetic there is) unless the compiler may use reciprocal math
@@ -152,7 +127,7 @@ template <class T> DEMC_FN_FLAT void sin_cos_below_1e3(T phi, T p2, T &s, T &c)
   s = phi * (1.0 - p2 * r6 * (1.0 - p2 * r20));
   c = 1.0 - 0.5 * p2 * (1.0 - p2 * r12);
 }
-template <class T> DEMC_FN_FLAT void sin_cos_below_1e2(T phi, T p2, T &s, T &c)
+DEMC_FN_FLAT void sin_cos_below_1e2(double phi, double p2, double &s, double &c)
 {
   constexpr double r6 = 1.0 / 6.0, r20 = 1.0 / 20.0, r42 = 1.0 / 42.0;
   constexpr double r12 = 1.0 / 12.0, r30 = 1.0 / 30.0, r56 = 1.0 / 56.0;
@@ -190,16 +165,16 @@ DEMC_FN double pow2i(int k)
    parts, the first with a short mantissa, so that k ln2_hi is exact), then exp(r) by its Taylor
    series to r^13 (the first omitted term is below 5e-18), evaluated by Estrin's scheme (short
    dependency chains). Beyond E = 700 (a factor below 1e-304) and for NaN: the library. */
-template <class T> DEMC_FN_FLAT T exp_neg_reduced(T E, T k, T two_to_minus_k)
+DEMC_FN_FLAT double exp_neg_reduced(double E, double k, double two_to_minus_k)
 {
   constexpr double ln2_hi = 6.93147180369123816490e-01, ln2_lo = 1.90821492927058770002e-10;
-  const T r = (k * ln2_hi - E) + k * ln2_lo;    // exp(-E) = 2^-k exp(r)
+  const double r = (k * ln2_hi - E) + k * ln2_lo;    // exp(-E) = 2^-k exp(r)
   constexpr double c2 = 1.0 / 2, c3 = 1.0 / 6, c4 = 1.0 / 24, c5 = 1.0 / 120, c6 = 1.0 / 720,
                    c7 = 1.0 / 5040, c8 = 1.0 / 40320, c9 = 1.0 / 362880, c10 = 1.0 / 3628800,
                    c11 = 1.0 / 39916800, c12 = 1.0 / 479001600, c13 = 1.0 / 6227020800;
-  const T r2 = r * r, r4 = r2 * r2, r8 = r4 * r4;
-  const T lo = ((1.0 + r) + r2 * (c2 + c3 * r)) + r4 * ((c4 + c5 * r) + r2 * (c6 + c7 * r));
-  const T hi = ((c8 + c9 * r) + r2 * (c10 + c11 * r)) + r4 * (c12 + c13 * r);
+  const double r2 = r * r, r4 = r2 * r2, r8 = r4 * r4;
+  const double lo = ((1.0 + r) + r2 * (c2 + c3 * r)) + r4 * ((c4 + c5 * r) + r2 * (c6 + c7 * r));
+  const double hi = ((c8 + c9 * r) + r2 * (c10 + c11 * r)) + r4 * (c12 + c13 * r);
   return (lo + r8 * hi) * two_to_minus_k;
 }
 // the integer k of exp_neg_reduced(): E / ln 2 rounded (E >= 0)
@@ -213,14 +188,15 @@ DEMC_FN double exp_neg(double E)
 
 /* 2 atanh(s) / s = 2 (1 + t/3 + t^2/5 + ...), t = s^2, for |s| <= 1/3 (t <= 1/9): sixteen terms,
    the first omitted below 2e-17. */
-template <class T> DEMC_FN_FLAT T atanh_ratio(T t)
+DEMC_FN_FLAT double atanh_ratio(double t)
 {
   constexpr double a1 = 1.0 / 3, a2 = 1.0 / 5, a3 = 1.0 / 7, a4 = 1.0 / 9, a5 = 1.0 / 11,
                    a6 = 1.0 / 13, a7 = 1.0 / 15, a8 = 1.0 / 17, a9 = 1.0 / 19, a10 = 1.0 / 21,
                    a11 = 1.0 / 23, a12 = 1.0 / 25, a13 = 1.0 / 27, a14 = 1.0 / 29, a15 = 1.0 / 31;
-  const T t2 = t * t, t4 = t2 * t2, t8 = t4 * t4;
-  const T lo = ((1.0 + a1 * t) + t2 * (a2 + a3 * t)) + t4 * ((a4 + a5 * t) + t2 * (a6 + a7 * t));
-  const T hi =
+  const double t2 = t * t, t4 = t2 * t2, t8 = t4 * t4;
+  const double lo =
+      ((1.0 + a1 * t) + t2 * (a2 + a3 * t)) + t4 * ((a4 + a5 * t) + t2 * (a6 + a7 * t));
+  const double hi =
       ((a8 + a9 * t) + t2 * (a10 + a11 * t)) + t4 * ((a12 + a13 * t) + t2 * (a14 + a15 * t));
   return 2.0 * (lo + t8 * hi);
 }
@@ -255,10 +231,9 @@ DEMC_FN Vec3 rotate_about(const Vec3 &v, const Vec3 &k, double phi)
 
 /* Rotate v, perpendicular to the unit axis k, about k by angle phi: Rodrigues without the
    term along k (zero for such v). */
-template <class V, class T>
-DEMC_FN_FLAT V rotate_perpendicular_about(const V &v, const V &k, const T &phi)
+DEMC_FN_FLAT Vec3 rotate_perpendicular_about(const Vec3 &v, const Vec3 &k, double phi)
 {
-  T s, c;
+  double s, c;
   sin_cos(phi, s, c);
   return c * v + s * cross(k, v);
 }
@@ -272,10 +247,11 @@ DEMC_FN_FLAT V rotate_perpendicular_about(const V &v, const V &k, const T &phi)
    round-off off its plane) is not removed first, which would cost a dot product: it is turned
    into the new plane at length alpha tan(theta / 2) for a tilt by theta. Antiparallel a, b (no
    unique rotation): v unrotated. */
-template <class V> DEMC_FN_FLAT V tilt_tangential(const V &v, const V &a, const V &b)
+DEMC_FN_FLAT Vec3 tilt_tangential(const Vec3 &v, const Vec3 &a, const Vec3 &b)
 {
-  const auto c = dot(a, b);
-  return sel(c <= -1.0 + 1e-14, v, v - (dot(b, v) / (1.0 + c)) * (a + b));
+  const double c = dot(a, b);
+  if (c <= -1.0 + 1e-14) return v;
+  return v - (dot(b, v) / (1.0 + c)) * (a + b);
 }
 
 }    // namespace demc

@@ -106,18 +106,14 @@ namespace kuhn {
 
   namespace detail {
 
-    /* The functions of the step's usual path are templates on the number type T (and the
-       three-vector type V): double, or Double2 for two contacts at once (kuhn_contact_lanes.h);
-       see kernel_common.h. */
-
     // x clamped to [0, 1]; NaN -> 0
-    template <class T> DEMC_FN T clamp01(T x)
+    DEMC_FN double clamp01(double x)
     {
-      return sel(x > 0.0, sel(x < 1.0, x, T(1.0)), T(0.0));
+      return x > 0.0 ? (x < 1.0 ? x : 1.0) : 0.0;
     }
-    template <class T> DEMC_FN T max2(T a, T b)
+    DEMC_FN double max2(double a, double b)
     {
-      return sel(a > b, a, b);
+      return a > b ? a : b;
     }
     DEMC_FN double max_abs_component(const Vec3 &v)
     {
@@ -221,20 +217,20 @@ namespace kuhn {
        C < 0 beyond round-off: the force starts outside the cone, it slips at once
        (continuing_contact returns such a force onto the cone before asking). tol is the
        round-off allowance on C, in C's units. */
-    template <class T> DEMC_FN_FLAT T slip_onset_root(T A, T B, T C, T tol)
+    DEMC_FN_FLAT double slip_onset_root(double A, double B, double C, double tol)
     {
-      const T disc = B * B - A * C;
-      const T s = lane_sqrt(max2(disc, T(0.0)));
-      const auto on_cone = C <= 0.0;    // (C slightly negative is round-off)
-      const auto b_neg = B <= 0.0, a_neg = A < 0.0;
-      // the one division a case needs: -2B/A on the cone, C/(s - B) or -(B + s)/A inside
-      const T q = clamp01(sel(on_cone, -2.0 * B, sel(b_neg, C, -(B + s))) /
-                          sel(on_cone | !b_neg, A, s - B));
-      const T on = sel(b_neg, T(0.0), sel(a_neg, q, T(1.0)));
-      // s - B > 0 unless A = B = 0 (then g = C > 0); disc < 0 (g > 0 throughout) needs A > 0
-      const T inside =
-          sel(disc < 0.0, T(1.0), sel(b_neg, sel(s - B > 0.0, q, T(1.0)), sel(a_neg, q, T(1.0))));
-      return sel(C < -tol, T(0.0), sel(on_cone, on, inside));
+      if (C < -tol) return 0.0;
+      const bool b_neg = B <= 0.0, a_neg = A < 0.0;
+      if (C <= 0.0) {    // on the cone (C slightly negative is round-off)
+        if (b_neg) return 0.0;
+        return a_neg ? clamp01(-2.0 * B / A) : 1.0;
+      }
+      const double disc = B * B - A * C;
+      if (disc < 0.0) return 1.0;                      // g > 0 throughout (needs A > 0)
+      const double s = math::sqrt(max2(disc, 0.0));    // (NaN: 0)
+      // s - B > 0 unless A = B = 0 (then g = C > 0)
+      if (b_neg) return (s - B > 0.0) ? clamp01(C / (s - B)) : 1.0;
+      return a_neg ? clamp01(-(B + s) / A) : 1.0;
     }
 
     /* Lines 22-27. Inputs: R0 = mu f^{n,t}, dR = mu kn dzeta, f0 = f^{t,t}, df = kt dxi.
@@ -264,33 +260,20 @@ namespace kuhn {
        dd = |dxi|^2 with df = kt dxi. Where the squares can neither overflow nor underflow,
        Eqs. 11-13 follow from them at once (three dot products fewer per sliding step);
        elsewhere slip_onset() rescales. */
-    template <class T> DEMC_FN_FLAT T onset_scale2(T R0, T dR, T ff, T bb)
-    {
-      return max2(max2(R0 * R0, dR * dR), max2(ff, bb));
-    }
-    template <class T> DEMC_FN_FLAT auto usual_onset_scale(T scale2)
-    {
-      return (scale2 > 1e-140) & (scale2 < 1e140);
-    }
-    template <class T>
-    DEMC_FN_FLAT T usual_slip_onset(T R0, T dR, T kt, T ff, T fd, T bb, T scale2, double eps)
-    {
-      return slip_onset_root(dR * dR - bb, R0 * dR - kt * fd, R0 * R0 - ff, eps * scale2);
-    }
     DEMC_FN_FLAT double slip_onset(double R0, double dR, double kt, const Vec3 &f0, const Vec3 &dxi,
                                    double ff, double fd, double dd, double eps)
     {
       const double bb = kt * kt * dd;
-      const double scale2 = onset_scale2(R0, dR, ff, bb);
-      if (!usual_onset_scale(scale2)) return slip_onset(R0, dR, f0, kt * dxi, eps);
-      return usual_slip_onset(R0, dR, kt, ff, fd, bb, scale2, eps);
+      const double scale2 = max2(max2(R0 * R0, dR * dR), max2(ff, bb));
+      if (!(scale2 > 1e-140 && scale2 < 1e140)) return slip_onset(R0, dR, f0, kt * dxi, eps);
+      return slip_onset_root(dR * dR - bb, R0 * dR - kt * fd, R0 * R0 - ff, eps * scale2);
     }
 
     /* |v|^2 inside [1e-100, 1e100]: squares and products of two such lengths neither
        overflow nor underflow, so a direction can be found without normalising first. */
-    template <class T> DEMC_FN auto moderate(T len2)
+    DEMC_FN bool moderate(double len2)
     {
-      return (len2 > 1e-100) & (len2 < 1e100);
+      return len2 > 1e-100 && len2 < 1e100;
     }
 
     /* exp(-E), Eq. 18's decay of tan(theta / 2) along the slide, for the exponent
@@ -305,16 +288,11 @@ namespace kuhn {
        E: the normal force reaches zero on the path (the integral of 1/f^n diverges), or
        mu = 0. DEMC_FN_FLAT: with a third variant of gran/kuhn's contact loop (restitution
        damping) GCC called it out of line in the default one. */
-    template <class T> DEMC_FN_FLAT void decay_terms(T fn_s, T fn_end, T mu, T &inv, T &s)
-    {
-      inv = 1.0 / (mu * (fn_end + fn_s));
-      s = (fn_end - fn_s) * (mu * inv);    // |s| < 1
-    }
     DEMC_FN_FLAT double slide_decay(double fn_s, double fn_end, double kt_len, double mu)
     {
       if (!(fn_s > 0.0) || !(fn_end > 0.0) || !(mu > 0.0)) return 0.0;
-      double inv, s;
-      decay_terms(fn_s, fn_end, mu, inv, s);
+      const double inv = 1.0 / (mu * (fn_end + fn_s));
+      const double s = (fn_end - fn_s) * (mu * inv);    // |s| < 1
       const double ratio = math::fabs(s) < 1.0 / 3.0 ? atanh_ratio(s * s)
                                                      : log_far_from_one(fn_end / fn_s) / s;
       return exp_neg(kt_len * inv * ratio);
@@ -342,27 +320,25 @@ namespace kuhn {
        turned_force() is the turn itself, for a start-of-slide force f of moderate length (or
        zero) and a remaining movement d of moderate length len_d, with decay = exp(-E);
        turned_slip_force() brings any lengths into that range first. */
-    template <class V, class T>
-    DEMC_FN_FLAT V turned_force(const V &f, const V &d, T len_d, T decay, T R_end, const V &n)
+    DEMC_FN_FLAT Vec3 turned_force(const Vec3 &f, const Vec3 &d, double len_d, double decay,
+                                   double R_end, const Vec3 &n)
     {
-      const V n_x_d = cross(n, d);
-      T C = dot(f, d), S = dot(f, n_x_d);
-      T rho = lane_sqrt(C * C + S * S);
-      // (for moderate f and d: an in-plane part below 1e-50 |f|): as if along the movement
-      const auto in_plane = rho > 1e-150;
-      C = sel(in_plane, C, T(1.0));
-      rho = sel(in_plane, rho, T(1.0));
-      S = sel(in_plane, S, T(0.0));
-      const auto forward = C >= 0.0;
-      const T X = sel(forward, rho + C, lane_fabs(S));
+      const Vec3 n_x_d = cross(n, d);
+      double C = dot(f, d), S = dot(f, n_x_d);
+      double rho = math::sqrt(C * C + S * S);
+      if (!(rho > 1e-150)) {    // (for moderate f and d: an in-plane part below 1e-50 |f|)
+        C = rho = 1.0;          // as if along the movement
+        S = 0.0;
+      }
+      const bool forward = C >= 0.0;
+      const double X = forward ? rho + C : math::fabs(S);
       // tan(theta1/2) = tan(theta0/2) exp(-E)
-      const T Y = sel(forward, S, sel(S < 0.0, T(-1.0), T(1.0)) * (rho - C)) * decay;
-      const T h = X * X + Y * Y;
-      const T scale = R_end / (h * len_d);
-      const V turned = ((2.0 * X * Y) * scale) * n_x_d + ((X * X - Y * Y) * scale) * d;
-      if (all(h > 0.0)) return turned;
+      const double Y = (forward ? S : (S < 0.0 ? -1.0 : 1.0) * (rho - C)) * decay;
+      const double h = X * X + Y * Y;
       // h = 0 only for theta0 = pi with E infinite: it stays at pi
-      return sel(h > 0.0, turned, (-R_end / len_d) * d);
+      if (!(h > 0.0)) return (-R_end / len_d) * d;
+      const double scale = R_end / (h * len_d);
+      return ((2.0 * X * Y) * scale) * n_x_d + ((X * X - Y * Y) * scale) * d;
     }
 
     /* dxi, the movement's tangential part, is normal to n up to the round-off of the whole
@@ -376,17 +352,16 @@ namespace kuhn {
        the cone if that shrank, else it stays). A genuine movement leans by about 1e-16, so the
        usual step is unchanged.
        d2 = |d|^2 on entry and on return. Returns where d was changed. */
-    template <class V, class T> DEMC_FN_FLAT auto in_tangent_plane(V &d, T &d2, const V &n)
+    DEMC_FN_FLAT bool in_tangent_plane(Vec3 &d, double &d2, const Vec3 &n)
     {
-      const T dn = dot(d, n);
-      const auto leaning = dn * dn > 1e-20 * d2;
-      if (!any(leaning)) return leaning;
-      const V d_t = d - dn * n;
-      const T d_t2 = dot(d_t, d_t);
-      const auto none = d_t2 <= 1e-16 * d2;
-      d = sel(leaning, sel(none, 0.0 * d, d_t), d);
-      d2 = sel(leaning, sel(none, T(0.0), d_t2), d2);
-      return leaning;
+      const double dn = dot(d, n);
+      if (!(dn * dn > 1e-20 * d2)) return false;
+      const Vec3 d_t = d - dn * n;
+      const double d_t2 = dot(d_t, d_t);
+      const bool none = d_t2 <= 1e-16 * d2;
+      d = none ? 0.0 * d : d_t;
+      d2 = none ? 0.0 : d_t2;
+      return true;
     }
 
     // dxi_r: the movement left, in the tangent plane, and d2 = |dxi_r|^2 (slide_start())
@@ -407,10 +382,9 @@ namespace kuhn {
       return turned_force(f, d, len_d, slide_decay(fn_s, fn_path_end, kt * len_dxi, mu), R_end, n);
     }
 
-    /* The formulas of a step, shared by step() and the two-contact step (kuhn_contact_lanes.h).
-       Eq. 6 (line 9): the movement's normal closing dzeta and tangential part dxi. */
-    template <class V, class T>
-    DEMC_FN_FLAT void split_movement(const V &du, const V &n, T &dzeta, V &dxi, T &dd)
+    // Eq. 6 (line 9): the movement's normal closing dzeta and tangential part dxi
+    DEMC_FN_FLAT void split_movement(const Vec3 &du, const Vec3 &n, double &dzeta, Vec3 &dxi,
+                                     double &dd)
     {
       dzeta = -dot(du, n);
       dxi = du + dzeta * n;
@@ -418,26 +392,26 @@ namespace kuhn {
     }
 
     // line 45 for elastic movement, 1/2 dxi.(f_from + trial), from fd = f_from.dxi, dd = |dxi|^2
-    template <class T> DEMC_FN_FLAT T elastic_work(T fd, T kt, T dd)
+    DEMC_FN_FLAT double elastic_work(double fd, double kt, double dd)
     {
       return fd + (0.5 * kt) * dd;
     }
 
     /* Lines 28-30 from the onset a_s: the work before slip, the force where slip starts
        (Eq. 15), the movement left and the normal force along the slide (Eq. 17). */
-    template <class V, class T> struct SlideStart {
-      T dWt;
-      V f_s, dxi_r;
-      T dxi_r2;    // |dxi_r|^2
-      T fn_s, fn_path_end;
+    struct SlideStart {
+      double dWt;
+      Vec3 f_s, dxi_r;
+      double dxi_r2;    // |dxi_r|^2
+      double fn_s, fn_path_end;
     };
     /* dxi: the movement without its round-off out of the tangent plane (slip_movement()), so
        that the elastic part, the turn and the slide's work all stay in the plane. */
-    template <class V, class T>
-    DEMC_FN_FLAT SlideStart<V, T> slide_start(T a_s, const V &f_from, T fd, T dd, const V &dxi,
-                                              T fn_old, T dzeta, T kn, T kt)
+    DEMC_FN_FLAT SlideStart slide_start(double a_s, const Vec3 &f_from, double fd, double dd,
+                                        const Vec3 &dxi, double fn_old, double dzeta, double kn,
+                                        double kt)
     {
-      SlideStart<V, T> st;
+      SlideStart st;
       st.dWt = a_s * (fd + (0.5 * a_s * kt) * dd);    // line 28: a_s dxi.(f_from + a_s kt dxi / 2)
       st.f_s = f_from + (a_s * kt) * dxi;             // Eq. 15
       st.fn_s = fn_old + a_s * kn * dzeta;
@@ -454,14 +428,14 @@ namespace kuhn {
        a purely normal movement of a contact of tiny mu first took the force out of the plane
        elastically (a_s kt dxi along n) and then did a round-off amount of negative work. Where
        dxi does not lean (every genuine movement) it changes nothing. */
-    template <class V, class T>
-    DEMC_FN_FLAT void slip_movement(V &dxi, T &dd, T &fd, const V &f_from, const V &n)
+    DEMC_FN_FLAT void slip_movement(Vec3 &dxi, double &dd, double &fd, const Vec3 &f_from,
+                                    const Vec3 &n)
     {
-      if (any(in_tangent_plane(dxi, dd, n))) fd = dot(f_from, dxi);
+      if (in_tangent_plane(dxi, dd, n)) fd = dot(f_from, dxi);
     }
 
     // line 45 over the slide: the trapezoid (continuing_contact() says why it dissipates)
-    template <class V, class T> DEMC_FN_FLAT T slide_work(const SlideStart<V, T> &st, const V &ft)
+    DEMC_FN_FLAT double slide_work(const SlideStart &st, const Vec3 &ft)
     {
       return st.dWt + 0.5 * dot(st.dxi_r, st.f_s + ft);
     }
@@ -470,7 +444,7 @@ namespace kuhn {
        parts the surfaces, though the caller's final overlap says they touch. (In a LAMMPS step
        the final overlap is the path's end to round-off, so only a normal that turns by nearly
        half a turn within one step gives that; found by fuzz_kuhn.) */
-    template <class V, class T> DEMC_FN_FLAT auto path_opens(const SlideStart<V, T> &st)
+    DEMC_FN_FLAT bool path_opens(const SlideStart &st)
     {
       return st.fn_path_end <= 0.0;
     }
@@ -488,8 +462,7 @@ namespace kuhn {
       Vec3 ft;
       double dWt;
     };
-    DEMC_FN OpenedSlide slide_through_opening(const SlideStart<Vec3, double> &st, double R_new,
-                                              double kt)
+    DEMC_FN OpenedSlide slide_through_opening(const SlideStart &st, double R_new, double kt)
     {
       const double w = clamp01(st.fn_s / (st.fn_s - st.fn_path_end));    // NaN (fn_s <= 0): 0
       const Vec3 after = (1.0 - w) * st.dxi_r;
@@ -501,19 +474,13 @@ namespace kuhn {
     /* Lines 51-53. Line 51 prints f^{n,t}; the text says the stored energy comes from the
        final force, so f^{n,t+dt} is used. Line 52 uses the start-of-step force, of which the
        caller passes |f_start|^2. */
-    template <class T> struct WorkSplit {
-      T Wn, Wt, dWt_rev, dWt_irrev;
-    };
-    template <class V, class T>
-    DEMC_FN_FLAT WorkSplit<T> work_split(T fn, T zeta_new, const V &ft, T f_start2, T kt, T dWt)
+    DEMC_FN void split_work(double kt, double zeta_new, double f_start2, Result &r)
     {
-      WorkSplit<T> w;
-      w.Wn = 0.5 * fn * zeta_new;    // fn^2 / (2 kn) with fn = kn zeta_new: no division
-      const T half_compliance = sel(kt > 0.0, 0.5 / kt, T(0.0));
-      w.Wt = dot(ft, ft) * half_compliance;
-      w.dWt_rev = w.Wt - f_start2 * half_compliance;
-      w.dWt_irrev = dWt - w.dWt_rev;
-      return w;
+      r.Wn = 0.5 * r.fn * zeta_new;    // fn^2 / (2 kn) with fn = kn zeta_new: no division
+      const double half_compliance = kt > 0.0 ? 0.5 / kt : 0.0;
+      r.Wt = dot(r.ft, r.ft) * half_compliance;
+      r.dWt_rev = r.Wt - f_start2 * half_compliance;
+      r.dWt_irrev = r.dWt - r.dWt_rev;
     }
 
     /* Contact damping (end of Sec. 2: nu du/dt added to the force of line 50), with separate
@@ -521,20 +488,20 @@ namespace kuhn {
          f_damp = damp_n (du.n) n / dt + damp_t dxi / dt   (on p; resists the relative motion).
        The work done on the dashpots is f_damp . du = (damp_n (du.n)^2 + damp_t |dxi|^2) / dt,
        written in that non-negative form (dd = |dxi|^2). force: line 50 with the dashpots. */
-    template <class V, class T>
-    DEMC_FN_FLAT void dashpots(T damp_n, T damp_t, T inv_dt, T dzeta, const V &dxi, T dd,
-                               const V &n, T fn, const V &ft, V &f_damp, T &dW_damp, V &force)
+    DEMC_FN_FLAT void dashpots(double damp_n, double damp_t, double inv_dt, double dzeta,
+                               const Vec3 &dxi, double dd, const Vec3 &n, double fn, const Vec3 &ft,
+                               Vec3 &f_damp, double &dW_damp, Vec3 &force)
     {
       // (demc::dashpot_coefficients(): du.n = -dzeta, the tangential movement dxi)
-      const DashpotCoefficients<T> c = dashpot_coefficients(damp_n, damp_t, inv_dt, -dzeta);
-      const T on_n = c.on_n, on_t = c.on_t;
+      const DashpotCoefficients c = dashpot_coefficients(damp_n, damp_t, inv_dt, -dzeta);
+      const double on_n = c.on_n, on_t = c.on_t;
       f_damp = on_n * n + on_t * dxi;
       dW_damp = (damp_n * dzeta * dzeta + damp_t * dd) * inv_dt;
       force = (on_n - fn) * n + ft + on_t * dxi;
     }
 
     // Eq. 3 (line 50): the force on p without dashpots
-    template <class V, class T> DEMC_FN_FLAT V contact_force(T fn, const V &n, const V &ft)
+    DEMC_FN_FLAT Vec3 contact_force(double fn, const Vec3 &n, const Vec3 &ft)
     {
       return -fn * n + ft;
     }
@@ -608,8 +575,7 @@ namespace kuhn {
       // Line 29 overwrites f^{t,t} in the paper; the start-of-slip force is kept apart
       // here because line 52 needs the START-of-step force f0 (otherwise the reversible
       // work would miss the elastic part before slip and the dissipation would absorb it).
-      const SlideStart<Vec3, double> st =
-          slide_start(a_s, f_from, fd_s, d2, d, fn_old, dzeta, p.kn, p.kt);
+      const SlideStart st = slide_start(a_s, f_from, fd_s, d2, d, fn_old, dzeta, p.kn, p.kt);
       if (!(p.flags & TURN)) {    // add, then scale onto the final cone (the conventional return)
         r.ft = scaled_to(st.f_s + p.kt * st.dxi_r, R_new);
       } else if (path_opens(st)) {
@@ -648,16 +614,6 @@ namespace kuhn {
       r.dWt = slide_work(st, r.ft);
     }
 
-    // Lines 51-53 into r
-    DEMC_FN void split_work(const Params &p, double zeta_new, double f_start2, Result &r)
-    {
-      const WorkSplit<double> w = work_split(r.fn, zeta_new, r.ft, f_start2, p.kt, r.dWt);
-      r.Wn = w.Wn;
-      r.Wt = w.Wt;
-      r.dWt_rev = w.dWt_rev;
-      r.dWt_irrev = w.dWt_irrev;
-    }
-
     // The dashpots into r (for m.dt > 0 only)
     DEMC_FN_FLAT void add_damping(const Params &p, const Kinematics &m, double dzeta,
                                   const Vec3 &dxi, double dd, Result &r)
@@ -672,7 +628,7 @@ namespace kuhn {
     {
       Result r{};
       r.branch = BRANCH_SEPARATED;
-      split_work(p, 0.0, dot(ft_old, ft_old), r);
+      split_work(p.kt, 0.0, dot(ft_old, ft_old), r);
       return r;
     }
 
@@ -704,7 +660,7 @@ namespace kuhn {
       f_start2 = dot(f_start, f_start);
       continuing_contact(p, m, dzeta, dxi, dd, f_start, f_start2, r.fn, r);
     }
-    split_work(p, m.zeta_new, f_start2, r);
+    split_work(p.kt, m.zeta_new, f_start2, r);
     if ((p.damp_n != 0.0 || p.damp_t != 0.0) && m.dt > 0.0)
       add_damping(p, m, dzeta, dxi, dd, r);
     else
@@ -741,8 +697,7 @@ namespace kuhn {
      add_restitution_dashpots(), both first) limited as lim says, with the law's normal force
      fn and its friction coefficient mu (demc::limit_dashpot_force()): the force on p and the
      work done on the dashpots follow. The law's own result (fn, ft, the work split, the
-     history) is untouched. Applied after the two-contact step as after step(), so both give
-     the same bits; callers skip it where lim.act_on() says it can change nothing. */
+     history) is untouched. Callers skip it where lim.act_on() says it can change nothing. */
   DEMC_FN void limit_dashpots(const DashpotLimits &lim, double mu, const Kinematics &m, Result &r)
   {
     if (r.f_damp.x == 0.0 && r.f_damp.y == 0.0 && r.f_damp.z == 0.0) return;

@@ -373,13 +373,10 @@ KOKKOS_INLINE_FUNCTION void demc_block_in_two_passes(const Loop &loop, int item,
    - dynamically (default): each free thread takes the next block. This balances unequal
      blocks (where the list is ordered in space) and threads slowed by other work on their
      core. The sums of forces, formed in per-thread copies, then depend on which thread took
-     which block: runs agree to round-off, not bit for bit. Chute flow, gran/kuhn/kk, two
-     threads, processes taking turns in 30-step chunks (6 runs): loop time 0.646 of one
-     thread's with static shares, 0.555 with dynamic ones.
+     which block: runs agree to round-off, not bit for bit.
    - statically (schedule static): each thread takes an equal range of work items; work item
      w stands for block DemcContactBlock::interleaved(w), so that thread t runs blocks t,
-     t + T, t + 2T, ... of the T threads (contiguous ranges are more unequal: chute, 2
-     threads, samples in the pair loop 2609 against 2099, interleaved 2229 against 2370). */
+     t + T, t + 2T, ... of the T threads (contiguous ranges are more unequal). */
 template <class DeviceType, class Loop, class Sums>
 void demc_launch_pair_loop(const char *name, int inum, const Loop &loop, Sums &sums,
                            bool static_schedule)

@@ -13,7 +13,7 @@
 
 #include "demc_citations.h"
 #include "demc_restart_records.h"
-#include "kuhn_contact_lanes.h"
+#include "kuhn_contact.h"
 #include "kuhn_keywords.h"
 
 #include "atom.h"
@@ -150,22 +150,18 @@ void PairGranKuhn::flush_contacts(KuhnBuffer &buf, bool advance, double step_dt,
    torques added to the atoms. The geometry's loads (both atoms' positions, velocities, spins)
    are independent from pair to pair, and so are the force updates: in short loops the processor
    overlaps them across pairs, which the ~800 instructions of one contact's whole step kept it
-   from doing. With every refinement on, the first two loops take two contacts
-   at a time (contact_law_in_pairs()). */
+   from doing. */
 template <bool ALL_ON, bool RESTITUTION>
 void PairGranKuhn::run_contact_law(KuhnBuffer &buf, bool advance, double step_dt, LawTotals &totals)
 {
   const int *type = atom->type;
   demc::SphereContact geometry[KuhnBuffer::SIZE];
   StepOutcome outcome[KuhnBuffer::SIZE];
-  const int in_pairs = ALL_ON
-      ? contact_law_in_pairs<RESTITUTION>(buf, advance, step_dt, geometry, outcome, totals)
-      : 0;
-  for (int k = in_pairs; k < buf.n; k++) {
+  for (int k = 0; k < buf.n; k++) {
     const KuhnContact &t = buf.pairs[k];
     geometry[k] = sphere_contact(t.i, t.j, std::sqrt(t.rsq), advance);
   }
-  for (int k = in_pairs; k < buf.n; k++) {
+  for (int k = 0; k < buf.n; k++) {
     const KuhnContact &t = buf.pairs[k];
     const demc::SphereContact &c = geometry[k];
     const kuhn::Kinematics m = {c.overlap, old_overlap(t), c.n, c.n_old, c.du, c.twirl, step_dt};
@@ -182,58 +178,9 @@ void PairGranKuhn::run_contact_law(KuhnBuffer &buf, bool advance, double step_dt
   }
 }
 
-/* The geometry and the contact law of the block's contacts two at a time (demc::Double2): their
-   geometry (demc::sphere_contact()) and their steps (kuhn::step_pair(), which gives each contact
-   what kuhn::step() gives it, to the bit), with every refinement on. The chains of divisions and
-   square roots of two sliding contacts then overlap, which one contact's steps, one after the
-   other, did not: in chute flow the law takes 0.85 of its time, the loop 0.95. Returns the
-   number of contacts done (all but an odd one out). */
-template <bool RESTITUTION>
-int PairGranKuhn::contact_law_in_pairs(KuhnBuffer &buf, bool advance, double step_dt,
-                                       demc::SphereContact *geometry, StepOutcome *outcome,
-                                       LawTotals &totals)
-{
-  using demc::Double2;
-  using demc::pack;
-  using Geometry2 = demc::SphereContactOf<demc::Vec3x2, Double2>;
-  const int pairs = buf.n / 2;
-  Geometry2 geometry2[KuhnBuffer::SIZE / 2];
-  const int *type = atom->type;
-  const double *x = loop.xs, *v = loop.vs, *omega = loop.omegas, *radius = atom->radius;
-  auto both = [](const double *a, int p, int q) {    // rows p and q of a per-atom vector
-    return pack(demc_vec(a + 3 * p), demc_vec(a + 3 * q));
-  };
-  for (int n = 0; n < pairs; n++) {
-    const KuhnContact &a = buf.pairs[2 * n], &b = buf.pairs[2 * n + 1];
-    geometry2[n] = demc::sphere_contact(
-        both(x, a.i, b.i), both(x, a.j, b.j), Double2(radius[a.i], radius[b.i]),
-        Double2(radius[a.j], radius[b.j]), Double2(std::sqrt(a.rsq), std::sqrt(b.rsq)),
-        both(v, a.i, b.i), both(v, a.j, b.j), both(omega, a.i, b.i), both(omega, a.j, b.j),
-        Double2(advance ? dt : 0.0));
-    geometry[2 * n] = demc::lane(geometry2[n], 0);
-    geometry[2 * n + 1] = demc::lane(geometry2[n], 1);
-  }
-  for (int n = 0; n < pairs; n++) {
-    const KuhnContact &a = buf.pairs[2 * n], &b = buf.pairs[2 * n + 1];
-    const kuhn::Params &pa = type_params(type[a.i], type[a.j]);
-    const kuhn::Params &pb = type_params(type[b.i], type[b.j]);
-    const Geometry2 &g = geometry2[n];
-    const kuhn::detail::PairInput in = kuhn::detail::pair_input(
-        pa, pb, {g.overlap, {old_overlap(a), old_overlap(b)}, g.n, g.n_old, g.du, g.twirl, step_dt},
-        pack(old_force(a), old_force(b)));
-    kuhn::Result ra, rb;
-    kuhn::step_pair(in, pa, pb, ra, rb);
-    finish_step<RESTITUTION>(a, kuhn::detail::lane_motion(in, 0), advance, ra, totals,
-                             outcome[2 * n]);
-    finish_step<RESTITUTION>(b, kuhn::detail::lane_motion(in, 1), advance, rb, totals,
-                             outcome[2 * n + 1]);
-  }
-  return 2 * pairs;
-}
-
 /* A step's result res of contact t (motion m) into its history, compute()'s sums and out; with
    restitution damping, its dashpots first, then the dashpots' limits (damping_cap,
-   limit_damping): here, after the two-contact step as after the scalar one. */
+   limit_damping). */
 template <bool RESTITUTION>
 void PairGranKuhn::finish_step(const KuhnContact &t, const kuhn::Kinematics &m, bool advance,
                                kuhn::Result &res, LawTotals &totals, StepOutcome &out)

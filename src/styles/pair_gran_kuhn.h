@@ -84,7 +84,7 @@ class PairGranKuhn : public PairGranDemc {
     int *touch;
     double *history;
   };
-  // 128 touching pairs a block: the fastest of 32 to 256 in chute flow (bench/HISTORY.md)
+  // 128 touching pairs a block (the size measured best: bench/HISTORY.md)
   using KuhnBuffer = BufferOf<KuhnContact, 128>;
   void flush_contacts(KuhnBuffer &buf, bool advance, double step_dt, double *sum, double &friction,
                       double &damping);
@@ -104,12 +104,7 @@ class PairGranKuhn : public PairGranDemc {
   };
   template <bool ALL_ON, bool RESTITUTION>
   void run_contact_law(KuhnBuffer &buf, bool advance, double step_dt, LawTotals &totals);
-  // (both always inlined: out of line, the results went through memory and the two-contact law
-  // lost its gain)
-  template <bool RESTITUTION>
-  DEMC_HOST_FLAT int contact_law_in_pairs(KuhnBuffer &buf, bool advance, double step_dt,
-                                          demc::SphereContact *geometry, StepOutcome *outcome,
-                                          LawTotals &totals);
+  // (always inlined: out of line, the results went through memory)
   template <bool RESTITUTION>
   DEMC_HOST_FLAT void finish_step(const KuhnContact &t, const demc::kuhn::Kinematics &m,
                                   bool advance, demc::kuhn::Result &res, LawTotals &totals,

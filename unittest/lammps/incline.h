@@ -7,8 +7,7 @@
 
    The support is a wall (fix wall/gran/<law> zplane 0 NULL) or, for the pair styles, a frozen
    sphere of radius 1000 m (not integrated; the neighbor list excludes pairs of two of them).
-   Two spheres are used, 10 cm apart along y, each on its own support, so that gran/kuhn's
-   contact loop takes both contacts in one two-contact step (kuhn_contact_lanes.h). On the big
+   Two spheres are used, 10 cm apart along y, each on its own support. On the big
    sphere the slope steepens as the sphere moves down it, by x / 1000 m: over the 1 cm a run
    covers the acceleration changes by at most g (cos + mu sin) 1e-5, 1e-5 relative.
 

@@ -1,0 +1,58 @@
+/* -*- c++ -*- ----------------------------------------------------------
+   dem-contact: a part of PairGranDemc (pair_gran_demc.h). Coefficients in
+   and out: pair_coeff's arguments that both laws share, their type ranges,
+   and the restart file's coefficient arrays and settings record (rank 0
+   writes; rank 0 reads and broadcasts).
+------------------------------------------------------------------------- */
+
+#ifndef DEMC_PAIR_GRAN_DEMC_COEFFS_H
+#define DEMC_PAIR_GRAN_DEMC_COEFFS_H
+
+#include <cstdio>
+#include <initializer_list>
+#include <utility>
+#include <vector>
+
+namespace LAMMPS_NS {
+
+class DemcCoefficientIO {
+ protected:
+  // pair_coeff I J c1 c2 mu [damping nu_n nu_t | restitution e x_t], read and checked for what
+  // both laws share
+  struct CoeffArgs {
+    double law[3];            // c1 c2 mu; mu checked >= 0, the law checks c1 and c2
+    double damp_n, damp_t;    // 0 without the keyword; checked >= 0
+    // coefficient of restitution in (0, 1] and the tangential to normal dashpot ratio (>= 0);
+    // 0 0 without the keyword
+    double restitution, restitution_t;
+  };
+  CoeffArgs read_coeff_args(int narg, char **arg, const char *law_names);    // e.g. "kn kt mu"
+  // pair_coeff's type ranges: set each array to its value for every i <= j in them
+  void set_coefficients(const char *types_i, const char *types_j,
+                        std::initializer_list<std::pair<double **, double>> values);
+
+  void write_double(FILE *fp, double value) const;
+  double read_double(FILE *fp);
+  /* the settings' restart record: the package's marker, a format version, the number of
+     values, the values (rank 0 writes). read_settings_record() (collective) reads one when the
+     file holds one here and refuses a version newer than `newest`; otherwise (a file written
+     before settings had markers, whose first value is never the marker) it leaves the file
+     where it was and returns false. */
+  void write_settings_record(FILE *fp, int version, const std::vector<double> &values) const;
+  bool read_settings_record(FILE *fp, int newest, std::vector<double> &values);
+  // per type pair i <= j: setflag, then (if set) one value of each coefficient array
+  void write_coefficients(FILE *fp, const std::vector<double **> &arrays) const;
+  void read_coefficients(FILE *fp, const std::vector<double **> &arrays);
+  // restart files: the law's coefficient arrays, then the dashpots' (a file written before
+  // restitution damping, with_restitution false, holds the constant dashpots only)
+  void write_law_coefficients(FILE *fp, std::vector<double **> law) const;
+  void read_law_coefficients(FILE *fp, std::vector<double **> law, bool with_restitution);
+
+ private:
+  class PairGranDemc &owner();
+  const class PairGranDemc &owner() const;
+};
+
+}    // namespace LAMMPS_NS
+
+#endif

@@ -1,0 +1,78 @@
+/* -*- c++ -*- ----------------------------------------------------------
+   dem-contact: a part of PairGranDemc (pair_gran_demc.h). The keywords
+   every granular pair style of the package takes after its own:
+     energy/atom yes|no, schedule static|dynamic (Kokkos variants only),
+     damping_cap yes|no, limit_damping,
+   their code in a restart file's settings, their values for extract(),
+   and whether the first setup after read_restart repeats the dashpot
+   forces the contact records kept.
+------------------------------------------------------------------------- */
+
+#ifndef DEMC_PAIR_GRAN_DEMC_KEYWORDS_H
+#define DEMC_PAIR_GRAN_DEMC_KEYWORDS_H
+
+#include "contact_geometry.h"
+
+namespace LAMMPS_NS {
+
+class DemcSharedKeywords {
+ protected:
+  // per-atom energies (keyword energy/atom yes; off by default for their cost): each contact
+  // gives half to p and q (DemcAtomEnergyShares)
+  bool energy_per_atom = false;
+  /* keyword schedule: how the Kokkos variants share the neighbor list among host threads
+     (dynamic: blocks handed out as threads become free; static: fixed shares, so that the
+     sums of forces, formed in thread copies, are the same bit for bit in every run).
+     Without Kokkos a rank runs one thread and the keyword has no effect. */
+  bool static_schedule = false;
+  /* keywords damping_cap yes|no (default yes: the tangential dashpot's force counts towards
+     Coulomb's limit) and limit_damping (the normal dashpot never makes the normal force
+     attractive): demc::limit_dashpot_force() */
+  demc::DashpotLimits dashpot_limits;
+  /* Each record keeps the dashpot force of its contact's last step. Only the first setup after
+     read_restart repeats it, so that the run continues as the one that went straight on; any
+     other setup (a run after a run) sees velocities that the input may have set since, which
+     that force does not know of, and has no dashpot force, as without the record. */
+  bool setup_repeats_dashpots = false;
+  bool repeats_dashpots(bool advance) const { return !advance && setup_repeats_dashpots; }
+  void setup_done(bool advance)
+  {
+    if (!advance) setup_repeats_dashpots = false;
+  }
+
+  void reset_common_keywords()    // at the start of settings()
+  {
+    energy_per_atom = false;
+    static_schedule = false;
+    dashpot_limits = demc::DashpotLimits();
+  }
+  // returns the number of arguments used, 0 if arg[iarg] is not one of the keywords
+  int parse_common_keyword(int narg, char **arg, int iarg);
+  /* energy/atom, schedule, damping_cap no and limit_damping as one number of a restart file's
+     settings: bits 1, 2, 8 and 16 (gran/kuhn adds bit 4 for its own use). A file written before
+     a keyword was kept holds 0 in its bit, which reads as the keyword's default: schedule
+     dynamic, damping_cap yes, no limit_damping. */
+  double common_keywords_code() const
+  {
+    return (energy_per_atom ? 1.0 : 0.0) + (static_schedule ? 2.0 : 0.0) +
+        (dashpot_limits.coulomb ? 0.0 : 8.0) + (dashpot_limits.no_tension ? 16.0 : 0.0);
+  }
+  void set_common_keywords(double code)
+  {
+    const int bits = static_cast<int>(code);
+    energy_per_atom = (bits & 1) != 0;
+    static_schedule = (bits & 2) != 0;
+    dashpot_limits.coulomb = (bits & 8) == 0;
+    dashpot_limits.no_tension = (bits & 16) != 0;
+  }
+  // "energy/atom", "schedule/static", "damping_cap", "limit_damping" as bool (dim 0), for a
+  // style's extract(); nullptr for any other name
+  void *extract_common(const char *name, int &dim);
+
+ private:
+  class PairGranDemc &owner();
+};
+
+}    // namespace LAMMPS_NS
+
+#endif
