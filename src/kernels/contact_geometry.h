@@ -95,8 +95,7 @@ template <class G> DEMC_FN double contact_twirl(const G &g)
 struct DashpotCoefficients {
   double on_n, on_t;
 };
-DEMC_FN DashpotCoefficients dashpot_coefficients(double nu_n, double nu_t, double inv_dt,
-                                                 double un)
+DEMC_FN DashpotCoefficients dashpot_coefficients(double nu_n, double nu_t, double inv_dt, double un)
 {
   return {nu_n * un * inv_dt, nu_t * inv_dt};
 }

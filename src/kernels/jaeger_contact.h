@@ -182,9 +182,9 @@ namespace jaeger {
        makes (the springs in the range exactly, segment_energy(); those below from
        integral_0^a_lo u dx = T*_lo / (2 G*) + a_lo d_lo, d_lo = s - s*(z_lo)). */
     struct Removal {
-      double bound;               // largest effect on any later tangential force
-      Vec2 m_lo, m_hi, m_chord;   // slopes of the two segments and of their chord
-      Vec2 d_mid, d_lo, du_lo;    // s - s*(z) at mid and lo, the shift of the springs below lo
+      double bound;                // largest effect on any later tangential force
+      Vec2 m_lo, m_hi, m_chord;    // slopes of the two segments and of their chord
+      Vec2 d_mid, d_lo, du_lo;     // s - s*(z) at mid and lo, the shift of the springs below lo
       double dz_lo, dz_hi, a_hi, a_mid, a_lo;
     };
 
@@ -239,7 +239,8 @@ namespace jaeger {
         if (!(r.bound <= budget)) break;
         budget -= r.bound;
         if (res.stored >= 0.0)
-          res.stored = carried_value(res.stored + removal_energy(mat, r, point_below(st, st.n - 2)));
+          res.stored =
+              carried_value(res.stored + removal_energy(mat, r, point_below(st, st.n - 2)));
         remove_point(st, st.n - 2);
         ++removed;
       }

@@ -92,7 +92,7 @@ template <class DeviceType> struct DemcLoopViews {
   int nlocal, inum;
   int block_threads = 1, blocks_per_thread = 0;    // demc_launch_pair_loop() on host spaces
   int eflag_global, eflag_atom, vflag_global, vflag_atom;
-  int freeze_groupbit = 0;    // restitution damping (PairGranDemc::freeze_groupbit)
+  int freeze_groupbit = 0;               // restitution damping (PairGranDemc::freeze_groupbit)
   demc::DashpotLimits dashpot_limits;    // PairGranDemc::dashpot_limits
   bool repeat_dashpots = false;          // PairGranDemc::repeats_dashpots() of this compute
   // restitution damping: the effective mass of atoms i and j, as

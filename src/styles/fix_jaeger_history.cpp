@@ -42,7 +42,8 @@ void copy_contents(const double *source, double *target)
 /* ---------------------------------------------------------------------- */
 
 FixJaegerHistory::FixJaegerHistory(LAMMPS *lmp, int narg, char **arg) :
-    Fix(lmp, narg, arg), pair(nullptr), merges(0.0), pruned(0.0), stored_by_post_run(false), stats_step(-1)
+    Fix(lmp, narg, arg), pair(nullptr), merges(0.0), pruned(0.0), stored_by_post_run(false),
+    stats_step(-1)
 {
   if (narg != 3) error->all(FLERR, "Illegal fix DEMC/JAEGER_HISTORY command");
   restart_peratom = 1;

@@ -114,7 +114,8 @@ class FixJaegerHistory : public Fix {
   double *reserve(int i, int jj, int length);    // room for `length` points
   void close(int i, int jj);
   class Pair *pair;
-  double merges;    // history points removed by merging (beta and capacity), counted by the pair style
+  double
+      merges;    // history points removed by merging (beta and capacity), counted by the pair style
   double pruned;    // history points removed by the pruning rule, counted by the pair style
 
  private:

@@ -67,9 +67,9 @@ jaeger::Stack stack_of(double *rec, int bounded_capacity)
 
 PairGranJaeger::PairGranJaeger(LAMMPS *lmp) :
     PairGranDemc(lmp, "gran/jaeger"), youngs(nullptr), poisson(nullptr), mu(nullptr),
-    estar(nullptr), gstar(nullptr), check_materials(false), restart_has_materials(false), beta(0.0), prune(jaeger::kDefaultPrune),
-    max_length(0), work(true), last_energy_step(-1), energy_interval(0), carry_length(0),
-    fix_history(nullptr)
+    estar(nullptr), gstar(nullptr), check_materials(false), restart_has_materials(false), beta(0.0),
+    prune(jaeger::kDefaultPrune), max_length(0), work(true), last_energy_step(-1),
+    energy_interval(0), carry_length(0), fix_history(nullptr)
 {
   if (lmp->citeme) lmp->citeme->add(demc::cite_kuhn_jaeger);
   prepare_style(S_JAEGER_SIZE);
@@ -216,7 +216,8 @@ void PairGranJaeger::compute_contact(const TouchingPair &t, bool advance, bool e
     hist =
         fix_history->reserve(i, jj, max_length > 0 ? std::min(length + 1, max_length) : length + 1);
     jaeger::Stack st = stack_of(hist, max_length);
-    res = jaeger::advance_record<Layout>(mat, hist, st, q, c.overlap, ds, beta, work, carry_length, prune);
+    res = jaeger::advance_record<Layout>(mat, hist, st, q, c.overlap, ds, beta, work, carry_length,
+                                         prune);
     tangential_sum += weight * res.work;
     fix_history->merges += res.merges;
     fix_history->pruned += res.pruned;
@@ -589,7 +590,8 @@ void PairGranJaeger::read_restart_settings(FILE *fp)
   if (restart_has_materials) read_history_materials(next);
   prune = (versioned && k < values.size()) ? next() : 0.0;
   if (!(prune >= 0.0 && prune < 1.0))
-    error->all(FLERR, "Pair gran/jaeger: the restart file's pruning tolerance {} is not within [0, 1)",
+    error->all(FLERR,
+               "Pair gran/jaeger: the restart file's pruning tolerance {} is not within [0, 1)",
                prune);
 }
 

@@ -1482,8 +1482,8 @@ namespace {
    oscillation of the tangential shift (amplitude a0 K kZ, 40 steps a period, decaying by
    `decay` a period) and, with `normal`, of the overlap (1 % of it, another period). Then
    `tail` steps of a random path with loading, unloading, reversals and full sliding. */
-std::vector<Move> vibration_then_random(const Material &m, bool collinear, bool normal,
-                                        double a0, double decay, int periods, int tail)
+std::vector<Move> vibration_then_random(const Material &m, bool collinear, bool normal, double a0,
+                                        double decay, int periods, int tail)
 {
   const double K = K_of(m);
   std::vector<Move> path = {{kZ, 0.3 * 0.5 * K * kZ, 0.0}};
@@ -1505,10 +1505,10 @@ std::vector<Move> vibration_then_random(const Material &m, bool collinear, bool 
 }
 
 struct PruneRun {
-  double max_err = 0.0;         // largest |T - T_exact| / (mu P)
-  double max_excess = 0.0;      // largest (|T - T_exact| - allowance) / (mu P)
-  double max_energy_err = 0.0;  // largest |U carried - U closed form| / (sum of |dU| of removals)
-  double allowance = 0.0;       // the summed bound at the end, of mu P
+  double max_err = 0.0;           // largest |T - T_exact| / (mu P)
+  double max_excess = 0.0;        // largest (|T - T_exact| - allowance) / (mu P)
+  double max_energy_err = 0.0;    // largest |U carried - U closed form| / (sum of |dU| of removals)
+  double allowance = 0.0;         // the summed bound at the end, of mu P
   int max_n_exact = 0, max_n = 0, last_n = 0;
   long pruned = 0;
   std::vector<int> n_pruned, n_exact;    // history lengths, step by step
@@ -1538,10 +1538,12 @@ PruneRun run_pruned(const Material &m, const std::vector<Move> &path, double pru
     (void) before;
     const double err = dist(pruned.T(), exact.T().x, exact.T().y);
     out.max_err = std::max(out.max_err, err / muP);
-    out.max_excess = std::max(out.max_excess, (err - allowance - 4.0 * demc::jaeger::detail::kEps * muP) / muP);
+    out.max_excess =
+        std::max(out.max_excess, (err - allowance - 4.0 * demc::jaeger::detail::kEps * muP) / muP);
     if (removed_energy > 0.0)
-      out.max_energy_err = std::max(
-          out.max_energy_err, std::fabs(pruned.stored - stored_energy(m, pruned.st)) / removed_energy);
+      out.max_energy_err =
+          std::max(out.max_energy_err,
+                   std::fabs(pruned.stored - stored_energy(m, pruned.st)) / removed_energy);
     out.max_n_exact = std::max(out.max_n_exact, exact.st.n);
     out.max_n = std::max(out.max_n, pruned.st.n);
     out.pruned += r.pruned;

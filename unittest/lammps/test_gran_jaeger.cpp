@@ -819,7 +819,8 @@ TEST(GranJaeger, DefaultPruningStopsTheGrowthAndKeepsTheForces)
     const PerAtom &fe = exact[k].forces, &fp = pruned[k].forces;
     double diff = 0.0;
     for (std::size_t i = 1; i < fe.size(); ++i)
-      diff = std::max(diff, std::hypot(fe[i][0] - fp[i][0], fe[i][1] - fp[i][1], fe[i][2] - fp[i][2]));
+      diff =
+          std::max(diff, std::hypot(fe[i][0] - fp[i][0], fe[i][1] - fp[i][1], fe[i][2] - fp[i][2]));
     const double mu_p = 0.5 * p_max, steps = (k + 1.0) * chunk;
     worst = std::max(worst, diff / mu_p / steps);
     std::printf("[ measure  ] step %d: mean history %.1f exact, %.1f pruned; max |dF| %.2e mu "
