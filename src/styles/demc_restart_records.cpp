@@ -73,6 +73,17 @@ double record_marker()
   return marker;
 }
 
+int pack_fixed_record(double *buf, int version, const double *values, int n)
+{
+  const int count = 1 + PERATOM_HEADER + n;
+  buf[0] = count;
+  buf[1] = record_marker();
+  buf[2] = version;
+  buf[3] = n;
+  for (int k = 0; k < n; k++) buf[1 + PERATOM_HEADER + k] = values[k];
+  return count;
+}
+
 bool is_record_marker(double value)
 {
   // compared bit for bit: a NaN test could be optimised away, and any other NaN is no marker

@@ -68,6 +68,11 @@ inline bool is_versioned(const double *record)
   return is_record_marker(record[0]);
 }
 
+/* a per-atom restart record of n values (a wall fix's fixed-size history) packed whole into buf:
+   LAMMPS's leading count (including itself, as other fixes expect), the header, the values;
+   returns the count */
+int pack_fixed_record(double *buf, int version, const double *values, int n);
+
 /* the version of a record; error->one when it is newer than `newest` (the file was written
    by a newer version of the package, whose layout this one cannot know) */
 int checked_version(LAMMPS_NS::LAMMPS *lmp, double value, int newest, const std::string &who);

@@ -197,12 +197,7 @@ int FixWallGranCoulomb::unpack_exchange(int nlocal, double *buf)
 
 int FixWallGranCoulomb::pack_restart(int i, double *buf)
 {
-  buf[0] = size_restart(i);    // the count including itself, as other fixes expect
-  buf[1] = demc_restart::record_marker();
-  buf[2] = RECORD_VERSION;
-  buf[3] = H_SIZE;
-  for (int k = 0; k < H_SIZE; k++) buf[1 + demc_restart::PERATOM_HEADER + k] = history[i][k];
-  return size_restart(i);
+  return demc_restart::pack_fixed_record(buf, RECORD_VERSION, history[i], H_SIZE);
 }
 
 void FixWallGranCoulomb::unpack_restart(int nlocal, int nth)

@@ -16,6 +16,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -24,6 +25,7 @@ namespace demc_test {
 
 struct EarlierRun {
   std::vector<double> pair, wall;
+  std::map<std::string, std::vector<double>> vectors;    // every line but "force", by its kind
   PerAtom forces;
 };
 
@@ -38,6 +40,7 @@ inline EarlierRun read_earlier_run(const std::string &path)
     words >> kind;
     std::vector<double> values;
     for (double v; words >> v;) values.push_back(v);
+    if (kind != "force") run.vectors[kind] = values;
     if (kind == "pair") run.pair = values;
     if (kind == "wall") run.wall = values;
     if (kind == "force") {

@@ -17,21 +17,27 @@
 namespace demc_test {
 
 // everything up to the run: atoms, pair style `pair` (with its coefficients), the wall, fixes
+// the box and the 1000 spheres (IDs 1 to 1000) on a loose lattice, then `more`
+inline std::vector<std::string> loose_lattice_input(const std::vector<std::string> &more)
+{
+  std::vector<std::string> lines = {"units si",
+                                    "atom_style sphere",
+                                    "atom_modify map array",
+                                    "boundary f f f",
+                                    "comm_modify vel yes",
+                                    "region box block 0 0.032 0 0.032 0 0.036 units box",
+                                    "create_box 1 box",
+                                    "lattice sc 0.003 origin 0.5 0.5 0.5",
+                                    "region loose block 0 0.03 0 0.03 0.006 0.036 units box",
+                                    "create_atoms 1 region loose",
+                                    "reset_atoms id sort yes"};
+  lines.insert(lines.end(), more.begin(), more.end());
+  return lines;
+}
+
 inline std::vector<std::string> long_history_input(const std::string &pair_args, bool newton)
 {
-  return {
-      "units si",
-      "atom_style sphere",
-      "atom_modify map array",
-      std::string("newton ") + (newton ? "on" : "off"),
-      "boundary f f f",
-      "comm_modify vel yes",
-      "region box block 0 0.032 0 0.032 0 0.036 units box",
-      "create_box 1 box",
-      "lattice sc 0.003 origin 0.5 0.5 0.5",
-      "region loose block 0 0.03 0 0.03 0.006 0.036 units box",
-      "create_atoms 1 region loose",
-      "reset_atoms id sort yes",
+  std::vector<std::string> lines = loose_lattice_input({
       // the pair, along x, overlapping by 10 um; atom 1003 on the wall at z = 0
       "create_atoms 1 single 0.005 0.003 0.0015 units box",
       "create_atoms 1 single 0.00699 0.003 0.0015 units box",
@@ -53,7 +59,10 @@ inline std::vector<std::string> long_history_input(const std::string &pair_args,
       "fix drive moved move variable NULL NULL NULL v_zero v_vy v_zero",
       "fix integrate free nve/sphere",
       "timestep 1e-5",
-  };
+  });
+  // (before the box: newton sets the bond flag too)
+  lines.insert(lines.begin(), std::string("newton ") + (newton ? "on" : "off"));
+  return lines;
 }
 
 /* the same 1000 spheres in a block region (fix wall/gran/region/LAW `wall_args`, fix ID wall)
@@ -63,18 +72,7 @@ inline std::vector<std::string> long_history_input(const std::string &pair_args,
    history point a step */
 inline std::vector<std::string> long_region_history_input(const std::string &wall_args)
 {
-  return {
-      "units si",
-      "atom_style sphere",
-      "atom_modify map array",
-      "boundary f f f",
-      "comm_modify vel yes",
-      "region box block 0 0.032 0 0.032 0 0.036 units box",
-      "create_box 1 box",
-      "lattice sc 0.003 origin 0.5 0.5 0.5",
-      "region loose block 0 0.03 0 0.03 0.006 0.036 units box",
-      "create_atoms 1 region loose",
-      "reset_atoms id sort yes",
+  return loose_lattice_input({
       "create_atoms 1 single 0.00099 0.00099 0.00099 units box",
       "set group all diameter 0.002",
       "set group all density 2650",
@@ -87,7 +85,7 @@ inline std::vector<std::string> long_region_history_input(const std::string &wal
       "fix drive moved move variable NULL NULL NULL v_zero v_zero v_vz",
       "fix integrate free nve/sphere",
       "timestep 1e-5",
-  };
+  });
 }
 
 }    // namespace demc_test

@@ -10,6 +10,7 @@
    - a file of region walls and gran/coulomb written before their records had markers
      (unittest/data) continues that version's run;
    - every option (pair styles, walls, gran/coulomb, region walls) continues to round-off. */
+#include "earlier_version.h"
 #include "lammps_session.h"
 #include "long_history.h"
 
@@ -402,26 +403,9 @@ TEST(RestartRecords, RegionWallLongHistoriesContinue)
 TEST(RestartRecords, ReadsRegionAndCoulombFilesOfAnEarlierVersion)
 {
   const std::string dir = DEMC_TEST_DATA_DIR, stem = dir + "/restart_11126b1_region_coulomb";
-  std::map<std::string, std::vector<double>> expected;
-  PerAtom forces;
-  {
-    std::ifstream in(stem + "_expected.txt");
-    ASSERT_TRUE(in.good()) << "missing fixture " << stem << "_expected.txt";
-    for (std::string line; std::getline(in, line);) {
-      std::istringstream words(line);
-      std::string kind;
-      words >> kind;
-      std::vector<double> values;
-      for (double v; words >> v;) values.push_back(v);
-      if (kind != "force") {
-        expected[kind] = values;
-        continue;
-      }
-      const auto id = static_cast<size_t>(values[0]);
-      if (forces.size() <= id) forces.resize(id + 1, {0.0, 0.0, 0.0});
-      forces[id] = {values[1], values[2], values[3]};
-    }
-  }
+  const EarlierRun earlier = read_earlier_run(stem + "_expected.txt");
+  std::map<std::string, std::vector<double>> expected = earlier.vectors;
+  const PerAtom &forces = earlier.forces;
   LammpsSession s;
   s.load_plugin();
   s.command("read_restart " + stem + ".bin");

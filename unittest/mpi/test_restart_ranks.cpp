@@ -14,6 +14,9 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <functional>
+#include <string>
+#include <vector>
 
 using namespace demc_test;
 
@@ -85,6 +88,50 @@ TEST(RestartRanks, ContinuityOnTheSameRanks)
     }
 }
 
+namespace {
+
+/* `input` run for `before` steps, write_restart, `after` more steps, on all ranks and on one;
+   read back on one and on all, `redefine(session)` gives the commands the file does not hold,
+   `after` steps: the forces must be those of the run that went straight on. The readers' per-atom
+   restart slots must hold about the mean data, under 200 values, not one long record. */
+void expect_continuation_across_rank_counts(const std::string &name,
+                                            const std::vector<std::string> &input, int before,
+                                            int after,
+                                            const std::function<void(LammpsSession &)> &redefine)
+{
+  int me, nprocs;
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+  for (int writers : {nprocs, 1}) {
+    const int readers = writers == 1 ? nprocs : 1;
+    const std::string file =
+        name + "_np" + std::to_string(nprocs) + "_w" + std::to_string(writers) + ".bin";
+    PerAtom straight, resumed;
+    on_first_ranks(writers, [&](LammpsSession &s) {
+      s.commands(input);
+      s.commands({"run " + std::to_string(before), "write_restart " + file,
+                  "run " + std::to_string(after)});
+      straight = s.forces();
+    });
+    MPI_Barrier(MPI_COMM_WORLD);
+    on_first_ranks(readers, [&](LammpsSession &s) {
+      s.command("read_restart " + file);
+      EXPECT_LT(s.lmp->atom->nextra_store, 200) << writers << " -> " << readers << " ranks";
+      redefine(s);
+      s.command("run " + std::to_string(after));
+      resumed = s.forces();
+    });
+    if (me == 0) {
+      EXPECT_LE(max_relative_difference(straight, resumed), 1e-12)
+          << name << " written on " << writers << " ranks, read on " << readers;
+      std::remove(file.c_str());
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+  }
+}
+
+}    // namespace
+
 /* Long histories (a pair and a wall contact with thousands of points among 1000 atoms without
    contacts, unittest/lammps/long_history.h), whose restart records are spread over all atoms:
    written on all ranks and read back on one, and written on one rank and read back on all, the
@@ -93,42 +140,15 @@ TEST(RestartRanks, ContinuityOnTheSameRanks)
    the continuation is exact. */
 TEST(RestartRanks, LongHistoriesAcrossRankCounts)
 {
-  int me, nprocs;
-  MPI_Comm_rank(MPI_COMM_WORLD, &me);
-  MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
-  const std::string tag = "np" + std::to_string(nprocs);
-  const int before = 1500, after = 30;
   std::vector<std::string> redefine;
   for (const auto &line : long_history_input("", true))
     if (line.rfind("fix ", 0) == 0 || line.rfind("variable ", 0) == 0 ||
         line.rfind("neigh", 0) == 0 || line.rfind("timestep", 0) == 0)
       redefine.push_back(line);
-  for (int writers : {nprocs, 1}) {
-    const int readers = writers == 1 ? nprocs : 1;
-    const std::string file = "long_history_" + tag + "_w" + std::to_string(writers) + ".bin";
-    PerAtom straight, resumed;
-    on_first_ranks(writers, [&](LammpsSession &s) {
-      s.commands(long_history_input("", true));
-      s.commands({"run " + std::to_string(before), "write_restart " + file,
-                  "run " + std::to_string(after)});
-      straight = s.forces();
-    });
-    MPI_Barrier(MPI_COMM_WORLD);
-    on_first_ranks(readers, [&](LammpsSession &s) {
-      s.command("read_restart " + file);
-      // per-atom slots of about the mean data, not one history (> 4 x 1500 values)
-      EXPECT_LT(s.lmp->atom->nextra_store, 200) << writers << " -> " << readers << " ranks";
-      s.commands(redefine);
-      s.command("run " + std::to_string(after));
-      resumed = s.forces();
-    });
-    if (me == 0) {
-      EXPECT_LE(max_relative_difference(straight, resumed), 1e-12)
-          << "written on " << writers << " ranks, read on " << readers;
-      std::remove(file.c_str());
-    }
-    MPI_Barrier(MPI_COMM_WORLD);
-  }
+  expect_continuation_across_rank_counts("long_history", long_history_input("", true), 1500, 30,
+                                         [&](LammpsSession &s) {
+                                           s.commands(redefine);
+                                         });
 }
 
 /* A region wall's contact lists with long Jaeger stacks (a particle in a corner of a block
@@ -137,39 +157,12 @@ TEST(RestartRanks, LongHistoriesAcrossRankCounts)
    straight on. */
 TEST(RestartRanks, RegionWallLongHistoriesAcrossRankCounts)
 {
-  int me, nprocs;
-  MPI_Comm_rank(MPI_COMM_WORLD, &me);
-  MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
-  const std::string tag = "np" + std::to_string(nprocs), wall = "jaeger 1e7 0.3 0.5";
-  const int before = 600, after = 30;
-  for (int writers : {nprocs, 1}) {
-    const int readers = writers == 1 ? nprocs : 1;
-    const std::string file = "region_long_" + tag + "_w" + std::to_string(writers) + ".bin";
-    PerAtom straight, resumed;
-    on_first_ranks(writers, [&](LammpsSession &s) {
-      s.commands(long_region_history_input(wall));
-      s.commands({"run " + std::to_string(before), "write_restart " + file,
-                  "run " + std::to_string(after)});
-      straight = s.forces();
-    });
-    MPI_Barrier(MPI_COMM_WORLD);
-    on_first_ranks(readers, [&](LammpsSession &s) {
-      s.command("read_restart " + file);
-      // per-atom slots of about the mean data, not one list (> 2 x 4 x 600 values)
-      EXPECT_LT(s.lmp->atom->nextra_store, 200) << writers << " -> " << readers << " ranks";
-      for (const auto &line : long_region_history_input(wall))
-        if (line.rfind("fix ", 0) == 0 || line.rfind("variable ", 0) == 0 ||
-            line.rfind("timestep", 0) == 0 ||
-            (line.rfind("region cage", 0) == 0 && !s.lmp->domain->get_region_by_id("cage")))
-          s.command(line);
-      s.command("run " + std::to_string(after));
-      resumed = s.forces();
-    });
-    if (me == 0) {
-      EXPECT_LE(max_relative_difference(straight, resumed), 1e-12)
-          << "written on " << writers << " ranks, read on " << readers;
-      std::remove(file.c_str());
-    }
-    MPI_Barrier(MPI_COMM_WORLD);
-  }
+  const std::vector<std::string> input = long_region_history_input("jaeger 1e7 0.3 0.5");
+  expect_continuation_across_rank_counts("region_long", input, 600, 30, [&](LammpsSession &s) {
+    for (const auto &line : input)
+      if (line.rfind("fix ", 0) == 0 || line.rfind("variable ", 0) == 0 ||
+          line.rfind("timestep", 0) == 0 ||
+          (line.rfind("region cage", 0) == 0 && !s.lmp->domain->get_region_by_id("cage")))
+        s.command(line);
+  });
 }
