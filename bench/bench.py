@@ -235,11 +235,13 @@ GROUPS = {
                ("kuhn/kk", "kuhn/kk t2"), ("hooke/history/kk", "hooke/history/kk t2"),
                ("jaeger/kk", "jaeger/kk t2")],
     # the issues' targets alone, for an invocation with more runs per case than the full set
-    "targets": [("kuhn", "hooke/history"), ("jaeger shear 32k", "granular/mindlin shear 32k"),
+    # (gran/jaeger's second design: at rest, in steady slow shear with and without the work
+    # integral, in the chute, and /kk on one thread against the CPU style)
+    "targets": [("jaeger rest 32k", "granular/mindlin rest 32k"),
                 ("jaeger sheared 32k", "granular/mindlin sheared 32k"),
-                ("kuhn/kk", "hooke/history/kk"), ("jaeger/kk", "jaeger"),
-                ("kuhn/kk", "kuhn/kk t2"), ("jaeger/kk", "jaeger/kk t2"),
-                ("hooke/history/kk", "hooke/history/kk t2")],
+                ("jaeger/work-no sheared 32k", "granular/mindlin sheared 32k"),
+                ("jaeger", "granular/mindlin"), ("jaeger/kk", "jaeger"),
+                ("kuhn", "hooke/history"), ("kuhn/kk", "hooke/history/kk")],
     # the wall fixes (same pair style on both sides of a ratio)
     "walls": [("jaeger walls", "granular/mindlin walls"), ("kuhn walls", "hooke/history walls")],
     "mpi": [("kuhn", "kuhn np2"), ("hooke/history", "hooke/history np2")],
