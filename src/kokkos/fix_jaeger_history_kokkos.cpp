@@ -23,7 +23,7 @@ template <class DeviceType>
 FixJaegerHistoryKokkos<DeviceType>::FixJaegerHistoryKokkos(LAMMPS *lmp, int narg, char **arg) :
     FixNeighHistoryDemcKokkos<DeviceType>(lmp, narg, arg), merges(0.0), forced_merges(0.0),
     handed_over(0.0), run_forced_merges(0.0), run_forced_contacts(0.0), run_contacts(0.0),
-    list_entries(0), stats_step(-1), stamp(1.0)
+    stats_step(-1), stamp(1.0)
 {
   pool_used = Kokkos::View<int, DeviceType>("jaeger_history:pool_used");
   this->reading_version = JAEGER_RECORD_VERSION;
@@ -256,13 +256,11 @@ template <class DeviceType> void FixJaegerHistoryKokkos<DeviceType>::records_fro
 
   // first pass: each slot's partner (its index + 1 in the flag, 0: none), and the count
   int found = 0;
-  long entries = 0;
   Kokkos::parallel_reduce(
       "FixJaegerHistoryKokkos::match", Kokkos::RangePolicy<DeviceType>(0, inum),
-      KOKKOS_LAMBDA(const int ii, int &n, long &e) {
+      KOKKOS_LAMBDA(const int ii, int &n) {
         const int i = ilist(ii);
         const int np = count(i);
-        e += numneigh(i);
         for (int jj = 0; jj < numneigh(i); jj++) {
           const tagint jtag = tag(neighbors(i, jj) & NEIGHMASK);
           int m = 0;
@@ -271,11 +269,10 @@ template <class DeviceType> void FixJaegerHistoryKokkos<DeviceType>::records_fro
           if (m < np) n++;
         }
       },
-      found, entries);
-  list_entries = entries;
+      found);
 
-  // a compact pool with room for some new contacts (reserve_for_step() grows it when a step
-  // needs more); kept when its size is still of the order of the records
+  // a compact pool with room for some new contacts (grow_pool() when a step needs more); kept
+  // when its size is still of the order of the records
   const long held = (long) pool.extent(0);
   const long wanted = found + found / 8 + 64;
   if (held < found || held > 2 * wanted || (int) pool.extent(1) != dnum)
@@ -300,57 +297,21 @@ template <class DeviceType> void FixJaegerHistoryKokkos<DeviceType>::records_fro
 }
 
 /* ----------------------------------------------------------------------
-   room in the pool for every contact the coming step may open: free records
-   for every neighbor slot without one (no count needed), else for the pairs
-   that touch now and have no record (a pass over the list, with a margin
-   for the rounding of the pair loop's own test). The pool grows keeping its
-   records.
+   the pool after a pair loop in which `waiting` new contacts found it full:
+   every record below its size was taken (the counter went beyond it), so
+   the records taken are its size; it grows keeping them, with room for the
+   waiting contacts and 1/8 more
 ------------------------------------------------------------------------- */
 
-template <class DeviceType> void FixJaegerHistoryKokkos<DeviceType>::reserve_for_step()
+template <class DeviceType> void FixJaegerHistoryKokkos<DeviceType>::grow_pool(long waiting)
 {
-  auto h_used = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), pool_used);
-  const long used = h_used();
-  const long room = (long) pool.extent(0) - used;
-  if (room >= list_entries) return;
-  const long fresh = count_new_contacts();
-  if (fresh <= room) return;
-  const long wanted = used + fresh;
-  if (wanted > INT_MAX / 2)
+  const long taken = (long) pool.extent(0);
+  const long wanted = taken + waiting;
+  if (wanted + wanted / 8 + 64 > INT_MAX / 2)
     this->error->one(FLERR, "Pair gran/jaeger/kk: {} contact records exceed the pool's index range",
                      wanted);
   Kokkos::resize(pool, wanted + wanted / 8 + 64, this->dnum);
-}
-
-template <class DeviceType> long FixJaegerHistoryKokkos<DeviceType>::count_new_contacts()
-{
-  if (this->pair == nullptr || this->pair->list == nullptr) return 0;
-  auto *k_list = static_cast<NeighListKokkos<DeviceType> *>(this->pair->list);
-  const int inum = k_list->inum;
-  if (inum == 0) return 0;
-  this->atomKK->sync(this->execution_space, X_MASK | RADIUS_MASK);
-  this->k_firstflag.template sync<DeviceType>();
-  const auto flag = this->k_firstflag.template view<DeviceType>();
-  const auto x = this->atomKK->k_x.template view<DeviceType>();
-  const auto radius = this->atomKK->k_radius.template view<DeviceType>();
-  const auto ilist = k_list->d_ilist;
-  const auto numneigh = k_list->d_numneigh;
-  const auto neighbors = k_list->d_neighbors;
-  long fresh = 0;
-  Kokkos::parallel_reduce(
-      "FixJaegerHistoryKokkos::new_contacts", Kokkos::RangePolicy<DeviceType>(0, inum),
-      KOKKOS_LAMBDA(const int ii, long &n) {
-        const int i = ilist(ii);
-        for (int jj = 0; jj < numneigh(i); jj++) {
-          if (flag(i, jj) != 0) continue;
-          const int j = neighbors(i, jj) & NEIGHMASK;
-          const double dx = x(j, 0) - x(i, 0), dy = x(j, 1) - x(i, 1), dz = x(j, 2) - x(i, 2);
-          const double radsum = radius(i) + radius(j);
-          if (dx * dx + dy * dy + dz * dz <= radsum * radsum * (1.0 + 1e-9)) n++;
-        }
-      },
-      fresh);
-  return fresh;
+  Kokkos::deep_copy(pool_used, (int) taken);
 }
 
 /* the partner arrays (fix neigh/history/kk's memory_usage(): its neighbor slots' values are

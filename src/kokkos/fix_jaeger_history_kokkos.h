@@ -17,8 +17,10 @@
      sized to the records then held) and its records go back to the partner
      arrays in pre_exchange(), the partner's copy negated as fix
      neigh/history/kk does. New contacts take records with an atomic counter in
-     the pair loop; before a step that could run out of records the pool grows
-     by the step's new contacts (reserve_for_step());
+     the pair loop; a contact that finds the pool full waits, the pool grows
+     by the contacts that waited (grow_pool()) and the pair style runs its
+     step for them alone (LAMMPS's Kokkos styles grow their neighbor lists
+     likewise, redoing the build);
    - a global vector like the CPU fix's (see compute_vector()), with the merge
      counters the pair style adds to;
    - reading a restart file stops with an error when it holds another number of
@@ -90,8 +92,9 @@ class FixJaegerHistoryKokkos : public FixNeighHistoryDemcKokkos<DeviceType> {
      names record f - 1. pool_used: the records taken (the pair loop adds to it). */
   Kokkos::View<double **, Kokkos::LayoutRight, DeviceType> pool;
   Kokkos::View<int, DeviceType> pool_used;
-  // before a step that advances: room in the pool for every contact it may open
-  void reserve_for_step();
+  /* after a pair loop in which `waiting` new contacts found the pool full: the pool grows
+     (records kept) with room for them and more, pool_used counts the records taken */
+  void grow_pool(long waiting);
 
   int capacity() const { return (this->dnum - R_POINTS) / 4; }
   int values() const { return this->dnum; }
@@ -113,10 +116,8 @@ class FixJaegerHistoryKokkos : public FixNeighHistoryDemcKokkos<DeviceType> {
   void local_stats(double *sums, double &longest);
   void records_to_partners();
   void records_from_partners();
-  long count_new_contacts();
 
  protected:
-  long list_entries;    // neighbor slots of the list (a bound on the contacts a step opens)
   bigint stats_step;
   double stats[S_SIZE];
   double stamp;

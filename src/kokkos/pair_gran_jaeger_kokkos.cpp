@@ -14,7 +14,10 @@
    Per-contact history: a pool of records of R_POINTS + 4 capacity values in
    FixJaegerHistoryKokkos, one per contact; the touch flag of a neighbor slot
    is its record's index + 1 (0: none). A contact opened in the loop takes the
-   next record (an atomic counter); the fix has grown the pool for the step.
+   next record (an atomic counter); one that finds the pool full waits,
+   untouched, and runs its step alone once the pool has grown
+   (finish_waiting()), as LAMMPS's Kokkos styles redo a neighbor list build
+   that ran out of room.
 
    Orientation and the hand-over. As in the CPU style, a record describes the
    contact with p = the atom of smaller ID (frame, stack, work): it is the same
@@ -180,7 +183,9 @@ struct JaegerPairLoop :
                                             double &rsq, value_type &) const
   {
     const Data &d = *this;
-    return demc_overlaps(d, a, jj, j, rsq) || demc_row(d.touch, a.i)(jj) != 0;
+    const bool overlaps = demc_overlaps(d, a, jj, j, rsq);
+    if (d.only_waiting) return overlaps && demc_row(d.touch, a.i)(jj) == 0;
+    return overlaps || demc_row(d.touch, a.i)(jj) != 0;
   }
 
   /* The step of pair (i, j), neighbor jj of i, that needs_contact(): the force on i is added
@@ -247,8 +252,8 @@ struct JaegerPairLoop :
     if (!has && ADVANCE) {    // a new record (U_t = 0: no history yet)
       if (rec == nullptr) {
         const int r = Kokkos::atomic_fetch_add(&d.pool_used(), 1);
-        if (r >= d.pool_records) {    // compute() stops with an error
-          sums.unstored += 1.0;
+        if (r >= d.pool_records) {    // nothing done yet: the pair waits (finish_waiting())
+          sums.waiting += 1.0;
           touch_i(jj) = 0;
           return;
         }
@@ -510,7 +515,7 @@ void PairGranJaegerKokkos<DeviceType>::compute(int eflag_in, int vflag_in)
   kdata.capacity = fix_historyKK->capacity();
   if (inum > 0 && (int) kdata.touch.extent(1) < k_list->maxneighs)
     error->one(FLERR, "Pair gran/jaeger/kk: the history arrays do not match the neighbor list");
-  if (advance) fix_historyKK->reserve_for_step();
+  kdata.only_waiting = 0;
   kdata.pool = fix_historyKK->pool;
   kdata.pool_used = fix_historyKK->pool_used;
   kdata.pool_records = static_cast<int>(kdata.pool.extent(0));
@@ -540,9 +545,7 @@ void PairGranJaegerKokkos<DeviceType>::compute(int eflag_in, int vflag_in)
                                                                                              sums);
   });
 
-  if (sums.unstored > 0.0)
-    error->one(FLERR, "Pair gran/jaeger/kk: {} new contacts found no free record in the pool",
-               sums.unstored);
+  if (sums.waiting > 0.0) finish_waiting(inum, sums);
   if (sums.corrupt > 0.0)
     error->one(
         FLERR,
@@ -581,6 +584,33 @@ void PairGranJaegerKokkos<DeviceType>::launch(int inum, PairGranJaegerSums &sums
   demc_launch_pair_loop<DeviceType>("PairGranJaegerKokkos::compute", inum, loop, sums,
                                     this->static_schedule);
   loop.contribute(kdata);
+}
+
+/* ----------------------------------------------------------------------
+   the new contacts of this step that found the record pool full: the pool
+   grows, and the loop runs again for the pairs that touch and have no
+   record, which are exactly these (every other new contact took one); their
+   forces add to the first loop's, their sums to its sums
+------------------------------------------------------------------------- */
+
+template <class DeviceType>
+void PairGranJaegerKokkos<DeviceType>::finish_waiting(int inum, PairGranJaegerSums &sums)
+{
+  fix_historyKK->grow_pool(static_cast<long>(sums.waiting));
+  kdata.pool = fix_historyKK->pool;
+  kdata.pool_records = static_cast<int>(kdata.pool.extent(0));
+  kdata.only_waiting = 1;
+  PairGranJaegerSums rest;
+  shared.dispatch(evflag, true, [&](auto neigh, auto ev, auto adv) {
+    this->template launch<decltype(neigh)::value, decltype(ev)::value, decltype(adv)::value>(inum,
+                                                                                             rest);
+  });
+  kdata.only_waiting = 0;
+  if (rest.waiting > 0.0)
+    error->one(FLERR, "Pair gran/jaeger/kk: {} new contacts found no record after the pool grew",
+               rest.waiting);
+  sums.waiting = 0.0;
+  sums += rest;
 }
 
 /* ----------------------------------------------------------------------
