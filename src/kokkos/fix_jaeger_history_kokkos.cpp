@@ -5,7 +5,8 @@
 
 #include "fix_jaeger_history_kokkos.h"
 
-#include "atom.h"
+#include "atom_kokkos.h"
+#include "atom_masks.h"
 #include "comm.h"
 #include "error.h"
 #include "neigh_list_kokkos.h"
@@ -24,6 +25,7 @@ FixJaegerHistoryKokkos<DeviceType>::FixJaegerHistoryKokkos(LAMMPS *lmp, int narg
     handed_over(0.0), run_forced_merges(0.0), run_forced_contacts(0.0), run_contacts(0.0),
     stats_step(-1), stamp(1.0)
 {
+  pool_used = Kokkos::View<int, DeviceType>("jaeger_history:pool_used");
   this->reading_version = JAEGER_RECORD_VERSION;
   if (this->dnum < R_POINTS + 4 || (this->dnum - R_POINTS) % 4 != 0)
     this->error->all(FLERR,
@@ -49,48 +51,46 @@ void FixJaegerHistoryKokkos<DeviceType>::local_stats(double *sums, double &longe
   longest = 0.0;
   if (this->pair == nullptr || this->pair->list == nullptr || this->pair->list->inum == 0) return;
   auto *k_list = static_cast<NeighListKokkos<DeviceType> *>(this->pair->list);
-  this->k_firstvalue.template sync<DeviceType>();
-  const auto values = this->k_firstvalue.template view<DeviceType>();
+  this->k_firstflag.template sync<DeviceType>();
+  const auto flag = this->k_firstflag.template view<DeviceType>();
+  if ((int) flag.extent(0) == 0) return;
+  const auto records = pool;
   const auto ilist = k_list->d_ilist;
   const auto numneigh = k_list->d_numneigh;
-  const int dnum = this->dnum;
-  if ((int) values.extent(0) == 0) return;
   double count = 0.0, total = 0.0, most = 0.0;
   const int inum = this->pair->list->inum;
-  // a slot holds a record iff its quaternion is not zero
+  // a record holds a contact iff its quaternion is not zero; its length may carry the
+  // hand-over's sign
   Kokkos::parallel_reduce(
       "FixJaegerHistoryKokkos::count", Kokkos::RangePolicy<DeviceType>(0, inum),
-      KOKKOS_LAMBDA(const int ii, double &c) {
+      KOKKOS_LAMBDA(const int ii, double &c, double &t) {
         const int i = ilist(ii);
         for (int jj = 0; jj < numneigh(i); jj++) {
-          const int h = dnum * jj;
-          if (values(i, h + R_QW) != 0.0 || values(i, h + R_QX) != 0.0 ||
-              values(i, h + R_QY) != 0.0 || values(i, h + R_QZ) != 0.0)
+          const int f = flag(i, jj);
+          if (f <= 0) continue;
+          const double *rec = &records(f - 1, 0);
+          if (rec[R_QW] != 0.0 || rec[R_QX] != 0.0 || rec[R_QY] != 0.0 || rec[R_QZ] != 0.0) {
             c += 1.0;
+            t += Kokkos::fabs(rec[R_LENGTH]);
+          }
         }
       },
-      count);
-  // an empty slot has length 0
-  Kokkos::parallel_reduce(
-      "FixJaegerHistoryKokkos::total", Kokkos::RangePolicy<DeviceType>(0, inum),
-      KOKKOS_LAMBDA(const int ii, double &t) {
-        const int i = ilist(ii);
-        for (int jj = 0; jj < numneigh(i); jj++) t += Kokkos::fabs(values(i, dnum * jj + R_LENGTH));
-      },
-      total);
+      count, total);
   Kokkos::parallel_reduce(
       "FixJaegerHistoryKokkos::longest", Kokkos::RangePolicy<DeviceType>(0, inum),
       KOKKOS_LAMBDA(const int ii, double &m) {
         const int i = ilist(ii);
         for (int jj = 0; jj < numneigh(i); jj++) {
-          const double n = Kokkos::fabs(values(i, dnum * jj + R_LENGTH));
+          const int f = flag(i, jj);
+          if (f <= 0) continue;
+          const double n = Kokkos::fabs(records(f - 1, R_LENGTH));
           if (n > m) m = n;
         }
       },
       Kokkos::Max<double>(most));
   sums[0] = count;
   sums[1] = total;
-  longest = most;
+  longest = most > 0.0 ? most : 0.0;    // (the maximum over no record is -inf)
 }
 
 /* ----------------------------------------------------------------------
@@ -123,6 +123,204 @@ template <class DeviceType> double FixJaegerHistoryKokkos<DeviceType>::compute_v
     stats[S_HANDED_OVER] = global[5];
   }
   return stats[n];
+}
+
+/* ----------------------------------------------------------------------
+   the records of the pool, to the per-atom partner arrays of fix
+   neigh/history/kk, as its pre_exchange_no_newton() moves the values of the
+   neighbor slots: the partner's copy negated (see pair_gran_jaeger_kokkos.cpp)
+------------------------------------------------------------------------- */
+
+template <class DeviceType> void FixJaegerHistoryKokkos<DeviceType>::pre_exchange()
+{
+  if (this->newton_pair || this->onesided) {    // the base class stops with its error message
+    FixNeighHistoryKokkos<DeviceType>::pre_exchange();
+    return;
+  }
+  this->ensure_partner_capacity(this->count_partners());
+  records_to_partners();
+  this->maxexchange = (this->dnum + 1) * this->maxpartner + 2;
+}
+
+namespace {
+// the host side of the partner arrays of fix neigh/history/kk, as views (its rows are
+// contiguous: memoryKK->grow_kokkos() points them into one LayoutRight array)
+using HostInts = Kokkos::View<int *, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
+using HostTags =
+    Kokkos::View<tagint **, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
+using HostValues =
+    Kokkos::View<double **, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
+}    // namespace
+
+template <class DeviceType> void FixJaegerHistoryKokkos<DeviceType>::records_to_partners()
+{
+  const int rows = this->partner_rows, width = this->maxpartner, dnum = this->dnum;
+  if (rows == 0 || this->npartner == nullptr) return;
+  // the host side, current (pack_exchange() syncs it: the public way); written here, then
+  // marked modified by copying an atom onto itself
+  this->scratch.resize((size_t) (dnum + 1) * width + 1);
+  FixNeighHistoryKokkos<DeviceType>::pack_exchange(0, this->scratch.data());
+  const HostInts h_count(this->npartner, rows);
+  const HostTags h_partner(this->partner[0], rows, width);
+  const HostValues h_values(this->valuepartner[0], rows, (size_t) dnum * width);
+  // (on a host space these are the host arrays themselves)
+  const auto count = Kokkos::create_mirror_view(typename DeviceType::memory_space(), h_count);
+  const auto partner = Kokkos::create_mirror_view(typename DeviceType::memory_space(), h_partner);
+  const auto values = Kokkos::create_mirror_view(typename DeviceType::memory_space(), h_values);
+  Kokkos::deep_copy(count, 0);
+  auto *k_list = this->pair ? static_cast<NeighListKokkos<DeviceType> *>(this->pair->list)
+                            : nullptr;
+  const int inum = k_list ? k_list->inum : 0;
+  if (inum > 0 && this->k_firstflag.extent(0) > 0) {
+    this->atomKK->sync(this->execution_space, TAG_MASK);
+    this->k_firstflag.template sync<DeviceType>();
+    const auto flag = this->k_firstflag.template view<DeviceType>();
+    const auto tag = this->atomKK->k_tag.template view<DeviceType>();
+    const auto ilist = k_list->d_ilist;
+    const auto numneigh = k_list->d_numneigh;
+    const auto neighbors = k_list->d_neighbors;
+    const auto records = pool;
+    const int nlocal_neigh = this->nlocal_neigh;
+    Kokkos::parallel_for(
+        "FixJaegerHistoryKokkos::records_to_partners", Kokkos::RangePolicy<DeviceType>(0, inum),
+        KOKKOS_LAMBDA(const int ii) {
+          const int i = ilist(ii);
+          for (int jj = 0; jj < numneigh(i); jj++) {
+            const int f = flag(i, jj);
+            if (f <= 0) continue;
+            const int j = neighbors(i, jj) & NEIGHMASK;
+            const double *rec = &records(f - 1, 0);
+            // ensure_partner_capacity() made room for every partner
+            int m = Kokkos::atomic_fetch_add(&count(i), 1);
+            partner(i, m) = tag(j);
+            for (int k = 0; k < dnum; k++) values(i, dnum * m + k) = rec[k];
+            if (j < nlocal_neigh) {
+              m = Kokkos::atomic_fetch_add(&count(j), 1);
+              partner(j, m) = tag(i);
+              for (int k = 0; k < dnum; k++) values(j, dnum * m + k) = -rec[k];
+            }
+          }
+        });
+  }
+  Kokkos::deep_copy(h_count, count);
+  Kokkos::deep_copy(h_partner, partner);
+  Kokkos::deep_copy(h_values, values);
+  FixNeighHistoryKokkos<DeviceType>::copy_arrays(0, 0, 0);
+}
+
+/* ----------------------------------------------------------------------
+   the new neighbor list's slots: each slot of a listed atom whose partner
+   has a record takes a record of a new, compact pool (touch flag = its index
+   + 1), the others a flag of 0. Histories of pairs that parted exactly at a
+   reneighboring are restored too, as FixNeighHistoryDemcKokkos does.
+------------------------------------------------------------------------- */
+
+template <class DeviceType> void FixJaegerHistoryKokkos<DeviceType>::post_neighbor()
+{
+  auto *k_list = static_cast<NeighListKokkos<DeviceType> *>(this->pair->list);
+  const int nlocal = this->atom->nlocal;
+  this->nlocal_neigh = nlocal;
+  this->nall_neigh = nlocal + this->atom->nghost;
+  if (nlocal > this->maxatom || k_list->maxneighs > (int) this->k_firstflag.extent(1)) {
+    this->maxatom = this->atom->nmax;
+    this->k_firstflag =
+        DAT::tdual_int_2d("neighbor_history:firstflag", this->maxatom, k_list->maxneighs);
+  }
+  records_from_partners();
+}
+
+template <class DeviceType> void FixJaegerHistoryKokkos<DeviceType>::records_from_partners()
+{
+  auto *k_list = static_cast<NeighListKokkos<DeviceType> *>(this->pair->list);
+  const int rows = this->partner_rows, width = this->maxpartner, dnum = this->dnum;
+  this->atomKK->sync(this->execution_space, TAG_MASK);
+  this->k_firstflag.template sync<DeviceType>();
+  this->scratch.resize((size_t) (dnum + 1) * width + 1);
+  if (rows > 0) FixNeighHistoryKokkos<DeviceType>::pack_exchange(0, this->scratch.data());
+  const HostInts h_count(this->npartner, rows);
+  const HostTags h_partner(rows > 0 ? this->partner[0] : nullptr, rows, width);
+  const HostValues h_values(rows > 0 ? this->valuepartner[0] : nullptr, rows,
+                            (size_t) dnum * width);
+  const auto count =
+      Kokkos::create_mirror_view_and_copy(typename DeviceType::memory_space(), h_count);
+  const auto partner =
+      Kokkos::create_mirror_view_and_copy(typename DeviceType::memory_space(), h_partner);
+  const auto values =
+      Kokkos::create_mirror_view_and_copy(typename DeviceType::memory_space(), h_values);
+  const auto flag = this->k_firstflag.template view<DeviceType>();
+  const auto tag = this->atomKK->k_tag.template view<DeviceType>();
+  const auto ilist = k_list->d_ilist;
+  const auto numneigh = k_list->d_numneigh;
+  const auto neighbors = k_list->d_neighbors;
+  const int inum = k_list->inum;
+
+  // first pass: each slot's partner (its index + 1 in the flag, 0: none), and the count
+  int found = 0;
+  Kokkos::parallel_reduce(
+      "FixJaegerHistoryKokkos::match", Kokkos::RangePolicy<DeviceType>(0, inum),
+      KOKKOS_LAMBDA(const int ii, int &n) {
+        const int i = ilist(ii);
+        const int np = count(i);
+        for (int jj = 0; jj < numneigh(i); jj++) {
+          const tagint jtag = tag(neighbors(i, jj) & NEIGHMASK);
+          int m = 0;
+          while (m < np && partner(i, m) != jtag) m++;
+          flag(i, jj) = m < np ? m + 1 : 0;
+          if (m < np) n++;
+        }
+      },
+      found);
+
+  // a compact pool with room for some new contacts (grow_pool() when a step needs more); kept
+  // when its size is still of the order of the records
+  const long held = (long) pool.extent(0);
+  const long wanted = found + found / 8 + 64;
+  if (held < found || held > 2 * wanted || (int) pool.extent(1) != dnum)
+    pool = Kokkos::View<double **, Kokkos::LayoutRight, DeviceType>("jaeger_history:pool", wanted,
+                                                                    dnum);
+  Kokkos::deep_copy(pool_used, 0);
+  const auto records = pool;
+  const auto used = pool_used;
+  Kokkos::parallel_for(
+      "FixJaegerHistoryKokkos::records_from_partners", Kokkos::RangePolicy<DeviceType>(0, inum),
+      KOKKOS_LAMBDA(const int ii) {
+        const int i = ilist(ii);
+        for (int jj = 0; jj < numneigh(i); jj++) {
+          const int m = flag(i, jj) - 1;
+          if (m < 0) continue;
+          const int r = Kokkos::atomic_fetch_add(&used(), 1);
+          for (int k = 0; k < dnum; k++) records(r, k) = values(i, dnum * m + k);
+          flag(i, jj) = r + 1;
+        }
+      });
+  this->k_firstflag.template modify<DeviceType>();
+}
+
+/* ----------------------------------------------------------------------
+   the pool after a pair loop in which `waiting` new contacts found it full:
+   every record below its size was taken (the counter went beyond it), so
+   the records taken are its size; it grows keeping them, with room for the
+   waiting contacts and 1/8 more
+------------------------------------------------------------------------- */
+
+template <class DeviceType> void FixJaegerHistoryKokkos<DeviceType>::grow_pool(long waiting)
+{
+  const long taken = (long) pool.extent(0);
+  const long wanted = taken + waiting;
+  if (wanted + wanted / 8 + 64 > INT_MAX / 2)
+    this->error->one(FLERR, "Pair gran/jaeger/kk: {} contact records exceed the pool's index range",
+                     wanted);
+  Kokkos::resize(pool, wanted + wanted / 8 + 64, this->dnum);
+  Kokkos::deep_copy(pool_used, (int) taken);
+}
+
+/* the partner arrays (fix neigh/history/kk's memory_usage(): its neighbor slots' values are
+   not allocated here), the touch flags and the pool */
+template <class DeviceType> double FixJaegerHistoryKokkos<DeviceType>::memory_usage()
+{
+  return FixNeighHistoryKokkos<DeviceType>::memory_usage() +
+      (double) this->k_firstflag.template view<DeviceType>().span() * sizeof(int) +
+      (double) pool.span() * sizeof(double);
 }
 
 /* ---------------------------------------------------------------------- */

@@ -10,6 +10,17 @@
    DEMC/JAEGER_HISTORY does (the pair style needs it for the contact's last
    step: the work done while its springs leave). What this class adds:
 
+   - records for contacts, not for neighbors: the neighbor slots of fix
+     neigh/history/kk hold no values here, only their touch flag, which is the
+     index + 1 of the contact's record in a pool (0: none). The pool is rebuilt
+     from the per-atom partner arrays at each reneighboring (post_neighbor(),
+     sized to the records then held) and its records go back to the partner
+     arrays in pre_exchange(), the partner's copy negated as fix
+     neigh/history/kk does. New contacts take records with an atomic counter in
+     the pair loop; a contact that finds the pool full waits, the pool grows
+     by the contacts that waited (grow_pool()) and the pair style runs its
+     step for them alone (LAMMPS's Kokkos styles grow their neighbor lists
+     likewise, redoing the build);
    - a global vector like the CPU fix's (see compute_vector()), with the merge
      counters the pair style adds to;
    - reading a restart file stops with an error when it holds another number of
@@ -73,6 +84,17 @@ class FixJaegerHistoryKokkos : public FixNeighHistoryDemcKokkos<DeviceType> {
 
   FixJaegerHistoryKokkos(class LAMMPS *, int, char **);
   double compute_vector(int) override;
+  void pre_exchange() override;
+  void post_neighbor() override;
+  double memory_usage() override;
+
+  /* the contact records: pool(r, k), value k of record r; a neighbor slot's touch flag f > 0
+     names record f - 1. pool_used: the records taken (the pair loop adds to it). */
+  Kokkos::View<double **, Kokkos::LayoutRight, DeviceType> pool;
+  Kokkos::View<int, DeviceType> pool_used;
+  /* after a pair loop in which `waiting` new contacts found the pool full: the pool grows
+     (records kept) with room for them and more, pool_used counts the records taken */
+  void grow_pool(long waiting);
 
   int capacity() const { return (this->dnum - R_POINTS) / 4; }
   int values() const { return this->dnum; }
@@ -92,6 +114,8 @@ class FixJaegerHistoryKokkos : public FixNeighHistoryDemcKokkos<DeviceType> {
 
   // public only because a CUDA extended lambda may not sit in a protected member function
   void local_stats(double *sums, double &longest);
+  void records_to_partners();
+  void records_from_partners();
 
  protected:
   bigint stats_step;

@@ -8,18 +8,25 @@
    the same per-contact driver (kernels/jaeger_driver.h: frame, shift, the
    carried U_t, demc::jaeger::step(), force with dashpots, parting) on a
    record of the same layout. What differs is where the data live (Kokkos
-   views, a fixed slot per contact) and how sums are formed (a parallel
-   reduction).
+   views, a record of fixed size per contact) and how sums are formed (a
+   parallel reduction).
 
-   Per-contact history: LAMMPS's fix neigh/history/kk (FixJaegerHistoryKokkos),
-   one slot of R_POINTS + 4 capacity values per neighbor-list entry.
+   Per-contact history: a pool of records of R_POINTS + 4 capacity values in
+   FixJaegerHistoryKokkos, one per contact; the touch flag of a neighbor slot
+   is its record's index + 1 (0: none). A contact opened in the loop takes the
+   next record (an atomic counter); one that finds the pool full waits,
+   untouched, and runs its step alone once the pool has grown
+   (finish_waiting()), as LAMMPS's Kokkos styles redo a neighbor list build
+   that ran out of room.
 
    Orientation and the hand-over. As in the CPU style, a record describes the
    contact with p = the atom of smaller ID (frame, stack, work): it is the same
    record whichever atom lists the pair, so it needs no transfer rule. But
    fix neigh/history/kk negates ALL values of a record when it hands it from
    atom i to atom j (pre_exchange(): j's copy is -values; it ignores
-   Pair::nondefault_history_transfer). So every value of a record read back
+   Pair::nondefault_history_transfer), and FixJaegerHistoryKokkos::pre_exchange()
+   does the same, so that its partner arrays and restart files keep that
+   form. So every value of a record read back
    has been negated an even or odd number of times, all of them alike, and the
    negation is undone for every value. The parity is read from the sign bit of
    the stack length (stored as +n, n >= 0): the sign bit also tells +0 from -0,
@@ -28,15 +35,11 @@
    must carry the same sign, n within the capacity) catches a record that is
    not a Jaeger record (counted; compute() stops with an error).
 
-   Which slots hold a record: one whose frame quaternion is not zero (a unit
-   quaternion, negated or not). Slots without one are zero (fix
-   neigh/history/kk zeroes the values of pairs without a saved record; a closed
-   record's header is zeroed here). The touch flag of fix neigh/history/kk
-   (which decides what its pre_exchange() saves) is set from that on every
-   compute() of a touching or flagged pair: after a neighbor list build it is
-   not always 0 or 1 (it is 1 for a restored record, otherwise the neighbor's
-   index), but a flag of 0 always means no record, so a pair apart with flag 0
-   needs no look at its slot.
+   Which records hold a contact: one whose frame quaternion is not zero (a unit
+   quaternion, negated or not; a closed record's header is zeroed here). The
+   touch flag (which decides what pre_exchange() saves) is set from that on
+   every compute() of a touching or flagged pair; a flag of 0 means no record,
+   so a pair apart with flag 0 needs no look at the pool.
 ------------------------------------------------------------------------- */
 
 #include "pair_gran_jaeger_kokkos.h"
@@ -110,10 +113,10 @@ struct JaegerPairLoop :
   typedef DemcForceScatter<DeviceType, NEIGHFLAG> Scatter;
   explicit JaegerPairLoop(const Data &d) : Data(d), Scatter(d) {}
 
-  // a fixed slot of the view, contiguous (LayoutRight rows)
-  KOKKOS_INLINE_FUNCTION double *slot_of(int i, int jj) const
+  // the record of a touch flag (its index + 1), contiguous (LayoutRight rows); none: null
+  KOKKOS_INLINE_FUNCTION double *record_of(int flag) const
   {
-    return &this->history(i, this->dnum * jj);
+    return flag > 0 ? &this->pool(flag - 1, 0) : nullptr;
   }
 
   KOKKOS_INLINE_FUNCTION static bool holds_record(const double *rec)
@@ -180,7 +183,9 @@ struct JaegerPairLoop :
                                             double &rsq, value_type &) const
   {
     const Data &d = *this;
-    return demc_overlaps(d, a, jj, j, rsq) || demc_row(d.touch, a.i)(jj) != 0;
+    const bool overlaps = demc_overlaps(d, a, jj, j, rsq);
+    if (d.only_waiting) return overlaps && demc_row(d.touch, a.i)(jj) == 0;
+    return overlaps || demc_row(d.touch, a.i)(jj) != 0;
   }
 
   /* The step of pair (i, j), neighbor jj of i, that needs_contact(): the force on i is added
@@ -201,9 +206,9 @@ struct JaegerPairLoop :
     const double radsum = rad_i + rad_j;
     const bool touching = rsq < radsum * radsum;
     const auto touch_i = demc_row(d.touch, i);
-    const bool flagged = touch_i(jj) != 0;
-    double *rec = slot_of(i, jj);
-    bool has = flagged && holds_record(rec);
+    int flag = touch_i(jj);
+    double *rec = record_of(flag);
+    bool has = rec != nullptr && holds_record(rec);
     if (has && !restore_orientation(rec, sums)) {
       sums.corrupt += 1.0;
       close_record(rec);
@@ -212,7 +217,7 @@ struct JaegerPairLoop :
     if (d.convert && has) convert_history(rec, i, j, itype, sums);
     // CPU: a pair apart keeps its record at setup and parts on the next step
     if (!touching && !(has && ADVANCE)) {
-      touch_i(jj) = has ? 1 : 0;
+      touch_i(jj) = has ? flag : 0;
       return;
     }
     const int jtype = d.type[j];
@@ -245,6 +250,16 @@ struct JaegerPairLoop :
 
     const frame::Quat qf = jaeger::contact_frame<Layout>(rec, has, ADVANCE, g.n, g.twirl);
     if (!has && ADVANCE) {    // a new record (U_t = 0: no history yet)
+      if (rec == nullptr) {
+        const int r = Kokkos::atomic_fetch_add(&d.pool_used(), 1);
+        if (r >= d.pool_records) {    // nothing done yet: the pair waits (finish_waiting())
+          sums.waiting += 1.0;
+          touch_i(jj) = 0;
+          return;
+        }
+        rec = &d.pool(r, 0);
+        flag = r + 1;
+      }
       rec[R_WORK] = rec[R_DAMPWORK] = rec[R_STORED] = 0.0;
       rec[R_LENGTH] = 0.0;
       rec[R_FORCED_RUN] = 0.0;
@@ -264,11 +279,14 @@ struct JaegerPairLoop :
       sums.work += weight * res.work;
       sums.merges += res.merges;
       count_forced_merges(rec, jaeger::forced_merges(res, n_before, d.capacity), weight, sums);
-      touch_i(jj) = 1;
-    } else {
+      touch_i(jj) = flag;
+    } else if (has) {
       const jaeger::Stack st = stack_of(rec);
-      res = jaeger::stored_force(mat, has ? &st : nullptr, g.overlap);
-      touch_i(jj) = has ? 1 : 0;
+      res = jaeger::stored_force(mat, &st, g.overlap);
+      touch_i(jj) = flag;
+    } else {
+      res = jaeger::stored_force(mat, nullptr, g.overlap);
+      touch_i(jj) = 0;
     }
 
     const double m_eff = demc::needs_effective_mass(c.dashpots) ? d.effective_mass(i, j) : 0.0;
@@ -317,12 +335,16 @@ struct JaegerPairLoop :
     }
   }
 
-  // the first pass's requests: the partner's data and a slot's header and first points
+  // the first pass's requests: the partner's data and a record's header and first points
   KOKKOS_INLINE_FUNCTION void prefetch_pair(int i, int jj, int j) const
   {
-    constexpr int SLOT_PREFETCH = 16;    // values
-    demc_prefetch_contact<Scatter>(*this, j, slot_of(i, jj),
-                                   SLOT_PREFETCH < this->dnum ? SLOT_PREFETCH : this->dnum);
+    constexpr int RECORD_PREFETCH = 16;    // values
+    const double *rec = record_of(demc_row(this->touch, i)(jj));
+    if (rec)
+      demc_prefetch_contact<Scatter>(*this, j, rec,
+                                     RECORD_PREFETCH < this->dnum ? RECORD_PREFETCH : this->dnum);
+    else
+      demc_prefetch_contact<Scatter>(*this, j, &this->v(j, 0), 1);
   }
 
   // devices: an atom in one pass; host spaces: a block of atoms in two (DemcContactBlock)
@@ -411,8 +433,9 @@ template <class DeviceType> void PairGranJaegerKokkos<DeviceType>::init_style()
 }
 
 /* ----------------------------------------------------------------------
-   fix neigh/history/kk gives every neighbor slot room for history/max points
-   and allocates 8 partner records per atom slot in its constructor. LAMMPS
+   each contact record has room for history/max points, and fix
+   neigh/history/kk allocates 8 partner records per atom slot in its
+   constructor. LAMMPS
    cannot clean up a fix whose constructor fails (the error raised by its
    destructor ends the program), so a history/max that cannot work is
    refused here: one whose records overflow the fix's int offsets (a slot's
@@ -427,10 +450,10 @@ template <class DeviceType> void PairGranJaegerKokkos<DeviceType>::check_record_
   if (capacity() > most)
     error->all(FLERR,
                "Pair gran/jaeger/kk: history/max {} does not fit fix neigh/history/kk, which "
-               "gives every neighbor slot room for that many points (at most {})",
+               "gives every partner record room for that many points (at most {})",
                capacity(), most);
-  // the fix's first two allocations: 8 partner slots per atom slot (its constructor) and at
-  // least 16 neighbor slots per atom slot (its first post_neighbor, which would end the run
+  // the fix's first allocations: 8 partner slots per atom slot (its constructor), and room
+  // to spare for the record pool and the partner arrays' growth (which would end the run
   // with Kokkos's exception instead of an error that names history/max)
   constexpr int FIRST_SLOTS = 8 + 16;
   const size_t values =
@@ -488,14 +511,14 @@ void PairGranJaegerKokkos<DeviceType>::compute(int eflag_in, int vflag_in)
 
   const int inum = shared.load_views(*this, kdata, fix_historyKK, eflag_in, vflag_in);
   auto *k_list = static_cast<NeighListKokkos<DeviceType> *>(list);
-  // a slot must be contiguous: the kernel works on the points in place
-  static_assert(std::is_same_v<typename decltype(kdata.history)::array_layout, Kokkos::LayoutRight>,
-                "gran/jaeger/kk needs fix neigh/history/kk's values in LayoutRight "
-                "(LMP_KOKKOS_LAYOUT_LEGACY)");
   kdata.dnum = fix_historyKK->values();
   kdata.capacity = fix_historyKK->capacity();
-  if (inum > 0 && (int) kdata.history.extent(1) < kdata.dnum * k_list->maxneighs)
+  if (inum > 0 && (int) kdata.touch.extent(1) < k_list->maxneighs)
     error->one(FLERR, "Pair gran/jaeger/kk: the history arrays do not match the neighbor list");
+  kdata.only_waiting = 0;
+  kdata.pool = fix_historyKK->pool;
+  kdata.pool_used = fix_historyKK->pool_used;
+  kdata.pool_records = static_cast<int>(kdata.pool.extent(0));
 
   kdata.beta = beta;
   kdata.prune = prune;
@@ -522,6 +545,7 @@ void PairGranJaegerKokkos<DeviceType>::compute(int eflag_in, int vflag_in)
                                                                                              sums);
   });
 
+  if (sums.waiting > 0.0) finish_waiting(inum, sums);
   if (sums.corrupt > 0.0)
     error->one(
         FLERR,
@@ -563,6 +587,33 @@ void PairGranJaegerKokkos<DeviceType>::launch(int inum, PairGranJaegerSums &sums
 }
 
 /* ----------------------------------------------------------------------
+   the new contacts of this step that found the record pool full: the pool
+   grows, and the loop runs again for the pairs that touch and have no
+   record, which are exactly these (every other new contact took one); their
+   forces add to the first loop's, their sums to its sums
+------------------------------------------------------------------------- */
+
+template <class DeviceType>
+void PairGranJaegerKokkos<DeviceType>::finish_waiting(int inum, PairGranJaegerSums &sums)
+{
+  fix_historyKK->grow_pool(static_cast<long>(sums.waiting));
+  kdata.pool = fix_historyKK->pool;
+  kdata.pool_records = static_cast<int>(kdata.pool.extent(0));
+  kdata.only_waiting = 1;
+  PairGranJaegerSums rest;
+  shared.dispatch(evflag, true, [&](auto neigh, auto ev, auto adv) {
+    this->template launch<decltype(neigh)::value, decltype(ev)::value, decltype(adv)::value>(inum,
+                                                                                             rest);
+  });
+  kdata.only_waiting = 0;
+  if (rest.waiting > 0.0)
+    error->one(FLERR, "Pair gran/jaeger/kk: {} new contacts found no record after the pool grew",
+               rest.waiting);
+  sums.waiting = 0.0;
+  sums += rest;
+}
+
+/* ----------------------------------------------------------------------
    the record of pair (i,j) in i's Kokkos neighbor list, or else in j's (if j
    is owned), read on the host with the hand-over's negation undone: 1, or 0
    if the pair holds no record, -1 if neither list holds the pair. As
@@ -581,11 +632,15 @@ int PairGranJaegerKokkos<DeviceType>::find_record_host(int i, int j, std::vector
           },
           owner, slot))
     return -1;
-  fix_historyKK->k_firstvalue.sync_host();
-  auto h_values = fix_historyKK->k_firstvalue.view_host();
-  if (owner >= (int) h_values.extent(0)) return -1;
+  fix_historyKK->k_firstflag.sync_host();
+  auto h_flags = fix_historyKK->k_firstflag.view_host();
+  if (owner >= (int) h_flags.extent(0)) return -1;
+  const int flag = h_flags(owner, slot);
+  if (flag <= 0 || flag > (int) fix_historyKK->pool.extent(0)) return 0;
   using R = FixJaegerHistoryKokkos<DeviceType>;
-  const double *rec = &h_values(owner, fix_historyKK->values() * slot);
+  const auto h_record = Kokkos::create_mirror_view_and_copy(
+      Kokkos::HostSpace(), Kokkos::subview(fix_historyKK->pool, flag - 1, Kokkos::ALL()));
+  const double *rec = h_record.data();
   if (rec[R::R_QW] == 0.0 && rec[R::R_QX] == 0.0 && rec[R::R_QY] == 0.0 && rec[R::R_QZ] == 0.0)
     return 0;
   const double sign = std::signbit(rec[R::R_LENGTH]) ? -1.0 : 1.0;

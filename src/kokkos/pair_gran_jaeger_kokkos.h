@@ -7,8 +7,9 @@
    called from a Kokkos functor on the same geometry and movements
    (demc::sphere_contact()). This class only moves data in and out.
 
-   Per-contact history: a FIXED slot per neighbor-list entry in LAMMPS's
-   fix neigh/history/kk (through FixJaegerHistoryKokkos), `capacity` points
+   Per-contact history: a record of fixed size per contact in the pool of
+   FixJaegerHistoryKokkos (LAMMPS's fix neigh/history/kk moves the records
+   with the atoms), `capacity` points
    (history/max, default DEFAULT_CAPACITY); when a push finds the stack full
    the kernel merges the two most similar adjacent segments itself (the CPU
    style's rule with history/max). Record layout: FixJaegerHistoryKokkos::Record.
@@ -49,6 +50,7 @@ struct PairGranJaegerSums {
   double work, damping;         // tangential work and damping dissipation in this step
   double contacts, sliding;     // pvector E_CONTACTS, E_SLIDING
   double merges, forced, handed_over, corrupt;
+  double waiting;    // new contacts that found the record pool full (run again, alone)
   // this run's forced merges and contacts (FixJaegerHistoryKokkos::run_forced_merges ...),
   // weighted as the energies: records held at the run's setup, records opened
   double forced_run, forced_contacts, held, opened;
@@ -56,7 +58,8 @@ struct PairGranJaegerSums {
   KOKKOS_INLINE_FUNCTION PairGranJaegerSums() :
       evdwl(0.0), v{0.0, 0.0, 0.0, 0.0, 0.0, 0.0}, normal(0.0), tangential(0.0), work(0.0),
       damping(0.0), contacts(0.0), sliding(0.0), merges(0.0), forced(0.0), handed_over(0.0),
-      corrupt(0.0), forced_run(0.0), forced_contacts(0.0), held(0.0), opened(0.0), converted(0.0)
+      corrupt(0.0), waiting(0.0), forced_run(0.0), forced_contacts(0.0), held(0.0), opened(0.0),
+      converted(0.0)
   {
   }
   KOKKOS_INLINE_FUNCTION void operator+=(const PairGranJaegerSums &o)
@@ -78,6 +81,7 @@ struct PairGranJaegerSums {
     opened += o.opened;
     converted += o.converted;
     corrupt += o.corrupt;
+    waiting += o.waiting;
   }
 };
 
@@ -96,7 +100,12 @@ struct PairGranJaegerTypeParams {
 template <class DeviceType> struct PairGranJaegerKernelData : DemcLoopViews<DeviceType> {
   typename Kokkos::DualView<PairGranJaegerTypeParams **, Kokkos::LayoutRight,
                             DeviceType>::t_dev_const_um params;
-  int dnum, capacity;    // values per slot, points per stack
+  int dnum, capacity;    // values per record, points per stack
+  // the contact records (FixJaegerHistoryKokkos::pool), the records taken, the pool's size
+  Kokkos::View<double **, Kokkos::LayoutRight, DeviceType> pool;
+  Kokkos::View<int, DeviceType> pool_used;
+  int pool_records;
+  int only_waiting;    // 1: only the pairs that touch and have no record (finish_waiting())
   double beta;
   double prune;
   bool work;    // integrate the tangential work (pair_style keyword work)
@@ -133,6 +142,8 @@ template <class DeviceType> class PairGranJaegerKokkos : public PairGranJaeger {
   FixJaegerHistoryKokkos<DeviceType> *fix_historyKK;
 
   template <int NEIGHFLAG, int EVFLAG, int ADVANCE> void launch(int inum, PairGranJaegerSums &sums);
+  // the step of the new contacts that found the record pool full, once it has grown
+  void finish_waiting(int inum, PairGranJaegerSums &sums);
 
   void check_record_size();        // an impossible history/max: a LAMMPS error, not a crash
   void set_history_materials();    // params.old_mat for the pair loop

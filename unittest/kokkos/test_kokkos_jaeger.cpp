@@ -483,6 +483,30 @@ TEST(KokkosJaeger, MoreThanEightContactsPerAtom)
   EXPECT_GT(kk.stats[S_HANDED_OVER], 0.0);
 }
 
+/* Records are kept for contacts, not for neighbor-list entries: a 5x larger neighbor skin
+   (0.0015 against 0.0003 m, spheres of about 1.9 mm: several times the list entries) must
+   leave the memory per record (value 4 of the history fix's vector) nearly as it is: only an
+   int per list entry and the partner arrays' rows of the ghost atoms grow (by a few % here).
+   Records in the neighbor slots of fix neigh/history/kk grow with the longest list row (by
+   about 70 % here). */
+TEST(KokkosJaeger, MemoryPerContactDoesNotFollowTheNeighborList)
+{
+  auto stats_with_skin = [](const std::string &skin) {
+    LammpsSession s(MPI_COMM_WORLD, kokkos_args());
+    s.load_plugin();
+    s.commands(dense_packing_input(pair_lines(""), false));
+    s.commands({"neighbor " + skin + " bin", "run 40"});
+    return history_stats(s);
+  };
+  const auto near = stats_with_skin("0.0003"), far = stats_with_skin("0.0015");
+  printf("[ measured ] bytes per record: skin 0.0003 %.0f (%g records), skin 0.0015 %.0f (%g "
+         "records)\n",
+         near[S_BYTES], near[S_CONTACTS], far[S_BYTES], far[S_CONTACTS]);
+  EXPECT_GT(near[S_CONTACTS], 500.0);
+  EXPECT_GT(far[S_CONTACTS], 500.0);
+  EXPECT_LT(far[S_BYTES], 1.3 * near[S_BYTES]);
+}
+
 // pair_coeff changed between runs (E x 0.2, then mu 0.5 -> 0.1): the Kokkos style moves its
 // records to the new material in its pair loop as the CPU style does in a pass of its own
 TEST(KokkosJaeger, ChangedCoefficientsAsCpuStyle)
