@@ -229,9 +229,9 @@ namespace jaeger {
        points below the top whose removals together change no later force by more than prune mu P
        (P: the current normal force), the nearest first (the newest reversals, the smallest),
        down to kPruneAbove points. Returns the number removed; carries U_t. */
-    DEMC_FN int prune_below_top(const Material &mat, Stack &st, double prune, StepResult &res)
+    DEMC_FN int prune_points_below_top(const Material &mat, Stack &st, double prune,
+                                       StepResult &res)
     {
-      if (!(prune > 0.0) || st.n <= kPruneAbove) return 0;
       double budget = prune * mat.mu * top_point(st).P;
       int removed = 0;
       while (st.n > kPruneAbove) {
@@ -245,6 +245,14 @@ namespace jaeger {
         ++removed;
       }
       return removed;
+    }
+    /* The test inline, the walk apart: nearly every step of a packing meets a short history
+       (GCC kept the whole rule out of line, a call per step for the test alone). */
+    DEMC_FN_FLAT int prune_below_top(const Material &mat, Stack &st, double prune,
+                                     StepResult &res)
+    {
+      if (!(prune > 0.0) || st.n <= kPruneAbove) return 0;
+      return prune_points_below_top(mat, st, prune, res);
     }
 
     constexpr double kHuge = 1.7976931348623157e308;
@@ -273,7 +281,8 @@ namespace jaeger {
 
     DEMC_FN void push_point(const Material &mat, Stack &st, const Point &p, StepResult &res)
     {
-      res.merges += make_room(mat, st, p);
+      // (make_room()'s own test first, inline: a full stack is rare)
+      if (st.n >= st.capacity && st.n > 0) res.merges += make_room(mat, st, p);
       if (st.n < st.capacity) st.pts[st.n++] = p;
     }
 
@@ -326,15 +335,19 @@ namespace jaeger {
     /* Step 3a, unloading to z1 < z(top): find the segment k_top holding z1 and the
        new top there (a stored point, or the cut point), and r = s' - s*(z1): ds
        plus the shift carried by the dropped part. r_tol is the rounding
-       allowance of r (the slopes are read back from differences). */
+       allowance of r (the slopes are read back from differences). s_top, s_cut: the slopes
+       of the top segment and of segment k_top, which the walk on needs again. */
     DEMC_FN Vec2 locate_cut(const Material &mat, const Stack &st, double z1, double P1,
-                            const Vec2 &ds, int &k_top, Point &top, double &r_tol)
+                            const Vec2 &ds, int &k_top, Point &top, double &r_tol, Slope &s_top,
+                            Slope &s_cut)
     {
       Vec2 r = ds;
       r_tol = 4.0 * kEps * (math::fabs(ds.x) + math::fabs(ds.y));
       for (int k = st.n - 1;; --k) {
         const Point hi = st.pts[k], lo = point_below(st, k);
         const Slope s = read_slope(mat, lo, hi);
+        if (k == st.n - 1) s_top = s;
+        s_cut = s;
         const double dropped = hi.z - max2(lo.z, z1);
         r = r + dropped * s.m;
         r_tol += dropped * (segment_slope_error(mat, lo, hi) + 4.0 * kEps * s.len);
@@ -347,21 +360,29 @@ namespace jaeger {
     }
 
     /* Steps 3b-3d without touching the stack: walk down from the top (segment
-       k_top, upper end `top` at overlap z1 - c, r = s' - s*(top)) to the apex. DEMC_FN_FLAT:
+       k_top, upper end `top` at overlap z1 - c, r = s' - s*(top)) to the apex; first: the
+       slope of segment k_top where the caller has read it. The plan keeps the slopes of the
+       top segment and of the apex's for the work integral. DEMC_FN_FLAT:
        with slip_step_work() in two forms, GCC kept more of it behind a call. */
     DEMC_FN_FLAT Plan find_apex(const Material &mat, const Stack &st, int k_top, const Point &top,
-                                Vec2 r, double c)
+                                Vec2 r, double c, const Slope *first = nullptr)
     {
       const double K = cone_slope(mat);
       Plan p = {k_top, top, -1, origin_point(), r};
       Point hi = top;
       for (int k = k_top; k >= 0; --k) {
         const Point lo = point_below(st, k);
-        const Slope slope = read_slope(mat, lo, st.pts[k]);
+        const Slope slope = (first && k == k_top) ? *first : read_slope(mat, lo, st.pts[k]);
         const Vec2 m = slope.m;
+        if (k == st.n - 1) {
+          p.k_m1 = k;
+          p.m1 = m;
+        }
         const double t = slip_crossing(r, slope, c, K), L = hi.z - lo.z;
         if (t < L && hi.z - t > lo.z) {    // the apex is in this segment (or at its top)
           p.k = k;
+          p.k_m2 = k;
+          p.m2 = m;
           p.apex = hi;
           p.v = r;
           if (t > 0.0) {
@@ -424,14 +445,19 @@ namespace jaeger {
       int k_top = 0;
       Point cut = top;
       double r_tol = 0.0;
-      const Vec2 r = detail::locate_cut(mat, st, z_new, P1, ds, k_top, cut, r_tol);
+      Slope s_top, s_cut;
+      const Vec2 r = detail::locate_cut(mat, st, z_new, P1, ds, k_top, cut, r_tol, s_top, s_cut);
       const double lr = length(r);
       if (lr <= r_tol) {    // 3e. degenerate: r = 0 to rounding, nothing slips
         p = {k_top, cut, k_top, cut, {0.0, 0.0}};
+        p.k_m2 = k_top;
+        p.m2 = s_cut.m;
         dropped_r = lr > 0.0;
       } else {
-        p = detail::find_apex(mat, st, k_top, cut, r, 0.0);
+        p = detail::find_apex(mat, st, k_top, cut, r, 0.0, &s_cut);
       }
+      p.k_m1 = st.n - 1;
+      p.m1 = s_top.m;
     } else {
       p = detail::find_apex(mat, st, st.n - 1, top, ds, dz);
     }

@@ -46,7 +46,20 @@ namespace jaeger {
       Vec2 v;        // s' - s*(z*): its direction is the slip direction; 0: no slip
       bool slips;    // a new slip segment is pushed (set_slip_direction())
       Vec2 e;        // its direction v / |v| where it slips
+      /* slopes the walk down has read (segment index, -1: none): those of the top segment
+         and of the apex's, which the work integral reads again (plan_slope()) */
+      int k_m1 = -1, k_m2 = -1;
+      Vec2 m1, m2;
     };
+
+    // the slope of segment k (lo -> hi), from the plan where its walk read it
+    DEMC_FN Vec2 plan_slope(const Material &mat, const Plan &p, int k, const Point &lo,
+                            const Point &hi)
+    {
+      if (k == p.k_m1) return p.m1;
+      if (k == p.k_m2) return p.m2;
+      return segment_slope(mat, lo, hi);
+    }
 
     /* Whether the step slips (|v| > 0 and the new top above the apex) and along which direction:
        decided once for the work integral and the stack. */
@@ -370,7 +383,7 @@ namespace jaeger {
       Vec2 d = {0.0, 0.0};
       for (int k = st.n - 1; k >= 0 && k >= p.k; --k) {
         const Point hi = st.pts[k], lo = point_below(st, k);
-        const SegmentField f = {d, segment_slope(mat, lo, hi), hi.z};
+        const SegmentField f = {d, plan_slope(mat, p, k, lo, hi), hi.z};
         const double g_lo = max2(lo.z, z_apex), g_stay = min2(hi.z, z_stay);
         const double g_from = max2(g_lo, max2(z1, 0.0));
         if (k == st.n - 1) {    // the top segment, d = 0: closed forms
