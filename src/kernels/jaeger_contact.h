@@ -361,14 +361,27 @@ namespace jaeger {
 
     /* Steps 3b-3d without touching the stack: walk down from the top (segment
        k_top, upper end `top` at overlap z1 - c, r = s' - s*(top)) to the apex; first: the
-       slope of segment k_top where the caller has read it. The plan keeps the slopes of the
-       top segment and of the apex's for the work integral. DEMC_FN_FLAT:
+       slope of segment k_top where the caller has read it, m_top: the top segment's where
+       the caller has read it. The plan keeps the slopes of the top segment and of the apex's
+       for the work integral. DEMC_FN_FLAT:
        with slip_step_work() in two forms, GCC kept more of it behind a call. */
     DEMC_FN_FLAT Plan find_apex(const Material &mat, const Stack &st, int k_top, const Point &top,
-                                Vec2 r, double c, const Slope *first = nullptr)
+                                Vec2 r, double c, const Slope *first = nullptr,
+                                const Vec2 *m_top = nullptr)
     {
       const double K = cone_slope(mat);
-      Plan p = {k_top, top, -1, origin_point(), r};
+      // (member by member: the slip direction is set_slip_direction()'s, the slopes are read
+      // only where their index is set)
+      Plan p;
+      p.k_top = k_top;
+      p.top = top;
+      p.k = -1;
+      p.apex = origin_point();
+      p.v = r;
+      if (m_top) {
+        p.k_m1 = st.n - 1;
+        p.m1 = *m_top;
+      }
       Point hi = top;
       for (int k = k_top; k >= 0; --k) {
         const Point lo = point_below(st, k);
@@ -397,6 +410,32 @@ namespace jaeger {
         hi = lo;
       }
       p.v = r;    // no crossing above the origin: full sliding
+      return p;
+    }
+
+    /* The plan of a step that is not elastic from the top `top` to z1 (P1 = P(z1)) by ds:
+       3a-3e. dropped_r: an unload that drops a nonzero r within its rounding allowance. (One
+       function that returns the plan it makes: no copy of it in step().) */
+    DEMC_FN_FLAT Plan plan_slip(const Material &mat, const Stack &st, const Point &top, double z1,
+                                double P1, const Vec2 &ds, bool &dropped_r)
+    {
+      const double dz = z1 - top.z;
+      if (!(dz < 0.0)) return find_apex(mat, st, st.n - 1, top, ds, dz);
+      // 3a. unloading: springs leave the contact
+      int k_top = 0;
+      Point cut = top;
+      double r_tol = 0.0;
+      Slope s_top, s_cut;
+      const Vec2 r = locate_cut(mat, st, z1, P1, ds, k_top, cut, r_tol, s_top, s_cut);
+      const double lr = length(r);
+      if (!(lr <= r_tol)) return find_apex(mat, st, k_top, cut, r, 0.0, &s_cut, &s_top.m);
+      // 3e. degenerate: r = 0 to rounding, nothing slips
+      Plan p = {k_top, cut, k_top, cut, {0.0, 0.0}};
+      p.k_m1 = st.n - 1;
+      p.m1 = s_top.m;
+      p.k_m2 = k_top;
+      p.m2 = s_cut.m;
+      dropped_r = lr > 0.0;
       return p;
     }
 
@@ -439,28 +478,8 @@ namespace jaeger {
         return {force_of(top), top.P, 0.0, 0, STEP_NONE, detail::carried_after(carry, stored), 0};
       return detail::elastic_push(mat, st, z_new, P1, ds, beta, work, carry, stored, prune);
     }
-    detail::Plan p;
     bool dropped_r = false;
-    if (dz < 0.0) {    // 3a. unloading: springs leave the contact
-      int k_top = 0;
-      Point cut = top;
-      double r_tol = 0.0;
-      Slope s_top, s_cut;
-      const Vec2 r = detail::locate_cut(mat, st, z_new, P1, ds, k_top, cut, r_tol, s_top, s_cut);
-      const double lr = length(r);
-      if (lr <= r_tol) {    // 3e. degenerate: r = 0 to rounding, nothing slips
-        p = {k_top, cut, k_top, cut, {0.0, 0.0}};
-        p.k_m2 = k_top;
-        p.m2 = s_cut.m;
-        dropped_r = lr > 0.0;
-      } else {
-        p = detail::find_apex(mat, st, k_top, cut, r, 0.0, &s_cut);
-      }
-      p.k_m1 = st.n - 1;
-      p.m1 = s_top.m;
-    } else {
-      p = detail::find_apex(mat, st, st.n - 1, top, ds, dz);
-    }
+    detail::Plan p = detail::plan_slip(mat, st, top, z_new, P1, ds, dropped_r);
     detail::set_slip_direction(p, z_new);
     detail::StepEnergy E = {0.0, -1.0};
     if (carry)
