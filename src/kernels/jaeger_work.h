@@ -379,7 +379,14 @@ namespace jaeger {
     {
       const double K = cone_slope(mat);
       // what every node would need (the divisions and square roots included), once per step
-      StepGeometry s = {z0, z1, z1 - z0, ds, {0.0, 0.0}, 0.0, 0.0, K, 0.0, 1.0 / mat.R};
+      StepGeometry s;    // (member by member: no zero fill of what is set below)
+      s.z0 = z0;
+      s.z1 = z1;
+      s.dz = z1 - z0;
+      s.ds = ds;
+      s.K = K;
+      s.inv_adz = 0.0;
+      s.inv_R = 1.0 / mat.R;
       s.ds2 = dot(ds, ds);
       s.z_apex = p.apex.z;
       s.a0 = contact_radius(mat, z0);
@@ -392,6 +399,9 @@ namespace jaeger {
         s.rho = dot(s.e, ds) - K * s.dz;
         s.inv_rho = s.rho > 0.0 ? 1.0 / s.rho : 0.0;
         s.K_e_ds = K * dot(s.e, ds);
+      } else {
+        s.e = {0.0, 0.0};
+        s.rho = s.inv_rho = s.K_e_ds = 0.0;
       }
       // A: inside the apex, closed form.
       const double a_apex = s.a_apex;
