@@ -248,8 +248,7 @@ namespace jaeger {
     }
     /* The test inline, the walk apart: nearly every step of a packing meets a short history
        (GCC kept the whole rule out of line, a call per step for the test alone). */
-    DEMC_FN_FLAT int prune_below_top(const Material &mat, Stack &st, double prune,
-                                     StepResult &res)
+    DEMC_FN_FLAT int prune_below_top(const Material &mat, Stack &st, double prune, StepResult &res)
     {
       if (!(prune > 0.0) || st.n <= kPruneAbove) return 0;
       return prune_points_below_top(mat, st, prune, res);
