@@ -107,8 +107,10 @@ DEMC_FN Vec3 contact_damping_force(const Vec3 &du, const Vec3 &n, double nu_n, d
 {
   if (dt <= 0.0 || (nu_n == 0.0 && nu_t == 0.0)) return {0.0, 0.0, 0.0};
   const double un = dot(du, n);
-  const Vec3 ut = du - un * n;
   const DashpotCoefficients c = dashpot_coefficients(nu_n, nu_t, 1.0 / dt, un);
+  // a normal dashpot alone (the usual choice): its tangential part, exactly zero, not formed
+  if (nu_t == 0.0) return c.on_n * n;
+  const Vec3 ut = du - un * n;
   return c.on_n * n + c.on_t * ut;
 }
 

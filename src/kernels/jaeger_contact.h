@@ -229,9 +229,9 @@ namespace jaeger {
        points below the top whose removals together change no later force by more than prune mu P
        (P: the current normal force), the nearest first (the newest reversals, the smallest),
        down to kPruneAbove points. Returns the number removed; carries U_t. */
-    DEMC_FN int prune_below_top(const Material &mat, Stack &st, double prune, StepResult &res)
+    DEMC_FN int prune_points_below_top(const Material &mat, Stack &st, double prune,
+                                       StepResult &res)
     {
-      if (!(prune > 0.0) || st.n <= kPruneAbove) return 0;
       double budget = prune * mat.mu * top_point(st).P;
       int removed = 0;
       while (st.n > kPruneAbove) {
@@ -245,6 +245,13 @@ namespace jaeger {
         ++removed;
       }
       return removed;
+    }
+    /* The test inline, the walk apart: nearly every step of a packing meets a short history
+       (GCC kept the whole rule out of line, a call per step for the test alone). */
+    DEMC_FN_FLAT int prune_below_top(const Material &mat, Stack &st, double prune, StepResult &res)
+    {
+      if (!(prune > 0.0) || st.n <= kPruneAbove) return 0;
+      return prune_points_below_top(mat, st, prune, res);
     }
 
     constexpr double kHuge = 1.7976931348623157e308;
@@ -273,7 +280,8 @@ namespace jaeger {
 
     DEMC_FN void push_point(const Material &mat, Stack &st, const Point &p, StepResult &res)
     {
-      res.merges += make_room(mat, st, p);
+      // (make_room()'s own test first, inline: a full stack is rare)
+      if (st.n >= st.capacity && st.n > 0) res.merges += make_room(mat, st, p);
       if (st.n < st.capacity) st.pts[st.n++] = p;
     }
 
@@ -326,15 +334,19 @@ namespace jaeger {
     /* Step 3a, unloading to z1 < z(top): find the segment k_top holding z1 and the
        new top there (a stored point, or the cut point), and r = s' - s*(z1): ds
        plus the shift carried by the dropped part. r_tol is the rounding
-       allowance of r (the slopes are read back from differences). */
+       allowance of r (the slopes are read back from differences). s_top, s_cut: the slopes
+       of the top segment and of segment k_top, which the walk on needs again. */
     DEMC_FN Vec2 locate_cut(const Material &mat, const Stack &st, double z1, double P1,
-                            const Vec2 &ds, int &k_top, Point &top, double &r_tol)
+                            const Vec2 &ds, int &k_top, Point &top, double &r_tol, Slope &s_top,
+                            Slope &s_cut)
     {
       Vec2 r = ds;
       r_tol = 4.0 * kEps * (math::fabs(ds.x) + math::fabs(ds.y));
       for (int k = st.n - 1;; --k) {
         const Point hi = st.pts[k], lo = point_below(st, k);
         const Slope s = read_slope(mat, lo, hi);
+        if (k == st.n - 1) s_top = s;
+        s_cut = s;
         const double dropped = hi.z - max2(lo.z, z1);
         r = r + dropped * s.m;
         r_tol += dropped * (segment_slope_error(mat, lo, hi) + 4.0 * kEps * s.len);
@@ -347,21 +359,42 @@ namespace jaeger {
     }
 
     /* Steps 3b-3d without touching the stack: walk down from the top (segment
-       k_top, upper end `top` at overlap z1 - c, r = s' - s*(top)) to the apex. DEMC_FN_FLAT:
+       k_top, upper end `top` at overlap z1 - c, r = s' - s*(top)) to the apex; first: the
+       slope of segment k_top where the caller has read it, m_top: the top segment's where
+       the caller has read it. The plan keeps the slopes of the top segment and of the apex's
+       for the work integral. DEMC_FN_FLAT:
        with slip_step_work() in two forms, GCC kept more of it behind a call. */
     DEMC_FN_FLAT Plan find_apex(const Material &mat, const Stack &st, int k_top, const Point &top,
-                                Vec2 r, double c)
+                                Vec2 r, double c, const Slope *first = nullptr,
+                                const Vec2 *m_top = nullptr)
     {
       const double K = cone_slope(mat);
-      Plan p = {k_top, top, -1, origin_point(), r};
+      // (member by member: the slip direction is set_slip_direction()'s, the slopes are read
+      // only where their index is set)
+      Plan p;
+      p.k_top = k_top;
+      p.top = top;
+      p.k = -1;
+      p.apex = origin_point();
+      p.v = r;
+      if (m_top) {
+        p.k_m1 = st.n - 1;
+        p.m1 = *m_top;
+      }
       Point hi = top;
       for (int k = k_top; k >= 0; --k) {
         const Point lo = point_below(st, k);
-        const Slope slope = read_slope(mat, lo, st.pts[k]);
+        const Slope slope = (first && k == k_top) ? *first : read_slope(mat, lo, st.pts[k]);
         const Vec2 m = slope.m;
+        if (k == st.n - 1) {
+          p.k_m1 = k;
+          p.m1 = m;
+        }
         const double t = slip_crossing(r, slope, c, K), L = hi.z - lo.z;
         if (t < L && hi.z - t > lo.z) {    // the apex is in this segment (or at its top)
           p.k = k;
+          p.k_m2 = k;
+          p.m2 = m;
           p.apex = hi;
           p.v = r;
           if (t > 0.0) {
@@ -376,6 +409,32 @@ namespace jaeger {
         hi = lo;
       }
       p.v = r;    // no crossing above the origin: full sliding
+      return p;
+    }
+
+    /* The plan of a step that is not elastic from the top `top` to z1 (P1 = P(z1)) by ds:
+       3a-3e. dropped_r: an unload that drops a nonzero r within its rounding allowance. (One
+       function that returns the plan it makes: no copy of it in step().) */
+    DEMC_FN_FLAT Plan plan_slip(const Material &mat, const Stack &st, const Point &top, double z1,
+                                double P1, const Vec2 &ds, bool &dropped_r)
+    {
+      const double dz = z1 - top.z;
+      if (!(dz < 0.0)) return find_apex(mat, st, st.n - 1, top, ds, dz);
+      // 3a. unloading: springs leave the contact
+      int k_top = 0;
+      Point cut = top;
+      double r_tol = 0.0;
+      Slope s_top, s_cut;
+      const Vec2 r = locate_cut(mat, st, z1, P1, ds, k_top, cut, r_tol, s_top, s_cut);
+      const double lr = length(r);
+      if (!(lr <= r_tol)) return find_apex(mat, st, k_top, cut, r, 0.0, &s_cut, &s_top.m);
+      // 3e. degenerate: r = 0 to rounding, nothing slips
+      Plan p = {k_top, cut, k_top, cut, {0.0, 0.0}};
+      p.k_m1 = st.n - 1;
+      p.m1 = s_top.m;
+      p.k_m2 = k_top;
+      p.m2 = s_cut.m;
+      dropped_r = lr > 0.0;
       return p;
     }
 
@@ -418,23 +477,8 @@ namespace jaeger {
         return {force_of(top), top.P, 0.0, 0, STEP_NONE, detail::carried_after(carry, stored), 0};
       return detail::elastic_push(mat, st, z_new, P1, ds, beta, work, carry, stored, prune);
     }
-    detail::Plan p;
     bool dropped_r = false;
-    if (dz < 0.0) {    // 3a. unloading: springs leave the contact
-      int k_top = 0;
-      Point cut = top;
-      double r_tol = 0.0;
-      const Vec2 r = detail::locate_cut(mat, st, z_new, P1, ds, k_top, cut, r_tol);
-      const double lr = length(r);
-      if (lr <= r_tol) {    // 3e. degenerate: r = 0 to rounding, nothing slips
-        p = {k_top, cut, k_top, cut, {0.0, 0.0}};
-        dropped_r = lr > 0.0;
-      } else {
-        p = detail::find_apex(mat, st, k_top, cut, r, 0.0);
-      }
-    } else {
-      p = detail::find_apex(mat, st, st.n - 1, top, ds, dz);
-    }
+    detail::Plan p = detail::plan_slip(mat, st, top, z_new, P1, ds, dropped_r);
     detail::set_slip_direction(p, z_new);
     detail::StepEnergy E = {0.0, -1.0};
     if (carry)

@@ -46,7 +46,20 @@ namespace jaeger {
       Vec2 v;        // s' - s*(z*): its direction is the slip direction; 0: no slip
       bool slips;    // a new slip segment is pushed (set_slip_direction())
       Vec2 e;        // its direction v / |v| where it slips
+      /* slopes the walk down has read (segment index, -1: none): those of the top segment
+         and of the apex's, which the work integral reads again (plan_slope()) */
+      int k_m1 = -1, k_m2 = -1;
+      Vec2 m1, m2;
     };
+
+    // the slope of segment k (lo -> hi), from the plan where its walk read it
+    DEMC_FN Vec2 plan_slope(const Material &mat, const Plan &p, int k, const Point &lo,
+                            const Point &hi)
+    {
+      if (k == p.k_m1) return p.m1;
+      if (k == p.k_m2) return p.m2;
+      return segment_slope(mat, lo, hi);
+    }
 
     /* Whether the step slips (|v| > 0 and the new top above the apex) and along which direction:
        decided once for the work integral and the stack. */
@@ -161,10 +174,10 @@ namespace jaeger {
        [sqrt(R g_lo), sqrt(R g_hi)]: exact for polynomials of degree 5 in x. */
     template <class Integrand>
     DEMC_FN double integrate_region(const Material &mat, const StepGeometry &s, double g_lo,
-                                    double g_hi, const Integrand &integrand)
+                                    double g_hi, double x_lo, double x_hi,
+                                    const Integrand &integrand)
     {
       if (!(g_hi > g_lo)) return 0.0;
-      const double x_lo = radius_at(mat, s, g_lo), x_hi = radius_at(mat, s, g_hi);
       const double half = 0.5 * mat.R * (g_hi - g_lo) / (x_hi + x_lo), mid = 0.5 * (x_hi + x_lo);
       const double node = 0.7745966692414834 * half;    // sqrt(3/5)
       const double xs[3] = {mid - node, mid, mid + node};
@@ -172,6 +185,15 @@ namespace jaeger {
       double sum = 0.0;
       for (int i = 0; i < 3; ++i) sum += ws[i] * integrand(xs[i] * xs[i] * s.inv_R);
       return half * sum;
+    }
+    // the same where the radii of the ends are not at hand
+    template <class Integrand>
+    DEMC_FN double integrate_region(const Material &mat, const StepGeometry &s, double g_lo,
+                                    double g_hi, const Integrand &integrand)
+    {
+      if (!(g_hi > g_lo)) return 0.0;
+      return integrate_region(mat, s, g_lo, g_hi, radius_at(mat, s, g_lo), radius_at(mat, s, g_hi),
+                              integrand);
     }
 
     /* Region D over [g_lo, g_hi] of one segment, split where |uc(g)| is smallest
@@ -255,16 +277,18 @@ namespace jaeger {
       double work, w2;
     };
     DEMC_FN TopIntegral integrate_staying_top(const Material &mat, const StepGeometry &s,
-                                              const Vec2 &m, double g_lo, double g_hi)
+                                              const Vec2 &m, double g_lo, double g_hi,
+                                              double x_bottom, double x_top)
     {
       if (!(g_hi > g_lo)) return {0.0, 0.0};
       const double m_ds = dot(m, s.ds), c1 = s.K_e_ds;
       const double beta = max2((s.K - dot(s.e, m)) * s.inv_rho, 0.0);
-      const double x_top = radius_at(mat, s, g_hi), x_bottom = radius_at(mat, s, g_lo);
       // w* below the bottom (to rounding: at it): every spring of the region reaches its circle
       const double g_star = beta > 0.0 ? s.z0 - 1.0 / beta : g_lo;
       const double g_cut = min2(max2(g_star, g_lo), g_hi);
-      const double x_cut = (g_cut == g_lo) ? x_bottom : radius_at(mat, s, g_cut);
+      const double x_cut = (g_cut == g_lo) ? x_bottom
+          : (g_cut == g_hi)                ? x_top
+                                           : radius_at(mat, s, g_cut);
       const Moments stuck = moments_below(s.inv_R, s.z0 - g_cut, x_cut, x_bottom, g_cut - g_lo);
       TopIntegral I = {m_ds * stuck.w1 + 0.5 * s.ds2 * stuck.w0, stuck.w2};
       if (g_hi > g_cut) {    // some springs reach their circle (then 1 / beta > z0 - g_hi)
@@ -275,6 +299,12 @@ namespace jaeger {
       }
       return I;
     }
+    DEMC_FN TopIntegral integrate_staying_top(const Material &mat, const StepGeometry &s,
+                                              const Vec2 &m, double g_lo, double g_hi)
+    {
+      return integrate_staying_top(mat, s, m, g_lo, g_hi, radius_at(mat, s, g_lo),
+                                   radius_at(mat, s, g_hi));
+    }
 
     /* Region D on the top segment (slope m, no shift below the top: d = 0), the springs from
        g_from up to the top z0 leaving. There u0 = w m and uc = w U with U = m + ds / |dz|, w =
@@ -284,7 +314,7 @@ namespace jaeger {
        moment of w^2: one square root and one division instead of five and four. (With that
        moment, as integrate_staying_top().) */
     DEMC_FN TopIntegral integrate_leaving_top(const Material &mat, const StepGeometry &s,
-                                              const Vec2 &m, double g_from)
+                                              const Vec2 &m, double g_from, double x_from)
     {
       if (!(s.z0 > g_from)) return {0.0, 0.0};
       const double adz = -s.dz;
@@ -299,9 +329,14 @@ namespace jaeger {
       const double stuck = s.inv_adz - sigma;    // stuck time / w
       const double c =
           stuck * dot(m, s.ds) + 0.5 * stuck * stuck * s.ds2 + 0.5 * s.K * adz * dragged;
-      const double a = s.a0, b = radius_at(mat, s, g_from);
+      const double a = s.a0, b = x_from;
       const double w2 = moment_w2(s.inv_R, a, radius_difference(s.inv_R, a, b, s.z0 - g_from));
       return {c * w2, w2};
+    }
+    DEMC_FN TopIntegral integrate_leaving_top(const Material &mat, const StepGeometry &s,
+                                              const Vec2 &m, double g_from)
+    {
+      return integrate_leaving_top(mat, s, m, g_from, radius_at(mat, s, g_from));
     }
 
     /* What a step that slips (or unloads) does to the energy: the work integral T.ds, and the
@@ -344,7 +379,14 @@ namespace jaeger {
     {
       const double K = cone_slope(mat);
       // what every node would need (the divisions and square roots included), once per step
-      StepGeometry s = {z0, z1, z1 - z0, ds, {0.0, 0.0}, 0.0, 0.0, K, 0.0, 1.0 / mat.R};
+      StepGeometry s;    // (member by member: no zero fill of what is set below)
+      s.z0 = z0;
+      s.z1 = z1;
+      s.dz = z1 - z0;
+      s.ds = ds;
+      s.K = K;
+      s.inv_adz = 0.0;
+      s.inv_R = 1.0 / mat.R;
       s.ds2 = dot(ds, ds);
       s.z_apex = p.apex.z;
       s.a0 = contact_radius(mat, z0);
@@ -357,6 +399,9 @@ namespace jaeger {
         s.rho = dot(s.e, ds) - K * s.dz;
         s.inv_rho = s.rho > 0.0 ? 1.0 / s.rho : 0.0;
         s.K_e_ds = K * dot(s.e, ds);
+      } else {
+        s.e = {0.0, 0.0};
+        s.rho = s.inv_rho = s.K_e_ds = 0.0;
       }
       // A: inside the apex, closed form.
       const double a_apex = s.a_apex;
@@ -368,16 +413,26 @@ namespace jaeger {
       const double z_apex = p.apex.z, z_stay = min2(z0, z1);
       const bool carry = Carry && p.k >= 0;    // full sliding: no old energy to sum
       Vec2 d = {0.0, 0.0};
+      /* the radii x = sqrt(R g) of the region ends, from the walk: a segment's lower end is
+         the next one's upper end (one square root per segment; the ends at z0, z1 and the apex
+         are the step's) */
+      double x_hi = s.a0;
+      const double x_stay = z_stay == z0 ? s.a0 : s.a1;
       for (int k = st.n - 1; k >= 0 && k >= p.k; --k) {
         const Point hi = st.pts[k], lo = point_below(st, k);
-        const SegmentField f = {d, segment_slope(mat, lo, hi), hi.z};
+        const SegmentField f = {d, plan_slope(mat, p, k, lo, hi), hi.z};
         const double g_lo = max2(lo.z, z_apex), g_stay = min2(hi.z, z_stay);
         const double g_from = max2(g_lo, max2(z1, 0.0));
+        // (every segment above the apex's lies above it: lo.z >= z_apex)
+        const double x_lo = lo.z > z_apex ? contact_radius(mat, lo.z) : s.a_apex;
+        const double x_g_stay = hi.z <= z_stay ? x_hi : x_stay;
+        const double x_g_from = g_from == g_lo ? x_lo : s.a1;
         if (k == st.n - 1) {    // the top segment, d = 0: closed forms
           // its springs above the apex stay (up to g_stay) or leave (from g_from)
-          const TopIntegral B = slipping ? integrate_staying_top(mat, s, f.m, g_lo, g_stay)
-                                         : TopIntegral{0.0, 0.0};
-          const TopIntegral D = s.dz < 0.0 ? integrate_leaving_top(mat, s, f.m, g_from)
+          const TopIntegral B = slipping
+              ? integrate_staying_top(mat, s, f.m, g_lo, g_stay, x_lo, x_g_stay)
+              : TopIntegral{0.0, 0.0};
+          const TopIntegral D = s.dz < 0.0 ? integrate_leaving_top(mat, s, f.m, g_from, x_g_from)
                                            : TopIntegral{0.0, 0.0};
           WBD += B.work + D.work;
           const bool all_springs = (slipping || !(g_stay > g_lo)) && (s.dz < 0.0 || g_stay == hi.z);
@@ -386,13 +441,15 @@ namespace jaeger {
                 ? dot(f.m, f.m) * (B.w2 + D.w2)
                 : segment_energy(s.inv_R, d, f.m, s.a0, radius_at(mat, s, g_lo), hi.z - g_lo);
         } else {
-          if (slipping) WBD += integrate_region(mat, s, g_lo, g_stay, RegionB(s, f));
+          if (slipping)
+            WBD += integrate_region(mat, s, g_lo, g_stay, x_lo, x_g_stay, RegionB(s, f));
           if (s.dz < 0.0) WBD += integrate_leaving(mat, s, f, g_from, hi.z);
           if (carry)
             U_above += segment_energy(s.inv_R, d, f.m, radius_at(mat, s, hi.z),
                                       radius_at(mat, s, g_lo), hi.z - g_lo);
         }
         d = d + (hi.z - lo.z) * f.m;
+        x_hi = x_lo;
       }
       // C: entering springs slide along e from their entry (a slip step with dz > 0).
       if (slipping && s.dz > 0.0) {

@@ -213,8 +213,9 @@ void PairGranJaeger::compute_contact(const TouchingPair &t, bool advance, bool e
     // their histories do (memory follows the lengths, not the bound), while the kernel is
     // told the bound: it merges only when a history reaches it
     const int length = (int) hist[H::R_LENGTH];
-    hist =
-        fix_history->reserve(i, jj, max_length > 0 ? std::min(length + 1, max_length) : length + 1);
+    const int room = max_length > 0 ? std::min(length + 1, max_length) : length + 1;
+    // (the record's own capacity first: it rarely has to grow)
+    if (hist[H::R_CAPACITY] < room) hist = fix_history->reserve(i, jj, room);
     jaeger::Stack st = stack_of(hist, max_length);
     res = jaeger::advance_record<Layout>(mat, hist, st, q, c.overlap, ds, beta, work, carry_length,
                                          prune);
