@@ -35,8 +35,8 @@ namespace cf = demc::coulomb;
 ------------------------------------------------------------------------- */
 
 FixWallGranCoulomb::FixWallGranCoulomb(LAMMPS *lmp, int narg, char **arg) :
-    FixWallGranDemc(lmp, narg, arg), law(cf::HOOKE), c1(0.0), c2(0.0), mu(0.0), kfactor(0.0),
-    history(nullptr), friction(nullptr)
+    FixWallGranFixedHistory(lmp, narg, arg, H_SIZE, RECORD_VERSION), law(cf::HOOKE), c1(0.0),
+    c2(0.0), mu(0.0), kfactor(0.0), friction(nullptr)
 {
   if (lmp->citeme) lmp->citeme->add(demc::cite_sakamaki);
   if (narg < 6)
@@ -69,19 +69,10 @@ FixWallGranCoulomb::FixWallGranCoulomb(LAMMPS *lmp, int narg, char **arg) :
   // hertz: the wall of the particles' material, E* = E / (2 (1 - nu^2)), R* the particle's radius
   kfactor = law == cf::HOOKE ? c1 : 4.0 / 3.0 * c1 / (2.0 * (1.0 - c2 * c2));
 
-  maxexchange = H_SIZE;
-  FixWallGranCoulomb::grow_arrays(atom->nmax);
-  atom->add_callback(Atom::GROW);
-  atom->add_callback(Atom::RESTART);
-  for (int i = 0; i < atom->nlocal; i++) FixWallGranCoulomb::set_arrays(i);
+  allocate_history();
 }
 
-FixWallGranCoulomb::~FixWallGranCoulomb()
-{
-  atom->delete_callback(id, Atom::GROW);
-  atom->delete_callback(id, Atom::RESTART);
-  memory->destroy(history);
-}
+FixWallGranCoulomb::~FixWallGranCoulomb() = default;
 
 int FixWallGranCoulomb::law_keyword(int narg, char **arg, int iarg)
 {
@@ -159,83 +150,23 @@ void FixWallGranCoulomb::part(const Contact &c, bool)
   for (int k = 0; k < H_SIZE; k++) history[c.p][k] = 0.0;
 }
 
-/* ----------------------------------------------------------------------
-   per-atom history: grows, moves and migrates with the atoms
-------------------------------------------------------------------------- */
-
-void FixWallGranCoulomb::grow_arrays(int nmax)
-{
-  memory->grow(history, nmax, H_SIZE, "wall/gran/coulomb:history");
-}
-
-void FixWallGranCoulomb::copy_arrays(int i, int j, int)
-{
-  for (int k = 0; k < H_SIZE; k++) history[j][k] = history[i][k];
-}
-
-void FixWallGranCoulomb::set_arrays(int i)
-{
-  for (int k = 0; k < H_SIZE; k++) history[i][k] = 0.0;
-}
-
-int FixWallGranCoulomb::pack_exchange(int i, double *buf)
-{
-  for (int k = 0; k < H_SIZE; k++) buf[k] = history[i][k];
-  return H_SIZE;
-}
-
-int FixWallGranCoulomb::unpack_exchange(int nlocal, double *buf)
-{
-  for (int k = 0; k < H_SIZE; k++) history[nlocal][k] = buf[k];
-  return H_SIZE;
-}
-
 /* restart record (format version RECORD_VERSION): [count, marker, version, H_SIZE, history].
    Version 1 had no dashpot force (H_FDAMP values), files written before records had a marker
    hold [count, the history of version 1]; the dashpot force comes in as 0 (as the setup of
    those versions took it). */
 
-int FixWallGranCoulomb::pack_restart(int i, double *buf)
-{
-  return demc_restart::pack_fixed_record(buf, RECORD_VERSION, history[i], H_SIZE);
-}
-
 void FixWallGranCoulomb::unpack_restart(int nlocal, int nth)
 {
-  double **extra = atom->extra;
-  int m = 0;
-  for (int k = 0; k < nth; k++) m += static_cast<int>(extra[nlocal][m]);
-  const double *record = &extra[nlocal][m + 1];
-  const double *values = record;
-  int stored = H_FDAMP;    // (versions 0 and 1)
-  if (demc_restart::is_versioned(record)) {
-    const int version =
-        demc_restart::checked_version(lmp, record[1], RECORD_VERSION, law_error("wall record"));
-    if (version == RECORD_VERSION) stored = H_SIZE;
-    demc_restart::checked_int(lmp, record[2], stored, stored, law_error("wall record length"));
-    values = record + demc_restart::PERATOM_HEADER;
-  } else {
-    demc_restart::checked_int(lmp, extra[nlocal][m], stored + 1, stored + 1,
-                              law_error("wall record size"));
-  }
-  for (int k = 0; k < H_SIZE; k++) history[nlocal][k] = k < stored ? values[k] : 0.0;
+  unpack_fixed_record(nlocal, nth, [](int version) {
+    return version == RECORD_VERSION ? H_SIZE : H_FDAMP;
+  });
   demc_restart::checked_int(lmp, history[nlocal][H_SIDE], NO_SIDE, HI_SIDE,
                             law_error("wall side of a contact"));
   demc_restart::checked_int(lmp, history[nlocal][H_STATE], PairGranCoulomb::NO_STATE,
                             PairGranCoulomb::SLIDING, law_error("wall contact state"));
 }
 
-int FixWallGranCoulomb::size_restart(int)
-{
-  return 1 + demc_restart::PERATOM_HEADER + H_SIZE;
-}
-
-int FixWallGranCoulomb::maxsize_restart()
-{
-  return 1 + demc_restart::PERATOM_HEADER + H_SIZE;
-}
-
 double FixWallGranCoulomb::memory_usage()
 {
-  return (double) atom->nmax * (int) H_SIZE * sizeof(double);
+  return history_memory();
 }

@@ -17,27 +17,19 @@ FixStyle(wall/gran/coulomb,FixWallGranCoulomb);
 #ifndef DEMC_FIX_WALL_GRAN_COULOMB_H
 #define DEMC_FIX_WALL_GRAN_COULOMB_H
 
-#include "fix_wall_gran_demc.h"
+#include "fix_wall_gran_fixed_history.h"
 
 namespace LAMMPS_NS {
 
 class FixCoulombFriction;
 
-class FixWallGranCoulomb : public FixWallGranDemc {
+class FixWallGranCoulomb : public FixWallGranFixedHistory {
  public:
   FixWallGranCoulomb(class LAMMPS *, int, char **);
   ~FixWallGranCoulomb() override;
   void init() override;
   double memory_usage() override;
-  void grow_arrays(int) override;
-  void copy_arrays(int, int, int) override;
-  void set_arrays(int) override;
-  int pack_exchange(int, double *) override;
-  int unpack_exchange(int, double *) override;
-  int pack_restart(int, double *) override;
   void unpack_restart(int, int) override;
-  int size_restart(int) override;
-  int maxsize_restart() override;
 
   // one particle's record: the friction force on it (3), state and work (as in the pair
   // style's history), then the side of the wall it touches, then the normal dashpot force of the
@@ -58,7 +50,6 @@ class FixWallGranCoulomb : public FixWallGranDemc {
   int law;              // demc::coulomb::NormalLaw
   double c1, c2, mu;    // hooke: kn; hertz: E, nu
   double kfactor;       // kn or 4/3 E*
-  double **history;
   FixCoulombFriction *friction;
   static constexpr int RECORD_VERSION = 2;    // of the per-atom restart record
 };

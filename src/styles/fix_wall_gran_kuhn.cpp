@@ -62,8 +62,8 @@ Vec3 tangential_force(const double *h)
 ------------------------------------------------------------------------- */
 
 FixWallGranKuhn::FixWallGranKuhn(LAMMPS *lmp, int narg, char **arg) :
-    FixWallGranDemc(lmp, narg, arg), kn(0.0), kt(0.0), mu(0.0), refinements(kuhn::ALL),
-    history(nullptr)
+    FixWallGranFixedHistory(lmp, narg, arg, H_SIZE, RECORD_VERSION), kn(0.0), kt(0.0), mu(0.0),
+    refinements(kuhn::ALL)
 {
   if (lmp->citeme) lmp->citeme->add(demc::cite_kuhn_suzuki_daouadji);
   if (narg < 7)
@@ -79,19 +79,10 @@ FixWallGranKuhn::FixWallGranKuhn(LAMMPS *lmp, int narg, char **arg) :
   if (kt <= 0.0) error->all(FLERR, law_error("kt must be > 0, got {}"), kt);
   if (mu < 0.0) error->all(FLERR, law_error("mu must be >= 0, got {}"), mu);
 
-  maxexchange = H_SIZE;
-  FixWallGranKuhn::grow_arrays(atom->nmax);
-  atom->add_callback(Atom::GROW);
-  atom->add_callback(Atom::RESTART);
-  for (int i = 0; i < atom->nlocal; i++) FixWallGranKuhn::set_arrays(i);
+  allocate_history();
 }
 
-FixWallGranKuhn::~FixWallGranKuhn()
-{
-  atom->delete_callback(id, Atom::GROW);
-  atom->delete_callback(id, Atom::RESTART);
-  memory->destroy(history);
-}
+FixWallGranKuhn::~FixWallGranKuhn() = default;
 
 /* ---------------------------------------------------------------------- */
 
@@ -164,80 +155,21 @@ void FixWallGranKuhn::part(const Contact &c, bool)
   for (int k = 0; k < H_SIZE; k++) h[k] = 0.0;
 }
 
-/* ----------------------------------------------------------------------
-   per-atom history: grows, moves and migrates with the atoms
-------------------------------------------------------------------------- */
-
-void FixWallGranKuhn::grow_arrays(int nmax)
-{
-  memory->grow(history, nmax, H_SIZE, "wall/gran/kuhn:history");
-}
-
-void FixWallGranKuhn::copy_arrays(int i, int j, int)
-{
-  for (int k = 0; k < H_SIZE; k++) history[j][k] = history[i][k];
-}
-
-void FixWallGranKuhn::set_arrays(int i)
-{
-  for (int k = 0; k < H_SIZE; k++) history[i][k] = 0.0;
-}
-
-int FixWallGranKuhn::pack_exchange(int i, double *buf)
-{
-  for (int k = 0; k < H_SIZE; k++) buf[k] = history[i][k];
-  return H_SIZE;
-}
-
-int FixWallGranKuhn::unpack_exchange(int nlocal, double *buf)
-{
-  for (int k = 0; k < H_SIZE; k++) history[nlocal][k] = buf[k];
-  return H_SIZE;
-}
-
 /* restart record (format version 1): [count, marker, version, H_SIZE, history]; files written
    before records had a marker hold [8, the history up to H_SIDE] */
 
-int FixWallGranKuhn::pack_restart(int i, double *buf)
-{
-  return demc_restart::pack_fixed_record(buf, RECORD_VERSION, history[i], H_SIZE);
-}
-
 void FixWallGranKuhn::unpack_restart(int nlocal, int nth)
 {
-  double **extra = atom->extra;
-  int m = 0;
-  for (int k = 0; k < nth; k++) m += static_cast<int>(extra[nlocal][m]);
-  const double *record = &extra[nlocal][m + 1];
-  const double *values = record;
-  int stored = H_SIZE;
-  if (demc_restart::is_versioned(record)) {
-    demc_restart::checked_version(lmp, record[1], RECORD_VERSION, law_error("wall record"));
-    demc_restart::checked_int(lmp, record[2], H_SIZE, H_SIZE, law_error("wall record length"));
-    values = record + demc_restart::PERATOM_HEADER;
-  } else {
-    // before markers: the values up to the side (the dashpot force comes in as 0, as the setup
-    // of that version took it)
-    stored = H_FDAMP_X;
-    demc_restart::checked_int(lmp, extra[nlocal][m], stored + 1, stored + 1,
-                              law_error("wall record size"));
-  }
-  for (int k = 0; k < H_SIZE; k++) history[nlocal][k] = k < stored ? values[k] : 0.0;
+  // before markers: the values up to the side (the dashpot force comes in as 0, as the setup of
+  // that version took it)
+  unpack_fixed_record(nlocal, nth, [](int version) {
+    return version == 0 ? H_FDAMP_X : H_SIZE;
+  });
   demc_restart::checked_int(lmp, history[nlocal][H_SIDE], NO_SIDE, HI_SIDE,
                             law_error("wall side of a contact"));
 }
 
-int FixWallGranKuhn::size_restart(int)
-{
-  return 1 + demc_restart::PERATOM_HEADER + H_SIZE;
-}
-
-int FixWallGranKuhn::maxsize_restart()
-{
-  return 1 + demc_restart::PERATOM_HEADER + H_SIZE;
-}
-
 double FixWallGranKuhn::memory_usage()
 {
-  return (double) atom->nmax * (int) H_SIZE * sizeof(double) + contacts_memory();
+  return history_memory() + contacts_memory();
 }

@@ -15,25 +15,16 @@ FixStyle(wall/gran/kuhn,FixWallGranKuhn);
 #ifndef DEMC_FIX_WALL_GRAN_KUHN_H
 #define DEMC_FIX_WALL_GRAN_KUHN_H
 
-#include "fix_wall_gran_demc.h"
+#include "fix_wall_gran_fixed_history.h"
 
 namespace LAMMPS_NS {
 
-class FixWallGranKuhn : public FixWallGranDemc {
+class FixWallGranKuhn : public FixWallGranFixedHistory {
  public:
   FixWallGranKuhn(class LAMMPS *, int, char **);
   ~FixWallGranKuhn() override;
   double memory_usage() override;
-  void grow_arrays(int) override;
-  void copy_arrays(int, int, int) override;
-  void set_arrays(int) override;
-  int pack_exchange(int, double *) override;
-  int exchange_size(int) const { return H_SIZE; }    // what pack_exchange(i) writes
-  int unpack_exchange(int, double *) override;
-  int pack_restart(int, double *) override;
   void unpack_restart(int, int) override;
-  int size_restart(int) override;
-  int maxsize_restart() override;
 
   // one particle's record: tangential force on the particle, overlap at the end of the
   // last step, this contact's friction and damping work, the surface it touches (a Side)
@@ -64,7 +55,6 @@ class FixWallGranKuhn : public FixWallGranDemc {
  private:
   double kn, kt, mu;       // (the dashpots: FixWallGranDemc)
   unsigned refinements;    // demc::kuhn::Refinement bits
-  double **history;
 };
 
 }    // namespace LAMMPS_NS

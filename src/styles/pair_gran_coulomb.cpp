@@ -481,13 +481,8 @@ double PairGranCoulomb::single(int i, int j, int itype, int jtype, double rsq, d
   begin_single(i, j, rsq, fforce);
   const double radsum = atom->radius[i] + atom->radius[j];
   int owner, slot;
-  const bool found = list && fix_history && fix_history->firstvalue &&
-      find_single_slot(
-                         i, j,
-                         [this](int a, int b) {
-                           return find_neighbor_index(a, b);
-                         },
-                         owner, slot);
+  const bool found =
+      list && fix_history && fix_history->firstvalue && find_single_slot(i, j, owner, slot);
   if (rsq >= radsum * radsum || !found) return 0.0;
   // the history holds the friction force on its list's owner
   const double *h = &fix_history->firstvalue[owner][H_SIZE * slot];

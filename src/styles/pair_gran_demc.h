@@ -130,6 +130,16 @@ class PairGranDemc :
     slot = slot_in(j, i);
     return slot >= 0;
   }
+  // the same in the pair style's own neighbor list (find_neighbor_index())
+  bool find_single_slot(int i, int j, int &owner, int &slot)
+  {
+    return find_single_slot(
+        i, j,
+        [this](int a, int b) {
+          return find_neighbor_index(a, b);
+        },
+        owner, slot);
+  }
   int find_neighbor_index(int i, int j);
   // the k < jnum with neighbor(k) == j, searched from the one after the last found (pairs are
   // usually asked for in list order); -1 if none. Any list: neighbor(k) gives the atom index.

@@ -640,13 +640,7 @@ double PairGranJaeger::single(int i, int j, int itype, int jtype, double rsq, do
   const double *radius = atom->radius;
   const double radsum = radius[i] + radius[j];
   int owner, slot;
-  const bool found = list && fix_history &&
-      find_single_slot(
-                         i, j,
-                         [this](int a, int b) {
-                           return find_neighbor_index(a, b);
-                         },
-                         owner, slot);
+  const bool found = list && fix_history && find_single_slot(i, j, owner, slot);
   if (rsq >= radsum * radsum || !found) return 0.0;
   const double r = std::sqrt(rsq);
   const jaeger::Material mat = contact_material(i, j);

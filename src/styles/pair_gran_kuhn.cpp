@@ -418,13 +418,8 @@ double PairGranKuhn::single(int i, int j, int itype, int jtype, double rsq, doub
   begin_single(i, j, rsq, fforce);
   const double radsum = atom->radius[i] + atom->radius[j];
   int owner, slot;
-  const bool found = list && fix_history && fix_history->firstvalue &&
-      find_single_slot(
-                         i, j,
-                         [this](int a, int b) {
-                           return find_neighbor_index(a, b);
-                         },
-                         owner, slot);
+  const bool found =
+      list && fix_history && fix_history->firstvalue && find_single_slot(i, j, owner, slot);
   if (rsq >= radsum * radsum || !found) return 0.0;
   // the history of j's list holds the force on j
   return single_from_history(itype, jtype, rsq, radsum,
