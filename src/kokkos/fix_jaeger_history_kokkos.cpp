@@ -9,6 +9,7 @@
 #include "atom_masks.h"
 #include "comm.h"
 #include "error.h"
+#include "lmptype.h"
 #include "neigh_list_kokkos.h"
 #include "pair.h"
 #include "update.h"
@@ -19,29 +20,203 @@
 
 using namespace LAMMPS_NS;
 
+namespace {
+constexpr int POINT = 4;    // doubles per history point
+
+// a record in a pool holds a contact iff its frame quaternion is not zero (a unit quaternion)
+template <class R> bool holds_contact(const double *rec)
+{
+  return rec[R::R_QW] != 0.0 || rec[R::R_QX] != 0.0 || rec[R::R_QY] != 0.0 || rec[R::R_QZ] != 0.0;
+}
+}    // namespace
+
 template <class DeviceType>
 FixJaegerHistoryKokkos<DeviceType>::FixJaegerHistoryKokkos(LAMMPS *lmp, int narg, char **arg) :
-    FixNeighHistoryDemcKokkos<DeviceType>(lmp, narg, arg), merges(0.0), forced_merges(0.0),
-    handed_over(0.0), run_forced_merges(0.0), run_forced_contacts(0.0), run_contacts(0.0),
-    stats_step(-1), stamp(1.0)
+    FixJaegerHistory(lmp, narg, arg, 1), forced_merges(0.0), handed_over(0.0),
+    run_forced_merges(0.0), run_forced_contacts(0.0), run_contacts(0.0), kk_stats_step(-1),
+    stamp(1.0)
 {
+  max_points = utils::inumeric(FLERR, arg[3], false, lmp);
+  if (max_points < 1 || max_points > (INT_MAX - R_POINTS) / POINT)
+    error->all(FLERR, "Fix {}: a history capacity of {} points is out of range", style,
+               max_points);
+  // the fix works on the host (stores, exchange, restart); it reads the atoms' IDs there
+  atomKK = (AtomKokkos *) atom;
+  kokkosable = 1;
+  execution_space = Host;
+  datamask_read = TAG_MASK;
+  datamask_modify = EMPTY_MASK;
   pool_used = Kokkos::View<int, DeviceType>("jaeger_history:pool_used");
-  this->reading_version = JAEGER_RECORD_VERSION;
-  if (this->dnum < R_POINTS + 4 || (this->dnum - R_POINTS) % 4 != 0)
-    this->error->all(FLERR,
-                     "Fix DEMC/JAEGER_HISTORY/KK: {} values per contact is not a Jaeger record",
-                     this->dnum);
-  this->vector_flag = 1;
-  this->size_vector = S_SIZE;
-  this->extvector = 0;
-  for (double &s : stats) s = 0.0;
+  big_used = Kokkos::View<int, DeviceType>("jaeger_history:big_used");
+  size_vector = K_SIZE;
+  for (double &s : kk_stats) s = 0.0;
+}
+
+/* ----------------------------------------------------------------------
+   the touch flags: rows for the atom slots, columns for the list's slots
+------------------------------------------------------------------------- */
+
+template <class DeviceType> void FixJaegerHistoryKokkos<DeviceType>::size_flags(int rows, int slots)
+{
+  if ((int) k_firstflag.extent(0) < rows || (int) k_firstflag.extent(1) < slots)
+    k_firstflag = DAT::tdual_int_2d("jaeger_history:firstflag", std::max(rows, 1),
+                                    std::max(slots, 1));
+}
+
+/* ----------------------------------------------------------------------
+   new neighbor list: each slot whose partner has a record in the atom's store
+   takes a record of new, compact pools (a small one while its history can
+   grow by a point in it); the others a flag of 0. Histories of pairs that
+   parted exactly at a reneighboring are restored too, as the CPU fix does.
+------------------------------------------------------------------------- */
+
+template <class DeviceType> void FixJaegerHistoryKokkos<DeviceType>::post_neighbor()
+{
+  auto *k_list = static_cast<NeighListKokkos<DeviceType> *>(pair->list);
+  atomKK->sync(Host, TAG_MASK);
+  const tagint *tag = atom->tag;
+  const int inum = k_list->inum;
+  const auto ilist = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), k_list->d_ilist);
+  const auto numneigh =
+      Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), k_list->d_numneigh);
+  const auto neighbors =
+      Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), k_list->d_neighbors);
+  size_flags(atom->nmax, k_list->maxneighs);
+  k_firstflag.sync_host();
+  const auto flag = k_firstflag.view_host();
+  const int small_points = small_capacity();
+
+  // first pass: the record of each slot (its store entry), and how many of each size
+  std::vector<const double *> saved;
+  long n_small = 0, n_big = 0;
+  for (int ii = 0; ii < inum; ii++) {
+    const int i = ilist(ii);
+    for (int jj = 0; jj < numneigh(i); jj++) {
+      const double *rec = find(i, (double) tag[neighbors(i, jj) & NEIGHMASK]);
+      saved.push_back(rec);
+      if (!rec) continue;
+      if (has_big() && (int) rec[R_LENGTH] >= small_points)
+        n_big++;
+      else
+        n_small++;
+    }
+  }
+  if (n_small + n_small / 8 + SPARE_SMALL > BIG_FLAG - 1 ||
+      n_big + n_big / 8 + SPARE_BIG > INT_MAX - BIG_FLAG)
+    error->one(FLERR, "Pair gran/jaeger/kk: {} contact records exceed the pools' index range",
+               n_small + n_big);
+
+  // compact pools with room for some new contacts (grow_pools() when a step needs more); kept
+  // when their size is still of the order of the records
+  auto resize = [](Pool &p, long found, int points, long spare, const char *name) {
+    const long wanted = found + found / 8 + spare;
+    const long held = (long) p.extent(0);
+    if (held < found || held > 2 * wanted || (int) p.extent(1) != values_per_contact(points))
+      p = Pool(name, wanted, values_per_contact(points));
+  };
+  resize(pool, n_small, small_points, SPARE_SMALL, "jaeger_history:pool");
+  // (no big records until a history outgrows a small one: then grow_pools())
+  resize(big, has_big() ? n_big : 0, has_big() ? max_points : 1, n_big > 0 ? SPARE_BIG : 0,
+         "jaeger_history:big");
+  const auto h_pool = Kokkos::create_mirror_view(Kokkos::HostSpace(), pool);
+  const auto h_big = Kokkos::create_mirror_view(Kokkos::HostSpace(), big);
+
+  size_t m = 0;
+  int used_small = 0, used_big = 0;
+  for (int ii = 0; ii < inum; ii++) {
+    const int i = ilist(ii);
+    for (int jj = 0; jj < numneigh(i); jj++) {
+      const double *rec = saved[m++];
+      if (!rec) {
+        flag(i, jj) = 0;
+        continue;
+      }
+      const int size = R_POINTS + POINT * (int) rec[R_LENGTH];
+      double *to;
+      if (has_big() && (int) rec[R_LENGTH] >= small_points) {
+        to = &h_big(used_big, 0);
+        flag(i, jj) = BIG_FLAG + used_big++;
+      } else {
+        to = &h_pool(used_small, 0);
+        flag(i, jj) = 1 + used_small++;
+      }
+      std::copy(rec, rec + size, to);
+    }
+  }
+  Kokkos::deep_copy(pool, h_pool);
+  Kokkos::deep_copy(big, h_big);
+  Kokkos::deep_copy(pool_used, used_small);
+  Kokkos::deep_copy(big_used, used_big);
+  k_firstflag.modify_host();
+}
+
+/* ----------------------------------------------------------------------
+   every record of the current neighbor list to the stores of both atoms
+   (newton off: gran/jaeger/kk refuses newton on)
+------------------------------------------------------------------------- */
+
+template <class DeviceType> void FixJaegerHistoryKokkos<DeviceType>::pre_exchange()
+{
+  const int nall = atom->nlocal + atom->nghost;
+  for (int i = 0; i < nall && i < (int) peratom.size(); i++) peratom[i].clear();
+  auto *k_list = pair ? static_cast<NeighListKokkos<DeviceType> *>(pair->list) : nullptr;
+  if (k_list && k_list->inum > 0 && k_firstflag.extent(0) > 0) {
+    atomKK->sync(Host, TAG_MASK);
+    const tagint *tag = atom->tag;
+    const int nlocal = atom->nlocal;
+    const auto ilist = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), k_list->d_ilist);
+    const auto numneigh =
+        Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), k_list->d_numneigh);
+    const auto neighbors =
+        Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), k_list->d_neighbors);
+    k_firstflag.sync_host();
+    const auto flag = k_firstflag.view_host();
+    const auto h_pool = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), pool);
+    const auto h_big = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), big);
+    for (int ii = 0; ii < k_list->inum; ii++) {
+      const int i = ilist(ii);
+      for (int jj = 0; jj < numneigh(i); jj++) {
+        const int f = flag(i, jj);
+        if (f <= 0) continue;
+        const double *rec = f >= BIG_FLAG ? &h_big(f - BIG_FLAG, 0) : &h_pool(f - 1, 0);
+        if (!holds_contact<FixJaegerHistoryKokkos>(rec)) continue;
+        const int j = neighbors(i, jj) & NEIGHMASK;
+        append(i, (double) tag[j], rec);
+        if (j < nlocal) append(j, (double) tag[i], rec);
+      }
+    }
+  }
+  set_maxexchange();
+}
+
+/* ----------------------------------------------------------------------
+   the pools after a pair loop in which contacts found them full: every
+   record below a pool's size was taken (its counter went beyond it), so the
+   records taken are its size; it grows keeping them, with room for the
+   waiting contacts and 1/8 more
+------------------------------------------------------------------------- */
+
+template <class DeviceType>
+void FixJaegerHistoryKokkos<DeviceType>::grow_pools(long waiting_small, long waiting_big)
+{
+  auto grow = [this](Pool &p, Kokkos::View<int, DeviceType> &used, long waiting, long spare,
+                     long limit) {
+    if (waiting <= 0) return;
+    const long taken = (long) p.extent(0);
+    const long wanted = taken + waiting;
+    if (wanted + wanted / 8 + spare > limit)
+      error->one(FLERR, "Pair gran/jaeger/kk: {} contact records exceed the pools' index range",
+                 wanted);
+    Kokkos::resize(p, wanted + wanted / 8 + spare, p.extent(1));
+    Kokkos::deep_copy(used, (int) taken);
+  };
+  grow(pool, pool_used, waiting_small, SPARE_SMALL, BIG_FLAG - 1);
+  grow(big, big_used, waiting_big, SPARE_BIG, INT_MAX - BIG_FLAG);
 }
 
 /* ----------------------------------------------------------------------
    this rank's records: sums[0] = count, sums[1] = total stack length;
-   longest = the longest stack. A slot holds a record iff its quaternion is
-   not zero (a frame quaternion is a unit quaternion, negated or not); the
-   length may carry the hand-over's sign.
+   longest = the longest stack
 ------------------------------------------------------------------------- */
 
 template <class DeviceType>
@@ -49,45 +224,34 @@ void FixJaegerHistoryKokkos<DeviceType>::local_stats(double *sums, double &longe
 {
   sums[0] = sums[1] = 0.0;
   longest = 0.0;
-  if (this->pair == nullptr || this->pair->list == nullptr || this->pair->list->inum == 0) return;
-  auto *k_list = static_cast<NeighListKokkos<DeviceType> *>(this->pair->list);
-  this->k_firstflag.template sync<DeviceType>();
-  const auto flag = this->k_firstflag.template view<DeviceType>();
-  if ((int) flag.extent(0) == 0) return;
-  const auto records = pool;
+  if (pair == nullptr || pair->list == nullptr || pair->list->inum == 0) return;
+  if (k_firstflag.extent(0) == 0) return;
+  auto *k_list = static_cast<NeighListKokkos<DeviceType> *>(pair->list);
+  k_firstflag.template sync<DeviceType>();
+  const auto flag = k_firstflag.template view<DeviceType>();
+  const auto small_records = pool;
+  const auto big_records = big;
   const auto ilist = k_list->d_ilist;
   const auto numneigh = k_list->d_numneigh;
   double count = 0.0, total = 0.0, most = 0.0;
-  const int inum = this->pair->list->inum;
-  // a record holds a contact iff its quaternion is not zero; its length may carry the
-  // hand-over's sign
   Kokkos::parallel_reduce(
-      "FixJaegerHistoryKokkos::count", Kokkos::RangePolicy<DeviceType>(0, inum),
-      KOKKOS_LAMBDA(const int ii, double &c, double &t) {
+      "FixJaegerHistoryKokkos::stats", Kokkos::RangePolicy<DeviceType>(0, k_list->inum),
+      KOKKOS_LAMBDA(const int ii, double &c, double &t, double &m) {
         const int i = ilist(ii);
         for (int jj = 0; jj < numneigh(i); jj++) {
           const int f = flag(i, jj);
           if (f <= 0) continue;
-          const double *rec = &records(f - 1, 0);
-          if (rec[R_QW] != 0.0 || rec[R_QX] != 0.0 || rec[R_QY] != 0.0 || rec[R_QZ] != 0.0) {
-            c += 1.0;
-            t += Kokkos::fabs(rec[R_LENGTH]);
-          }
-        }
-      },
-      count, total);
-  Kokkos::parallel_reduce(
-      "FixJaegerHistoryKokkos::longest", Kokkos::RangePolicy<DeviceType>(0, inum),
-      KOKKOS_LAMBDA(const int ii, double &m) {
-        const int i = ilist(ii);
-        for (int jj = 0; jj < numneigh(i); jj++) {
-          const int f = flag(i, jj);
-          if (f <= 0) continue;
-          const double n = Kokkos::fabs(records(f - 1, R_LENGTH));
+          const double *rec =
+              f >= BIG_FLAG ? &big_records(f - BIG_FLAG, 0) : &small_records(f - 1, 0);
+          if (rec[R_QW] == 0.0 && rec[R_QX] == 0.0 && rec[R_QY] == 0.0 && rec[R_QZ] == 0.0)
+            continue;
+          const double n = Kokkos::fabs(rec[R_LENGTH]);
+          c += 1.0;
+          t += n;
           if (n > m) m = n;
         }
       },
-      Kokkos::Max<double>(most));
+      count, total, Kokkos::Max<double>(most));
   sums[0] = count;
   sums[1] = total;
   longest = most > 0.0 ? most : 0.0;    // (the maximum over no record is -inf)
@@ -95,232 +259,46 @@ void FixJaegerHistoryKokkos<DeviceType>::local_stats(double *sums, double &longe
 
 /* ----------------------------------------------------------------------
    the global vector (intensive), as the CPU fix's f_ID[1..5] plus two:
-   1 records, 2 mean stack length, 3 longest stack, 4 bytes of the history
-   arrays per record, 5 all merges made by the kernel, 6 merges forced by a
-   full stack (capacity = history/max), 7 records read back negated after a
-   hand-over by fix neigh/history/kk (the pair style undoes the negation).
-   5-7 are cumulative since the fix was created, summed over ranks.
+   1 records, 2 mean stack length, 3 longest stack, 4 bytes of the record
+   pools per record (spare and abandoned records included, as the CPU fix
+   counts its arena; the touch flags add an int per neighbor-list slot, as
+   the CPU fix's handles a long), 5 all merges made by the
+   kernel, 6 merges forced by a full stack (capacity = history/max), 7
+   records of restart files read back negated (the earlier layout's
+   hand-over, undone). 5-7 are cumulative since the fix was created, summed
+   over ranks.
 ------------------------------------------------------------------------- */
 
 template <class DeviceType> double FixJaegerHistoryKokkos<DeviceType>::compute_vector(int n)
 {
-  if (stats_step != this->update->ntimestep) {
-    stats_step = this->update->ntimestep;
+  if (kk_stats_step != update->ntimestep) {
+    kk_stats_step = update->ntimestep;
     double local[6], global[6], longest = 0.0, global_longest = 0.0;
     local_stats(local, longest);
-    local[2] = this->memory_usage();
+    local[2] = (double) (pool.span() + big.span()) * sizeof(double);
     local[3] = merges;
     local[4] = forced_merges;
     local[5] = handed_over;
-    MPI_Allreduce(local, global, 6, MPI_DOUBLE, MPI_SUM, this->world);
-    MPI_Allreduce(&longest, &global_longest, 1, MPI_DOUBLE, MPI_MAX, this->world);
-    stats[S_CONTACTS] = global[0];
-    stats[S_MEAN_LENGTH] = global[0] > 0.0 ? global[1] / global[0] : 0.0;
-    stats[S_MAX_LENGTH] = global_longest;
-    stats[S_BYTES_PER_CONTACT] = global[0] > 0.0 ? global[2] / global[0] : 0.0;
-    stats[S_MERGES] = global[3];
-    stats[S_FORCED_MERGES] = global[4];
-    stats[S_HANDED_OVER] = global[5];
+    MPI_Allreduce(local, global, 6, MPI_DOUBLE, MPI_SUM, world);
+    MPI_Allreduce(&longest, &global_longest, 1, MPI_DOUBLE, MPI_MAX, world);
+    kk_stats[K_CONTACTS] = global[0];
+    kk_stats[K_MEAN_LENGTH] = global[0] > 0.0 ? global[1] / global[0] : 0.0;
+    kk_stats[K_MAX_LENGTH] = global_longest;
+    kk_stats[K_BYTES_PER_CONTACT] = global[0] > 0.0 ? global[2] / global[0] : 0.0;
+    kk_stats[K_MERGES] = global[3];
+    kk_stats[K_FORCED_MERGES] = global[4];
+    kk_stats[K_HANDED_OVER] = global[5];
   }
-  return stats[n];
+  return kk_stats[n];
 }
 
-/* ----------------------------------------------------------------------
-   the records of the pool, to the per-atom partner arrays of fix
-   neigh/history/kk, as its pre_exchange_no_newton() moves the values of the
-   neighbor slots: the partner's copy negated (see pair_gran_jaeger_kokkos.cpp)
-------------------------------------------------------------------------- */
-
-template <class DeviceType> void FixJaegerHistoryKokkos<DeviceType>::pre_exchange()
-{
-  if (this->newton_pair || this->onesided) {    // the base class stops with its error message
-    FixNeighHistoryKokkos<DeviceType>::pre_exchange();
-    return;
-  }
-  this->ensure_partner_capacity(this->count_partners());
-  records_to_partners();
-  this->maxexchange = (this->dnum + 1) * this->maxpartner + 2;
-}
-
-namespace {
-// the host side of the partner arrays of fix neigh/history/kk, as views (its rows are
-// contiguous: memoryKK->grow_kokkos() points them into one LayoutRight array)
-using HostInts = Kokkos::View<int *, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
-using HostTags =
-    Kokkos::View<tagint **, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
-using HostValues =
-    Kokkos::View<double **, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
-}    // namespace
-
-template <class DeviceType> void FixJaegerHistoryKokkos<DeviceType>::records_to_partners()
-{
-  const int rows = this->partner_rows, width = this->maxpartner, dnum = this->dnum;
-  if (rows == 0 || this->npartner == nullptr) return;
-  // the host side, current (pack_exchange() syncs it: the public way); written here, then
-  // marked modified by copying an atom onto itself
-  this->scratch.resize((size_t) (dnum + 1) * width + 1);
-  FixNeighHistoryKokkos<DeviceType>::pack_exchange(0, this->scratch.data());
-  const HostInts h_count(this->npartner, rows);
-  const HostTags h_partner(this->partner[0], rows, width);
-  const HostValues h_values(this->valuepartner[0], rows, (size_t) dnum * width);
-  // (on a host space these are the host arrays themselves)
-  const auto count = Kokkos::create_mirror_view(typename DeviceType::memory_space(), h_count);
-  const auto partner = Kokkos::create_mirror_view(typename DeviceType::memory_space(), h_partner);
-  const auto values = Kokkos::create_mirror_view(typename DeviceType::memory_space(), h_values);
-  Kokkos::deep_copy(count, 0);
-  auto *k_list = this->pair ? static_cast<NeighListKokkos<DeviceType> *>(this->pair->list)
-                            : nullptr;
-  const int inum = k_list ? k_list->inum : 0;
-  if (inum > 0 && this->k_firstflag.extent(0) > 0) {
-    this->atomKK->sync(this->execution_space, TAG_MASK);
-    this->k_firstflag.template sync<DeviceType>();
-    const auto flag = this->k_firstflag.template view<DeviceType>();
-    const auto tag = this->atomKK->k_tag.template view<DeviceType>();
-    const auto ilist = k_list->d_ilist;
-    const auto numneigh = k_list->d_numneigh;
-    const auto neighbors = k_list->d_neighbors;
-    const auto records = pool;
-    const int nlocal_neigh = this->nlocal_neigh;
-    Kokkos::parallel_for(
-        "FixJaegerHistoryKokkos::records_to_partners", Kokkos::RangePolicy<DeviceType>(0, inum),
-        KOKKOS_LAMBDA(const int ii) {
-          const int i = ilist(ii);
-          for (int jj = 0; jj < numneigh(i); jj++) {
-            const int f = flag(i, jj);
-            if (f <= 0) continue;
-            const int j = neighbors(i, jj) & NEIGHMASK;
-            const double *rec = &records(f - 1, 0);
-            // ensure_partner_capacity() made room for every partner
-            int m = Kokkos::atomic_fetch_add(&count(i), 1);
-            partner(i, m) = tag(j);
-            for (int k = 0; k < dnum; k++) values(i, dnum * m + k) = rec[k];
-            if (j < nlocal_neigh) {
-              m = Kokkos::atomic_fetch_add(&count(j), 1);
-              partner(j, m) = tag(i);
-              for (int k = 0; k < dnum; k++) values(j, dnum * m + k) = -rec[k];
-            }
-          }
-        });
-  }
-  Kokkos::deep_copy(h_count, count);
-  Kokkos::deep_copy(h_partner, partner);
-  Kokkos::deep_copy(h_values, values);
-  FixNeighHistoryKokkos<DeviceType>::copy_arrays(0, 0, 0);
-}
-
-/* ----------------------------------------------------------------------
-   the new neighbor list's slots: each slot of a listed atom whose partner
-   has a record takes a record of a new, compact pool (touch flag = its index
-   + 1), the others a flag of 0. Histories of pairs that parted exactly at a
-   reneighboring are restored too, as FixNeighHistoryDemcKokkos does.
-------------------------------------------------------------------------- */
-
-template <class DeviceType> void FixJaegerHistoryKokkos<DeviceType>::post_neighbor()
-{
-  auto *k_list = static_cast<NeighListKokkos<DeviceType> *>(this->pair->list);
-  const int nlocal = this->atom->nlocal;
-  this->nlocal_neigh = nlocal;
-  this->nall_neigh = nlocal + this->atom->nghost;
-  if (nlocal > this->maxatom || k_list->maxneighs > (int) this->k_firstflag.extent(1)) {
-    this->maxatom = this->atom->nmax;
-    this->k_firstflag =
-        DAT::tdual_int_2d("neighbor_history:firstflag", this->maxatom, k_list->maxneighs);
-  }
-  records_from_partners();
-}
-
-template <class DeviceType> void FixJaegerHistoryKokkos<DeviceType>::records_from_partners()
-{
-  auto *k_list = static_cast<NeighListKokkos<DeviceType> *>(this->pair->list);
-  const int rows = this->partner_rows, width = this->maxpartner, dnum = this->dnum;
-  this->atomKK->sync(this->execution_space, TAG_MASK);
-  this->k_firstflag.template sync<DeviceType>();
-  this->scratch.resize((size_t) (dnum + 1) * width + 1);
-  if (rows > 0) FixNeighHistoryKokkos<DeviceType>::pack_exchange(0, this->scratch.data());
-  const HostInts h_count(this->npartner, rows);
-  const HostTags h_partner(rows > 0 ? this->partner[0] : nullptr, rows, width);
-  const HostValues h_values(rows > 0 ? this->valuepartner[0] : nullptr, rows,
-                            (size_t) dnum * width);
-  const auto count =
-      Kokkos::create_mirror_view_and_copy(typename DeviceType::memory_space(), h_count);
-  const auto partner =
-      Kokkos::create_mirror_view_and_copy(typename DeviceType::memory_space(), h_partner);
-  const auto values =
-      Kokkos::create_mirror_view_and_copy(typename DeviceType::memory_space(), h_values);
-  const auto flag = this->k_firstflag.template view<DeviceType>();
-  const auto tag = this->atomKK->k_tag.template view<DeviceType>();
-  const auto ilist = k_list->d_ilist;
-  const auto numneigh = k_list->d_numneigh;
-  const auto neighbors = k_list->d_neighbors;
-  const int inum = k_list->inum;
-
-  // first pass: each slot's partner (its index + 1 in the flag, 0: none), and the count
-  int found = 0;
-  Kokkos::parallel_reduce(
-      "FixJaegerHistoryKokkos::match", Kokkos::RangePolicy<DeviceType>(0, inum),
-      KOKKOS_LAMBDA(const int ii, int &n) {
-        const int i = ilist(ii);
-        const int np = count(i);
-        for (int jj = 0; jj < numneigh(i); jj++) {
-          const tagint jtag = tag(neighbors(i, jj) & NEIGHMASK);
-          int m = 0;
-          while (m < np && partner(i, m) != jtag) m++;
-          flag(i, jj) = m < np ? m + 1 : 0;
-          if (m < np) n++;
-        }
-      },
-      found);
-
-  // a compact pool with room for some new contacts (grow_pool() when a step needs more); kept
-  // when its size is still of the order of the records
-  const long held = (long) pool.extent(0);
-  const long wanted = found + found / 8 + 64;
-  if (held < found || held > 2 * wanted || (int) pool.extent(1) != dnum)
-    pool = Kokkos::View<double **, Kokkos::LayoutRight, DeviceType>("jaeger_history:pool", wanted,
-                                                                    dnum);
-  Kokkos::deep_copy(pool_used, 0);
-  const auto records = pool;
-  const auto used = pool_used;
-  Kokkos::parallel_for(
-      "FixJaegerHistoryKokkos::records_from_partners", Kokkos::RangePolicy<DeviceType>(0, inum),
-      KOKKOS_LAMBDA(const int ii) {
-        const int i = ilist(ii);
-        for (int jj = 0; jj < numneigh(i); jj++) {
-          const int m = flag(i, jj) - 1;
-          if (m < 0) continue;
-          const int r = Kokkos::atomic_fetch_add(&used(), 1);
-          for (int k = 0; k < dnum; k++) records(r, k) = values(i, dnum * m + k);
-          flag(i, jj) = r + 1;
-        }
-      });
-  this->k_firstflag.template modify<DeviceType>();
-}
-
-/* ----------------------------------------------------------------------
-   the pool after a pair loop in which `waiting` new contacts found it full:
-   every record below its size was taken (the counter went beyond it), so
-   the records taken are its size; it grows keeping them, with room for the
-   waiting contacts and 1/8 more
-------------------------------------------------------------------------- */
-
-template <class DeviceType> void FixJaegerHistoryKokkos<DeviceType>::grow_pool(long waiting)
-{
-  const long taken = (long) pool.extent(0);
-  const long wanted = taken + waiting;
-  if (wanted + wanted / 8 + 64 > INT_MAX / 2)
-    this->error->one(FLERR, "Pair gran/jaeger/kk: {} contact records exceed the pool's index range",
-                     wanted);
-  Kokkos::resize(pool, wanted + wanted / 8 + 64, this->dnum);
-  Kokkos::deep_copy(pool_used, (int) taken);
-}
-
-/* the partner arrays (fix neigh/history/kk's memory_usage(): its neighbor slots' values are
-   not allocated here), the touch flags and the pool */
+// the pools and touch flags (device) and the per-atom stores (host)
 template <class DeviceType> double FixJaegerHistoryKokkos<DeviceType>::memory_usage()
 {
-  return FixNeighHistoryKokkos<DeviceType>::memory_usage() +
-      (double) this->k_firstflag.template view<DeviceType>().span() * sizeof(int) +
-      (double) pool.span() * sizeof(double);
+  double bytes = (double) (pool.span() + big.span()) * sizeof(double);
+  bytes += (double) k_firstflag.template view<DeviceType>().span() * sizeof(int);
+  for (const auto &store : peratom) bytes += (double) store.capacity() * sizeof(double);
+  return bytes;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -328,7 +306,7 @@ template <class DeviceType> double FixJaegerHistoryKokkos<DeviceType>::memory_us
 template <class DeviceType> void FixJaegerHistoryKokkos<DeviceType>::begin_run()
 {
   run_forced_merges = run_forced_contacts = run_contacts = 0.0;
-  stamp = (double) this->update->ntimestep + 1.0;
+  stamp = (double) update->ntimestep + 1.0;
 }
 
 /* ----------------------------------------------------------------------
@@ -339,12 +317,12 @@ template <class DeviceType> void FixJaegerHistoryKokkos<DeviceType>::begin_run()
 
 template <class DeviceType> void FixJaegerHistoryKokkos<DeviceType>::post_run()
 {
-  FixNeighHistoryDemcKokkos<DeviceType>::post_run();
+  FixJaegerHistory::post_run();
   double local[3] = {run_forced_merges, run_forced_contacts, run_contacts}, global[3];
-  MPI_Allreduce(local, global, 3, MPI_DOUBLE, MPI_SUM, this->world);
-  if (this->comm->me != 0 || !(global[0] > 0.0)) return;
+  MPI_Allreduce(local, global, 3, MPI_DOUBLE, MPI_SUM, world);
+  if (comm->me != 0 || !(global[0] > 0.0)) return;
   const double share = global[2] > 0.0 ? 100.0 * global[1] / global[2] : 0.0;
-  this->error->warning(
+  error->warning(
       FLERR,
       "Pair gran/jaeger/kk: {:.0f} history points merged in this run because histories reached "
       "their capacity (history/max {}), in {:.0f} of {:.0f} contacts ({:.3g}%); pair_style "
@@ -353,81 +331,151 @@ template <class DeviceType> void FixJaegerHistoryKokkos<DeviceType>::post_run()
 }
 
 /* ----------------------------------------------------------------------
-   a restart file written with another history/max has another record size:
-   refuse it rather than read records at the wrong offsets. Records of format
-   version 1 (RecordVersion1) hold R1_POINTS header values, files before
-   markers R1_TYPES (before the records named their type pair) or R1_FDAMP_X
-   (before they kept the last dashpot force).
+   restart records: the CPU fix's (format version 4). Files of this fix's
+   earlier layout hold per atom its partner count and per partner its ID (as
+   LAMMPS's ubuf) and a record of fixed size: record versions 1 and 2 with
+   markers, and before markers LAMMPS's own count first. Their records are
+   converted to the CPU fix's stores; a history longer than history/max is
+   refused.
 ------------------------------------------------------------------------- */
 
 template <class DeviceType>
-void FixJaegerHistoryKokkos<DeviceType>::check_values_per_partner(int dnum_file) const
+void FixJaegerHistoryKokkos<DeviceType>::unpack_restart(int nlocal, int nth)
 {
-  const int version = this->reading_version;
-  if (version == JAEGER_RECORD_VERSION && dnum_file == this->dnum) return;
-  if (version == 1 && dnum_file == R1_POINTS + 4 * capacity()) return;
-  if (version == 0 && earlier_header(dnum_file) > 0) return;
-  // (headers R1_TYPES and R1_POINTS are alike modulo 4, but only files before markers have the
-  // first)
-  int header = version == JAEGER_RECORD_VERSION ? (int) R_POINTS : (int) R1_POINTS;
-  if (version == 0) header = (dnum_file - R1_TYPES) % 4 == 0 ? R1_TYPES : R1_FDAMP_X;
-  this->error->one(
-      FLERR,
-      "Pair gran/jaeger/kk: the restart file holds contact histories with capacity {} "
-      "(history/max); this run uses {}: set 'history/max {}' in the pair_style command",
-      (dnum_file - header) / 4, capacity(), (dnum_file - header) / 4);
+  double **extra = atom->extra;
+  int m = 0;
+  for (int k = 0; k < nth; k++) m += static_cast<int>(extra[nlocal][m]);
+  const double *record = &extra[nlocal][m + 1];
+  if (demc_restart::is_versioned(record)) {
+    FixJaegerHistory::unpack_restart(nlocal, nth);
+    return;
+  }
+  // a file written before markers: [count, n, n x (ID, dnum_file values)]
+  const std::string who = fmt::format("Fix {}", style);
+  const long count = demc_restart::checked_int(lmp, extra[nlocal][m], 2,
+                                               atom->nextra_store - m, who + ": record size");
+  stored_by_post_run = true;
+  std::vector<double> store = convert_earlier_store(record, count - 1, 0);
+  check_store(store);
+  check_lengths(store);
+  peratom[nlocal] = std::move(store);
 }
 
-// the header of a record of a file before markers (an earlier layout) with this run's
-// capacity; 0 if none, and for records with markers
 template <class DeviceType>
-int FixJaegerHistoryKokkos<DeviceType>::earlier_header(int dnum_file) const
+void FixJaegerHistoryKokkos<DeviceType>::restore_store(int i, std::vector<double> &store,
+                                                       int version)
+{
+  if (version == 1 || version == 2) {
+    std::vector<double> converted = convert_earlier_store(store.data(), (long) store.size(), version);
+    check_store(converted);
+    check_lengths(converted);
+    peratom[i] = std::move(converted);
+    return;
+  }
+  if (version != RECORD_VERSION)
+    error->one(FLERR, "Fix {}: no reader for record version {}", style, version);
+  check_store(store);
+  check_lengths(store);
+  peratom[i] = std::move(store);
+}
+
+// every history of a store within history/max (a record has room for that many points)
+template <class DeviceType>
+void FixJaegerHistoryKokkos<DeviceType>::check_lengths(const std::vector<double> &store) const
+{
+  for (size_t m = 0; m < store.size(); m += 2 + (size_t) store[m + 1]) {
+    const int length = (int) store[m + 2 + R_LENGTH];
+    if (length > max_points)
+      error->one(FLERR,
+                 "Pair gran/jaeger/kk: the restart file holds a contact history of {} points, "
+                 "more than history/max {}: set 'history/max {}' or more in the pair_style command",
+                 length, max_points, length);
+  }
+}
+
+/* a store of the earlier layout (`values` values: the partner count n, then per partner its
+   ID and dnum_file values) in the CPU fix's layout: [ID, size, record] per partner */
+
+template <class DeviceType>
+std::vector<double> FixJaegerHistoryKokkos<DeviceType>::convert_earlier_store(const double *in,
+                                                                              long values,
+                                                                              int version) const
+{
+  using demc_restart::checked_int;
+  const std::string who = fmt::format("Fix {}", style);
+  const long left = checked_int(lmp, (double) values, 1, LONG_MAX, who + ": record size") - 1;
+  const int n = (int) checked_int(lmp, in[0], 0, left, who + ": partners");
+  std::vector<double> store, rec;
+  if (n == 0) return store;
+  const int dnum_file = (int) (left / n) - 1;
+  checked_int(lmp, (double) left, (long) n * (dnum_file + 1), (long) n * (dnum_file + 1),
+              who + ": values for its partners");
+  for (int p = 0; p < n; p++) {
+    const double *entry = in + 1 + (long) p * (dnum_file + 1);
+    const auto id = (tagint) ubuf(entry[0]).i;
+    if (id < 1 || id > MAXTAGINT)
+      error->one(FLERR, "{}: the restart file holds a partner atom ID of {}", who, id);
+    restore_earlier_record(entry + 1, dnum_file, version, rec);
+    store.push_back((double) id);
+    store.push_back((double) rec.size());
+    store.insert(store.end(), rec.begin(), rec.end());
+  }
+  return store;
+}
+
+/* The header of an earlier record of dnum_file values: version 2 the current one, version 1
+   R1_POINTS, before markers R1_TYPES or R1_FDAMP_X (alike modulo 4 with no other); 0: none. */
+template <class DeviceType>
+int FixJaegerHistoryKokkos<DeviceType>::earlier_header(int dnum_file, int version) const
 {
   static_assert(R1_TYPES + 1 == R1_FDAMP_X && R1_FDAMP_X + 3 == R1_POINTS,
                 "the key and then the dashpot force were added last to the version 1 header");
-  if (this->reading_version != 0) return 0;
-  const int header = dnum_file - 4 * capacity();
-  return (header == R1_TYPES || header == R1_FDAMP_X) ? header : 0;
+  int header = 0;
+  if (version == 2) header = R_POINTS;
+  if (version == 1) header = R1_POINTS;
+  if (version == 0) header = (dnum_file - R1_TYPES) % POINT == 0 ? R1_TYPES : R1_FDAMP_X;
+  return dnum_file >= header && (dnum_file - header) % POINT == 0 ? header : 0;
 }
 
-/* A record of this version is copied. Earlier ones are moved to this layout: U_t not known
-   (R_STORED -1: taken from the whole history when next needed, and carried from then on), no
-   forced merge, the type pair 0 (not known) and the dashpot force 0 where their layout did not
-   hold them. A record keeps the sign of the hand-over (every value negated alike, the length's
-   sign bit tells): the values added carry it too. */
+/* A record of the earlier layout in the current one, of its history's length. Version 2 is
+   the current header; earlier ones come in with U_t not known (R_STORED -1: taken from the
+   whole history when next needed), no forced merge, the type pair 0 (not known) and the
+   dashpot force 0 where their layout did not hold them. The earlier layout negated every value
+   of a record it handed from one atom to the other (fix neigh/history/kk): the sign bit of the
+   length tells, and the negation is undone. */
 
 template <class DeviceType>
-void FixJaegerHistoryKokkos<DeviceType>::restore_values(const double *in, int dnum_file,
-                                                        double *out) const
+void FixJaegerHistoryKokkos<DeviceType>::restore_earlier_record(const double *in, int dnum_file,
+                                                                int version,
+                                                                std::vector<double> &out) const
 {
-  const int version = this->reading_version;
-  const int length_at = version == JAEGER_RECORD_VERSION ? (int) R_LENGTH : (int) R1_LENGTH;
-  // a record's length (negated by a hand-over or not) and type pair as the device code reads
-  // them: range-checked here, before they become integers there
-  demc_restart::checked_int(this->lmp, std::fabs(in[length_at]), 0, capacity(),
-                            "Pair gran/jaeger/kk: history length of a record");
-  if (version == JAEGER_RECORD_VERSION) {
-    demc_restart::checked_int(this->lmp, std::fabs(in[R_TYPES]), 0, INT_MAX,
-                              "Pair gran/jaeger/kk: type pair of a record");
-    std::copy(in, in + dnum_file, out);
-    return;
+  using demc_restart::checked_int;
+  const std::string who = "Pair gran/jaeger/kk";
+  const int header = earlier_header(dnum_file, version);
+  if (header == 0)
+    error->one(FLERR, "{}: a restart record of {} values per contact is of no layout of version {}",
+               who, dnum_file, version);
+  const int length_at = version == 2 ? (int) R_LENGTH : (int) R1_LENGTH;
+  const double sign = std::signbit(in[length_at]) ? -1.0 : 1.0;
+  const int length = (int) checked_int(lmp, sign * in[length_at], 0, (dnum_file - header) / POINT,
+                                       who + ": history length of a record");
+  if (sign < 0.0) const_cast<FixJaegerHistoryKokkos *>(this)->handed_over += 1.0;
+  out.assign(R_POINTS + POINT * length, 0.0);
+  if (version == 2) {
+    for (size_t k = 0; k < out.size(); k++) out[k] = sign * in[k];
+  } else {
+    for (int k = 0; k < 4; k++) out[R_QW + k] = sign * in[R1_QW + k];
+    out[R_WORK] = sign * in[R1_WORK];
+    out[R_DAMPWORK] = sign * in[R1_DAMPWORK];
+    out[R_STORED] = -1.0;
+    if (header > R1_TYPES) out[R_TYPES] = sign * in[R1_TYPES];
+    if (header > R1_FDAMP_X)
+      for (int k = 0; k < 3; k++) out[R_FDAMP_X + k] = sign * in[R1_FDAMP_X + k];
+    for (int k = 0; k < POINT * length; k++) out[R_POINTS + k] = sign * in[header + k];
   }
-  const int header = version != 0 ? (int) R1_POINTS : earlier_header(dnum_file);
-  const double sign = std::signbit(in[R1_LENGTH]) ? -1.0 : 1.0;
-  for (int k = 0; k < R_POINTS; k++) out[k] = 0.0;
-  for (int k = 0; k < 4; k++) out[R_QW + k] = in[R1_QW + k];
-  out[R_WORK] = in[R1_WORK];
-  out[R_DAMPWORK] = in[R1_DAMPWORK];
-  out[R_LENGTH] = in[R1_LENGTH];
-  out[R_STORED] = -1.0 * sign;
-  if (header > R1_TYPES) {
-    demc_restart::checked_int(this->lmp, std::fabs(in[R1_TYPES]), 0, INT_MAX,
-                              "Pair gran/jaeger/kk: type pair of a record");
-    out[R_TYPES] = in[R1_TYPES];
-  }
-  if (header > R1_FDAMP_X)
-    for (int k = 0; k < 3; k++) out[R_FDAMP_X + k] = in[R1_FDAMP_X + k];
-  std::copy(in + header, in + dnum_file, out + R_POINTS);
+  out[R_LENGTH] = length;
+  checked_int(lmp, out[R_TYPES], 0, INT_MAX, who + ": type pair of a record");
+  checked_int(lmp, out[R_FORCED_RUN], 0, LONG_MAX, who + ": forced-merge run of a record");
 }
 
 namespace LAMMPS_NS {

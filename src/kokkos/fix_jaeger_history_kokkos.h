@@ -1,48 +1,47 @@
 /* -*- c++ -*- ----------------------------------------------------------
    dem-contact: the contact histories of pair_style gran/jaeger/kk.
 
-   FixNeighHistoryDemcKokkos (LAMMPS's fix neigh/history/kk with its restart
-   and partner-count problems worked around) with a FIXED number of values per
-   contact: the Jaeger record of PairGranJaegerKokkos (header of R_POINTS
-   values, then `capacity` history points of 4 doubles). Its post_neighbor()
-   restores the record of every listed pair that has one, also of a pair that
-   stopped touching at this very step, as the CPU style's fix
-   DEMC/JAEGER_HISTORY does (the pair style needs it for the contact's last
-   step: the work done while its springs leave). What this class adds:
+   The CPU style's history fix (FixJaegerHistory: per-atom stores of
+   variable size that move with the atoms and go to restart files) with the
+   records of the current neighbor list in device memory instead of its
+   arena, so that memory follows the contacts and their history lengths, not
+   the neighbor list:
 
-   - records for contacts, not for neighbors: the neighbor slots of fix
-     neigh/history/kk hold no values here, only their touch flag, which is the
-     index + 1 of the contact's record in a pool (0: none). The pool is rebuilt
-     from the per-atom partner arrays at each reneighboring (post_neighbor(),
-     sized to the records then held) and its records go back to the partner
-     arrays in pre_exchange(), the partner's copy negated as fix
-     neigh/history/kk does. New contacts take records with an atomic counter in
-     the pair loop; a contact that finds the pool full waits, the pool grows
-     by the contacts that waited (grow_pool()) and the pair style runs its
-     step for them alone (LAMMPS's Kokkos styles grow their neighbor lists
-     likewise, redoing the build);
+   - two pools of records of the layout of demc::jaeger::RecordField: small
+     records (room for SMALL points) for most contacts, and records with room
+     for `capacity` points (history/max) for the contacts whose history
+     outgrew a small one. A neighbor slot's touch flag names its record: 0
+     none, 1 .. BIG_FLAG-1 small record flag-1, BIG_FLAG + r big record r.
+   - post_neighbor(): the records of the per-atom stores go to compact pools
+     for the new list (a small record when its history has room to grow by one
+     point, else a big one); pre_exchange(): the records back to the stores
+     of both atoms, as the CPU fix does. In between the pair loop opens new
+     contacts in free small records and moves a full small record to a big
+     one, both with atomic counters; a contact that finds a pool full waits,
+     the pool grows (grow_pools()) and the pair style runs its step alone, as
+     LAMMPS's Kokkos styles redo a neighbor build that ran out of room.
+   - restart files: the CPU fix's records; files written by the earlier
+     layout of this fix (fix neigh/history/kk's partner arrays of fixed-size
+     records, record versions 0 to 2) are read and converted.
    - a global vector like the CPU fix's (see compute_vector()), with the merge
-     counters the pair style adds to;
-   - reading a restart file stops with an error when it holds another number of
-     values per contact (another history/max).
+     counters the pair style adds to.
 ------------------------------------------------------------------------- */
 
 #ifndef DEMC_FIX_JAEGER_HISTORY_KOKKOS_H
 #define DEMC_FIX_JAEGER_HISTORY_KOKKOS_H
 
-#include "fix_neigh_history_demc_kokkos.h"
+#include "fix_jaeger_history.h"
 #include "jaeger_driver.h"
+#include "kokkos_type.h"
 
 namespace LAMMPS_NS {
 
-template <class DeviceType>
-class FixJaegerHistoryKokkos : public FixNeighHistoryDemcKokkos<DeviceType> {
+template <class DeviceType> class FixJaegerHistoryKokkos : public FixJaegerHistory {
  public:
-  /* the record of one contact in its slot of fix neigh/history/kk (dnum values): the layout
-     of the CPU style's records (demc::jaeger::RecordField), then `capacity` points (z*, P*,
-     T*x, T*y). R_FORCED_RUN (the CPU's capacity slot): the run in which the contact last
-     merged because its history was full (run_stamp(); 0: none), so that a run counts the
-     contacts its forced merges touched. */
+  /* a contact's record: the layout of the CPU style's records (demc::jaeger::RecordField),
+     then the history points (z*, P*, T*x, T*y). R_FORCED_RUN (the CPU's capacity slot): the
+     run in which the contact last merged because its history was full (run_stamp(); 0:
+     none), so that a run counts the contacts its forced merges touched. */
   enum Record {
     R_FORCED_RUN = demc::jaeger::REC_KEY,
     R_LENGTH = demc::jaeger::REC_LENGTH,
@@ -59,8 +58,9 @@ class FixJaegerHistoryKokkos : public FixNeighHistoryDemcKokkos<DeviceType> {
     R_FDAMP_Z = demc::jaeger::REC_FDAMP_Z,
     R_POINTS = demc::jaeger::REC_HEADER
   };
-  /* the layout of format versions 0 (before markers: its first R1_TYPES values, or its first
-     R1_FDAMP_X) and 1 of the restart records: no U_t, the length after the work */
+  /* the records of restart files of this fix's earlier layout (format versions 0 to 2, fixed
+     size): version 1 (and before markers: its first R1_TYPES values, or its first R1_FDAMP_X)
+     had no U_t and the length after the work */
   enum RecordVersion1 {
     R1_QW,
     R1_WORK = 4,
@@ -70,37 +70,46 @@ class FixJaegerHistoryKokkos : public FixNeighHistoryDemcKokkos<DeviceType> {
     R1_FDAMP_X,
     R1_POINTS = R1_FDAMP_X + 3
   };
-  enum Stats {
-    S_CONTACTS,             // records held (a contact with a ghost atom: one per side)
-    S_MEAN_LENGTH,          // mean stack length (points)
-    S_MAX_LENGTH,           // longest stack
-    S_BYTES_PER_CONTACT,    // memory of the history arrays per record
-    S_MERGES,               // all merges by the kernel (capacity and beta), cumulative
-    S_FORCED_MERGES,        // merges forced by a full stack (history/max), cumulative
-    S_HANDED_OVER,          // records read back negated by the hand-over (and restored)
-    S_SIZE
+  enum KkStats {
+    K_CONTACTS,             // records held (a contact with a ghost atom: one per side)
+    K_MEAN_LENGTH,          // mean stack length (points)
+    K_MAX_LENGTH,           // longest stack
+    K_BYTES_PER_CONTACT,    // bytes of the record pools per record
+    K_MERGES,               // all merges by the kernel (capacity and beta), cumulative
+    K_FORCED_MERGES,        // merges forced by a full stack (history/max), cumulative
+    K_HANDED_OVER,          // records read back negated (from restart files of before)
+    K_SIZE
   };
+  static constexpr int SMALL = 8;            // points of a small record
+  static constexpr int BIG_FLAG = 1 << 30;   // touch flags from here on name big records
+  // records a pool keeps beyond those it holds (and 1/8 more), for the contacts to come
+  static constexpr int SPARE_SMALL = 64, SPARE_BIG = 8;
   static int values_per_contact(int capacity) { return R_POINTS + 4 * capacity; }
 
+  // arguments: ID group style capacity (history/max)
   FixJaegerHistoryKokkos(class LAMMPS *, int, char **);
   double compute_vector(int) override;
   void pre_exchange() override;
   void post_neighbor() override;
   double memory_usage() override;
+  void unpack_restart(int, int) override;
 
-  /* the contact records: pool(r, k), value k of record r; a neighbor slot's touch flag f > 0
-     names record f - 1. pool_used: the records taken (the pair loop adds to it). */
-  Kokkos::View<double **, Kokkos::LayoutRight, DeviceType> pool;
-  Kokkos::View<int, DeviceType> pool_used;
-  /* after a pair loop in which `waiting` new contacts found the pool full: the pool grows
-     (records kept) with room for them and more, pool_used counts the records taken */
-  void grow_pool(long waiting);
+  // touch flags per neighbor slot (atom, jj): see the file header
+  DAT::tdual_int_2d k_firstflag;
+  using Pool = Kokkos::View<double **, Kokkos::LayoutRight, DeviceType>;
+  Pool pool, big;                               // small and big records
+  Kokkos::View<int, DeviceType> pool_used, big_used;    // records taken (the pair loop adds)
+  /* after a pair loop in which contacts found a pool full (`waiting_small` new contacts,
+     `waiting_big` full small records): the pools grow, records kept, with room for them and
+     more; the counters count the records taken */
+  void grow_pools(long waiting_small, long waiting_big);
 
-  int capacity() const { return (this->dnum - R_POINTS) / 4; }
-  int values() const { return this->dnum; }
+  int capacity() const { return max_points; }
+  int small_capacity() const { return max_points < SMALL ? max_points : SMALL; }
+  bool has_big() const { return max_points > SMALL; }
 
   // counters the pair style adds to (this rank's; compute_vector() sums over ranks)
-  double merges, forced_merges, handed_over;
+  double forced_merges, handed_over;
   /* this run's forced merges, the contacts they touched and the contacts it held (at its
      setup, and opened since), this rank's, a pair across ranks counted half on each;
      post_run() warns when there were forced merges */
@@ -114,18 +123,21 @@ class FixJaegerHistoryKokkos : public FixNeighHistoryDemcKokkos<DeviceType> {
 
   // public only because a CUDA extended lambda may not sit in a protected member function
   void local_stats(double *sums, double &longest);
-  void records_to_partners();
-  void records_from_partners();
 
  protected:
-  bigint stats_step;
-  double stats[S_SIZE];
+  int max_points;    // history/max
+  double kk_stats[K_SIZE];
+  bigint kk_stats_step;
   double stamp;
-  static constexpr int JAEGER_RECORD_VERSION = 2;    // 1: RecordVersion1
-  int record_version() const override { return JAEGER_RECORD_VERSION; }
-  int earlier_header(int dnum_file) const;    // the header of an earlier layout, else 0
-  void restore_values(const double *in, int dnum_file, double *out) const override;
-  void check_values_per_partner(int dnum_file) const override;
+  void restore_store(int i, std::vector<double> &store, int version) override;
+  // a store of the earlier layout (partner count, then per partner its ID as LAMMPS's ubuf
+  // and a record of fixed size) in the CPU fix's layout
+  std::vector<double> convert_earlier_store(const double *in, long values, int version) const;
+  int earlier_header(int dnum_file, int version) const;    // 0: no layout of the version
+  void restore_earlier_record(const double *in, int dnum_file, int version,
+                              std::vector<double> &out) const;
+  void check_lengths(const std::vector<double> &store) const;
+  void size_flags(int rows, int slots);
 };
 
 }    // namespace LAMMPS_NS

@@ -571,10 +571,17 @@ template <class DeviceType> struct PairGranDemcKokkosShared {
     });
   }
 
+  // a history fix with values per neighbor slot (fix neigh/history/kk), or touch flags only
+  template <class History> static constexpr bool keeps_values()
+  {
+    return std::is_base_of_v<FixNeighHistoryKokkos<DeviceType>, History>;
+  }
+
   /* compute(), first: LAMMPS's energy/virial set-up, atom data on this memory space, and
      the loop's views of atoms, neighbor list and the history fix's arrays. Returns inum. */
-  int load_views(PairGranDemc &p, DemcLoopViews<DeviceType> &d,
-                 FixNeighHistoryKokkos<DeviceType> *history, int eflag_in, int vflag_in)
+  template <class History>
+  int load_views(PairGranDemc &p, DemcLoopViews<DeviceType> &d, History *history, int eflag_in,
+                 int vflag_in)
   {
     p.ev_init(eflag_in, vflag_in, 0);    // newton off: checked by check_settings() at every init
 
@@ -619,9 +626,11 @@ template <class DeviceType> struct PairGranDemcKokkosShared {
     d.ilist = k_list->d_ilist;
 
     history->k_firstflag.template sync<DeviceType>();
-    history->k_firstvalue.template sync<DeviceType>();
     d.touch = history->k_firstflag.template view<DeviceType>();
-    d.history = history->k_firstvalue.template view<DeviceType>();
+    if constexpr (keeps_values<History>()) {
+      history->k_firstvalue.template sync<DeviceType>();
+      d.history = history->k_firstvalue.template view<DeviceType>();
+    }
 
     d.dt = p.dt;
     d.eflag_global = p.eflag_global;
@@ -633,11 +642,11 @@ template <class DeviceType> struct PairGranDemcKokkosShared {
 
   /* compute(), last: the history arrays were written in this memory space; the global
      energy and virial sums go to LAMMPS, the per-atom ones to the host */
-  void store_results(PairGranDemc &p, FixNeighHistoryKokkos<DeviceType> *history, double evdwl,
-                     const double *v)
+  template <class History>
+  void store_results(PairGranDemc &p, History *history, double evdwl, const double *v)
   {
     history->k_firstflag.template modify<DeviceType>();
-    history->k_firstvalue.template modify<DeviceType>();
+    if constexpr (keeps_values<History>()) history->k_firstvalue.template modify<DeviceType>();
     if (p.eflag_global) p.eng_vdwl += evdwl;
     if (p.vflag_global)
       for (int k = 0; k < 6; k++) p.virial[k] += v[k];

@@ -113,10 +113,39 @@ struct JaegerPairLoop :
   typedef DemcForceScatter<DeviceType, NEIGHFLAG> Scatter;
   explicit JaegerPairLoop(const Data &d) : Data(d), Scatter(d) {}
 
-  // the record of a touch flag (its index + 1), contiguous (LayoutRight rows); none: null
+  // the record of a touch flag (FixJaegerHistoryKokkos), contiguous (LayoutRight rows); none: null
   KOKKOS_INLINE_FUNCTION double *record_of(int flag) const
   {
+    if (flag >= Rec::BIG_FLAG) return &this->big(flag - Rec::BIG_FLAG, 0);
     return flag > 0 ? &this->pool(flag - 1, 0) : nullptr;
+  }
+
+  // the points a record of this flag has room for
+  KOKKOS_INLINE_FUNCTION int room_of(int flag) const
+  {
+    return flag >= Rec::BIG_FLAG ? this->capacity : this->small_capacity;
+  }
+
+  /* A full small record whose history can still grow moves to a big record before its step
+     (the kernel then finds room for its push, as in the CPU arena). Returns false when the big
+     records' pool is full: the pair waits, its touch flag negated (finish_waiting()). */
+  KOKKOS_INLINE_FUNCTION bool make_room(double *&rec, int &flag, int jj, value_type &sums) const
+  {
+    const Data &d = *this;
+    if (!d.has_big || flag >= Rec::BIG_FLAG || (int) rec[R_LENGTH] < d.small_capacity)
+      return true;
+    const int r = Kokkos::atomic_fetch_add(&d.big_used(), 1);
+    if (r >= d.big_records) {
+      sums.waiting_big += 1.0;
+      return false;
+    }
+    double *to = &d.big(r, 0);
+    const int n = R_POINTS + 4 * static_cast<int>(rec[R_LENGTH]);
+    for (int k = 0; k < n; k++) to[k] = rec[k];
+    rec = to;
+    flag = Rec::BIG_FLAG + r;
+    (void) jj;
+    return true;
   }
 
   KOKKOS_INLINE_FUNCTION static bool holds_record(const double *rec)
@@ -124,9 +153,9 @@ struct JaegerPairLoop :
     return rec[R_QW] != 0.0 || rec[R_QX] != 0.0 || rec[R_QY] != 0.0 || rec[R_QZ] != 0.0;
   }
 
-  KOKKOS_INLINE_FUNCTION jaeger::Stack stack_of(double *rec) const
+  KOKKOS_INLINE_FUNCTION jaeger::Stack stack_of(double *rec, int flag) const
   {
-    return jaeger::record_stack<Layout>(rec, this->capacity);
+    return jaeger::record_stack<Layout>(rec, room_of(flag));
   }
 
   /* undo the hand-over's negation (see the file header): every value of the record, in
@@ -150,7 +179,7 @@ struct JaegerPairLoop :
   /* The first compute() after an init: a history made with another material than its
      contact's now is moved to it, as PairGranJaeger::convert_histories() (params.old_mat: the
      histories' materials; E* = 0 where not known). */
-  KOKKOS_INLINE_FUNCTION void convert_history(double *rec, int i, int j, int itype,
+  KOKKOS_INLINE_FUNCTION void convert_history(double *rec, int flag, int i, int j, int itype,
                                               value_type &sums) const
   {
     const Data &d = *this;
@@ -162,7 +191,7 @@ struct JaegerPairLoop :
     const jaeger::Material &to = d.params(now / stride, now % stride).mat;
     if (!(from.Estar > 0.0) || jaeger::same_material(from, to)) return;
     const double R = jaeger::effective_radius(d.radius[i], d.radius[j]);
-    jaeger::Stack st = stack_of(rec);
+    jaeger::Stack st = stack_of(rec, flag);
     const double work =
         jaeger::change_material(jaeger::with_radius(from, R), jaeger::with_radius(to, R), st);
     rec[R_WORK] += work;
@@ -184,7 +213,10 @@ struct JaegerPairLoop :
   {
     const Data &d = *this;
     const bool overlaps = demc_overlaps(d, a, jj, j, rsq);
-    if (d.only_waiting) return overlaps && demc_row(d.touch, a.i)(jj) == 0;
+    if (d.only_waiting) {
+      const int flag = demc_row(d.touch, a.i)(jj);
+      return (overlaps && flag == 0) || flag < 0;
+    }
     return overlaps || demc_row(d.touch, a.i)(jj) != 0;
   }
 
@@ -207,6 +239,7 @@ struct JaegerPairLoop :
     const bool touching = rsq < radsum * radsum;
     const auto touch_i = demc_row(d.touch, i);
     int flag = touch_i(jj);
+    if (flag < 0) flag = -flag;    // waited for a big record (make_room()): its step now
     double *rec = record_of(flag);
     bool has = rec != nullptr && holds_record(rec);
     if (has && !restore_orientation(rec, sums)) {
@@ -214,7 +247,11 @@ struct JaegerPairLoop :
       close_record(rec);
       has = false;
     }
-    if (d.convert && has) convert_history(rec, i, j, itype, sums);
+    if (d.convert && has) convert_history(rec, flag, i, j, itype, sums);
+    if (ADVANCE && has && touching && !make_room(rec, flag, jj, sums)) {
+      touch_i(jj) = -flag;
+      return;
+    }
     // CPU: a pair apart keeps its record at setup and parts on the next step
     if (!touching && !(has && ADVANCE)) {
       touch_i(jj) = has ? flag : 0;
@@ -239,7 +276,7 @@ struct JaegerPairLoop :
     if (!touching) {
       // parting (ADVANCE, has): the last step still does work as the springs leave (the
       // kernel clears the stack), as PairGranJaeger::part()
-      jaeger::Stack st = stack_of(rec);
+      jaeger::Stack st = stack_of(rec, flag);
       const double work =
           jaeger::parting_work<Layout>(mat, rec, st, g.n, g.twirl, g.du, g.overlap, d.beta, d.work);
       sums.work += weight * work;
@@ -272,16 +309,16 @@ struct JaegerPairLoop :
     jaeger::StepResult res;
     if (ADVANCE) {
       const jaeger::Vec2 ds = jaeger::step_shift(qf, g.du, g.n, g.overlap, rec[R_LENGTH] == 0.0);
-      jaeger::Stack st = stack_of(rec);
+      jaeger::Stack st = stack_of(rec, flag);
       const int n_before = st.n;
       res = jaeger::advance_record<Layout>(mat, rec, st, qf, g.overlap, ds, d.beta, d.work,
                                            d.carry_length, d.prune);
       sums.work += weight * res.work;
       sums.merges += res.merges;
-      count_forced_merges(rec, jaeger::forced_merges(res, n_before, d.capacity), weight, sums);
+      count_forced_merges(rec, jaeger::forced_merges(res, n_before, st.capacity), weight, sums);
       touch_i(jj) = flag;
     } else if (has) {
-      const jaeger::Stack st = stack_of(rec);
+      const jaeger::Stack st = stack_of(rec, flag);
       res = jaeger::stored_force(mat, &st, g.overlap);
       touch_i(jj) = flag;
     } else {
@@ -301,7 +338,7 @@ struct JaegerPairLoop :
     // energies and counts only on energy steps, where compute pair reads them (as the CPU style)
     const double un = d.eflag ? jaeger::normal_energy(mat, g.overlap) : 0.0;
     const double ut =
-        (d.eflag && held) ? jaeger::record_stored_energy<Layout>(mat, rec, stack_of(rec)) : 0.0;
+        (d.eflag && held) ? jaeger::record_stored_energy<Layout>(mat, rec, stack_of(rec, flag)) : 0.0;
     if (d.eflag) {
       sums.tangential += weight * ut;
       sums.normal += weight * un;
@@ -341,8 +378,7 @@ struct JaegerPairLoop :
     constexpr int RECORD_PREFETCH = 16;    // values
     const double *rec = record_of(demc_row(this->touch, i)(jj));
     if (rec)
-      demc_prefetch_contact<Scatter>(*this, j, rec,
-                                     RECORD_PREFETCH < this->dnum ? RECORD_PREFETCH : this->dnum);
+      demc_prefetch_contact<Scatter>(*this, j, rec, RECORD_PREFETCH);
     else
       demc_prefetch_contact<Scatter>(*this, j, &this->v(j, 0), 1);
   }
@@ -398,9 +434,8 @@ template <class DeviceType> void PairGranJaegerKokkos<DeviceType>::init_style()
   init_restitution_damping();
 
   // the Kokkos history fix replaces the placeholder made in PairGranJaeger's constructor
-  // (keeping its place in the fix list), with a fixed slot of values per contact
+  // (keeping its place in the fix list), with records of up to history/max points
   if (fix_historyKK == nullptr) check_record_size();
-  const int dnum = FixJaegerHistoryKokkos<DeviceType>::values_per_contact(capacity());
   if (fix_historyKK == nullptr && modify->get_fix_by_id(history_fix_id() + "_DUMMY") == nullptr) {
     // made by an init_style() that stopped with an error after the fix was made
     fix_historyKK =
@@ -412,12 +447,12 @@ template <class DeviceType> void PairGranJaegerKokkos<DeviceType>::init_style()
     auto cmd = fmt::format("{} all {} {}", history_fix_id(),
                            execution_space == Device ? "DEMC/JAEGER_HISTORY/KK/DEVICE"
                                                      : "DEMC/JAEGER_HISTORY/KK/HOST",
-                           dnum);
+                           capacity());
     fix_historyKK = dynamic_cast<FixJaegerHistoryKokkos<DeviceType> *>(
         modify->replace_fix(history_fix_id() + "_DUMMY", cmd, 1));
     if (fix_historyKK == nullptr)
       error->all(FLERR, "Pair gran/jaeger/kk could not create its history fix");
-  } else if (fix_historyKK->values() != dnum) {
+  } else if (fix_historyKK->capacity() != capacity()) {
     error->all(FLERR,
                "Pair gran/jaeger/kk: history/max cannot change once contact histories exist (they "
                "have room for "
@@ -433,31 +468,24 @@ template <class DeviceType> void PairGranJaegerKokkos<DeviceType>::init_style()
 }
 
 /* ----------------------------------------------------------------------
-   each contact record has room for history/max points, and fix
-   neigh/history/kk allocates 8 partner records per atom slot in its
-   constructor. LAMMPS
-   cannot clean up a fix whose constructor fails (the error raised by its
-   destructor ends the program), so a history/max that cannot work is
-   refused here: one whose records overflow the fix's int offsets (a slot's
-   position times the values per record), or whose first allocation fails
+   a big contact record has room for history/max points, and the history fix
+   keeps at least 64 of them. LAMMPS cannot clean up a fix whose constructor
+   fails (the error raised by its destructor ends the program), so a
+   history/max that cannot work is refused here: one whose records overflow
+   an int, or whose first records cannot be allocated
 ------------------------------------------------------------------------- */
 
 template <class DeviceType> void PairGranJaegerKokkos<DeviceType>::check_record_size()
 {
   using HistoryFix = FixJaegerHistoryKokkos<DeviceType>;
-  constexpr int SLOTS = 1024;    // neighbor or partner slots per atom the offsets must cover
-  const int most = (MAXSMALLINT / SLOTS - HistoryFix::R_POINTS) / 4;
+  constexpr int FIRST_RECORDS = 64;
+  const int most = (MAXSMALLINT / FIRST_RECORDS - HistoryFix::R_POINTS) / 4;
   if (capacity() > most)
     error->all(FLERR,
-               "Pair gran/jaeger/kk: history/max {} does not fit fix neigh/history/kk, which "
-               "gives every partner record room for that many points (at most {})",
+               "Pair gran/jaeger/kk: history/max {} gives contact records too large to index (at "
+               "most {})",
                capacity(), most);
-  // the fix's first allocations: 8 partner slots per atom slot (its constructor), and room
-  // to spare for the record pool and the partner arrays' growth (which would end the run
-  // with Kokkos's exception instead of an error that names history/max)
-  constexpr int FIRST_SLOTS = 8 + 16;
-  const size_t values =
-      (size_t) MAX(atom->nmax, 1) * FIRST_SLOTS * HistoryFix::values_per_contact(capacity());
+  const size_t values = (size_t) FIRST_RECORDS * HistoryFix::values_per_contact(capacity());
   try {
     // their size at once, without touching it
     Kokkos::View<double *, DeviceType> probe(
@@ -465,9 +493,9 @@ template <class DeviceType> void PairGranJaegerKokkos<DeviceType>::check_record_
   } catch (const std::exception &e) {
     error->one(FLERR,
                "Pair gran/jaeger/kk: history/max {} needs at least {:.3g} GB on this process for "
-               "the contact records of fix neigh/history/kk ({} points in each of at least {} "
-               "slots per atom), which cannot be allocated; use a smaller history/max ({})",
-               capacity(), values * sizeof(double) / 1e9, capacity(), FIRST_SLOTS, e.what());
+               "the first {} contact records ({} points each), which cannot be allocated; use a "
+               "smaller history/max ({})",
+               capacity(), values * sizeof(double) / 1e9, FIRST_RECORDS, capacity(), e.what());
   }
 }
 
@@ -511,14 +539,13 @@ void PairGranJaegerKokkos<DeviceType>::compute(int eflag_in, int vflag_in)
 
   const int inum = shared.load_views(*this, kdata, fix_historyKK, eflag_in, vflag_in);
   auto *k_list = static_cast<NeighListKokkos<DeviceType> *>(list);
-  kdata.dnum = fix_historyKK->values();
   kdata.capacity = fix_historyKK->capacity();
+  kdata.small_capacity = fix_historyKK->small_capacity();
+  kdata.has_big = fix_historyKK->has_big() ? 1 : 0;
   if (inum > 0 && (int) kdata.touch.extent(1) < k_list->maxneighs)
     error->one(FLERR, "Pair gran/jaeger/kk: the history arrays do not match the neighbor list");
   kdata.only_waiting = 0;
-  kdata.pool = fix_historyKK->pool;
-  kdata.pool_used = fix_historyKK->pool_used;
-  kdata.pool_records = static_cast<int>(kdata.pool.extent(0));
+  load_pools();
 
   kdata.beta = beta;
   kdata.prune = prune;
@@ -545,7 +572,7 @@ void PairGranJaegerKokkos<DeviceType>::compute(int eflag_in, int vflag_in)
                                                                                              sums);
   });
 
-  if (sums.waiting > 0.0) finish_waiting(inum, sums);
+  if (sums.waiting > 0.0 || sums.waiting_big > 0.0) finish_waiting(inum, sums);
   if (sums.corrupt > 0.0)
     error->one(
         FLERR,
@@ -586,19 +613,31 @@ void PairGranJaegerKokkos<DeviceType>::launch(int inum, PairGranJaegerSums &sums
   loop.contribute(kdata);
 }
 
+// the history fix's record pools, for the pair loop
+template <class DeviceType> void PairGranJaegerKokkos<DeviceType>::load_pools()
+{
+  kdata.pool = fix_historyKK->pool;
+  kdata.big = fix_historyKK->big;
+  kdata.pool_used = fix_historyKK->pool_used;
+  kdata.big_used = fix_historyKK->big_used;
+  kdata.pool_records = static_cast<int>(kdata.pool.extent(0));
+  kdata.big_records = static_cast<int>(kdata.big.extent(0));
+}
+
 /* ----------------------------------------------------------------------
-   the new contacts of this step that found the record pool full: the pool
-   grows, and the loop runs again for the pairs that touch and have no
-   record, which are exactly these (every other new contact took one); their
-   forces add to the first loop's, their sums to its sums
+   the contacts of this step that found a record pool full (new contacts,
+   small records to move to big ones): the pools grow, and the loop runs
+   again for the pairs that touch and have no record and for those whose
+   touch flag says they wait, which are exactly these (every other contact
+   took its record); their forces add to the first loop's, their sums to its
+   sums
 ------------------------------------------------------------------------- */
 
 template <class DeviceType>
 void PairGranJaegerKokkos<DeviceType>::finish_waiting(int inum, PairGranJaegerSums &sums)
 {
-  fix_historyKK->grow_pool(static_cast<long>(sums.waiting));
-  kdata.pool = fix_historyKK->pool;
-  kdata.pool_records = static_cast<int>(kdata.pool.extent(0));
+  fix_historyKK->grow_pools(static_cast<long>(sums.waiting), static_cast<long>(sums.waiting_big));
+  load_pools();
   kdata.only_waiting = 1;
   PairGranJaegerSums rest;
   shared.dispatch(evflag, true, [&](auto neigh, auto ev, auto adv) {
@@ -606,10 +645,10 @@ void PairGranJaegerKokkos<DeviceType>::finish_waiting(int inum, PairGranJaegerSu
                                                                                              rest);
   });
   kdata.only_waiting = 0;
-  if (rest.waiting > 0.0)
-    error->one(FLERR, "Pair gran/jaeger/kk: {} new contacts found no record after the pool grew",
-               rest.waiting);
-  sums.waiting = 0.0;
+  if (rest.waiting > 0.0 || rest.waiting_big > 0.0)
+    error->one(FLERR, "Pair gran/jaeger/kk: {} contacts found no record after the pools grew",
+               rest.waiting + rest.waiting_big);
+  sums.waiting = sums.waiting_big = 0.0;
   sums += rest;
 }
 
@@ -636,10 +675,14 @@ int PairGranJaegerKokkos<DeviceType>::find_record_host(int i, int j, std::vector
   auto h_flags = fix_historyKK->k_firstflag.view_host();
   if (owner >= (int) h_flags.extent(0)) return -1;
   const int flag = h_flags(owner, slot);
-  if (flag <= 0 || flag > (int) fix_historyKK->pool.extent(0)) return 0;
   using R = FixJaegerHistoryKokkos<DeviceType>;
+  const bool in_big = flag >= R::BIG_FLAG;
+  const int row = in_big ? flag - R::BIG_FLAG : flag - 1;
+  if (row < 0 || row >= (int) (in_big ? fix_historyKK->big : fix_historyKK->pool).extent(0))
+    return 0;
   const auto h_record = Kokkos::create_mirror_view_and_copy(
-      Kokkos::HostSpace(), Kokkos::subview(fix_historyKK->pool, flag - 1, Kokkos::ALL()));
+      Kokkos::HostSpace(),
+      Kokkos::subview(in_big ? fix_historyKK->big : fix_historyKK->pool, row, Kokkos::ALL()));
   const double *rec = h_record.data();
   if (rec[R::R_QW] == 0.0 && rec[R::R_QX] == 0.0 && rec[R::R_QY] == 0.0 && rec[R::R_QZ] == 0.0)
     return 0;

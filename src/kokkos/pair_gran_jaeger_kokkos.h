@@ -7,16 +7,15 @@
    called from a Kokkos functor on the same geometry and movements
    (demc::sphere_contact()). This class only moves data in and out.
 
-   Per-contact history: a record of fixed size per contact in the pool of
-   FixJaegerHistoryKokkos (LAMMPS's fix neigh/history/kk moves the records
-   with the atoms), `capacity` points
+   Per-contact history: a record per contact in the pools of
+   FixJaegerHistoryKokkos (which moves the records with the atoms), with room
+   for a few points or, once a history outgrows that, for `capacity` points
    (history/max, default DEFAULT_CAPACITY); when a push finds the stack full
    the kernel merges the two most similar adjacent segments itself (the CPU
    style's rule with history/max). Record layout: FixJaegerHistoryKokkos::Record.
 
    Supported: Kokkos half neighbor lists (neigh half: HALF or HALFTHREAD)
-   with newton off, as gran/kuhn/kk (LAMMPS's fix neigh/history/kk cannot
-   move histories with newton on).
+   with newton off, as gran/kuhn/kk.
 ------------------------------------------------------------------------- */
 
 #ifdef PAIR_CLASS
@@ -50,7 +49,9 @@ struct PairGranJaegerSums {
   double work, damping;         // tangential work and damping dissipation in this step
   double contacts, sliding;     // pvector E_CONTACTS, E_SLIDING
   double merges, forced, handed_over, corrupt;
-  double waiting;    // new contacts that found the record pool full (run again, alone)
+  // new contacts that found the small records' pool full, and full small records that found
+  // the big records' pool full (their steps run again, alone, once the pools have grown)
+  double waiting, waiting_big;
   // this run's forced merges and contacts (FixJaegerHistoryKokkos::run_forced_merges ...),
   // weighted as the energies: records held at the run's setup, records opened
   double forced_run, forced_contacts, held, opened;
@@ -58,7 +59,7 @@ struct PairGranJaegerSums {
   KOKKOS_INLINE_FUNCTION PairGranJaegerSums() :
       evdwl(0.0), v{0.0, 0.0, 0.0, 0.0, 0.0, 0.0}, normal(0.0), tangential(0.0), work(0.0),
       damping(0.0), contacts(0.0), sliding(0.0), merges(0.0), forced(0.0), handed_over(0.0),
-      corrupt(0.0), waiting(0.0), forced_run(0.0), forced_contacts(0.0), held(0.0), opened(0.0),
+      corrupt(0.0), waiting(0.0), waiting_big(0.0), forced_run(0.0), forced_contacts(0.0), held(0.0), opened(0.0),
       converted(0.0)
   {
   }
@@ -82,6 +83,7 @@ struct PairGranJaegerSums {
     converted += o.converted;
     corrupt += o.corrupt;
     waiting += o.waiting;
+    waiting_big += o.waiting_big;
   }
 };
 
@@ -100,12 +102,15 @@ struct PairGranJaegerTypeParams {
 template <class DeviceType> struct PairGranJaegerKernelData : DemcLoopViews<DeviceType> {
   typename Kokkos::DualView<PairGranJaegerTypeParams **, Kokkos::LayoutRight,
                             DeviceType>::t_dev_const_um params;
-  int dnum, capacity;    // values per record, points per stack
-  // the contact records (FixJaegerHistoryKokkos::pool), the records taken, the pool's size
-  Kokkos::View<double **, Kokkos::LayoutRight, DeviceType> pool;
-  Kokkos::View<int, DeviceType> pool_used;
-  int pool_records;
-  int only_waiting;    // 1: only the pairs that touch and have no record (finish_waiting())
+  int capacity, small_capacity;    // points of a big and of a small record
+  int has_big;                     // 1: big records exist (capacity > small_capacity)
+  /* the contact records (FixJaegerHistoryKokkos::pool and big), the records taken of each,
+     the pools' sizes */
+  Kokkos::View<double **, Kokkos::LayoutRight, DeviceType> pool, big;
+  Kokkos::View<int, DeviceType> pool_used, big_used;
+  int pool_records, big_records;
+  // 1: only the pairs that touch and have no record, or wait for a big one (finish_waiting())
+  int only_waiting;
   double beta;
   double prune;
   bool work;    // integrate the tangential work (pair_style keyword work)
@@ -144,6 +149,7 @@ template <class DeviceType> class PairGranJaegerKokkos : public PairGranJaeger {
   template <int NEIGHFLAG, int EVFLAG, int ADVANCE> void launch(int inum, PairGranJaegerSums &sums);
   // the step of the new contacts that found the record pool full, once it has grown
   void finish_waiting(int inum, PairGranJaegerSums &sums);
+  void load_pools();
 
   void check_record_size();        // an impossible history/max: a LAMMPS error, not a crash
   void set_history_materials();    // params.old_mat for the pair loop

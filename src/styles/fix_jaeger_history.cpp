@@ -42,10 +42,15 @@ void copy_contents(const double *source, double *target)
 /* ---------------------------------------------------------------------- */
 
 FixJaegerHistory::FixJaegerHistory(LAMMPS *lmp, int narg, char **arg) :
+    FixJaegerHistory(lmp, narg, arg, 0)
+{
+}
+
+FixJaegerHistory::FixJaegerHistory(LAMMPS *lmp, int narg, char **arg, int own_args) :
     Fix(lmp, narg, arg), pair(nullptr), merges(0.0), pruned(0.0), stored_by_post_run(false),
     stats_step(-1)
 {
-  if (narg != 3) error->all(FLERR, "Illegal fix DEMC/JAEGER_HISTORY command");
+  if (narg != 3 + own_args) error->all(FLERR, "Illegal fix {} command", style);
   restart_peratom = 1;
   restart_global = 1;
   create_attribute = 1;

@@ -118,6 +118,10 @@ class FixJaegerHistory : public Fix {
       merges;    // history points removed by merging (beta and capacity), counted by the pair style
   double pruned;    // history points removed by the pruning rule, counted by the pair style
 
+ protected:
+  // a subclass's own arguments follow the fix's three (ID, group, style)
+  FixJaegerHistory(class LAMMPS *, int, char **, int own_args);
+
  private:
   // the arena: records of capacity 4 * 2^k are recycled through per-class free lists
   std::vector<double> pool;
@@ -128,6 +132,9 @@ class FixJaegerHistory : public Fix {
 
   std::vector<long> handles;    // per neighbor-list entry, -1: no contact
   std::vector<long> first;      // per atom: offset of its entries in handles
+
+ protected:
+  // (the per-atom store, its restart records and statistics: shared with gran/jaeger/kk's fix)
   // per-atom store between reneighborings: [tag, size, record(size)] ...
   std::vector<std::vector<double>> peratom;
   // restart records: this layout's format version (see unpack_restart()); the writer and
@@ -136,7 +143,7 @@ class FixJaegerHistory : public Fix {
   demc_restart::SpreadWriter restart_out;
   demc_restart::SpreadReader restart_in;
   void init_records_from_restart();
-  void restore_store(int i, std::vector<double> &store, int version);
+  virtual void restore_store(int i, std::vector<double> &store, int version);
   void upgrade_records(std::vector<double> &store, int version) const;
   void check_store(const std::vector<double> &store) const;
   bool stored_by_post_run;
