@@ -38,8 +38,7 @@ FixJaegerHistoryKokkos<DeviceType>::FixJaegerHistoryKokkos(LAMMPS *lmp, int narg
 {
   max_points = utils::inumeric(FLERR, arg[3], false, lmp);
   if (max_points < 1 || max_points > (INT_MAX - R_POINTS) / POINT)
-    error->all(FLERR, "Fix {}: a history capacity of {} points is out of range", style,
-               max_points);
+    error->all(FLERR, "Fix {}: a history capacity of {} points is out of range", style, max_points);
   // the fix works on the host (stores, exchange, restart); it reads the atoms' IDs there
   atomKK = (AtomKokkos *) atom;
   kokkosable = 1;
@@ -59,8 +58,8 @@ FixJaegerHistoryKokkos<DeviceType>::FixJaegerHistoryKokkos(LAMMPS *lmp, int narg
 template <class DeviceType> void FixJaegerHistoryKokkos<DeviceType>::size_flags(int rows, int slots)
 {
   if ((int) k_firstflag.extent(0) < rows || (int) k_firstflag.extent(1) < slots)
-    k_firstflag = DAT::tdual_int_2d("jaeger_history:firstflag", std::max(rows, 1),
-                                    std::max(slots, 1));
+    k_firstflag =
+        DAT::tdual_int_2d("jaeger_history:firstflag", std::max(rows, 1), std::max(slots, 1));
 }
 
 /* ----------------------------------------------------------------------
@@ -241,8 +240,8 @@ void FixJaegerHistoryKokkos<DeviceType>::local_stats(double *sums, double &longe
         for (int jj = 0; jj < numneigh(i); jj++) {
           const int f = flag(i, jj);
           if (f <= 0) continue;
-          const double *rec =
-              f >= BIG_FLAG ? &big_records(f - BIG_FLAG, 0) : &small_records(f - 1, 0);
+          const double *rec = f >= BIG_FLAG ? &big_records(f - BIG_FLAG, 0)
+                                            : &small_records(f - 1, 0);
           if (rec[R_QW] == 0.0 && rec[R_QX] == 0.0 && rec[R_QY] == 0.0 && rec[R_QZ] == 0.0)
             continue;
           const double n = Kokkos::fabs(rec[R_LENGTH]);
@@ -352,8 +351,8 @@ void FixJaegerHistoryKokkos<DeviceType>::unpack_restart(int nlocal, int nth)
   }
   // a file written before markers: [count, n, n x (ID, dnum_file values)]
   const std::string who = fmt::format("Fix {}", style);
-  const long count = demc_restart::checked_int(lmp, extra[nlocal][m], 2,
-                                               atom->nextra_store - m, who + ": record size");
+  const long count = demc_restart::checked_int(lmp, extra[nlocal][m], 2, atom->nextra_store - m,
+                                               who + ": record size");
   stored_by_post_run = true;
   std::vector<double> store = convert_earlier_store(record, count - 1, 0);
   check_store(store);
@@ -366,7 +365,8 @@ void FixJaegerHistoryKokkos<DeviceType>::restore_store(int i, std::vector<double
                                                        int version)
 {
   if (version == 1 || version == 2) {
-    std::vector<double> converted = convert_earlier_store(store.data(), (long) store.size(), version);
+    std::vector<double> converted =
+        convert_earlier_store(store.data(), (long) store.size(), version);
     check_store(converted);
     check_lengths(converted);
     peratom[i] = std::move(converted);

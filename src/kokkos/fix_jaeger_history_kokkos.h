@@ -80,8 +80,8 @@ template <class DeviceType> class FixJaegerHistoryKokkos : public FixJaegerHisto
     K_HANDED_OVER,          // records read back negated (from restart files of before)
     K_SIZE
   };
-  static constexpr int SMALL = 8;            // points of a small record
-  static constexpr int BIG_FLAG = 1 << 30;   // touch flags from here on name big records
+  static constexpr int SMALL = 8;             // points of a small record
+  static constexpr int BIG_FLAG = 1 << 30;    // touch flags from here on name big records
   // records a pool keeps beyond those it holds (and 1/8 more), for the contacts to come
   static constexpr int SPARE_SMALL = 64, SPARE_BIG = 8;
   static int values_per_contact(int capacity) { return R_POINTS + 4 * capacity; }
@@ -97,7 +97,7 @@ template <class DeviceType> class FixJaegerHistoryKokkos : public FixJaegerHisto
   // touch flags per neighbor slot (atom, jj): see the file header
   DAT::tdual_int_2d k_firstflag;
   using Pool = Kokkos::View<double **, Kokkos::LayoutRight, DeviceType>;
-  Pool pool, big;                               // small and big records
+  Pool pool, big;                                       // small and big records
   Kokkos::View<int, DeviceType> pool_used, big_used;    // records taken (the pair loop adds)
   /* after a pair loop in which contacts found a pool full (`waiting_small` new contacts,
      `waiting_big` full small records): the pools grow, records kept, with room for them and

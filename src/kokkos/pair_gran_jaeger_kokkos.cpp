@@ -132,8 +132,7 @@ struct JaegerPairLoop :
   KOKKOS_INLINE_FUNCTION bool make_room(double *&rec, int &flag, int jj, value_type &sums) const
   {
     const Data &d = *this;
-    if (!d.has_big || flag >= Rec::BIG_FLAG || (int) rec[R_LENGTH] < d.small_capacity)
-      return true;
+    if (!d.has_big || flag >= Rec::BIG_FLAG || (int) rec[R_LENGTH] < d.small_capacity) return true;
     const int r = Kokkos::atomic_fetch_add(&d.big_used(), 1);
     if (r >= d.big_records) {
       sums.waiting_big += 1.0;
@@ -337,8 +336,9 @@ struct JaegerPairLoop :
 
     // energies and counts only on energy steps, where compute pair reads them (as the CPU style)
     const double un = d.eflag ? jaeger::normal_energy(mat, g.overlap) : 0.0;
-    const double ut =
-        (d.eflag && held) ? jaeger::record_stored_energy<Layout>(mat, rec, stack_of(rec, flag)) : 0.0;
+    const double ut = (d.eflag && held)
+        ? jaeger::record_stored_energy<Layout>(mat, rec, stack_of(rec, flag))
+        : 0.0;
     if (d.eflag) {
       sums.tangential += weight * ut;
       sums.normal += weight * un;

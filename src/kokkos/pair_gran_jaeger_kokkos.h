@@ -59,8 +59,8 @@ struct PairGranJaegerSums {
   KOKKOS_INLINE_FUNCTION PairGranJaegerSums() :
       evdwl(0.0), v{0.0, 0.0, 0.0, 0.0, 0.0, 0.0}, normal(0.0), tangential(0.0), work(0.0),
       damping(0.0), contacts(0.0), sliding(0.0), merges(0.0), forced(0.0), handed_over(0.0),
-      corrupt(0.0), waiting(0.0), waiting_big(0.0), forced_run(0.0), forced_contacts(0.0), held(0.0), opened(0.0),
-      converted(0.0)
+      corrupt(0.0), waiting(0.0), waiting_big(0.0), forced_run(0.0), forced_contacts(0.0),
+      held(0.0), opened(0.0), converted(0.0)
   {
   }
   KOKKOS_INLINE_FUNCTION void operator+=(const PairGranJaegerSums &o)
