@@ -33,9 +33,11 @@ namespace frame = demc::frame;
 
 namespace {
 using W = FixWallGranJaeger;
-// the fields of a wall record the driver reads and writes
-using Layout = jaeger::RecordLayout<W::W_LENGTH, W::W_QW, W::W_WORK, W::W_DAMPWORK, W::W_STORED,
-                                    W::W_FDAMP_X, W::W_HEADER>;
+// the fields of a wall record the driver reads and writes: the pair records' (only the stack
+// starts later, after the material)
+using Layout =
+    jaeger::RecordLayout<jaeger::REC_LENGTH, jaeger::REC_QW, jaeger::REC_WORK, jaeger::REC_DAMPWORK,
+                         jaeger::REC_STORED, jaeger::REC_FDAMP_X, W::W_HEADER>;
 constexpr int POINT = 4;    // doubles per history point
 static_assert(sizeof(jaeger::Point) == POINT * sizeof(double), "a history point is 4 doubles");
 
@@ -160,10 +162,12 @@ int FixWallGranJaeger::history_side(int i) const
   return records[i].empty() ? NO_SIDE : static_cast<int>(records[i][W_SIDE]);
 }
 
-void FixWallGranJaeger::open(std::vector<double> &rec, int side, const jaeger::Material &mat) const
+void FixWallGranJaeger::open(std::vector<double> &rec, int side, int type,
+                             const jaeger::Material &mat) const
 {
   rec.assign(W_HEADER + POINT * INITIAL_CAPACITY, 0.0);    // (U_t = 0: no history yet)
   rec[W_SIDE] = side;
+  rec[W_TYPE] = type;
   rec[W_ESTAR] = mat.Estar;
   rec[W_GSTAR] = mat.Gstar;
   rec[W_MU] = mat.mu;
@@ -212,7 +216,7 @@ FixWallGranDemc::Touch FixWallGranJaeger::touch(const Contact &c, int side, bool
   const bool had_record = !rec.empty();
   const frame::Quat q =
       jaeger::contact_frame<Layout>(rec.data(), had_record, advance, c.n, demc::contact_twirl(c));
-  if (!had_record && advance) open(rec, side, mat);
+  if (!had_record && advance) open(rec, side, atom->type[c.p], mat);
 
   jaeger::StepResult res;
   if (advance) {
@@ -388,30 +392,33 @@ void FixWallGranJaeger::unpack_restart(int nlocal, int nth)
 }
 
 /* a record of format version `version` (0: a file written before records had markers) into
-   atom i's, upgraded and checked. Headers: W_STORED values (11) before U_t was kept, W_FDAMP_X
-   (12) before the dashpot force (both before markers), W_HEADER in version 3. Added values
-   come in as: U_t -1 (not known), the dashpot force 0 (as the setup of those versions took
-   it). Records before the material was kept (8 + 4 n values) cannot be read. */
+   atom i's, upgraded and checked. Version 3 and before placed the material after the damping
+   work and U_t and the dashpot force after it (HeaderVersion3); files before markers have
+   W3_STORED values (11) before U_t was kept, W3_FDAMP_X (12) before the dashpot force. Added
+   values come in as: U_t -1 (not known), the dashpot force 0 (as the setup of those versions
+   took it), the particle type 0 (not kept). Records before the material was kept (8 + 4 n
+   values) cannot be read. */
 
 void FixWallGranJaeger::restore_record(int i, std::vector<double> &rec, int version)
 {
-  if (version != 0 && version != RECORD_VERSION)
+  if (version != 0 && version != 3 && version != RECORD_VERSION)
     error->one(FLERR, law_error("no reader for wall record version {}"), version);
-  if (!rec.empty()) {
-    const long n = demc_restart::checked_int(lmp, (double) rec.size(), W_STORED, INT_MAX,
+  if (!rec.empty() && version != RECORD_VERSION) {
+    const long n = demc_restart::checked_int(lmp, (double) rec.size(), W3_STORED, INT_MAX,
                                              law_error("wall contact history size"));
     const long length =
         demc_restart::checked_int(lmp, rec[W_LENGTH], 0, n / POINT, law_error("history length"));
     const long header = n - POINT * length;
-    const bool known = version == 0 ? (header == W_STORED || header == W_FDAMP_X)
-                                    : header == W_HEADER;
+    const bool known = version == 0 ? (header == W3_STORED || header == W3_FDAMP_X)
+                                    : header == W3_HEADER;
     if (!known)
       error->one(FLERR,
                  "Fix {}: a wall contact history of {} values is not a record of format version "
                  "{} (restart file written before 2026-11-25?)",
                  style, n, version);
-    if (header == W_STORED) rec.insert(rec.begin() + W_STORED, -1.0);
-    if (header <= W_FDAMP_X) rec.insert(rec.begin() + W_FDAMP_X, W_HEADER - W_FDAMP_X, 0.0);
+    if (header == W3_STORED) rec.insert(rec.begin() + W3_STORED, -1.0);
+    if (header <= W3_FDAMP_X) rec.insert(rec.begin() + W3_FDAMP_X, W3_HEADER - W3_FDAMP_X, 0.0);
+    upgrade_from_version3(rec);
   }
   if (!rec.empty()) {
     using demc_restart::checked_int;
@@ -422,8 +429,23 @@ void FixWallGranJaeger::restore_record(int i, std::vector<double> &rec, int vers
     checked_int(lmp, (double) n, W_HEADER + POINT * length, W_HEADER + POINT * length,
                 law_error("wall contact history size for its length"));
     checked_int(lmp, rec[W_SIDE], LO_SIDE, HI_SIDE, law_error("wall side of a contact"));
+    checked_int(lmp, rec[W_TYPE], 0, INT_MAX, law_error("particle type of a contact"));
   }
   records[i] = std::move(rec);
+}
+
+void FixWallGranJaeger::upgrade_from_version3(std::vector<double> &rec) const
+{
+  static_assert(W3_ESTAR == W_TYPE && W3_HEADER + 1 == W_HEADER,
+                "version 4 put the particle type where the material began, the material last");
+  std::vector<double> out(rec.size() + 1, 0.0);
+  std::copy(rec.begin(), rec.begin() + W3_ESTAR, out.begin());
+  out[W_TYPE] = 0.0;
+  out[W_STORED] = rec[W3_STORED];
+  std::copy(rec.begin() + W3_FDAMP_X, rec.begin() + W3_HEADER, out.begin() + W_FDAMP_X);
+  std::copy(rec.begin() + W3_ESTAR, rec.begin() + W3_STORED, out.begin() + W_ESTAR);
+  std::copy(rec.begin() + W3_HEADER, rec.end(), out.begin() + W_HEADER);
+  rec = std::move(out);
 }
 
 // the records of a restart file that sit with other atoms, to their atoms (collective)

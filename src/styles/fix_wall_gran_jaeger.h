@@ -19,6 +19,7 @@ FixStyle(wall/gran/jaeger,FixWallGranJaeger);
 
 #include "demc_restart_records.h"
 #include "fix_wall_gran_demc.h"
+#include "jaeger_driver.h"
 
 #include <vector>
 
@@ -53,37 +54,44 @@ class FixWallGranJaeger : public FixWallGranDemc {
   int maxsize_restart() override;
   void *extract(const char *, int &) override;
 
-  // one particle's record (empty: not touching): header, then the stack, 4 doubles a point.
-  // W_ESTAR..W_MU: the material the stack was made with (see keep_material()). W_STORED: the
-  // stored tangential energy U_t, carried from step to step (the fix tallies it on every step);
-  // negative: not known (after a change of material or a merge outside a step, or from a
-  // restart file written before it was kept), then taken from the whole history. W_FDAMP_X..Z:
-  // the dashpot force of the last step, which the force of a run's setup repeats (so that a
-  // run after another, or after read_restart, continues as the one that went straight on).
+  /* one particle's record (empty: not touching): header, then the stack, 4 doubles a point.
+     The header is the pair style's (demc::jaeger::RecordField, the same fields at the same
+     places), the key being the wall side and the type pair the particle's type, followed by
+     the material the stack was made with (W_ESTAR..W_MU, see keep_material()). W_STORED: the
+     stored tangential energy U_t, carried from step to step (the fix tallies it on every
+     step); negative: not known (after a change of material or a merge outside a step, or from
+     a restart file written before it was kept), then taken from the whole history.
+     W_FDAMP_X..Z: the dashpot force of the last step, which the force of a run's setup repeats
+     (so that a run after another, or after read_restart, continues as the one that went
+     straight on). */
   enum Header {
-    W_SIDE,
-    W_LENGTH,
-    W_QW,
-    W_QX,
-    W_QY,
-    W_QZ,
-    W_WORK,
-    W_DAMPWORK,
-    W_ESTAR,
+    W_SIDE = demc::jaeger::REC_KEY,
+    W_LENGTH = demc::jaeger::REC_LENGTH,
+    W_QW = demc::jaeger::REC_QW,
+    W_QX = demc::jaeger::REC_QX,
+    W_QY = demc::jaeger::REC_QY,
+    W_QZ = demc::jaeger::REC_QZ,
+    W_WORK = demc::jaeger::REC_WORK,
+    W_DAMPWORK = demc::jaeger::REC_DAMPWORK,
+    W_TYPE = demc::jaeger::REC_TYPES,
+    W_STORED = demc::jaeger::REC_STORED,
+    W_FDAMP_X = demc::jaeger::REC_FDAMP_X,
+    W_FDAMP_Y = demc::jaeger::REC_FDAMP_Y,
+    W_FDAMP_Z = demc::jaeger::REC_FDAMP_Z,
+    W_ESTAR = demc::jaeger::REC_HEADER,
     W_GSTAR,
     W_MU,
-    W_STORED,
-    W_FDAMP_X,
-    W_FDAMP_Y,
-    W_FDAMP_Z,
     W_HEADER
   };
+  /* the header of format version 3 (and, without its last values, of files before markers):
+     the material after the damping work, then U_t and the dashpot force */
+  enum HeaderVersion3 { W3_ESTAR = 8, W3_STORED = 11, W3_FDAMP_X = 12, W3_HEADER = 15 };
 
  protected:
   // restart records: this layout's format version; restore_record() reads a record of version
   // `version` (0: before markers) into atom i's, upgraded and checked (the region walls' lists
   // hold these records too)
-  static constexpr int RECORD_VERSION = 3;
+  static constexpr int RECORD_VERSION = 4;
   void restore_record(int i, std::vector<double> &rec, int version);
   int law_keyword(int, char **, int) override;
   Touch touch(const Contact &, int, bool) override;
@@ -105,7 +113,9 @@ class FixWallGranJaeger : public FixWallGranDemc {
                                          const demc::jaeger::Material &mat);
 
   demc::jaeger::Material material(int i) const;
-  void open(std::vector<double> &rec, int side, const demc::jaeger::Material &mat) const;
+  void open(std::vector<double> &rec, int side, int type, const demc::jaeger::Material &mat) const;
+  // a record of format version 3 (or one before markers, upgraded to it) in this layout
+  void upgrade_from_version3(std::vector<double> &rec) const;
   demc::jaeger::StepResult advance_record(std::vector<double> &rec, const demc::jaeger::Material &,
                                           const Contact &, const demc::frame::Quat &);
   void update_maxexchange();

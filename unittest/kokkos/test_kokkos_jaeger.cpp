@@ -246,7 +246,12 @@ std::string logged(LammpsSession &s, const std::vector<std::string> &lines, cons
   s.command("log none");
   std::ifstream in(file);
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  std::remove(file.c_str());
+  // every rank has read it before the first removes it (a rank that removed it early left
+  // rank 0 an empty log now and then)
+  int me;
+  MPI_Barrier(MPI_COMM_WORLD);
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  if (me == 0) std::remove(file.c_str());
   return text;
 }
 

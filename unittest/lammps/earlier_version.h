@@ -72,16 +72,18 @@ inline void expect_continues_earlier_run(LammpsSession &s, const EarlierRun &ear
         << "wall vector " << k;
 }
 
-/* read back unittest/data/restart_de0f446_<law>_wall.bin, give the fixes the file does not hold
-   (gravity, the wall `wall_fix_args` as fix w translating by v_vx, the integrator) and run the
-   200 steps; returns the earlier run for checks of its own */
-inline EarlierRun continue_earlier_run(const std::string &law, const std::string &wall_fix_args)
+/* read back unittest/data/restart_<version>_<law>_wall.bin (version: the commit of the plugin
+   that wrote it, de0f446 by default), give the fixes the file does not hold (gravity, the wall
+   `wall_fix_args` as fix w translating by v_vx, the integrator) and run the 200 steps; returns
+   the earlier run for checks of its own */
+inline EarlierRun continue_earlier_run(const std::string &law, const std::string &wall_fix_args,
+                                       const std::string &version = "de0f446")
 {
-  const std::string dir = DEMC_TEST_DATA_DIR;
-  const EarlierRun earlier = read_earlier_run(dir + "/restart_de0f446_" + law + "_expected.txt");
+  const std::string dir = DEMC_TEST_DATA_DIR, stem = dir + "/restart_" + version + "_" + law;
+  const EarlierRun earlier = read_earlier_run(stem + "_expected.txt");
   LammpsSession s;
   s.load_plugin();
-  s.commands({"read_restart " + dir + "/restart_de0f446_" + law + "_wall.bin",
+  s.commands({"read_restart " + stem + "_wall.bin",
               "neighbor 0.0003 bin", "neigh_modify delay 0",
               "fix grav all gravity 9.81 vector 0 0 -1", "variable vx equal 0.05*sin(0.05*step)",
               "fix w all " + wall_fix_args + " zplane 0 NULL translate v_vx 0 0",

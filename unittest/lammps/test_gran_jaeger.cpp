@@ -669,6 +669,18 @@ TEST(GranJaeger, ReadsARestartFileOfAnEarlierVersion)
   EXPECT_GT(earlier.wall[5], 0.0);
 }
 
+/* A restart file of the version before the wall records took the pair records' header
+   (cb4b1f2, wall record format version 3: the material after the damping work): read back
+   and converted, the run goes on as that version's own run went on after write_restart. */
+TEST(GranJaeger, ReadsWallRecordsOfVersion3)
+{
+  const EarlierRun earlier =
+      continue_earlier_run("jaeger", "wall/gran/jaeger 2e7 0.25 0.4", "cb4b1f2");
+  // the earlier run had wall contacts with histories that the wall dragged
+  EXPECT_GE(earlier.wall[8], 1.0);
+  EXPECT_GT(earlier.wall[5], 0.0);
+}
+
 /* A restart file of the version before the records named their type pair (80af862): its
    records, one value shorter, are read with the key 0 (type pair not known: the contact's own)
    and the run goes on as that version's own run went on after write_restart (forces and pair
