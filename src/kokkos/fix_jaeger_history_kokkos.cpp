@@ -23,6 +23,20 @@ using namespace LAMMPS_NS;
 namespace {
 constexpr int POINT = 4;    // doubles per history point
 
+// the Kokkos neighbor list in host memory (the list itself in host execution spaces)
+template <class DeviceType> struct HostList {
+  int inum;
+  typename Kokkos::View<int *, DeviceType>::host_mirror_type ilist, numneigh;
+  typename ArrayTypes<DeviceType>::t_neighbors_2d::host_mirror_type neighbors;
+  explicit HostList(NeighListKokkos<DeviceType> *list) :
+      inum(list->inum),
+      ilist(Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), list->d_ilist)),
+      numneigh(Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), list->d_numneigh)),
+      neighbors(Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), list->d_neighbors))
+  {
+  }
+};
+
 // a record in a pool holds a contact iff its frame quaternion is not zero (a unit quaternion)
 template <class R> bool holds_contact(const double *rec)
 {
@@ -74,12 +88,11 @@ template <class DeviceType> void FixJaegerHistoryKokkos<DeviceType>::post_neighb
   auto *k_list = static_cast<NeighListKokkos<DeviceType> *>(pair->list);
   atomKK->sync(Host, TAG_MASK);
   const tagint *tag = atom->tag;
-  const int inum = k_list->inum;
-  const auto ilist = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), k_list->d_ilist);
-  const auto numneigh =
-      Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), k_list->d_numneigh);
-  const auto neighbors =
-      Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), k_list->d_neighbors);
+  const HostList<DeviceType> list(k_list);
+  const int inum = list.inum;
+  const auto &ilist = list.ilist;
+  const auto &numneigh = list.numneigh;
+  const auto &neighbors = list.neighbors;
   size_flags(atom->nmax, k_list->maxneighs);
   k_firstflag.sync_host();
   const auto flag = k_firstflag.view_host();
@@ -163,16 +176,15 @@ template <class DeviceType> void FixJaegerHistoryKokkos<DeviceType>::pre_exchang
     atomKK->sync(Host, TAG_MASK);
     const tagint *tag = atom->tag;
     const int nlocal = atom->nlocal;
-    const auto ilist = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), k_list->d_ilist);
-    const auto numneigh =
-        Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), k_list->d_numneigh);
-    const auto neighbors =
-        Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), k_list->d_neighbors);
+    const HostList<DeviceType> list(k_list);
+    const auto &ilist = list.ilist;
+    const auto &numneigh = list.numneigh;
+    const auto &neighbors = list.neighbors;
     k_firstflag.sync_host();
     const auto flag = k_firstflag.view_host();
     const auto h_pool = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), pool);
     const auto h_big = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), big);
-    for (int ii = 0; ii < k_list->inum; ii++) {
+    for (int ii = 0; ii < list.inum; ii++) {
       const int i = ilist(ii);
       for (int jj = 0; jj < numneigh(i); jj++) {
         const int f = flag(i, jj);
@@ -272,21 +284,14 @@ template <class DeviceType> double FixJaegerHistoryKokkos<DeviceType>::compute_v
 {
   if (kk_stats_step != update->ntimestep) {
     kk_stats_step = update->ntimestep;
-    double local[6], global[6], longest = 0.0, global_longest = 0.0;
+    double local[3], longest = 0.0;
     local_stats(local, longest);
     local[2] = (double) (pool.span() + big.span()) * sizeof(double);
-    local[3] = merges;
-    local[4] = forced_merges;
-    local[5] = handed_over;
-    MPI_Allreduce(local, global, 6, MPI_DOUBLE, MPI_SUM, world);
-    MPI_Allreduce(&longest, &global_longest, 1, MPI_DOUBLE, MPI_MAX, world);
-    kk_stats[K_CONTACTS] = global[0];
-    kk_stats[K_MEAN_LENGTH] = global[0] > 0.0 ? global[1] / global[0] : 0.0;
-    kk_stats[K_MAX_LENGTH] = global_longest;
-    kk_stats[K_BYTES_PER_CONTACT] = global[0] > 0.0 ? global[2] / global[0] : 0.0;
-    kk_stats[K_MERGES] = global[3];
-    kk_stats[K_FORCED_MERGES] = global[4];
-    kk_stats[K_HANDED_OVER] = global[5];
+    const double counts[3] = {merges, forced_merges, handed_over};
+    static_assert(K_MERGES == S_MERGES && K_FORCED_MERGES == K_MERGES + 1 &&
+                      K_HANDED_OVER == K_MERGES + 2,
+                  "the counts follow the record statistics, as in the CPU fix's vector");
+    reduce_stats(local, longest, counts, 3, kk_stats);
   }
   return kk_stats[n];
 }

@@ -315,25 +315,35 @@ void FixJaegerHistory::update_stats()
 {
   if (stats_step == update->ntimestep) return;
   stats_step = update->ntimestep;
-  double local[3] = {0.0, 0.0, (double) pool.size() * sizeof(double)}, sum[3];
-  double longest = 0.0, global_longest = 0.0;
+  double local[3] = {0.0, 0.0, (double) pool.size() * sizeof(double)};
+  double longest = 0.0;
   for (long h : handles) {
     if (h < 0) continue;
     local[0] += 1.0;
     local[1] += pool[h + R_LENGTH];
     longest = std::max(longest, pool[h + R_LENGTH]);
   }
+  const double counts[2] = {merges, pruned};
+  reduce_stats(local, longest, counts, 2, stats);
+}
+
+/* values S_CONTACTS .. S_BYTES_PER_CONTACT of the vector from this rank's records (count, total
+   length, bytes) and longest history, then `n` cumulative counts summed (collective) */
+void FixJaegerHistory::reduce_stats(const double *records, double longest, const double *counts,
+                                    int n, double *out) const
+{
+  static_assert(S_CONTACTS == 0 && S_MEAN_LENGTH == 1 && S_MAX_LENGTH == 2 &&
+                    S_BYTES_PER_CONTACT == 3,
+                "the counts follow the record statistics");
+  double sum[3], global_longest = 0.0;
   // with newton off a contact with a ghost atom is held on both sides and counted twice
-  MPI_Allreduce(local, sum, 3, MPI_DOUBLE, MPI_SUM, world);
+  MPI_Allreduce(records, sum, 3, MPI_DOUBLE, MPI_SUM, world);
   MPI_Allreduce(&longest, &global_longest, 1, MPI_DOUBLE, MPI_MAX, world);
-  double counts[2] = {merges, pruned}, global_counts[2];
-  MPI_Allreduce(counts, global_counts, 2, MPI_DOUBLE, MPI_SUM, world);
-  stats[S_CONTACTS] = sum[0];
-  stats[S_MEAN_LENGTH] = sum[0] > 0.0 ? sum[1] / sum[0] : 0.0;
-  stats[S_MAX_LENGTH] = global_longest;
-  stats[S_BYTES_PER_CONTACT] = sum[0] > 0.0 ? sum[2] / sum[0] : 0.0;
-  stats[S_MERGES] = global_counts[0];
-  stats[S_PRUNED] = global_counts[1];
+  MPI_Allreduce(counts, out + S_BYTES_PER_CONTACT + 1, n, MPI_DOUBLE, MPI_SUM, world);
+  out[S_CONTACTS] = sum[0];
+  out[S_MEAN_LENGTH] = sum[0] > 0.0 ? sum[1] / sum[0] : 0.0;
+  out[S_MAX_LENGTH] = global_longest;
+  out[S_BYTES_PER_CONTACT] = sum[0] > 0.0 ? sum[2] / sum[0] : 0.0;
 }
 
 double FixJaegerHistory::compute_vector(int n)

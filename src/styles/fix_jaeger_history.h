@@ -157,6 +157,8 @@ class FixJaegerHistory : public Fix {
   void forget(int atom_index, double partner_tag);    // drop the record naming partner_tag
   void set_maxexchange();
   void update_stats();
+  void reduce_stats(const double *records, double longest, const double *counts, int n,
+                    double *out) const;
 };
 
 }    // namespace LAMMPS_NS

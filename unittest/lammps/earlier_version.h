@@ -83,8 +83,7 @@ inline EarlierRun continue_earlier_run(const std::string &law, const std::string
   const EarlierRun earlier = read_earlier_run(stem + "_expected.txt");
   LammpsSession s;
   s.load_plugin();
-  s.commands({"read_restart " + stem + "_wall.bin",
-              "neighbor 0.0003 bin", "neigh_modify delay 0",
+  s.commands({"read_restart " + stem + "_wall.bin", "neighbor 0.0003 bin", "neigh_modify delay 0",
               "fix grav all gravity 9.81 vector 0 0 -1", "variable vx equal 0.05*sin(0.05*step)",
               "fix w all " + wall_fix_args + " zplane 0 NULL translate v_vx 0 0",
               "fix integrate all nve/sphere", "timestep 1e-5", "run 200"});
