@@ -288,7 +288,7 @@ template <class DeviceType> double FixJaegerHistoryKokkos<DeviceType>::compute_v
     local_stats(local, longest);
     local[2] = (double) (pool.span() + big.span()) * sizeof(double);
     const double counts[3] = {merges, forced_merges, handed_over};
-    static_assert(K_MERGES == S_MERGES && K_FORCED_MERGES == K_MERGES + 1 &&
+    static_assert((int) K_MERGES == (int) S_MERGES && K_FORCED_MERGES == K_MERGES + 1 &&
                       K_HANDED_OVER == K_MERGES + 2,
                   "the counts follow the record statistics, as in the CPU fix's vector");
     reduce_stats(local, longest, counts, 3, kk_stats);

@@ -114,7 +114,7 @@ TEST(RestartRecords, LongHistoriesReadBackWithMemoryOfTheMean)
     r.command(std::string("newton ") + (newton ? "on" : "off"));
     r.command("read_restart " + file);
     /* the values the file holds for the histories: per side of the pair contact a store of
-       2 + header + 4 points (header < 16), the wall record as long; spread over all atoms they
+       2 + header + 4 points (header <= 16), the wall record as long; spread over all atoms they
        come to about (3 records x 4 longest) / atoms, to which each record adds its headers
        (4 fragment values, 4 record values, 8 of slack) and fix move its 4. The old layout
        needed a whole history per atom: over 4 x longest. */
@@ -520,13 +520,13 @@ TEST(RestartRecords, RegionAndCoulombRecordsOfANewerVersionOrDamagedAreRefused)
         line.rfind("timestep", 0) == 0 || line.rfind("region cage", 0) == 0)
       fixes.push_back(line);
   // the region wall's per-atom records: marker, version 1, length, then fragments [owner ID,
-  // offset, count, size, values]; a payload starts with the law's record version (3), then
+  // offset, count, size, values]; a payload starts with the law's record version (4), then
   // the list's first entry [surface ID, length, record]
   auto region_record = [](auto at) {
     return at(1) == 1.0 && at(2) >= 5.0;
   };
   auto payload_start = [](auto at) {
-    return at(1) == 1.0 && at(4) == 0.0 && at(7) == 3.0;
+    return at(1) == 1.0 && at(4) == 0.0 && at(7) == 4.0;
   };
   const auto newer_list = patch_records(region, region_record, [](auto set) {
     set(1, 99.0);
