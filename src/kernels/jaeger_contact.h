@@ -188,11 +188,17 @@ namespace jaeger {
       double dz_lo, dz_hi, a_hi, a_mid, a_lo;
     };
 
-    DEMC_FN Removal removal_below_top(const Material &mat, const Stack &st)
+    /* Whether removing the point below the top changes no later force by more than `budget`
+       (r.bound <= budget); r is complete only then. Most tests in a long history keep the point,
+       so the bound is summed in two stages: first the springs below lo, 2 G* |du_lo| a_lo (the
+       three slopes, two square roots), and where that term alone exceeds the budget the point
+       stays without the rest. The decision is the full bound's to the last bit: its terms are
+       non-negative and rounding is monotone, so the computed sum is never below the computed
+       term. */
+    DEMC_FN bool removal_fits(const Material &mat, const Stack &st, double budget, Removal &r)
     {
       const int k = st.n - 2;
       const Point lo = point_below(st, k), mid = st.pts[k], hi = st.pts[k + 1];
-      Removal r;
       r.m_lo = segment_slope(mat, lo, mid);
       r.m_hi = segment_slope(mat, mid, hi);
       r.m_chord = segment_slope(mat, lo, hi);
@@ -200,17 +206,19 @@ namespace jaeger {
       r.dz_hi = hi.z - mid.z;
       r.d_mid = r.dz_hi * r.m_hi;
       r.d_lo = r.d_mid + r.dz_lo * r.m_lo;
-      const Vec2 du_mid = r.dz_hi * r.m_chord - r.d_mid;
       r.du_lo = (r.dz_lo + r.dz_hi) * r.m_chord - r.d_lo;
+      r.a_lo = contact_radius(mat, lo.z);
+      const double two_G = 2.0 * mat.Gstar, l_lo = length(r.du_lo);
+      if (!(two_G * (l_lo * r.a_lo) <= budget)) return false;
+      const Vec2 du_mid = r.dz_hi * r.m_chord - r.d_mid;
       const double inv_R = 1.0 / mat.R;
       r.a_hi = contact_radius(mat, hi.z);
       r.a_mid = contact_radius(mat, mid.z);
-      r.a_lo = contact_radius(mat, lo.z);
       const double w_hi = radius_difference(inv_R, r.a_hi, r.a_mid, r.dz_hi);
       const double w_lo = radius_difference(inv_R, r.a_mid, r.a_lo, r.dz_lo);
-      const double l_mid = length(du_mid), l_lo = length(r.du_lo);
-      r.bound = 2.0 * mat.Gstar * (l_mid * w_hi + max2(l_mid, l_lo) * w_lo + l_lo * r.a_lo);
-      return r;
+      const double l_mid = length(du_mid);
+      r.bound = two_G * (l_mid * w_hi + max2(l_mid, l_lo) * w_lo + l_lo * r.a_lo);
+      return r.bound <= budget;
     }
 
     // the change of U_t that the removal makes (lo: the point below the removed one)
@@ -235,8 +243,8 @@ namespace jaeger {
       double budget = prune * mat.mu * top_point(st).P;
       int removed = 0;
       while (st.n > kPruneAbove) {
-        const Removal r = removal_below_top(mat, st);
-        if (!(r.bound <= budget)) break;
+        Removal r;
+        if (!removal_fits(mat, st, budget, r)) break;
         budget -= r.bound;
         if (res.stored >= 0.0)
           res.stored =
