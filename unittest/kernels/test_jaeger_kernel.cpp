@@ -1662,21 +1662,53 @@ std::vector<Move> turning_slip(unsigned seed, int n, const Material &m)
   return path;
 }
 
+/* The largest budget that removal_exceeds_surely() says the bound of the point below the top
+   exceeds (bisection on [0, hi]: the test is monotone in the budget), -1 where it says it of
+   none. */
+double surely_exceeded_budget(const Material &m, const Stack &st, double hi)
+{
+  const int k = st.n - 2;
+  const Point lo = point_below(st, k), mid = st.pts[k], top = st.pts[k + 1];
+  const auto surely = [&](double budget) {
+    return demc::jaeger::detail::removal_exceeds_surely(m, lo, mid, top, budget);
+  };
+  if (!surely(0.0)) return -1.0;
+  double a = 0.0, b = hi;
+  if (surely(b)) return b;
+  for (int i = 0; i < 80; ++i) {
+    const double c = 0.5 * (a + b);
+    (surely(c) ? a : b) = c;
+  }
+  return a;
+}
+
+/* Histories of vibrations, random paths and turning slip: every state with two segments or
+   more. */
+template <class Visit> void visit_prune_histories(const Material &m, Visit visit)
+{
+  for (bool collinear : {true, false})
+    visit_histories(m, vibration_then_random(m, collinear, true, 0.05, 0.9, 60, 500), visit);
+  for (unsigned seed : {3u, 4u}) {
+    visit_histories(m, random_path(seed, 1500, m, false, 0.0), visit);
+    visit_histories(m, turning_slip(seed, 3000, m), visit);
+  }
+}
+
 }    // namespace
 
-/* The pruning test sums its bound in two stages and keeps a point as soon as the term of the
-   springs below lo exceeds the budget. Its decision must be the one-stage sum's for every budget,
-   the budgets at the bound and at that term to the last bit included, and a point it removes
-   must carry the same bound (the budget left for the next removal). Histories of vibrations,
-   random paths and turning slip, each state tried with budgets around its bound and its term. */
-TEST(JaegerPrune, TwoStageTestDecidesAsTheFullBound)
+/* The pruning test takes its bound in stages and keeps a point as soon as a lower bound of it
+   exceeds the budget: removal_exceeds_surely() (rigorous, rounding included), then the term of
+   the springs below lo. Its decision must be the one-stage sum's for every budget, the budgets
+   at the bound, at that term and at the first stage's limit to the last bit included, and a
+   point it removes must carry the same bound (the budget left for the next removal). */
+TEST(JaegerPrune, StagedTestDecidesAsTheFullBound)
 {
   const Material m = glass();
   long states = 0, early = 0, mismatches = 0, bound_diffs = 0;
   const auto check = [&](const Stack &st) {
     ++states;
     const double B = full_removal_bound(m, st);
-    // the term of the springs below lo, as the test's first stage forms it
+    // the term of the springs below lo, as the second stage forms it
     const int k = st.n - 2;
     const Point lo = point_below(st, k), mid = st.pts[k], hi = st.pts[k + 1];
     const Vec2 m_chord = read_slope(m, lo, hi).m;
@@ -1685,9 +1717,12 @@ TEST(JaegerPrune, TwoStageTestDecidesAsTheFullBound)
     const Vec2 du_lo = ((mid.z - lo.z) + (hi.z - mid.z)) * m_chord - d_lo;
     const double below = 2.0 * m.Gstar * (length(du_lo) * contact_radius(m, lo.z));
     EXPECT_LE(below, B);
+    const double first = surely_exceeded_budget(m, st, 2.0 * B);
     const double inf = std::numeric_limits<double>::infinity();
     for (double budget : {0.5 * B, B, std::nextafter(B, 0.0), std::nextafter(B, inf), 2.0 * B,
-                          below, std::nextafter(below, 0.0), std::nextafter(below, inf)}) {
+                          below, std::nextafter(below, 0.0), std::nextafter(below, inf), first,
+                          std::nextafter(first, inf)}) {
+      if (budget < 0.0) continue;
       demc::jaeger::detail::Removal r;
       const bool fits = demc::jaeger::detail::removal_fits(m, st, budget, r);
       if (fits != (B <= budget)) ++mismatches;
@@ -1695,18 +1730,40 @@ TEST(JaegerPrune, TwoStageTestDecidesAsTheFullBound)
       if (!fits && below > budget) ++early;
     }
   };
-  for (bool collinear : {true, false})
-    visit_histories(m, vibration_then_random(m, collinear, true, 0.05, 0.9, 60, 500), check);
-  for (unsigned seed : {3u, 4u}) {
-    visit_histories(m, random_path(seed, 1500, m, false, 0.0), check);
-    visit_histories(m, turning_slip(seed, 3000, m), check);
-  }
-  std::printf("[ measure  ] %ld histories, 8 budgets each: %ld decisions by the first stage\n",
+  visit_prune_histories(m, check);
+  std::printf("[ measure  ] %ld histories, 8 to 10 budgets each: %ld budgets under the term below "
+              "lo\n",
               states, early);
   EXPECT_GT(states, 8000);
   EXPECT_GT(early, states / 2);
   EXPECT_EQ(mismatches, 0);
   EXPECT_EQ(bound_diffs, 0);
+}
+
+/* removal_exceeds_surely() is a lower bound of the computed bound: the largest budget it says
+   the bound exceeds must be below that bound, in every state. It should say so for most points
+   whose bound is well above the budget (those a long history keeps), the slip segments of
+   turning slip included: at a budget of a sixteenth of the bound, in most states. */
+TEST(JaegerPrune, FirstStageIsBelowTheBound)
+{
+  const Material m = glass();
+  long states = 0, over = 0, covered = 0;
+  double tightest = 0.0;
+  visit_prune_histories(m, [&](const Stack &st) {
+    const double B = full_removal_bound(m, st);
+    if (!(B > 0.0)) return;
+    ++states;
+    const double first = surely_exceeded_budget(m, st, 4.0 * B);
+    if (first >= B) ++over;
+    if (first >= B / 16.0) ++covered;
+    tightest = std::max(tightest, first / B);
+  });
+  std::printf("[ measure  ] %ld histories: first stage decides at a sixteenth of the bound in "
+              "%ld; its largest budget is at most %.3f of the bound\n",
+              states, covered, tightest);
+  EXPECT_EQ(over, 0);
+  EXPECT_LT(tightest, 1.0);
+  EXPECT_GT(covered, states / 2);
 }
 
 /* segment_slope() skips read_slope()'s square root where the slope is well inside the cone; its
