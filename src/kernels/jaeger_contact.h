@@ -249,7 +249,7 @@ namespace jaeger {
     {
       const int k = st.n - 2;
       const Point lo = point_below(st, k), mid = st.pts[k], hi = st.pts[k + 1];
-      if (removal_exceeds_surely(mat, lo, mid, hi, budget)) return false;
+      if (!DEMC_GPU_CODE && removal_exceeds_surely(mat, lo, mid, hi, budget)) return false;
       r.m_lo = segment_slope(mat, lo, mid);
       r.m_hi = segment_slope(mat, mid, hi);
       r.m_chord = segment_slope(mat, lo, hi);
