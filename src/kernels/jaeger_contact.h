@@ -240,7 +240,8 @@ namespace jaeger {
 
     /* Whether removing the point below the top changes no later force by more than `budget`
        (r.bound <= budget); r is complete only then. Most tests in a long history keep the point,
-       so the bound is taken in stages: removal_exceeds_surely() first, then the springs below lo,
+       so the bound is taken in stages: removal_exceeds_surely() first (not in GPU code, where
+       its live values cost the pair loop spills), then the springs below lo,
        2 G* |du_lo| a_lo (the three slopes, two square roots), and where that term alone exceeds
        the budget the point stays without the rest. The decision is the full bound's to the last
        bit: its terms are non-negative and rounding is monotone, so the computed sum is never
