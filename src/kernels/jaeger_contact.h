@@ -188,11 +188,69 @@ namespace jaeger {
       double dz_lo, dz_hi, a_hi, a_mid, a_lo;
     };
 
-    DEMC_FN Removal removal_below_top(const Material &mat, const Stack &st)
+    // x in [low, 1 / low] (false for NaN)
+    DEMC_FN bool in_range(double x, double low)
+    {
+      return x >= low && x <= 1.0 / low;
+    }
+
+    /* Whether the computed `bound` surely exceeds `budget`: a lower bound without square roots
+       or slopes, for the common case of a point that stays. Differences of lo, mid, hi in units
+       of the top (zeta = dz / z_hi, p = dP / P_hi, t = dT / P_hi): segments a = lo-mid,
+       b = mid-hi, c = lo-hi, exact slopes m = kappa t / p. With xi = t_b p_a - t_a p_b the
+       chord's slope is m_c - m_b = -kappa xi / (p_b p_c), so |du_mid| = z_hi zeta_b kappa |xi|
+       / (p_b p_c); the bound's first two terms are at least 2 G* |du_mid| (a_hi - a_lo) >=
+       G* R dz_c |du_mid| / a_hi. Rounding: where both segments lie inside the cone to
+       rho = 2^-36 (|t| <= mu p (1 + rho); read_slope() clips by no more), the computed du_mid
+       is within 1e-10 K dz_b of the exact one (which lowers the bound by at most
+       2 G* a_hi dz_b 1e-10 K), the radius differences and the sums lose under 20 eps, and where
+       |xi| >= 2^-46 mu p_a p_b the computed xi is within 16 % of the exact one. So, with
+       g = G* a_hi z_hi / P_hi and b = budget / P_hi, the computed bound exceeds the budget where
+         0.69 (kappa zeta_b zeta_c |xi| g)^2 > 2 p_b^2 p_c^2 (b^2 + 4 zeta_b^2 (1e-10 K)^2 g^2),
+       with xi as computed (and (x + y)^2 <= 2 x^2 + 2 y^2); the code takes 0.25 for 0.345 (its
+       own rounding), and g^2 = G*^2 R z_hi^3 / P_hi^2 needs no square root. The operand ranges are
+       checked so that no product overflows or falls below the normal range; outside them, and
+       for a slope at the cone beyond rho, the test says nothing. */
+    DEMC_FN bool removal_exceeds_surely(const Material &mat, const Point &lo, const Point &mid,
+                                        const Point &hi, double budget)
+    {
+      constexpr double kCone = 1.0 + 0x1p-35, kXiFloor = 0x1p-92, kLow = 0x1p-100;
+      const double inv_z = 1.0 / hi.z, inv_P = 1.0 / hi.P;
+      const double zb = (hi.z - mid.z) * inv_z, zc = (hi.z - lo.z) * inv_z;
+      const double pa = (mid.P - lo.P) * inv_P, pb = (hi.P - mid.P) * inv_P;
+      const double pc = (hi.P - lo.P) * inv_P, gP = mat.Gstar * inv_P;
+      if (!(mid.z > lo.z && zb > 0.0 && zc <= 1.5 && pa >= 0x1p-200 && pb >= 0x1p-200 &&
+            pc <= 1.5 && in_range(mat.mu, 0x1p-50) && in_range(kappa(mat), kLow) &&
+            in_range(gP, kLow) && in_range(mat.R, kLow) && in_range(hi.z, kLow)))
+        return false;
+      const Vec2 ta = inv_P * (force_of(mid) - force_of(lo));
+      const Vec2 tb = inv_P * (force_of(hi) - force_of(mid));
+      const double mu2 = mat.mu * mat.mu;
+      if (!(dot(ta, ta) <= kCone * mu2 * (pa * pa) && dot(tb, tb) <= kCone * mu2 * (pb * pb)))
+        return false;
+      const Vec2 xi = pa * tb - pb * ta;
+      const double q_xi = dot(xi, xi);
+      if (!(q_xi >= kXiFloor * mu2 * (pa * pb) * (pa * pb))) return false;
+      const double g2 = gP * gP * (mat.R * hi.z * hi.z * hi.z);
+      const double S = 1e-10 * cone_slope(mat), b = budget * inv_P;
+      const double lhs = 0.25 * kappa(mat) * kappa(mat) * g2 * (zb * zb) * (zc * zc) * q_xi;
+      const double rhs = (pb * pb) * (pc * pc) * (b * b + 4.0 * (zb * zb) * (S * S) * g2);
+      return lhs >= 0x1p-800 && lhs > rhs;
+    }
+
+    /* Whether removing the point below the top changes no later force by more than `budget`
+       (r.bound <= budget); r is complete only then. Most tests in a long history keep the point,
+       so the bound is taken in stages: removal_exceeds_surely() first (not in GPU code, where
+       its live values cost the pair loop spills), then the springs below lo,
+       2 G* |du_lo| a_lo (the three slopes, two square roots), and where that term alone exceeds
+       the budget the point stays without the rest. The decision is the full bound's to the last
+       bit: its terms are non-negative and rounding is monotone, so the computed sum is never
+       below the computed term. */
+    DEMC_FN bool removal_fits(const Material &mat, const Stack &st, double budget, Removal &r)
     {
       const int k = st.n - 2;
       const Point lo = point_below(st, k), mid = st.pts[k], hi = st.pts[k + 1];
-      Removal r;
+      if (!DEMC_GPU_CODE && removal_exceeds_surely(mat, lo, mid, hi, budget)) return false;
       r.m_lo = segment_slope(mat, lo, mid);
       r.m_hi = segment_slope(mat, mid, hi);
       r.m_chord = segment_slope(mat, lo, hi);
@@ -200,17 +258,19 @@ namespace jaeger {
       r.dz_hi = hi.z - mid.z;
       r.d_mid = r.dz_hi * r.m_hi;
       r.d_lo = r.d_mid + r.dz_lo * r.m_lo;
-      const Vec2 du_mid = r.dz_hi * r.m_chord - r.d_mid;
       r.du_lo = (r.dz_lo + r.dz_hi) * r.m_chord - r.d_lo;
+      r.a_lo = contact_radius(mat, lo.z);
+      const double two_G = 2.0 * mat.Gstar, l_lo = length(r.du_lo);
+      if (!(two_G * (l_lo * r.a_lo) <= budget)) return false;
+      const Vec2 du_mid = r.dz_hi * r.m_chord - r.d_mid;
       const double inv_R = 1.0 / mat.R;
       r.a_hi = contact_radius(mat, hi.z);
       r.a_mid = contact_radius(mat, mid.z);
-      r.a_lo = contact_radius(mat, lo.z);
       const double w_hi = radius_difference(inv_R, r.a_hi, r.a_mid, r.dz_hi);
       const double w_lo = radius_difference(inv_R, r.a_mid, r.a_lo, r.dz_lo);
-      const double l_mid = length(du_mid), l_lo = length(r.du_lo);
-      r.bound = 2.0 * mat.Gstar * (l_mid * w_hi + max2(l_mid, l_lo) * w_lo + l_lo * r.a_lo);
-      return r;
+      const double l_mid = length(du_mid);
+      r.bound = two_G * (l_mid * w_hi + max2(l_mid, l_lo) * w_lo + l_lo * r.a_lo);
+      return r.bound <= budget;
     }
 
     // the change of U_t that the removal makes (lo: the point below the removed one)
@@ -235,8 +295,8 @@ namespace jaeger {
       double budget = prune * mat.mu * top_point(st).P;
       int removed = 0;
       while (st.n > kPruneAbove) {
-        const Removal r = removal_below_top(mat, st);
-        if (!(r.bound <= budget)) break;
+        Removal r;
+        if (!removal_fits(mat, st, budget, r)) break;
         budget -= r.bound;
         if (res.stored >= 0.0)
           res.stored =

@@ -104,25 +104,39 @@ namespace jaeger {
     double len;
   };
 
-  /* The slope of the segment lo -> hi, read back from force space. Rounding can put a tiny
-     segment's slope a little outside the cone, where the walk-down's quadratic would lose its
-     single positive root: clip it to |m| <= mu kappa. A segment with no force increment gets
-     0. */
-  DEMC_FN Slope read_slope(const Material &mat, const Point &lo, const Point &hi)
+  /* The slope of the segment lo -> hi, read back from force space, before the clip below. A
+     segment with no force increment gets 0. */
+  DEMC_FN Vec2 unclipped_slope(const Material &mat, const Point &lo, const Point &hi)
   {
     const double dP = hi.P - lo.P;
-    if (!(dP > 0.0)) return {{0.0, 0.0}, 0.0};
+    if (!(dP > 0.0)) return {0.0, 0.0};
     const double s = kappa(mat) / dP;
-    const Vec2 m = {s * (hi.tx - lo.tx), s * (hi.ty - lo.ty)};
+    return {s * (hi.tx - lo.tx), s * (hi.ty - lo.ty)};
+  }
+
+  /* Rounding can put a tiny segment's slope a little outside the cone, where the walk-down's
+     quadratic would lose its single positive root: clip it to |m| <= mu kappa. */
+  DEMC_FN Slope clip_to_cone(const Material &mat, const Vec2 &m)
+  {
     const double K = cone_slope(mat), len = length(m);
     if (!(len > K)) return {m, len};
     const Vec2 clipped = (K / len) * m;
     return {clipped, length(clipped)};
   }
 
+  DEMC_FN Slope read_slope(const Material &mat, const Point &lo, const Point &hi)
+  {
+    return clip_to_cone(mat, unclipped_slope(mat, lo, hi));
+  }
+
+  /* read_slope().m to the bit, without its square root where the slope is well inside the cone
+     (|m|^2 <= 0.98 K^2 in rounded arithmetic puts |m| below K with a wide margin: no clip). */
   DEMC_FN Vec2 segment_slope(const Material &mat, const Point &lo, const Point &hi)
   {
-    return read_slope(mat, lo, hi).m;
+    const Vec2 m = unclipped_slope(mat, lo, hi);
+    const double K = cone_slope(mat);
+    if (dot(m, m) <= 0.98 * (K * K)) return m;
+    return clip_to_cone(mat, m).m;
   }
 
   /* Bound on the rounding error of segment_slope: the stored T* and P* carry

@@ -64,6 +64,15 @@ namespace math {
 }    // namespace demc
 #endif
 
+/* DEMC_GPU_CODE: 1 where this is a GPU's device code. Shortcuts that save a CPU time at the cost
+   of more live values are left out there, where the contact loops are near the register limit;
+   they must not change a result. */
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__) || defined(__SYCL_DEVICE_ONLY__)
+#define DEMC_GPU_CODE 1
+#else
+#define DEMC_GPU_CODE 0
+#endif
+
 namespace demc {
 
 /* DEMC_FN_FLAT: a kernel's entry point and the helpers on its main path, inlined into the

@@ -1610,6 +1610,189 @@ TEST(JaegerPrune, DecayingVibrationPlateaus)
   }
 }
 
+namespace {
+
+/* The pruning test's bound, 2 G* [|du_mid| w_hi + max(|du_mid|, |du_lo|) w_lo + |du_lo| a_lo]
+   (jaeger_contact.h, struct Removal), summed at once as the rule states it, for the point
+   below the top of `st`. */
+double full_removal_bound(const Material &m, const Stack &st)
+{
+  const int k = st.n - 2;
+  const Point lo = point_below(st, k), mid = st.pts[k], hi = st.pts[k + 1];
+  const Vec2 m_lo = read_slope(m, lo, mid).m, m_hi = read_slope(m, mid, hi).m;
+  const Vec2 m_chord = read_slope(m, lo, hi).m;
+  const double dz_lo = mid.z - lo.z, dz_hi = hi.z - mid.z;
+  const Vec2 d_mid = dz_hi * m_hi, d_lo = d_mid + dz_lo * m_lo;
+  const Vec2 du_mid = dz_hi * m_chord - d_mid, du_lo = (dz_lo + dz_hi) * m_chord - d_lo;
+  const double inv_R = 1.0 / m.R;
+  const double a_hi = contact_radius(m, hi.z), a_mid = contact_radius(m, mid.z);
+  const double a_lo = contact_radius(m, lo.z);
+  const double w_hi = dz_hi / (inv_R * (a_hi + a_mid)), w_lo = dz_lo / (inv_R * (a_mid + a_lo));
+  const double l_mid = length(du_mid), l_lo = length(du_lo);
+  return 2.0 * m.Gstar * (l_mid * w_hi + std::max(l_mid, l_lo) * w_lo + l_lo * a_lo);
+}
+
+/* The states of a contact along `path` (no pruning, so that the histories grow). */
+template <class Visit>
+void visit_histories(const Material &m, const std::vector<Move> &path, Visit visit)
+{
+  Contact c(m, 8 * path.size() + 8);
+  for (const Move &mv : path) {
+    c.go(mv.z, mv.dx, mv.dy);
+    if (c.st.n >= 2) visit(c.st);
+  }
+}
+
+/* Steady sliding whose direction turns a little each step, with small vibrations of the overlap
+   and reversals now and then: each step leaves an apex on a slip segment below the top, as in
+   the long histories of a sheared packing, whose top segments are mostly slip segments. */
+std::vector<Move> turning_slip(unsigned seed, int n, const Material &m)
+{
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> U(0.0, 1.0);
+  const double K = K_of(m);
+  std::vector<Move> path;
+  double ang = 0.0;
+  for (int i = 0; i < n; ++i) {
+    ang += 0.05 * (2.0 * U(rng) - 1.0) + (U(rng) < 0.05 ? M_PI : 0.0);
+    const double z = kZ * (1.0 + 0.02 * std::sin(0.13 * i) + 1e-3 * U(rng));
+    const double mag = K * kZ * 1e-3 * (0.2 + 3.0 * U(rng));
+    path.push_back({z, mag * std::cos(ang), mag * std::sin(ang)});
+  }
+  return path;
+}
+
+/* The largest budget that removal_exceeds_surely() says the bound of the point below the top
+   exceeds (bisection on [0, hi]: the test is monotone in the budget), -1 where it says it of
+   none. */
+double surely_exceeded_budget(const Material &m, const Stack &st, double hi)
+{
+  const int k = st.n - 2;
+  const Point lo = point_below(st, k), mid = st.pts[k], top = st.pts[k + 1];
+  const auto surely = [&](double budget) {
+    return demc::jaeger::detail::removal_exceeds_surely(m, lo, mid, top, budget);
+  };
+  if (!surely(0.0)) return -1.0;
+  double a = 0.0, b = hi;
+  if (surely(b)) return b;
+  for (int i = 0; i < 80; ++i) {
+    const double c = 0.5 * (a + b);
+    (surely(c) ? a : b) = c;
+  }
+  return a;
+}
+
+/* Histories of vibrations, random paths and turning slip: every state with two segments or
+   more. */
+template <class Visit> void visit_prune_histories(const Material &m, Visit visit)
+{
+  for (bool collinear : {true, false})
+    visit_histories(m, vibration_then_random(m, collinear, true, 0.05, 0.9, 60, 500), visit);
+  for (unsigned seed : {3u, 4u}) {
+    visit_histories(m, random_path(seed, 1500, m, false, 0.0), visit);
+    visit_histories(m, turning_slip(seed, 3000, m), visit);
+  }
+}
+
+}    // namespace
+
+/* The pruning test takes its bound in stages and keeps a point as soon as a lower bound of it
+   exceeds the budget: removal_exceeds_surely() (rigorous, rounding included), then the term of
+   the springs below lo. Its decision must be the one-stage sum's for every budget, the budgets
+   at the bound, at that term and at the first stage's limit to the last bit included, and a
+   point it removes must carry the same bound (the budget left for the next removal). */
+TEST(JaegerPrune, StagedTestDecidesAsTheFullBound)
+{
+  const Material m = glass();
+  long states = 0, early = 0, mismatches = 0, bound_diffs = 0;
+  const auto check = [&](const Stack &st) {
+    ++states;
+    const double B = full_removal_bound(m, st);
+    // the term of the springs below lo, as the second stage forms it
+    const int k = st.n - 2;
+    const Point lo = point_below(st, k), mid = st.pts[k], hi = st.pts[k + 1];
+    const Vec2 m_chord = read_slope(m, lo, hi).m;
+    const Vec2 d_lo =
+        (hi.z - mid.z) * read_slope(m, mid, hi).m + (mid.z - lo.z) * read_slope(m, lo, mid).m;
+    const Vec2 du_lo = ((mid.z - lo.z) + (hi.z - mid.z)) * m_chord - d_lo;
+    const double below = 2.0 * m.Gstar * (length(du_lo) * contact_radius(m, lo.z));
+    EXPECT_LE(below, B);
+    const double first = surely_exceeded_budget(m, st, 2.0 * B);
+    const double inf = std::numeric_limits<double>::infinity();
+    for (double budget : {0.5 * B, B, std::nextafter(B, 0.0), std::nextafter(B, inf), 2.0 * B,
+                          below, std::nextafter(below, 0.0), std::nextafter(below, inf), first,
+                          std::nextafter(first, inf)}) {
+      if (budget < 0.0) continue;
+      demc::jaeger::detail::Removal r;
+      const bool fits = demc::jaeger::detail::removal_fits(m, st, budget, r);
+      if (fits != (B <= budget)) ++mismatches;
+      if (fits && r.bound != B) ++bound_diffs;
+      if (!fits && below > budget) ++early;
+    }
+  };
+  visit_prune_histories(m, check);
+  std::printf("[ measure  ] %ld histories, 8 to 10 budgets each: %ld budgets under the term below "
+              "lo\n",
+              states, early);
+  EXPECT_GT(states, 8000);
+  EXPECT_GT(early, states / 2);
+  EXPECT_EQ(mismatches, 0);
+  EXPECT_EQ(bound_diffs, 0);
+}
+
+/* removal_exceeds_surely() is a lower bound of the computed bound: the largest budget it says
+   the bound exceeds must be below that bound, in every state. It should say so for most points
+   whose bound is well above the budget (those a long history keeps), the slip segments of
+   turning slip included: at a budget of a sixteenth of the bound, in most states. */
+TEST(JaegerPrune, FirstStageIsBelowTheBound)
+{
+  const Material m = glass();
+  long states = 0, over = 0, covered = 0;
+  double tightest = 0.0;
+  visit_prune_histories(m, [&](const Stack &st) {
+    const double B = full_removal_bound(m, st);
+    if (!(B > 0.0)) return;
+    ++states;
+    const double first = surely_exceeded_budget(m, st, 4.0 * B);
+    if (first >= B) ++over;
+    if (first >= B / 16.0) ++covered;
+    tightest = std::max(tightest, first / B);
+  });
+  std::printf("[ measure  ] %ld histories: first stage decides at a sixteenth of the bound in "
+              "%ld; its largest budget is at most %.3f of the bound\n",
+              states, covered, tightest);
+  EXPECT_EQ(over, 0);
+  EXPECT_LT(tightest, 1.0);
+  EXPECT_GT(covered, states / 2);
+}
+
+/* segment_slope() skips read_slope()'s square root where the slope is well inside the cone; its
+   slope must be read_slope()'s to the bit, at the cone and around the threshold of the skip. */
+TEST(JaegerPrune, SlopeWithoutSquareRootIsReadSlopes)
+{
+  const Material m = glass();
+  std::mt19937_64 rng(11u);
+  std::uniform_real_distribution<double> U(0.0, 1.0);
+  const double P0 = hertz(m, kZ);
+  long differ = 0, clipped = 0, skipped = 0;
+  for (int i = 0; i < 200000; ++i) {
+    const double dP = P0 * std::pow(10.0, -12.0 * U(rng));
+    // |dT| / (mu dP) spread around the threshold (0.99) and the cone (1)
+    const double ratio = (i % 2 == 0) ? 0.95 + 0.1 * U(rng) : 1.0 + 1e-12 * (2.0 * U(rng) - 1.0);
+    const double ang = 2.0 * M_PI * U(rng), dT = ratio * m.mu * dP;
+    const Point lo = {kZ, P0, 0.3 * m.mu * P0, -0.1 * m.mu * P0};
+    const Point hi = {1.001 * kZ, P0 + dP, lo.tx + dT * std::cos(ang), lo.ty + dT * std::sin(ang)};
+    const Vec2 a = segment_slope(m, lo, hi), b = read_slope(m, lo, hi).m;
+    if (a.x != b.x || a.y != b.y) ++differ;
+    const Vec2 raw = unclipped_slope(m, lo, hi);
+    if (length(raw) > cone_slope(m)) ++clipped;
+    if (dot(raw, raw) <= 0.98 * cone_slope(m) * cone_slope(m)) ++skipped;
+  }
+  EXPECT_EQ(differ, 0);
+  EXPECT_GT(clipped, 10000);
+  EXPECT_GT(skipped, 10000);
+}
+
 /* The driver's count of merges forced by a full history (jaeger_driver.h, forced_merges()).
    Loading in steps of equal overlap whose tangential increment, a fifth of the cone, turns by
    half a radian each step: every step is an elastic push of a new slope, so a history of
