@@ -436,7 +436,7 @@ void FixWallGranJaeger::restore_record(int i, std::vector<double> &rec, int vers
 
 void FixWallGranJaeger::upgrade_from_version3(std::vector<double> &rec) const
 {
-  static_assert(W3_ESTAR == W_TYPE && W3_HEADER + 1 == W_HEADER,
+  static_assert((int) W3_ESTAR == (int) W_TYPE && W3_HEADER + 1 == (int) W_HEADER,
                 "version 4 put the particle type where the material began, the material last");
   std::vector<double> out(rec.size() + 1, 0.0);
   std::copy(rec.begin(), rec.begin() + W3_ESTAR, out.begin());
