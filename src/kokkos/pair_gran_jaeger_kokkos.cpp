@@ -129,7 +129,7 @@ struct JaegerPairLoop :
   /* A full small record whose history can still grow moves to a big record before its step
      (the kernel then finds room for its push, as in the CPU arena). Returns false when the big
      records' pool is full: the pair waits, its touch flag negated (finish_waiting()). */
-  KOKKOS_INLINE_FUNCTION bool make_room(double *&rec, int &flag, int jj, value_type &sums) const
+  KOKKOS_INLINE_FUNCTION bool make_room(double *&rec, int &flag, value_type &sums) const
   {
     const Data &d = *this;
     if (!d.has_big || flag >= Rec::BIG_FLAG || (int) rec[R_LENGTH] < d.small_capacity) return true;
@@ -143,7 +143,6 @@ struct JaegerPairLoop :
     for (int k = 0; k < n; k++) to[k] = rec[k];
     rec = to;
     flag = Rec::BIG_FLAG + r;
-    (void) jj;
     return true;
   }
 
@@ -247,7 +246,7 @@ struct JaegerPairLoop :
       has = false;
     }
     if (d.convert && has) convert_history(rec, flag, i, j, itype, sums);
-    if (ADVANCE && has && touching && !make_room(rec, flag, jj, sums)) {
+    if (ADVANCE && has && touching && !make_room(rec, flag, sums)) {
       touch_i(jj) = -flag;
       return;
     }
