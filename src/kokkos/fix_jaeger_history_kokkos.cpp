@@ -37,11 +37,6 @@ template <class DeviceType> struct HostList {
   }
 };
 
-// a record in a pool holds a contact iff its frame quaternion is not zero (a unit quaternion)
-template <class R> bool holds_contact(const double *rec)
-{
-  return rec[R::R_QW] != 0.0 || rec[R::R_QX] != 0.0 || rec[R::R_QY] != 0.0 || rec[R::R_QZ] != 0.0;
-}
 }    // namespace
 
 template <class DeviceType>
@@ -147,10 +142,10 @@ template <class DeviceType> void FixJaegerHistoryKokkos<DeviceType>::post_neighb
       double *to;
       if (has_big() && (int) rec[R_LENGTH] >= small_points) {
         to = &h_big(used_big, 0);
-        flag(i, jj) = BIG_FLAG + used_big++;
+        flag(i, jj) = flag_of(true, used_big++);
       } else {
         to = &h_pool(used_small, 0);
-        flag(i, jj) = 1 + used_small++;
+        flag(i, jj) = flag_of(false, used_small++);
       }
       std::copy(rec, rec + size, to);
     }
@@ -189,8 +184,8 @@ template <class DeviceType> void FixJaegerHistoryKokkos<DeviceType>::pre_exchang
       for (int jj = 0; jj < numneigh(i); jj++) {
         const int f = flag(i, jj);
         if (f <= 0) continue;
-        const double *rec = f >= BIG_FLAG ? &h_big(f - BIG_FLAG, 0) : &h_pool(f - 1, 0);
-        if (!holds_contact<FixJaegerHistoryKokkos>(rec)) continue;
+        const double *rec = names_big(f) ? &h_big(row_of(f), 0) : &h_pool(row_of(f), 0);
+        if (!holds_contact(rec)) continue;
         const int j = neighbors(i, jj) & NEIGHMASK;
         append(i, (double) tag[j], rec);
         if (j < nlocal) append(j, (double) tag[i], rec);
@@ -252,10 +247,9 @@ void FixJaegerHistoryKokkos<DeviceType>::local_stats(double *sums, double &longe
         for (int jj = 0; jj < numneigh(i); jj++) {
           const int f = flag(i, jj);
           if (f <= 0) continue;
-          const double *rec = f >= BIG_FLAG ? &big_records(f - BIG_FLAG, 0)
-                                            : &small_records(f - 1, 0);
-          if (rec[R_QW] == 0.0 && rec[R_QX] == 0.0 && rec[R_QY] == 0.0 && rec[R_QZ] == 0.0)
-            continue;
+          const double *rec = names_big(f) ? &big_records(row_of(f), 0)
+                                           : &small_records(row_of(f), 0);
+          if (!holds_contact(rec)) continue;
           const double n = Kokkos::fabs(rec[R_LENGTH]);
           c += 1.0;
           t += n;
@@ -404,7 +398,7 @@ void FixJaegerHistoryKokkos<DeviceType>::check_lengths(const std::vector<double>
 template <class DeviceType>
 std::vector<double> FixJaegerHistoryKokkos<DeviceType>::convert_earlier_store(const double *in,
                                                                               long values,
-                                                                              int version) const
+                                                                              int version)
 {
   using demc_restart::checked_int;
   const std::string who = fmt::format("Fix {}", style);
@@ -452,7 +446,7 @@ int FixJaegerHistoryKokkos<DeviceType>::earlier_header(int dnum_file, int versio
 template <class DeviceType>
 void FixJaegerHistoryKokkos<DeviceType>::restore_earlier_record(const double *in, int dnum_file,
                                                                 int version,
-                                                                std::vector<double> &out) const
+                                                                std::vector<double> &out)
 {
   using demc_restart::checked_int;
   const std::string who = "Pair gran/jaeger/kk";
@@ -464,7 +458,7 @@ void FixJaegerHistoryKokkos<DeviceType>::restore_earlier_record(const double *in
   const double sign = std::signbit(in[length_at]) ? -1.0 : 1.0;
   const int length = (int) checked_int(lmp, sign * in[length_at], 0, (dnum_file - header) / POINT,
                                        who + ": history length of a record");
-  if (sign < 0.0) const_cast<FixJaegerHistoryKokkos *>(this)->handed_over += 1.0;
+  if (sign < 0.0) handed_over += 1.0;
   out.assign(R_POINTS + POINT * length, 0.0);
   if (version == 2) {
     for (size_t k = 0; k < out.size(); k++) out[k] = sign * in[k];

@@ -38,26 +38,11 @@ namespace LAMMPS_NS {
 
 template <class DeviceType> class FixJaegerHistoryKokkos : public FixJaegerHistory {
  public:
-  /* a contact's record: the layout of the CPU style's records (demc::jaeger::RecordField),
-     then the history points (z*, P*, T*x, T*y). R_FORCED_RUN (the CPU's capacity slot): the
-     run in which the contact last merged because its history was full (run_stamp(); 0:
-     none), so that a run counts the contacts its forced merges touched. */
-  enum Record {
-    R_FORCED_RUN = demc::jaeger::REC_KEY,
-    R_LENGTH = demc::jaeger::REC_LENGTH,
-    R_QW = demc::jaeger::REC_QW,
-    R_QX = demc::jaeger::REC_QX,
-    R_QY = demc::jaeger::REC_QY,
-    R_QZ = demc::jaeger::REC_QZ,
-    R_WORK = demc::jaeger::REC_WORK,
-    R_DAMPWORK = demc::jaeger::REC_DAMPWORK,
-    R_TYPES = demc::jaeger::REC_TYPES,
-    R_STORED = demc::jaeger::REC_STORED,
-    R_FDAMP_X = demc::jaeger::REC_FDAMP_X,
-    R_FDAMP_Y = demc::jaeger::REC_FDAMP_Y,
-    R_FDAMP_Z = demc::jaeger::REC_FDAMP_Z,
-    R_POINTS = demc::jaeger::REC_HEADER
-  };
+  /* a contact's record: the CPU fix's (Header: R_LENGTH, R_QW .. R_FDAMP_Z), then the history
+     points (z*, P*, T*x, T*y) from R_POINTS. R_FORCED_RUN (the CPU's capacity slot): the run in
+     which the contact last merged because its history was full (run_stamp(); 0: none), so that
+     a run counts the contacts its forced merges touched. */
+  enum Record { R_FORCED_RUN = R_CAPACITY, R_POINTS = R_HEADER };
   /* the records of restart files of this fix's earlier layout (format versions 0 to 2, fixed
      size): version 1 (and before markers: its first R1_TYPES values, or its first R1_FDAMP_X)
      had no U_t and the length after the work */
@@ -85,6 +70,22 @@ template <class DeviceType> class FixJaegerHistoryKokkos : public FixJaegerHisto
   // records a pool keeps beyond those it holds (and 1/8 more), for the contacts to come
   static constexpr int SPARE_SMALL = 64, SPARE_BIG = 8;
   static int values_per_contact(int capacity) { return R_POINTS + 4 * capacity; }
+  // the touch flag of a record (row `row` of the big or the small pool), and for a flag > 0
+  // whether it names a big record and the record's row in its pool
+  KOKKOS_INLINE_FUNCTION static int flag_of(bool big, int row)
+  {
+    return big ? BIG_FLAG + row : row + 1;
+  }
+  KOKKOS_INLINE_FUNCTION static bool names_big(int flag) { return flag >= BIG_FLAG; }
+  // a record in a pool holds a contact iff its frame quaternion is not zero (a unit quaternion)
+  KOKKOS_INLINE_FUNCTION static bool holds_contact(const double *rec)
+  {
+    return rec[R_QW] != 0.0 || rec[R_QX] != 0.0 || rec[R_QY] != 0.0 || rec[R_QZ] != 0.0;
+  }
+  KOKKOS_INLINE_FUNCTION static int row_of(int flag)
+  {
+    return names_big(flag) ? flag - BIG_FLAG : flag - 1;
+  }
 
   // arguments: ID group style capacity (history/max)
   FixJaegerHistoryKokkos(class LAMMPS *, int, char **);
@@ -132,10 +133,10 @@ template <class DeviceType> class FixJaegerHistoryKokkos : public FixJaegerHisto
   void restore_store(int i, std::vector<double> &store, int version) override;
   // a store of the earlier layout (partner count, then per partner its ID as LAMMPS's ubuf
   // and a record of fixed size) in the CPU fix's layout
-  std::vector<double> convert_earlier_store(const double *in, long values, int version) const;
+  std::vector<double> convert_earlier_store(const double *in, long values, int version);
   int earlier_header(int dnum_file, int version) const;    // 0: no layout of the version
   void restore_earlier_record(const double *in, int dnum_file, int version,
-                              std::vector<double> &out) const;
+                              std::vector<double> &out);
   void check_lengths(const std::vector<double> &store) const;
   void size_flags(int rows, int slots);
 };

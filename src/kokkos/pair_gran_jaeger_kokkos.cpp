@@ -11,32 +11,25 @@
    views, a record of fixed size per contact) and how sums are formed (a
    parallel reduction).
 
-   Per-contact history: a pool of records of R_POINTS + 4 capacity values in
-   FixJaegerHistoryKokkos, one per contact; the touch flag of a neighbor slot
-   is its record's index + 1 (0: none). A contact opened in the loop takes the
-   next record (an atomic counter); one that finds the pool full waits,
-   untouched, and runs its step alone once the pool has grown
-   (finish_waiting()), as LAMMPS's Kokkos styles redo a neighbor list build
-   that ran out of room.
+   Per-contact history: a record per contact in the pools of
+   FixJaegerHistoryKokkos (small records of small_capacity points, big ones of
+   capacity = history/max points); the touch flag of a neighbor slot names the
+   record (FixJaegerHistoryKokkos::flag_of(); 0: none). A contact opened in the
+   loop takes the next small record (an atomic counter), a full small record
+   whose history can still grow moves to a big one before its step
+   (make_room()); a contact that finds a pool full waits, untouched, and runs
+   its step alone once the pool has grown (finish_waiting()), as LAMMPS's
+   Kokkos styles redo a neighbor list build that ran out of room.
 
-   Orientation and the hand-over. As in the CPU style, a record describes the
-   contact with p = the atom of smaller ID (frame, stack, work): it is the same
-   record whichever atom lists the pair, so it needs no transfer rule. But
-   fix neigh/history/kk negates ALL values of a record when it hands it from
-   atom i to atom j (pre_exchange(): j's copy is -values; it ignores
-   Pair::nondefault_history_transfer), and FixJaegerHistoryKokkos::pre_exchange()
-   does the same, so that its partner arrays and restart files keep that
-   form. So every value of a record read back
-   has been negated an even or odd number of times, all of them alike, and the
-   negation is undone for every value. The parity is read from the sign bit of
-   the stack length (stored as +n, n >= 0): the sign bit also tells +0 from -0,
-   so an empty stack is no exception. A record read back negated is restored
-   in place before anything else. A check (the first point's overlap z* > 0
-   must carry the same sign, n within the capacity) catches a record that is
-   not a Jaeger record (counted; compute() stops with an error).
+   Orientation. As in the CPU style, a record describes the contact with p =
+   the atom of smaller ID (frame, stack, work): it is the same record whichever
+   atom lists the pair, so it needs no transfer rule. The records reach the
+   pools from the history fix's per-atom stores as they are (restart files of
+   the earlier layout, whose records were negated on a hand-over, are
+   converted and checked when they are read).
 
    Which records hold a contact: one whose frame quaternion is not zero (a unit
-   quaternion, negated or not; a closed record's header is zeroed here). The
+   quaternion; a closed record's header is zeroed here). The
    touch flag (which decides what pre_exchange() saves) is set from that on
    every compute() of a touching or flagged pair; a flag of 0 means no record,
    so a pair apart with flag 0 needs no look at the pool.
@@ -116,14 +109,15 @@ struct JaegerPairLoop :
   // the record of a touch flag (FixJaegerHistoryKokkos), contiguous (LayoutRight rows); none: null
   KOKKOS_INLINE_FUNCTION double *record_of(int flag) const
   {
-    if (flag >= Rec::BIG_FLAG) return &this->big(flag - Rec::BIG_FLAG, 0);
-    return flag > 0 ? &this->pool(flag - 1, 0) : nullptr;
+    if (flag <= 0) return nullptr;
+    return Rec::names_big(flag) ? &this->big(Rec::row_of(flag), 0)
+                                : &this->pool(Rec::row_of(flag), 0);
   }
 
   // the points a record of this flag has room for
   KOKKOS_INLINE_FUNCTION int room_of(int flag) const
   {
-    return flag >= Rec::BIG_FLAG ? this->capacity : this->small_capacity;
+    return Rec::names_big(flag) ? this->capacity : this->small_capacity;
   }
 
   /* A full small record whose history can still grow moves to a big record before its step
@@ -132,7 +126,9 @@ struct JaegerPairLoop :
   KOKKOS_INLINE_FUNCTION bool make_room(double *&rec, int &flag, value_type &sums) const
   {
     const Data &d = *this;
-    if (!d.has_big || flag >= Rec::BIG_FLAG || (int) rec[R_LENGTH] < d.small_capacity) return true;
+    if (d.capacity == d.small_capacity || Rec::names_big(flag) ||
+        (int) rec[R_LENGTH] < d.small_capacity)
+      return true;
     const int r = Kokkos::atomic_fetch_add(&d.big_used(), 1);
     if (r >= d.big_records) {
       sums.waiting_big += 1.0;
@@ -142,36 +138,13 @@ struct JaegerPairLoop :
     const int n = R_POINTS + 4 * static_cast<int>(rec[R_LENGTH]);
     for (int k = 0; k < n; k++) to[k] = rec[k];
     rec = to;
-    flag = Rec::BIG_FLAG + r;
+    flag = Rec::flag_of(true, r);
     return true;
-  }
-
-  KOKKOS_INLINE_FUNCTION static bool holds_record(const double *rec)
-  {
-    return rec[R_QW] != 0.0 || rec[R_QX] != 0.0 || rec[R_QY] != 0.0 || rec[R_QZ] != 0.0;
   }
 
   KOKKOS_INLINE_FUNCTION jaeger::Stack stack_of(double *rec, int flag) const
   {
     return jaeger::record_stack<Layout>(rec, room_of(flag));
-  }
-
-  /* undo the hand-over's negation (see the file header): every value of the record, in
-     place; returns false for a slot that is not a Jaeger record */
-  KOKKOS_INLINE_FUNCTION bool restore_orientation(double *rec, value_type &sums) const
-  {
-    const bool negated = Kokkos::signbit(rec[R_LENGTH]);
-    const double length = negated ? -rec[R_LENGTH] : rec[R_LENGTH];
-    // the range is tested on the double before it becomes an int (a NaN fails it too)
-    if (!(length >= 0.0 && length <= (double) this->capacity)) return false;
-    const int n = static_cast<int>(length);
-    if (length != (double) n) return false;
-    if (n > 0 && Kokkos::signbit(rec[R_POINTS]) != negated) return false;    // z* of point 0 > 0
-    if (negated) {
-      for (int k = 0; k < R_POINTS + 4 * n; k++) rec[k] = -rec[k];
-      sums.handed_over += 1.0;
-    }
-    return true;
   }
 
   /* The first compute() after an init: a history made with another material than its
@@ -239,12 +212,7 @@ struct JaegerPairLoop :
     int flag = touch_i(jj);
     if (flag < 0) flag = -flag;    // waited for a big record (make_room()): its step now
     double *rec = record_of(flag);
-    bool has = rec != nullptr && holds_record(rec);
-    if (has && !restore_orientation(rec, sums)) {
-      sums.corrupt += 1.0;
-      close_record(rec);
-      has = false;
-    }
+    const bool has = rec != nullptr && Rec::holds_contact(rec);
     if (d.convert && has) convert_history(rec, flag, i, j, itype, sums);
     if (ADVANCE && has && touching && !make_room(rec, flag, sums)) {
       touch_i(jj) = -flag;
@@ -293,7 +261,7 @@ struct JaegerPairLoop :
           return;
         }
         rec = &d.pool(r, 0);
-        flag = r + 1;
+        flag = Rec::flag_of(false, r);
       }
       rec[R_WORK] = rec[R_DAMPWORK] = rec[R_STORED] = 0.0;
       rec[R_LENGTH] = 0.0;
@@ -540,7 +508,6 @@ void PairGranJaegerKokkos<DeviceType>::compute(int eflag_in, int vflag_in)
   auto *k_list = static_cast<NeighListKokkos<DeviceType> *>(list);
   kdata.capacity = fix_historyKK->capacity();
   kdata.small_capacity = fix_historyKK->small_capacity();
-  kdata.has_big = fix_historyKK->has_big() ? 1 : 0;
   if (inum > 0 && (int) kdata.touch.extent(1) < k_list->maxneighs)
     error->one(FLERR, "Pair gran/jaeger/kk: the history arrays do not match the neighbor list");
   kdata.only_waiting = 0;
@@ -572,11 +539,6 @@ void PairGranJaegerKokkos<DeviceType>::compute(int eflag_in, int vflag_in)
   });
 
   if (sums.waiting > 0.0 || sums.waiting_big > 0.0) finish_waiting(inum, sums);
-  if (sums.corrupt > 0.0)
-    error->one(
-        FLERR,
-        "Pair gran/jaeger/kk: {} contact histories are not Jaeger records (stack length or sign)",
-        sums.corrupt);
 
   // pvector: the same layout and meaning as the CPU style's (this rank's share)
   if (advance) {
@@ -586,7 +548,6 @@ void PairGranJaegerKokkos<DeviceType>::compute(int eflag_in, int vflag_in)
   tangential_sum += sums.converted;
   fix_historyKK->merges += sums.merges;
   fix_historyKK->forced_merges += sums.forced;
-  fix_historyKK->handed_over += sums.handed_over;
   fix_historyKK->run_forced_merges += sums.forced_run;
   fix_historyKK->run_forced_contacts += sums.forced_contacts;
   fix_historyKK->run_contacts += sums.held + sums.opened;
@@ -675,21 +636,15 @@ int PairGranJaegerKokkos<DeviceType>::find_record_host(int i, int j, std::vector
   if (owner >= (int) h_flags.extent(0)) return -1;
   const int flag = h_flags(owner, slot);
   using R = FixJaegerHistoryKokkos<DeviceType>;
-  const bool in_big = flag >= R::BIG_FLAG;
-  const int row = in_big ? flag - R::BIG_FLAG : flag - 1;
-  if (row < 0 || row >= (int) (in_big ? fix_historyKK->big : fix_historyKK->pool).extent(0))
-    return 0;
+  if (flag <= 0) return 0;
+  const auto &records = R::names_big(flag) ? fix_historyKK->big : fix_historyKK->pool;
+  if (R::row_of(flag) >= (int) records.extent(0)) return 0;
   const auto h_record = Kokkos::create_mirror_view_and_copy(
-      Kokkos::HostSpace(),
-      Kokkos::subview(in_big ? fix_historyKK->big : fix_historyKK->pool, row, Kokkos::ALL()));
+      Kokkos::HostSpace(), Kokkos::subview(records, R::row_of(flag), Kokkos::ALL()));
   const double *rec = h_record.data();
-  if (rec[R::R_QW] == 0.0 && rec[R::R_QX] == 0.0 && rec[R::R_QY] == 0.0 && rec[R::R_QZ] == 0.0)
-    return 0;
-  const double sign = std::signbit(rec[R::R_LENGTH]) ? -1.0 : 1.0;
-  const int n = std::min(static_cast<int>(sign * rec[R::R_LENGTH]), fix_historyKK->capacity());
-  record.resize(R::R_POINTS + 4 * n);
-  for (size_t m = 0; m < record.size(); m++) record[m] = sign * rec[m];
-  record[R::R_LENGTH] = n;
+  if (!R::holds_contact(rec)) return 0;
+  const int n = static_cast<int>(rec[R::R_LENGTH]);
+  record.assign(rec, rec + R::R_POINTS + 4 * n);
   return 1;
 }
 

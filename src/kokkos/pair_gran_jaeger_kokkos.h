@@ -48,7 +48,7 @@ struct PairGranJaegerSums {
   double normal, tangential;    // stored energies (pvector E_NORMAL, E_TANGENTIAL)
   double work, damping;         // tangential work and damping dissipation in this step
   double contacts, sliding;     // pvector E_CONTACTS, E_SLIDING
-  double merges, forced, handed_over, corrupt;
+  double merges, forced;
   // new contacts that found the small records' pool full, and full small records that found
   // the big records' pool full (their steps run again, alone, once the pools have grown)
   double waiting, waiting_big;
@@ -58,9 +58,9 @@ struct PairGranJaegerSums {
   double converted;    // work done on the contacts by changed coefficients (change_material())
   KOKKOS_INLINE_FUNCTION PairGranJaegerSums() :
       evdwl(0.0), v{0.0, 0.0, 0.0, 0.0, 0.0, 0.0}, normal(0.0), tangential(0.0), work(0.0),
-      damping(0.0), contacts(0.0), sliding(0.0), merges(0.0), forced(0.0), handed_over(0.0),
-      corrupt(0.0), waiting(0.0), waiting_big(0.0), forced_run(0.0), forced_contacts(0.0),
-      held(0.0), opened(0.0), converted(0.0)
+      damping(0.0), contacts(0.0), sliding(0.0), merges(0.0), forced(0.0), waiting(0.0),
+      waiting_big(0.0), forced_run(0.0), forced_contacts(0.0), held(0.0), opened(0.0),
+      converted(0.0)
   {
   }
   KOKKOS_INLINE_FUNCTION void operator+=(const PairGranJaegerSums &o)
@@ -75,13 +75,11 @@ struct PairGranJaegerSums {
     sliding += o.sliding;
     merges += o.merges;
     forced += o.forced;
-    handed_over += o.handed_over;
     forced_run += o.forced_run;
     forced_contacts += o.forced_contacts;
     held += o.held;
     opened += o.opened;
     converted += o.converted;
-    corrupt += o.corrupt;
     waiting += o.waiting;
     waiting_big += o.waiting_big;
   }
@@ -103,7 +101,6 @@ template <class DeviceType> struct PairGranJaegerKernelData : DemcLoopViews<Devi
   typename Kokkos::DualView<PairGranJaegerTypeParams **, Kokkos::LayoutRight,
                             DeviceType>::t_dev_const_um params;
   int capacity, small_capacity;    // points of a big and of a small record
-  int has_big;                     // 1: big records exist (capacity > small_capacity)
   /* the contact records (FixJaegerHistoryKokkos::pool and big), the records taken of each,
      the pools' sizes */
   Kokkos::View<double **, Kokkos::LayoutRight, DeviceType> pool, big;
