@@ -316,8 +316,9 @@ KOKKOS_INLINE_FUNCTION void demc_prefetch_contact(const DemcLoopViews<DeviceType
    functor) provides needs_contact(a, jj, j, rsq, sums): whether neighbor jj of the scanned
    atom a needs the contact law (setting j and rsq; it may release a parted pair's history),
    contact(i, jj, j, rsq, sums, f, torque, f_i, tor_i): the law, its reaction added to j
-   through f and torque and its force on i to f_i and tor_i, and prefetch_pair(i, jj, j):
-   what the first pass asks the caches for. */
+   through f and torque and its force on i to f_i and tor_i, prefetch_pair(i, jj, j):
+   what the first pass asks the caches for, and prefetch_pending(block): what the second pass
+   asks for before it starts. */
 
 // devices: one atom of the half list and all its neighbors, in one pass
 template <class Loop, class Sums>
@@ -344,6 +345,7 @@ KOKKOS_INLINE_FUNCTION void demc_block_in_two_passes(const Loop &loop, int item,
   const auto target = loop.target();
   DemcContactBlock pending;
   auto flush = [&]() {
+    loop.prefetch_pending(pending);
     for (int k = 0; k < pending.n; k++) {
       const DemcPendingContact &c = pending.pairs[k];
       demc::Vec3 f_i = {0.0, 0.0, 0.0}, tor_i = {0.0, 0.0, 0.0};

@@ -342,12 +342,27 @@ struct JaegerPairLoop :
   // the first pass's requests: the partner's data and a record's header and first points
   KOKKOS_INLINE_FUNCTION void prefetch_pair(int i, int jj, int j) const
   {
-    constexpr int RECORD_PREFETCH = 16;    // values
     const double *rec = record_of(demc_row(this->touch, i)(jj));
+    demc_prefetch(&this->type[j], false);
+    demc_prefetch(&this->tag[j], false);
     if (rec)
-      demc_prefetch_contact<Scatter>(*this, j, rec, RECORD_PREFETCH);
+      demc_prefetch_contact<Scatter>(*this, j, rec, jaeger::kRecordPrefetch);
     else
       demc_prefetch_contact<Scatter>(*this, j, &this->v(j, 0), 1);
+  }
+
+  /* before the second pass: the headers have arrived, ask for the histories' top points where
+     the first pass did not reach them (as PairGranJaeger::prefetch_stack_tops()) */
+  KOKKOS_INLINE_FUNCTION void prefetch_pending(const DemcContactBlock &pending) const
+  {
+    for (int k = 0; k < pending.n; k++) {
+      const int flag = demc_row(this->touch, pending.pairs[k].i)(pending.pairs[k].jj);
+      const double *rec = record_of(flag < 0 ? -flag : flag);
+      if (!rec) continue;
+      const jaeger::PrefetchRange r = jaeger::top_points_to_prefetch<Layout>(rec);
+      for (const double *p = r.hi - 1; p >= r.lo; p -= 8) demc_prefetch(p, true);
+      if (r.lo < r.hi) demc_prefetch(r.lo, true);
+    }
   }
 
   // devices: an atom in one pass; host spaces: a block of atoms in two (DemcContactBlock)

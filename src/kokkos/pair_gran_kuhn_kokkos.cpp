@@ -216,6 +216,8 @@ struct KuhnPairLoop : PairGranKuhnKernelData<DeviceType>, DemcForceScatter<Devic
   {
     demc_prefetch_contact<Scatter>(*this, j, &demc_row(this->history, i)(H_SIZE * jj), H_SIZE);
   }
+  // before the second pass: nothing more (the first pass asked for the whole history)
+  KOKKOS_INLINE_FUNCTION void prefetch_pending(const DemcContactBlock &) const {}
 
   // devices: an atom in one pass; host spaces: a block of atoms in two (DemcContactBlock)
   KOKKOS_INLINE_FUNCTION void operator()(const int ii, value_type &sums) const

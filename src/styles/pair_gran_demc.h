@@ -156,8 +156,9 @@ class PairGranDemc :
   void begin_compute(int eflag, int vflag)
   {
     ev_init(eflag, vflag);
-    loop = {flat(atom->x),      flat(atom->v), flat(atom->omega),      flat(atom->f),
-            flat(atom->torque), atom->nlocal,  force->newton_pair != 0};
+    loop = {flat(atom->x), flat(atom->v),      flat(atom->omega),
+            flat(atom->f), flat(atom->torque), atom->type,
+            atom->tag,     atom->nlocal,       force->newton_pair != 0};
     begin_atom_energy(eflag);
   }
   void begin_atom_energy(int eflag)

@@ -21,6 +21,8 @@ class DemcContactLoop {
   struct LoopState {
     const double *xs, *vs, *omegas;
     double *fs, *torques;
+    const int *types;
+    const tagint *tags;
     int nlocal;
     bool newton;
   } loop;
@@ -46,6 +48,8 @@ class DemcContactLoop {
   {
     __builtin_prefetch(loop.vs + 3 * j);
     __builtin_prefetch(loop.omegas + 3 * j);
+    __builtin_prefetch(loop.types + j);
+    __builtin_prefetch(loop.tags + j);
     __builtin_prefetch(loop.fs + 3 * j, 1);
     __builtin_prefetch(loop.torques + 3 * j, 1);
     if (history == nullptr) return;

@@ -127,7 +127,7 @@ void PairGranJaeger::compute(int eflag, int vflag)
       double *rec = fix_history->record(i, jj);
       if (!touching && !(rec && advance)) continue;
       buf.add({i, j, jj, rsq, touching});
-      prefetch_contact(j, rec, RECORD_PREFETCH);
+      prefetch_contact(j, rec, jaeger::kRecordPrefetch);
       if (buf.full()) flush_contacts(buf, advance, eflag != 0, stored_tangential);
     }
   }
@@ -162,10 +162,9 @@ void PairGranJaeger::prefetch_stack_tops(const ContactBuffer &buf) const
   for (int k = 0; k < buf.n; k++) {
     const double *rec = fix_history->record(buf.pairs[k].i, buf.pairs[k].jj);
     if (!rec) continue;
-    const int top = H::R_HEADER + 4 * ((int) rec[H::R_LENGTH] - 1);
-    if (top + 4 <= RECORD_PREFETCH) continue;
-    __builtin_prefetch(rec + top + 3, 1);
-    __builtin_prefetch(rec + top - 4, 1);
+    const jaeger::PrefetchRange r = jaeger::top_points_to_prefetch<jaeger::PairRecord>(rec);
+    for (const double *p = r.hi - 1; p >= r.lo; p -= 8) __builtin_prefetch(p, 1);
+    if (r.lo < r.hi) __builtin_prefetch(r.lo, 1);
   }
 }
 

@@ -105,8 +105,6 @@ class PairGranJaeger : public PairGranDemc {
   void flush_contacts(ContactBuffer &buf, bool advance, bool energy, double &stored_tangential);
   void compute_contact(const TouchingPair &t, bool advance, bool energy, double &stored_tangential);
   void prefetch_stack_tops(const ContactBuffer &buf) const;
-  // cache lines of a record asked for ahead (header and the first points, 8 doubles each)
-  static constexpr int RECORD_PREFETCH = 24;
   void count_contact(const demc::jaeger::Material &mat, const demc::jaeger::StepResult &res,
                      double weight, double normal_energy);
   double part(double *rec, const demc::SphereContact &c, const demc::jaeger::Material &mat) const;
