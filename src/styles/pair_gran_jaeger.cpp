@@ -153,9 +153,9 @@ void PairGranJaeger::flush_contacts(ContactBuffer &buf, bool advance, bool energ
 }
 
 /* The first pass asked for each record's header and first points; a step starts at the top of
-   the stack, beyond those once a history has more than a few points. The
-   headers have arrived by now: ask for the top points (jaeger::top_points_to_prefetch()). (A record moved by an earlier
-   contact's growth in this block gives a stale address: a prefetch never faults.) */
+   the stack, beyond those once a history has more than a few points. The headers have arrived
+   by now: ask for the top points (jaeger::top_points_to_prefetch()). (A record moved by an
+   earlier contact's growth in this block gives a stale address: a prefetch never faults.) */
 
 void PairGranJaeger::prefetch_stack_tops(const ContactBuffer &buf) const
 {
