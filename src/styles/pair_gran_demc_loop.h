@@ -34,7 +34,7 @@ class DemcContactLoop {
     double rsq;
     bool touching;    // (a pair that parted may also need its last step)
   };
-  template <class Entry, int N = 32> struct BufferOf {    // N touching pairs at most
+  template <class Entry, int N = 64> struct BufferOf {    // N touching pairs at most
     static constexpr int SIZE = N;
     Entry pairs[SIZE];
     int n = 0;
