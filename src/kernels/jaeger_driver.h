@@ -84,18 +84,18 @@ namespace jaeger {
   /* The pair loops (gran/jaeger, gran/jaeger/kk on host spaces) ask the caches for the first
      kRecordPrefetch values of a record (header and first points) with the partner's data, and,
      once those have arrived, for the history's kTopPrefetch top points where they lie beyond:
-     the values [lo, hi) of top_points_to_prefetch() (empty where the first request held them).
-     A step reads the top points and, where the last slip segment is popped and the one below
-     cut (most steps of a packing at rest), the two below it. */
+     ask_for_top_points() calls ask(p) for an address in each cache line of those (none where
+     the first request held them). A step reads the top points and, where the last slip
+     segment is popped and the one below cut (most steps of a packing at rest), the two below
+     it. */
   constexpr int kRecordPrefetch = 24, kTopPrefetch = 4;
-  struct PrefetchRange {
-    const double *lo, *hi;
-  };
-  template <class L> DEMC_FN PrefetchRange top_points_to_prefetch(const double *rec)
+  template <class L, class Ask> DEMC_FN void ask_for_top_points(const double *rec, Ask ask)
   {
     const int end = L::header + 4 * record_length<L>(rec);
     const int begin = end - 4 * kTopPrefetch;
-    return {rec + (begin > kRecordPrefetch ? begin : kRecordPrefetch), rec + end};
+    const double *lo = rec + (begin > kRecordPrefetch ? begin : kRecordPrefetch);
+    for (const double *p = rec + end - 1; p >= lo; p -= 8) ask(p);
+    if (lo < rec + end) ask(lo);
   }
 
   /* 1. The contact frame of this step: the record's (has_record), tilted to the normal n and

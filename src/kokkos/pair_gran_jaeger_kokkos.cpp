@@ -356,12 +356,11 @@ struct JaegerPairLoop :
   KOKKOS_INLINE_FUNCTION void prefetch_pending(const DemcContactBlock &pending) const
   {
     for (int k = 0; k < pending.n; k++) {
-      const int flag = demc_row(this->touch, pending.pairs[k].i)(pending.pairs[k].jj);
-      const double *rec = record_of(flag < 0 ? -flag : flag);
-      if (!rec) continue;
-      const jaeger::PrefetchRange r = jaeger::top_points_to_prefetch<Layout>(rec);
-      for (const double *p = r.hi - 1; p >= r.lo; p -= 8) demc_prefetch(p, true);
-      if (r.lo < r.hi) demc_prefetch(r.lo, true);
+      const double *rec = record_of(demc_row(this->touch, pending.pairs[k].i)(pending.pairs[k].jj));
+      if (rec)
+        jaeger::ask_for_top_points<Layout>(rec, [](const double *p) {
+          demc_prefetch(p, true);
+        });
     }
   }
 

@@ -154,17 +154,17 @@ void PairGranJaeger::flush_contacts(ContactBuffer &buf, bool advance, bool energ
 
 /* The first pass asked for each record's header and first points; a step starts at the top of
    the stack, beyond those once a history has more than a few points. The headers have arrived
-   by now: ask for the top points (jaeger::top_points_to_prefetch()). (A record moved by an
+   by now: ask for the top points (jaeger::ask_for_top_points()). (A record moved by an
    earlier contact's growth in this block gives a stale address: a prefetch never faults.) */
 
 void PairGranJaeger::prefetch_stack_tops(const ContactBuffer &buf) const
 {
   for (int k = 0; k < buf.n; k++) {
     const double *rec = fix_history->record(buf.pairs[k].i, buf.pairs[k].jj);
-    if (!rec) continue;
-    const jaeger::PrefetchRange r = jaeger::top_points_to_prefetch<jaeger::PairRecord>(rec);
-    for (const double *p = r.hi - 1; p >= r.lo; p -= 8) __builtin_prefetch(p, 1);
-    if (r.lo < r.hi) __builtin_prefetch(r.lo, 1);
+    if (rec)
+      jaeger::ask_for_top_points<jaeger::PairRecord>(rec, [](const double *p) {
+        __builtin_prefetch(p, 1);
+      });
   }
 }
 
