@@ -56,6 +56,7 @@ FixJaegerHistoryKokkos<DeviceType>::FixJaegerHistoryKokkos(LAMMPS *lmp, int narg
   datamask_modify = EMPTY_MASK;
   pool_used = Kokkos::View<int, DeviceType>("jaeger_history:pool_used");
   big_used = Kokkos::View<int, DeviceType>("jaeger_history:big_used");
+  freed_counts = Kokkos::View<int[4], DeviceType>("jaeger_history:freed_counts");
   size_vector = K_SIZE;
   for (double &s : kk_stats) s = 0.0;
 }
@@ -155,6 +156,47 @@ template <class DeviceType> void FixJaegerHistoryKokkos<DeviceType>::post_neighb
   Kokkos::deep_copy(pool_used, used_small);
   Kokkos::deep_copy(big_used, used_big);
   k_firstflag.modify_host();
+  for (FreeRing &ring : freed) ring.head = ring.tail = 0;    // every record holds a contact
+  size_free_rings();
+}
+
+/* ----------------------------------------------------------------------
+   the rings of freed records with room for every row of their pools (each
+   row is in its ring at most once: put when freed, taken before it can be
+   freed again), the rows they hold kept
+------------------------------------------------------------------------- */
+
+template <class DeviceType> void FixJaegerHistoryKokkos<DeviceType>::size_free_rings()
+{
+  const Pool *pools[2] = {&pool, &big};
+  for (int p = 0; p < 2; p++) {
+    FreeRing &ring = freed[p];
+    const long rows = (long) pools[p]->extent(0);
+    if ((long) ring.rows.extent(0) == rows) continue;
+    Kokkos::View<int *, DeviceType> grown(
+        p == SMALL_POOL ? "jaeger_history:freed_small" : "jaeger_history:freed_big", rows);
+    const long held = ring.tail - ring.head;
+    if (held > 0) {
+      const auto h_old = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), ring.rows);
+      const auto h_new = Kokkos::create_mirror_view(Kokkos::HostSpace(), grown);
+      const long old_rows = (long) h_old.extent(0);
+      for (long k = 0; k < held; k++) h_new(k) = h_old((ring.head + k) % old_rows);
+      Kokkos::deep_copy(grown, h_new);
+    }
+    ring.rows = grown;
+    ring.head = 0;
+    ring.tail = held;
+  }
+}
+
+template <class DeviceType>
+void FixJaegerHistoryKokkos<DeviceType>::freed_rings_advanced(const double taken[2],
+                                                              const double put[2])
+{
+  for (int p = 0; p < 2; p++) {
+    freed[p].head += static_cast<long>(taken[p]);
+    freed[p].tail += static_cast<long>(put[p]);
+  }
 }
 
 /* ----------------------------------------------------------------------
@@ -218,6 +260,7 @@ void FixJaegerHistoryKokkos<DeviceType>::grow_pools(long waiting_small, long wai
   };
   grow(pool, pool_used, waiting_small, SPARE_SMALL, BIG_FLAG - 1);
   grow(big, big_used, waiting_big, SPARE_BIG, INT_MAX - BIG_FLAG);
+  size_free_rings();
 }
 
 /* ----------------------------------------------------------------------
@@ -280,7 +323,8 @@ template <class DeviceType> double FixJaegerHistoryKokkos<DeviceType>::compute_v
     kk_stats_step = update->ntimestep;
     double local[3], longest = 0.0;
     local_stats(local, longest);
-    local[2] = (double) (pool.span() + big.span()) * sizeof(double);
+    local[2] = (double) (pool.span() + big.span()) * sizeof(double) +
+        (double) (freed[SMALL_POOL].rows.span() + freed[BIG_POOL].rows.span()) * sizeof(int);
     const double counts[3] = {merges, forced_merges, handed_over};
     static_assert((int) K_MERGES == (int) S_MERGES && K_FORCED_MERGES == K_MERGES + 1 &&
                       K_HANDED_OVER == K_MERGES + 2,
@@ -294,6 +338,7 @@ template <class DeviceType> double FixJaegerHistoryKokkos<DeviceType>::compute_v
 template <class DeviceType> double FixJaegerHistoryKokkos<DeviceType>::memory_usage()
 {
   double bytes = (double) (pool.span() + big.span()) * sizeof(double);
+  bytes += (double) (freed[SMALL_POOL].rows.span() + freed[BIG_POOL].rows.span()) * sizeof(int);
   bytes += (double) k_firstflag.template view<DeviceType>().span() * sizeof(int);
   for (const auto &store : peratom) bytes += (double) store.capacity() * sizeof(double);
   return bytes;

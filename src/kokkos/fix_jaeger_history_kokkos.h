@@ -19,7 +19,11 @@
      contacts in free small records and moves a full small record to a big
      one, both with atomic counters; a contact that finds a pool full waits,
      the pool grows (grow_pools()) and the pair style runs its step alone, as
-     LAMMPS's Kokkos styles redo a neighbor build that ran out of room.
+     LAMMPS's Kokkos styles redo a neighbor build that ran out of room. The
+     records of contacts that part, and the small records left by a move to a
+     big one, go to a ring per pool (`freed`), from which later steps take
+     records first: between re-neighborings the pools follow the contacts
+     held, not all those opened.
    - restart files: the CPU fix's records; files written by the earlier
      layout of this fix (fix neigh/history/kk's partner arrays of fixed-size
      records, record versions 0 to 2) are read and converted.
@@ -100,6 +104,20 @@ template <class DeviceType> class FixJaegerHistoryKokkos : public FixJaegerHisto
   using Pool = Kokkos::View<double **, Kokkos::LayoutRight, DeviceType>;
   Pool pool, big;                                       // small and big records
   Kokkos::View<int, DeviceType> pool_used, big_used;    // records taken (the pair loop adds)
+  /* records freed since the last re-neighboring (their contacts parted, or a small one's
+     history moved to a big record), for the pair loop to take before untouched ones, as the
+     CPU fix's free lists: a ring of rows per pool (SMALL_POOL, BIG_POOL). A pair loop takes from
+     the rows put before it (from `head`) and puts after them (from `tail`); freed_counts: its
+     takes and puts, of the small pool, then of the big one (see freed_rings_advanced()) */
+  enum { SMALL_POOL, BIG_POOL };
+  struct FreeRing {
+    Kokkos::View<int *, DeviceType> rows;
+    long head = 0, tail = 0;
+  };
+  FreeRing freed[2];
+  Kokkos::View<int[4], DeviceType> freed_counts;
+  // after a pair loop that took taken[p] rows of pool p's ring and put put[p]
+  void freed_rings_advanced(const double taken[2], const double put[2]);
   /* after a pair loop in which contacts found a pool full (`waiting_small` new contacts,
      `waiting_big` full small records): the pools grow, records kept, with room for them and
      more; the counters count the records taken */
@@ -139,6 +157,7 @@ template <class DeviceType> class FixJaegerHistoryKokkos : public FixJaegerHisto
                               std::vector<double> &out);
   void check_lengths(const std::vector<double> &store) const;
   void size_flags(int rows, int slots);
+  void size_free_rings();    // rings with room for every row of their pools
 };
 
 }    // namespace LAMMPS_NS

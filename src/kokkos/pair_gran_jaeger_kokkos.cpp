@@ -129,7 +129,8 @@ struct JaegerPairLoop :
     if (d.capacity == d.small_capacity || Rec::names_big(flag) ||
         (int) rec[R_LENGTH] < d.small_capacity)
       return true;
-    const int r = Kokkos::atomic_fetch_add(&d.big_used(), 1);
+    int r = take_freed_row(Rec::BIG_POOL, sums);
+    if (r < 0) r = Kokkos::atomic_fetch_add(&d.big_used(), 1);
     if (r >= d.big_records) {
       sums.waiting_big += 1.0;
       return false;
@@ -137,6 +138,7 @@ struct JaegerPairLoop :
     double *to = &d.big(r, 0);
     const int n = R_POINTS + 4 * static_cast<int>(rec[R_LENGTH]);
     for (int k = 0; k < n; k++) to[k] = rec[k];
+    free_record(flag, sums);
     rec = to;
     flag = Rec::flag_of(true, r);
     return true;
@@ -173,6 +175,29 @@ struct JaegerPairLoop :
   KOKKOS_INLINE_FUNCTION static void close_record(double *rec)
   {
     for (int k = 0; k < R_POINTS; k++) rec[k] = 0.0;
+  }
+
+  /* A record of pool `p` (Rec::SMALL_POOL, Rec::BIG_POOL) freed in an earlier step of this
+     neighbor list (FixJaegerHistoryKokkos::freed), or -1. A loop takes only rows put before
+     it: those it puts lie beyond them. */
+  KOKKOS_INLINE_FUNCTION int take_freed_row(int p, value_type &sums) const
+  {
+    const auto &ring = this->freed[p];
+    if (ring.available <= 0) return -1;
+    const int k = Kokkos::atomic_fetch_add(&this->freed_counts(2 * p), 1);
+    if (k >= ring.available) return -1;
+    sums.freed_taken[p] += 1.0;
+    return ring.rows((ring.head + k) % ring.size);
+  }
+
+  // the record of touch flag `flag` (> 0), which no flag names any more, to its pool's ring
+  KOKKOS_INLINE_FUNCTION void free_record(int flag, value_type &sums) const
+  {
+    const int p = Rec::names_big(flag) ? Rec::BIG_POOL : Rec::SMALL_POOL;
+    const auto &ring = this->freed[p];
+    const int k = Kokkos::atomic_fetch_add(&this->freed_counts(2 * p + 1), 1);
+    ring.rows((ring.tail + k) % ring.size) = Rec::row_of(flag);
+    sums.freed_put[p] += 1.0;
   }
 
   /* Neighbor jj of atom i: true if the pair needs the contact law, touching or holding a
@@ -247,6 +272,7 @@ struct JaegerPairLoop :
           jaeger::parting_work<Layout>(mat, rec, st, g.n, g.twirl, g.du, g.overlap, d.beta, d.work);
       sums.work += weight * work;
       close_record(rec);
+      free_record(flag, sums);
       touch_i(jj) = 0;
       return;
     }
@@ -254,7 +280,8 @@ struct JaegerPairLoop :
     const frame::Quat qf = jaeger::contact_frame<Layout>(rec, has, ADVANCE, g.n, g.twirl);
     if (!has && ADVANCE) {    // a new record (U_t = 0: no history yet)
       if (rec == nullptr) {
-        const int r = Kokkos::atomic_fetch_add(&d.pool_used(), 1);
+        int r = take_freed_row(Rec::SMALL_POOL, sums);
+        if (r < 0) r = Kokkos::atomic_fetch_add(&d.pool_used(), 1);
         if (r >= d.pool_records) {    // nothing done yet: the pair waits (finish_waiting())
           sums.waiting += 1.0;
           touch_i(jj) = 0;
@@ -547,11 +574,7 @@ void PairGranJaegerKokkos<DeviceType>::compute(int eflag_in, int vflag_in)
   kdata.params = k_params.template view<DeviceType>();
 
   PairGranJaegerSums sums;
-  shared.dispatch(evflag, advance, [&](auto neigh, auto ev, auto adv) {
-    this->template launch<decltype(neigh)::value, decltype(ev)::value, decltype(adv)::value>(inum,
-                                                                                             sums);
-  });
-
+  run_loop(inum, sums, advance);
   if (sums.waiting > 0.0 || sums.waiting_big > 0.0) finish_waiting(inum, sums);
 
   // pvector: the same layout and meaning as the CPU style's (this rank's share)
@@ -596,6 +619,35 @@ template <class DeviceType> void PairGranJaegerKokkos<DeviceType>::load_pools()
   kdata.big_used = fix_historyKK->big_used;
   kdata.pool_records = static_cast<int>(kdata.pool.extent(0));
   kdata.big_records = static_cast<int>(kdata.big.extent(0));
+  kdata.freed_counts = fix_historyKK->freed_counts;
+  for (int p = 0; p < 2; p++) {
+    kdata.freed[p].rows = fix_historyKK->freed[p].rows;
+    kdata.freed[p].size = static_cast<int>(kdata.freed[p].rows.extent(0));
+  }
+}
+
+/* ----------------------------------------------------------------------
+   one pass of the pair loop over the list; the rings of freed records
+   follow what it took and put
+------------------------------------------------------------------------- */
+
+template <class DeviceType>
+void PairGranJaegerKokkos<DeviceType>::run_loop(int inum, PairGranJaegerSums &sums, bool advance)
+{
+  for (int p = 0; p < 2; p++) {
+    const auto &ring = fix_historyKK->freed[p];
+    auto &seen = kdata.freed[p];
+    const long size = seen.size;
+    seen.available = size > 0 ? static_cast<int>(ring.tail - ring.head) : 0;
+    seen.head = size > 0 ? static_cast<int>(ring.head % size) : 0;
+    seen.tail = size > 0 ? static_cast<int>(ring.tail % size) : 0;
+  }
+  Kokkos::deep_copy(kdata.freed_counts, 0);
+  shared.dispatch(evflag, advance, [&](auto neigh, auto ev, auto adv) {
+    this->template launch<decltype(neigh)::value, decltype(ev)::value, decltype(adv)::value>(inum,
+                                                                                             sums);
+  });
+  fix_historyKK->freed_rings_advanced(sums.freed_taken, sums.freed_put);
 }
 
 /* ----------------------------------------------------------------------
@@ -614,10 +666,7 @@ void PairGranJaegerKokkos<DeviceType>::finish_waiting(int inum, PairGranJaegerSu
   load_pools();
   kdata.only_waiting = 1;
   PairGranJaegerSums rest;
-  shared.dispatch(evflag, true, [&](auto neigh, auto ev, auto adv) {
-    this->template launch<decltype(neigh)::value, decltype(ev)::value, decltype(adv)::value>(inum,
-                                                                                             rest);
-  });
+  run_loop(inum, rest, true);
   kdata.only_waiting = 0;
   if (rest.waiting > 0.0 || rest.waiting_big > 0.0)
     error->one(FLERR, "Pair gran/jaeger/kk: {} contacts found no record after the pools grew",

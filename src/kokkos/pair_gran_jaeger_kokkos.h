@@ -52,6 +52,8 @@ struct PairGranJaegerSums {
   // new contacts that found the small records' pool full, and full small records that found
   // the big records' pool full (their steps run again, alone, once the pools have grown)
   double waiting, waiting_big;
+  // records taken from the rings of freed records, and records freed, per pool (small, big)
+  double freed_taken[2], freed_put[2];
   // this run's forced merges and contacts (FixJaegerHistoryKokkos::run_forced_merges ...),
   // weighted as the energies: records held at the run's setup, records opened
   double forced_run, forced_contacts, held, opened;
@@ -59,8 +61,8 @@ struct PairGranJaegerSums {
   KOKKOS_INLINE_FUNCTION PairGranJaegerSums() :
       evdwl(0.0), v{0.0, 0.0, 0.0, 0.0, 0.0, 0.0}, normal(0.0), tangential(0.0), work(0.0),
       damping(0.0), contacts(0.0), sliding(0.0), merges(0.0), forced(0.0), waiting(0.0),
-      waiting_big(0.0), forced_run(0.0), forced_contacts(0.0), held(0.0), opened(0.0),
-      converted(0.0)
+      waiting_big(0.0), freed_taken{0.0, 0.0}, freed_put{0.0, 0.0}, forced_run(0.0),
+      forced_contacts(0.0), held(0.0), opened(0.0), converted(0.0)
   {
   }
   KOKKOS_INLINE_FUNCTION void operator+=(const PairGranJaegerSums &o)
@@ -82,6 +84,10 @@ struct PairGranJaegerSums {
     converted += o.converted;
     waiting += o.waiting;
     waiting_big += o.waiting_big;
+    for (int k = 0; k < 2; k++) {
+      freed_taken[k] += o.freed_taken[k];
+      freed_put[k] += o.freed_put[k];
+    }
   }
 };
 
@@ -106,6 +112,13 @@ template <class DeviceType> struct PairGranJaegerKernelData : DemcLoopViews<Devi
   Kokkos::View<double **, Kokkos::LayoutRight, DeviceType> pool, big;
   Kokkos::View<int, DeviceType> pool_used, big_used;
   int pool_records, big_records;
+  /* the rings of freed records (FixJaegerHistoryKokkos::freed), small pool then big, as a
+     loop sees them: it takes the `available` rows from `head` and puts from `tail` */
+  struct FreeRing {
+    Kokkos::View<int *, DeviceType> rows;
+    int size, head, available, tail;
+  } freed[2];
+  Kokkos::View<int[4], DeviceType> freed_counts;    // the loop's takes and puts per pool
   // 1: only the pairs that touch and have no record, or wait for a big one (finish_waiting())
   int only_waiting;
   double beta;
@@ -147,6 +160,7 @@ template <class DeviceType> class PairGranJaegerKokkos : public PairGranJaeger {
   // the step of the new contacts that found the record pool full, once it has grown
   void finish_waiting(int inum, PairGranJaegerSums &sums);
   void load_pools();
+  void run_loop(int inum, PairGranJaegerSums &sums, bool advance);    // one pass of the pair loop
 
   void check_record_size();        // an impossible history/max: a LAMMPS error, not a crash
   void set_history_materials();    // params.old_mat for the pair loop

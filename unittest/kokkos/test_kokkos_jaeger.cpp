@@ -515,6 +515,41 @@ TEST(KokkosJaeger, MemoryPerContactDoesNotFollowTheNeighborList)
   EXPECT_LT(near[S_BYTES], 2.0 * cpu[S_BYTES]);
 }
 
+/* Between re-neighborings the records of contacts that part (and the small records that a
+   history leaves for a big one) serve the contacts that open later, as the CPU style's arena
+   recycles its records through free lists: in the packing released from its overlaps, with
+   the neighbor list rebuilt every 200 steps only (a wide skin), most first contacts part and
+   new ones open within the list's life, and the record memory per record stays within twice
+   the CPU style's (with a new record for every new contact: 3.0 times), forces as the CPU
+   style's. */
+TEST(KokkosJaeger, FreedRecordsServeNewContacts)
+{
+  auto churn = [](const std::vector<std::string> &args) {
+    LammpsSession s(MPI_COMM_WORLD, args);
+    s.load_plugin();
+    s.commands(dense_packing_input(pair_lines(""), false));
+    s.commands({"neighbor 0.002 bin", "neigh_modify every 200 delay 0 check no", "run 199"});
+    Outcome o;
+    o.forces = s.forces();
+    o.torques = s.torques();
+    o.stats = history_stats(s);
+    o.neighbor_builds = s.lmp->neighbor->ncalls;
+    return o;
+  };
+  const Outcome cpu = churn({}), kk = churn(kokkos_args());
+  const double df = max_relative_difference(cpu.forces, kk.forces);
+  const double dt = max_relative_difference(cpu.torques, kk.torques);
+  printf("[ measured ] bytes per record after 199 steps of one neighbor list: Kokkos %.0f, CPU "
+         "%.0f (%g records); forces %.3g torques %.3g\n",
+         kk.stats[S_BYTES], cpu.stats[S_BYTES], kk.stats[S_CONTACTS], df, dt);
+  EXPECT_EQ(kk.neighbor_builds, 0) << "the list of the run's setup only";
+  EXPECT_GT(kk.stats[S_CONTACTS], 500.0);
+  EXPECT_EQ(kk.stats[S_CONTACTS], cpu.stats[S_CONTACTS]);
+  EXPECT_LT(kk.stats[S_BYTES], 2.0 * cpu.stats[S_BYTES]);
+  EXPECT_LT(df, 1e-10);
+  EXPECT_LT(dt, 1e-10);
+}
+
 // pair_coeff changed between runs (E x 0.2, then mu 0.5 -> 0.1): the Kokkos style moves its
 // records to the new material in its pair loop as the CPU style does in a pass of its own
 TEST(KokkosJaeger, ChangedCoefficientsAsCpuStyle)
