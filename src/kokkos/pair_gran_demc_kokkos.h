@@ -320,12 +320,12 @@ KOKKOS_INLINE_FUNCTION void demc_prefetch_contact(const DemcLoopViews<DeviceType
    what the first pass asks the caches for, and prefetch_pending(block): what the second pass
    asks for before it starts. */
 
-// devices: one atom of the half list and all its neighbors, in one pass
+// atom i of the half list and all its neighbors, in one pass
 template <class Loop, class Sums>
-KOKKOS_INLINE_FUNCTION void demc_atom_in_one_pass(const Loop &loop, int ii, Sums &sums)
+KOKKOS_INLINE_FUNCTION void demc_atom_contacts(const Loop &loop, int i, Sums &sums)
 {
   const auto target = loop.target();
-  const auto a = demc_scanned_atom(loop, loop.ilist[ii]);
+  const auto a = demc_scanned_atom(loop, i);
   demc::Vec3 f_i = {0.0, 0.0, 0.0}, tor_i = {0.0, 0.0, 0.0};
   const int jnum = loop.numneigh[a.i];
   for (int jj = 0; jj < jnum; jj++) {
@@ -335,6 +335,13 @@ KOKKOS_INLINE_FUNCTION void demc_atom_in_one_pass(const Loop &loop, int ii, Sums
       loop.contact(a.i, jj, j, rsq, sums, target.f, target.torque, f_i, tor_i);
   }
   demc_add_force_torque(target.f, target.torque, a.i, f_i, tor_i);
+}
+
+// devices: work item ii, atom ilist[ii] in one pass
+template <class Loop, class Sums>
+KOKKOS_INLINE_FUNCTION void demc_atom_in_one_pass(const Loop &loop, int ii, Sums &sums)
+{
+  demc_atom_contacts(loop, loop.ilist[ii], sums);
 }
 
 // host spaces: work item `item` of demc_launch_pair_loop(), a block of atoms in two passes

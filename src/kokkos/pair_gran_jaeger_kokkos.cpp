@@ -18,8 +18,9 @@
    loop takes the next small record (an atomic counter), a full small record
    whose history can still grow moves to a big one before its step
    (make_room()); a contact that finds a pool full waits, untouched, and runs
-   its step alone once the pool has grown (finish_waiting()), as LAMMPS's
-   Kokkos styles redo a neighbor list build that ran out of room.
+   its step alone once the pool has grown (finish_waiting(): a loop over the
+   atoms with waiting pairs only), as LAMMPS's Kokkos styles redo a neighbor
+   list build that ran out of room.
 
    Orientation. As in the CPU style, a record describes the contact with p =
    the atom of smaller ID (frame, stack, work): it is the same record whichever
@@ -81,6 +82,8 @@ static_assert(sizeof(jaeger::Point) == 4 * sizeof(double), "a history point is 4
    EVFLAG: tally energy/virial; ADVANCE: 0 at setup (forces from the stored
    history, nothing advanced), 1 during a run.
 ------------------------------------------------------------------------- */
+
+struct WaitingTag {};    // the loop over the atoms with waiting pairs (finish_waiting())
 
 template <class DeviceType, int NEIGHFLAG, int NEWTON_PAIR, int EVFLAG, int ADVANCE>
 struct JaegerPairLoop :
@@ -172,6 +175,13 @@ struct JaegerPairLoop :
     sums.converted += ((NEWTON_PAIR || j < d.nlocal) ? 1.0 : 0.5) * work;
   }
 
+  // atom i has a pair that waits for a record: to the list of atoms to run again, once
+  KOKKOS_INLINE_FUNCTION void note_waiting(int i) const
+  {
+    if (Kokkos::atomic_exchange(&this->waiting_mark(i), 1) == 0)
+      this->waiting_atoms(Kokkos::atomic_fetch_add(&this->waiting_count(), 1)) = i;
+  }
+
   KOKKOS_INLINE_FUNCTION static void close_record(double *rec)
   {
     for (int k = 0; k < R_POINTS; k++) rec[k] = 0.0;
@@ -240,6 +250,7 @@ struct JaegerPairLoop :
     const bool has = rec != nullptr && Rec::holds_contact(rec);
     if (d.convert && has) convert_history(rec, flag, i, j, itype, sums);
     if (ADVANCE && has && touching && !make_room(rec, flag, sums)) {
+      note_waiting(i);
       touch_i(jj) = -flag;
       return;
     }
@@ -284,6 +295,7 @@ struct JaegerPairLoop :
         if (r < 0) r = Kokkos::atomic_fetch_add(&d.pool_used(), 1);
         if (r >= d.pool_records) {    // nothing done yet: the pair waits (finish_waiting())
           sums.waiting += 1.0;
+          note_waiting(i);
           touch_i(jj) = 0;
           return;
         }
@@ -399,6 +411,13 @@ struct JaegerPairLoop :
   KOKKOS_INLINE_FUNCTION void operator()(DemcBlockTag, const int item, value_type &sums) const
   {
     demc_block_in_two_passes(*this, item, sums);
+  }
+  // after the pools grew: atom waiting_atoms(k), whose waiting pairs take their steps now
+  KOKKOS_INLINE_FUNCTION void operator()(WaitingTag, const int k, value_type &sums) const
+  {
+    const int i = this->waiting_atoms(k);
+    demc_atom_contacts(*this, i, sums);
+    this->waiting_mark(i) = 0;
   }
 };
 
@@ -573,8 +592,9 @@ void PairGranJaegerKokkos<DeviceType>::compute(int eflag_in, int vflag_in)
   k_params.template sync<DeviceType>();
   kdata.params = k_params.template view<DeviceType>();
 
+  size_waiting_list();
   PairGranJaegerSums sums;
-  run_loop(inum, sums, advance);
+  run_loop(inum, 0, sums, advance);
   if (sums.waiting > 0.0 || sums.waiting_big > 0.0) finish_waiting(inum, sums);
 
   // pvector: the same layout and meaning as the CPU style's (this rank's share)
@@ -602,12 +622,29 @@ void PairGranJaegerKokkos<DeviceType>::compute(int eflag_in, int vflag_in)
 
 template <class DeviceType>
 template <int NEIGHFLAG, int EVFLAG, int ADVANCE>
-void PairGranJaegerKokkos<DeviceType>::launch(int inum, PairGranJaegerSums &sums)
+void PairGranJaegerKokkos<DeviceType>::launch(int inum, int waiting, PairGranJaegerSums &sums)
 {
   JaegerPairLoop<DeviceType, NEIGHFLAG, 0, EVFLAG, ADVANCE> loop(kdata);
-  demc_launch_pair_loop<DeviceType>("PairGranJaegerKokkos::compute", inum, loop, sums,
-                                    this->static_schedule);
+  if (waiting > 0)
+    Kokkos::parallel_reduce("PairGranJaegerKokkos::compute_waiting",
+                            Kokkos::RangePolicy<DeviceType, WaitingTag>(0, waiting), loop, sums);
+  else
+    demc_launch_pair_loop<DeviceType>("PairGranJaegerKokkos::compute", inum, loop, sums,
+                                      this->static_schedule);
   loop.contribute(kdata);
+}
+
+// a mark per atom and room for all in the list of atoms with waiting pairs (zero: none waits)
+template <class DeviceType> void PairGranJaegerKokkos<DeviceType>::size_waiting_list()
+{
+  if (!kdata.waiting_count.is_allocated())
+    kdata.waiting_count = Kokkos::View<int, DeviceType>("PairGranJaeger::waiting_count");
+  if ((int) kdata.waiting_mark.extent(0) < atom->nmax) {
+    kdata.waiting_mark =
+        Kokkos::View<int *, DeviceType>("PairGranJaeger::waiting_mark", atom->nmax);
+    kdata.waiting_atoms =
+        Kokkos::View<int *, DeviceType>("PairGranJaeger::waiting_atoms", atom->nmax);
+  }
 }
 
 // the history fix's record pools, for the pair loop
@@ -632,7 +669,8 @@ template <class DeviceType> void PairGranJaegerKokkos<DeviceType>::load_pools()
 ------------------------------------------------------------------------- */
 
 template <class DeviceType>
-void PairGranJaegerKokkos<DeviceType>::run_loop(int inum, PairGranJaegerSums &sums, bool advance)
+void PairGranJaegerKokkos<DeviceType>::run_loop(int inum, int waiting, PairGranJaegerSums &sums,
+                                                bool advance)
 {
   for (int p = 0; p < 2; p++) {
     const auto &ring = fix_historyKK->freed[p];
@@ -644,8 +682,8 @@ void PairGranJaegerKokkos<DeviceType>::run_loop(int inum, PairGranJaegerSums &su
   }
   Kokkos::deep_copy(kdata.freed_counts, 0);
   shared.dispatch(evflag, advance, [&](auto neigh, auto ev, auto adv) {
-    this->template launch<decltype(neigh)::value, decltype(ev)::value, decltype(adv)::value>(inum,
-                                                                                             sums);
+    this->template launch<decltype(neigh)::value, decltype(ev)::value, decltype(adv)::value>(
+        inum, waiting, sums);
   });
   fix_historyKK->freed_rings_advanced(sums.freed_taken, sums.freed_put);
 }
@@ -653,10 +691,10 @@ void PairGranJaegerKokkos<DeviceType>::run_loop(int inum, PairGranJaegerSums &su
 /* ----------------------------------------------------------------------
    the contacts of this step that found a record pool full (new contacts,
    small records to move to big ones): the pools grow, and the loop runs
-   again for the pairs that touch and have no record and for those whose
-   touch flag says they wait, which are exactly these (every other contact
-   took its record); their forces add to the first loop's, their sums to its
-   sums
+   again over the atoms that have such pairs (listed by note_waiting()), for
+   the pairs that touch and have no record and for those whose touch flag
+   says they wait, which are exactly these (every other contact took its
+   record); their forces add to the first loop's, their sums to its sums
 ------------------------------------------------------------------------- */
 
 template <class DeviceType>
@@ -664,9 +702,12 @@ void PairGranJaegerKokkos<DeviceType>::finish_waiting(int inum, PairGranJaegerSu
 {
   fix_historyKK->grow_pools(static_cast<long>(sums.waiting), static_cast<long>(sums.waiting_big));
   load_pools();
+  int waiting = 0;
+  Kokkos::deep_copy(waiting, kdata.waiting_count);
+  Kokkos::deep_copy(kdata.waiting_count, 0);
   kdata.only_waiting = 1;
   PairGranJaegerSums rest;
-  run_loop(inum, rest, true);
+  run_loop(inum, waiting, rest, true);
   kdata.only_waiting = 0;
   if (rest.waiting > 0.0 || rest.waiting_big > 0.0)
     error->one(FLERR, "Pair gran/jaeger/kk: {} contacts found no record after the pools grew",

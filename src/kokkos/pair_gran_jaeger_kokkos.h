@@ -121,6 +121,10 @@ template <class DeviceType> struct PairGranJaegerKernelData : DemcLoopViews<Devi
   Kokkos::View<int[4], DeviceType> freed_counts;    // the loop's takes and puts per pool
   // 1: only the pairs that touch and have no record, or wait for a big one (finish_waiting())
   int only_waiting;
+  /* the atoms with a pair that waits (each once: waiting_mark(i) = 1), for the loop over them
+     alone once the pools have grown, and their count */
+  Kokkos::View<int *, DeviceType> waiting_atoms, waiting_mark;
+  Kokkos::View<int, DeviceType> waiting_count;
   double beta;
   double prune;
   bool work;    // integrate the tangential work (pair_style keyword work)
@@ -156,11 +160,15 @@ template <class DeviceType> class PairGranJaegerKokkos : public PairGranJaeger {
   PairGranDemcKokkosShared<DeviceType> shared;    // set-up and bookkeeping around the functor
   FixJaegerHistoryKokkos<DeviceType> *fix_historyKK;
 
-  template <int NEIGHFLAG, int EVFLAG, int ADVANCE> void launch(int inum, PairGranJaegerSums &sums);
+  // the pair loop over the list's inum atoms, or over the `waiting` atoms (finish_waiting())
+  template <int NEIGHFLAG, int EVFLAG, int ADVANCE>
+  void launch(int inum, int waiting, PairGranJaegerSums &sums);
   // the step of the new contacts that found the record pool full, once it has grown
   void finish_waiting(int inum, PairGranJaegerSums &sums);
   void load_pools();
-  void run_loop(int inum, PairGranJaegerSums &sums, bool advance);    // one pass of the pair loop
+  // one pass of the pair loop (launch())
+  void run_loop(int inum, int waiting, PairGranJaegerSums &sums, bool advance);
+  void size_waiting_list();
 
   void check_record_size();        // an impossible history/max: a LAMMPS error, not a crash
   void set_history_materials();    // params.old_mat for the pair loop
