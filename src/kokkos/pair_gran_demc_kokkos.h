@@ -320,9 +320,11 @@ KOKKOS_INLINE_FUNCTION void demc_prefetch_contact(const DemcLoopViews<DeviceType
    what the first pass asks the caches for, and prefetch_pending(block): what the second pass
    asks for before it starts. */
 
-// atom i of the half list and all its neighbors, in one pass
-template <class Loop, class Sums>
-KOKKOS_INLINE_FUNCTION void demc_atom_contacts(const Loop &loop, int i, Sums &sums)
+/* atom i of the half list and those of its neighbors that needs(a, jj, j, rsq, sums) selects
+   (as Loop::needs_contact()), in one pass */
+template <class Loop, class Sums, class Needs>
+KOKKOS_INLINE_FUNCTION void demc_atom_contacts(const Loop &loop, int i, Sums &sums,
+                                               const Needs &needs)
 {
   const auto target = loop.target();
   const auto a = demc_scanned_atom(loop, i);
@@ -331,7 +333,7 @@ KOKKOS_INLINE_FUNCTION void demc_atom_contacts(const Loop &loop, int i, Sums &su
   for (int jj = 0; jj < jnum; jj++) {
     int j;
     double rsq;
-    if (loop.needs_contact(a, jj, j, rsq, sums))
+    if (needs(a, jj, j, rsq, sums))
       loop.contact(a.i, jj, j, rsq, sums, target.f, target.torque, f_i, tor_i);
   }
   demc_add_force_torque(target.f, target.torque, a.i, f_i, tor_i);
@@ -341,7 +343,10 @@ KOKKOS_INLINE_FUNCTION void demc_atom_contacts(const Loop &loop, int i, Sums &su
 template <class Loop, class Sums>
 KOKKOS_INLINE_FUNCTION void demc_atom_in_one_pass(const Loop &loop, int ii, Sums &sums)
 {
-  demc_atom_contacts(loop, loop.ilist[ii], sums);
+  demc_atom_contacts(loop, loop.ilist[ii], sums,
+                     [&loop](const auto &a, int jj, int &j, double &rsq, Sums &s) {
+                       return loop.needs_contact(a, jj, j, rsq, s);
+                     });
 }
 
 // host spaces: work item `item` of demc_launch_pair_loop(), a block of atoms in two passes

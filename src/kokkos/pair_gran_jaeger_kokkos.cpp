@@ -218,12 +218,18 @@ struct JaegerPairLoop :
                                             double &rsq, value_type &) const
   {
     const Data &d = *this;
-    const bool overlaps = demc_overlaps(d, a, jj, j, rsq);
-    if (d.only_waiting) {
-      const int flag = demc_row(d.touch, a.i)(jj);
-      return (overlaps && flag == 0) || flag < 0;
-    }
-    return overlaps || demc_row(d.touch, a.i)(jj) != 0;
+    return demc_overlaps(d, a, jj, j, rsq) || demc_row(d.touch, a.i)(jj) != 0;
+  }
+
+  /* After the pools grew (finish_waiting()): the pairs that wait, i.e. that touch and have no
+     record, or whose touch flag is negated (a full small record that waits for a big one).
+     Every other contact took its record. */
+  KOKKOS_INLINE_FUNCTION bool waits(const DemcScannedAtom<DeviceType> &a, int jj, int &j,
+                                    double &rsq) const
+  {
+    const bool overlaps = demc_overlaps(*this, a, jj, j, rsq);
+    const int flag = demc_row(this->touch, a.i)(jj);
+    return (overlaps && flag == 0) || flag < 0;
   }
 
   /* The step of pair (i, j), neighbor jj of i, that needs_contact(): the force on i is added
@@ -416,7 +422,11 @@ struct JaegerPairLoop :
   KOKKOS_INLINE_FUNCTION void operator()(WaitingTag, const int k, value_type &sums) const
   {
     const int i = this->waiting_atoms(k);
-    demc_atom_contacts(*this, i, sums);
+    demc_atom_contacts(
+        *this, i, sums,
+        [this](const DemcScannedAtom<DeviceType> &a, int jj, int &j, double &rsq, value_type &) {
+          return waits(a, jj, j, rsq);
+        });
     this->waiting_mark(i) = 0;
   }
 };
@@ -570,7 +580,6 @@ void PairGranJaegerKokkos<DeviceType>::compute(int eflag_in, int vflag_in)
   kdata.small_capacity = fix_historyKK->small_capacity();
   if (inum > 0 && (int) kdata.touch.extent(1) < k_list->maxneighs)
     error->one(FLERR, "Pair gran/jaeger/kk: the history arrays do not match the neighbor list");
-  kdata.only_waiting = 0;
   load_pools();
 
   kdata.beta = beta;
@@ -705,10 +714,8 @@ void PairGranJaegerKokkos<DeviceType>::finish_waiting(int inum, PairGranJaegerSu
   int waiting = 0;
   Kokkos::deep_copy(waiting, kdata.waiting_count);
   Kokkos::deep_copy(kdata.waiting_count, 0);
-  kdata.only_waiting = 1;
   PairGranJaegerSums rest;
   run_loop(inum, waiting, rest, true);
-  kdata.only_waiting = 0;
   if (rest.waiting > 0.0 || rest.waiting_big > 0.0)
     error->one(FLERR, "Pair gran/jaeger/kk: {} contacts found no record after the pools grew",
                rest.waiting + rest.waiting_big);

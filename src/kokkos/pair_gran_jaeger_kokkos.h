@@ -119,8 +119,6 @@ template <class DeviceType> struct PairGranJaegerKernelData : DemcLoopViews<Devi
     int size, head, available, tail;
   } freed[2];
   Kokkos::View<int[4], DeviceType> freed_counts;    // the loop's takes and puts per pool
-  // 1: only the pairs that touch and have no record, or wait for a big one (finish_waiting())
-  int only_waiting;
   /* the atoms with a pair that waits (each once: waiting_mark(i) = 1), for the loop over them
      alone once the pools have grown, and their count */
   Kokkos::View<int *, DeviceType> waiting_atoms, waiting_mark;
