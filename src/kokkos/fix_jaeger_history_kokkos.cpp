@@ -308,10 +308,10 @@ void FixJaegerHistoryKokkos<DeviceType>::local_stats(double *sums, double &longe
 /* ----------------------------------------------------------------------
    the global vector (intensive), as the CPU fix's f_ID[1..5] plus two:
    1 records, 2 mean stack length, 3 longest stack, 4 bytes of the record
-   pools per record (spare and abandoned records included, as the CPU fix
-   counts its arena; the touch flags add an int per neighbor-list slot, as
-   the CPU fix's handles a long), 5 all merges made by the
-   kernel, 6 merges forced by a full stack (capacity = history/max), 7
+   pools per record (spare and freed records and the rings of freed rows
+   included, as the CPU fix counts its arena; the touch flags add an int per
+   neighbor-list slot, as the CPU fix's handles a long), 5 all merges made by
+   the kernel, 6 merges forced by a full stack (capacity = history/max), 7
    records of restart files read back negated (the earlier layout's
    hand-over, undone). 5-7 are cumulative since the fix was created, summed
    over ranks.

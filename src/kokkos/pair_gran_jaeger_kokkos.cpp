@@ -580,7 +580,6 @@ void PairGranJaegerKokkos<DeviceType>::compute(int eflag_in, int vflag_in)
   kdata.small_capacity = fix_historyKK->small_capacity();
   if (inum > 0 && (int) kdata.touch.extent(1) < k_list->maxneighs)
     error->one(FLERR, "Pair gran/jaeger/kk: the history arrays do not match the neighbor list");
-  load_pools();
 
   kdata.beta = beta;
   kdata.prune = prune;
@@ -656,7 +655,7 @@ template <class DeviceType> void PairGranJaegerKokkos<DeviceType>::size_waiting_
   }
 }
 
-// the history fix's record pools, for the pair loop
+// the history fix's record pools and their rings of freed records, as they are now, for a loop
 template <class DeviceType> void PairGranJaegerKokkos<DeviceType>::load_pools()
 {
   kdata.pool = fix_historyKK->pool;
@@ -667,28 +666,27 @@ template <class DeviceType> void PairGranJaegerKokkos<DeviceType>::load_pools()
   kdata.big_records = static_cast<int>(kdata.big.extent(0));
   kdata.freed_counts = fix_historyKK->freed_counts;
   for (int p = 0; p < 2; p++) {
-    kdata.freed[p].rows = fix_historyKK->freed[p].rows;
-    kdata.freed[p].size = static_cast<int>(kdata.freed[p].rows.extent(0));
+    const auto &ring = fix_historyKK->freed[p];
+    auto &seen = kdata.freed[p];
+    seen.rows = ring.rows;
+    seen.size = static_cast<int>(ring.rows.extent(0));
+    seen.available = seen.size > 0 ? static_cast<int>(ring.tail - ring.head) : 0;
+    seen.head = seen.size > 0 ? static_cast<int>(ring.head % seen.size) : 0;
+    seen.tail = seen.size > 0 ? static_cast<int>(ring.tail % seen.size) : 0;
   }
 }
 
 /* ----------------------------------------------------------------------
-   one pass of the pair loop over the list; the rings of freed records
-   follow what it took and put
+   one pass of the pair loop over the list (waiting = 0) or over the atoms
+   with waiting pairs, on the pools as they are now; the rings of freed
+   records follow what it took and put
 ------------------------------------------------------------------------- */
 
 template <class DeviceType>
 void PairGranJaegerKokkos<DeviceType>::run_loop(int inum, int waiting, PairGranJaegerSums &sums,
                                                 bool advance)
 {
-  for (int p = 0; p < 2; p++) {
-    const auto &ring = fix_historyKK->freed[p];
-    auto &seen = kdata.freed[p];
-    const long size = seen.size;
-    seen.available = size > 0 ? static_cast<int>(ring.tail - ring.head) : 0;
-    seen.head = size > 0 ? static_cast<int>(ring.head % size) : 0;
-    seen.tail = size > 0 ? static_cast<int>(ring.tail % size) : 0;
-  }
+  load_pools();
   Kokkos::deep_copy(kdata.freed_counts, 0);
   shared.dispatch(evflag, advance, [&](auto neigh, auto ev, auto adv) {
     this->template launch<decltype(neigh)::value, decltype(ev)::value, decltype(adv)::value>(
@@ -710,7 +708,6 @@ template <class DeviceType>
 void PairGranJaegerKokkos<DeviceType>::finish_waiting(int inum, PairGranJaegerSums &sums)
 {
   fix_historyKK->grow_pools(static_cast<long>(sums.waiting), static_cast<long>(sums.waiting_big));
-  load_pools();
   int waiting = 0;
   Kokkos::deep_copy(waiting, kdata.waiting_count);
   Kokkos::deep_copy(kdata.waiting_count, 0);

@@ -114,7 +114,7 @@ template <class DeviceType> struct PairGranJaegerKernelData : DemcLoopViews<Devi
   int pool_records, big_records;
   /* the rings of freed records (FixJaegerHistoryKokkos::freed), small pool then big, as a
      loop sees them: it takes the `available` rows from `head` and puts from `tail` */
-  struct FreeRing {
+  struct FreeRingView {
     Kokkos::View<int *, DeviceType> rows;
     int size, head, available, tail;
   } freed[2];
