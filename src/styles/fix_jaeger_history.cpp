@@ -103,8 +103,7 @@ void FixJaegerHistory::setup_post_neighbor()
       lmp, this,
       [this](int i, auto visit) {
         const auto &store = peratom[i];
-        for (size_t m = 0; m < store.size(); m += 2 + (size_t) store[m + 1])
-          visit((tagint) store[m]);
+        for (size_t m = 0; m < store.size(); m = next_entry(store, m)) visit((tagint) store[m]);
       },
       [this](int i, tagint id) {
         forget(i, (double) id);
@@ -188,27 +187,94 @@ void FixJaegerHistory::append(int atom_index, double partner_tag, const double *
   store.insert(store.end(), rec, rec + size);
 }
 
+void FixJaegerHistory::refer(int atom_index, double partner_tag, long handle, int size)
+{
+  auto &store = peratom[atom_index];
+  store.push_back(partner_tag);
+  store.push_back(-1.0 - (double) handle);
+  store.push_back(size);
+}
+
+// where the entry after the one at m starts
+size_t FixJaegerHistory::next_entry(const std::vector<double> &store, size_t m)
+{
+  return store[m + 1] >= 0.0 ? m + 2 + (size_t) store[m + 1] : m + 3;
+}
+
+// the size of the record of the entry at m (a reference keeps it: no read of the arena)
+int FixJaegerHistory::entry_record_size(const std::vector<double> &store, size_t m)
+{
+  return (int) (store[m + 1] >= 0.0 ? store[m + 1] : store[m + 2]);
+}
+
+// the record of the entry at m: its own values, or the record of `arena` that it refers to
+const double *FixJaegerHistory::entry_record(const std::vector<double> &store, size_t m,
+                                             const std::vector<double> &arena)
+{
+  return store[m + 1] >= 0.0 ? &store[m + 2] : &arena[(size_t) (-1.0 - store[m + 1])];
+}
+
 // where the entry of partner_tag starts in the atom's store; the store's size if it has none
 size_t FixJaegerHistory::entry_of(int atom_index, double partner_tag) const
 {
   const auto &store = peratom[atom_index];
   size_t m = 0;
-  while (m < store.size() && store[m] != partner_tag) m += 2 + (size_t) store[m + 1];
+  while (m < store.size() && store[m] != partner_tag) m = next_entry(store, m);
   return m;
 }
 
 const double *FixJaegerHistory::find(int atom_index, double partner_tag) const
 {
   const size_t m = entry_of(atom_index, partner_tag);
-  return m < peratom[atom_index].size() ? &peratom[atom_index][m + 2] : nullptr;
+  return m < peratom[atom_index].size() ? entry_record(peratom[atom_index], m, pool) : nullptr;
+}
+
+// the values an atom's store takes with every record written out (exchange, restart)
+long FixJaegerHistory::store_size_by_value(int atom_index) const
+{
+  const auto &store = peratom[atom_index];
+  long size = 0;
+  for (size_t m = 0; m < store.size(); m = next_entry(store, m))
+    size += 2 + entry_record_size(store, m);
+  return size;
+}
+
+// the store's entries with every record written out, to buf; returns the values written
+long FixJaegerHistory::copy_store_by_value(int atom_index, double *buf) const
+{
+  const auto &store = peratom[atom_index];
+  long n = 0;
+  for (size_t m = 0; m < store.size(); m = next_entry(store, m)) {
+    const double *rec = entry_record(store, m, pool);
+    const int size = record_size(rec);
+    buf[n++] = store[m];
+    buf[n++] = size;
+    std::copy(rec, rec + size, buf + n);
+    n += size;
+  }
+  return n;
+}
+
+// every local atom's references replaced by the records' values (before a restart file)
+void FixJaegerHistory::store_by_value()
+{
+  for (int i = 0; i < atom->nlocal; i++) {
+    auto &store = peratom[i];
+    bool refers = false;
+    for (size_t m = 0; m < store.size() && !refers; m = next_entry(store, m))
+      refers = store[m + 1] < 0.0;
+    if (!refers) continue;
+    std::vector<double> values(store_size_by_value(i));
+    copy_store_by_value(i, values.data());
+    store = std::move(values);
+  }
 }
 
 void FixJaegerHistory::forget(int atom_index, double partner_tag)
 {
   auto &store = peratom[atom_index];
   const size_t m = entry_of(atom_index, partner_tag);
-  if (m < store.size())
-    store.erase(store.begin() + m, store.begin() + m + 2 + (size_t) store[m + 1]);
+  if (m < store.size()) store.erase(store.begin() + m, store.begin() + next_entry(store, m));
 }
 
 /* ----------------------------------------------------------------------
@@ -229,11 +295,12 @@ void FixJaegerHistory::pre_exchange()
       const int i = list->ilist[ii];
       const int *jlist = list->firstneigh[i];
       for (int jj = 0; jj < list->numneigh[i]; jj++) {
-        const double *rec = record(i, jj);
-        if (!rec) continue;
+        const long h = handles[first[i] + jj];
+        if (h < 0) continue;
         const int j = jlist[jj] & NEIGHMASK;
-        append(i, (double) tag[j], rec);
-        if (j < nlocal_list || newton) append(j, (double) tag[i], rec);
+        const int size = record_size(&pool[h]);
+        refer(i, (double) tag[j], h, size);
+        if (j < nlocal_list || newton) refer(j, (double) tag[i], h, size);
       }
     }
   }
@@ -257,8 +324,8 @@ void FixJaegerHistory::post_run()
 
 void FixJaegerHistory::set_maxexchange()
 {
-  size_t largest = 0;
-  for (int i = 0; i < atom->nlocal; i++) largest = std::max(largest, peratom[i].size());
+  long largest = 0;
+  for (int i = 0; i < atom->nlocal; i++) largest = std::max(largest, store_size_by_value(i));
   maxexchange = (int) largest + 1;
 }
 
@@ -271,7 +338,11 @@ void FixJaegerHistory::post_neighbor()
   NeighList *list = pair->list;
   const tagint *tag = atom->tag;
   const int nall = atom->nlocal + atom->nghost;
-  pool.clear();
+  // the records that the stores refer to, in the arena of the last list; the new arena is
+  // laid out in the new list's order
+  std::vector<double> referred;
+  referred.swap(pool);
+  pool.reserve(referred.size());
   free_lists.clear();
   first.assign(nall, 0);
   long total = 0;
@@ -290,13 +361,27 @@ void FixJaegerHistory::post_neighbor()
       // mark but restore every saved record: a pair that parted at this very step still
       // needs its last step (the work of the springs that leave)
       jlist[jj] &= HISTMASK;
-      const double *saved = find(i, (double) tag[jlist[jj] & NEIGHMASK]);
-      if (!saved) continue;
+      const size_t m = entry_of(i, (double) tag[jlist[jj] & NEIGHMASK]);
+      if (m == peratom[i].size()) continue;
+      const double *saved = entry_record(peratom[i], m, referred);
       const int length = (int) saved[R_LENGTH];
       // a record longer than a (new, smaller) history/max keeps its length here; the pair
       // style trims it with the kernel's merges before its next step
       copy_contents(saved, open(i, jj, std::max(MIN_CAPACITY, length + 1)));
     }
+  }
+  // (the references name records of the arena just freed)
+  release_stores();
+}
+
+/* the stores, read by a new neighbor list, emptied: between reneighborings the records live
+   in the arena only (the values of a restart file or of migrated atoms are given back) */
+
+void FixJaegerHistory::release_stores()
+{
+  for (auto &store : peratom) {
+    store.clear();
+    if (store.capacity() > RETAINED_STORE) std::vector<double>().swap(store);
   }
 }
 
@@ -379,9 +464,9 @@ void FixJaegerHistory::set_arrays(int i)
 
 int FixJaegerHistory::pack_exchange(int i, double *buf)
 {
-  buf[0] = (double) peratom[i].size();
-  std::copy(peratom[i].begin(), peratom[i].end(), buf + 1);
-  return 1 + (int) peratom[i].size();
+  const long n = copy_store_by_value(i, buf + 1);
+  buf[0] = (double) n;
+  return 1 + (int) n;
 }
 
 int FixJaegerHistory::unpack_exchange(int nlocal, double *buf)
@@ -396,7 +481,7 @@ int FixJaegerHistory::unpack_exchange(int nlocal, double *buf)
 int FixJaegerHistory::pack_reverse_comm_size(int n, int first_atom)
 {
   int m = 0;
-  for (int i = first_atom; i < first_atom + n; i++) m += 1 + (int) peratom[i].size();
+  for (int i = first_atom; i < first_atom + n; i++) m += 1 + (int) store_size_by_value(i);
   return m;
 }
 
@@ -449,6 +534,7 @@ int FixJaegerHistory::maxsize_restart()
   // atoms' records are sized and packed (records of a file read since, not yet taken by an
   // init(): write_restart noinit)
   init_records_from_restart();
+  store_by_value();
   restart_out.build(lmp, RECORD_VERSION, [this](int i) {
     return std::make_pair(peratom[i].data(), (long) peratom[i].size());
   });

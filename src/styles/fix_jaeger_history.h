@@ -9,10 +9,12 @@
 
    Between reneighborings the pair style reads and writes records through
    record()/reserve()/close(), indexed like its neighbor list. At
-   reneighboring (pre_exchange) every record is copied to the per-atom
-   store of both atoms (owned or, with newton on, sent to the ghost's owner),
-   migrates with the atoms (variable-size exchange) and is written to restart
-   files; post_neighbor() rebuilds the arena for the new neighbor list.
+   reneighboring (pre_exchange) the per-atom store of both atoms names each
+   record (owned atoms or, with newton on, the ghost's owner, which receives
+   it); a record goes out by value only with an atom that migrates
+   (variable-size exchange) and to restart files. post_neighbor() copies
+   the records into a new arena for the new neighbor list, in its order, and
+   frees the old one: one copy per record and reneighboring.
 
    A record is oriented by atom IDs (p = the smaller ID), so the same record
    serves whichever atom the neighbor list lists first: no transfer rule.
@@ -135,8 +137,11 @@ class FixJaegerHistory : public Fix {
 
  protected:
   // (the per-atom store, its restart records and statistics: shared with gran/jaeger/kk's fix)
-  // per-atom store between reneighborings: [tag, size, record(size)] ...
+  /* per-atom store between reneighborings: entries [tag, size, record(size)] (the values:
+     migrated atoms, restart files, gran/jaeger/kk) or [tag, -1 - handle, size] (a reference to a
+     record of this fix's arena, which stays until post_neighbor() has read it) */
   std::vector<std::vector<double>> peratom;
+  static constexpr size_t RETAINED_STORE = 64;    // values a cleared store may keep room for
   // restart records: this layout's format version (see unpack_restart()); the writer and
   // reader of records spread evenly over the atoms
   static constexpr int RECORD_VERSION = 4;
@@ -152,6 +157,15 @@ class FixJaegerHistory : public Fix {
   double stats[S_SIZE];
 
   void append(int atom_index, double partner_tag, const double *rec);
+  void refer(int atom_index, double partner_tag, long handle, int size);
+  static size_t next_entry(const std::vector<double> &store, size_t m);
+  static int entry_record_size(const std::vector<double> &store, size_t m);
+  static const double *entry_record(const std::vector<double> &store, size_t m,
+                                    const std::vector<double> &arena);
+  long store_size_by_value(int atom_index) const;
+  long copy_store_by_value(int atom_index, double *buf) const;
+  void store_by_value();
+  void release_stores();
   size_t entry_of(int atom_index, double partner_tag) const;
   const double *find(int atom_index, double partner_tag) const;
   void forget(int atom_index, double partner_tag);    // drop the record naming partner_tag
