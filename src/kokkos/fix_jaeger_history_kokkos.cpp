@@ -158,7 +158,6 @@ template <class DeviceType> void FixJaegerHistoryKokkos<DeviceType>::post_neighb
   k_firstflag.modify_host();
   for (FreeRing &ring : freed) ring.head = ring.tail = 0;    // every record holds a contact
   size_free_rings();
-  release_stores();
 }
 
 /* ----------------------------------------------------------------------

@@ -193,6 +193,7 @@ void FixJaegerHistory::refer(int atom_index, double partner_tag, long handle, in
   store.push_back(partner_tag);
   store.push_back(-1.0 - (double) handle);
   store.push_back(size);
+  stores_refer = true;
 }
 
 // where the entry after the one at m starts
@@ -325,7 +326,8 @@ void FixJaegerHistory::post_run()
 void FixJaegerHistory::set_maxexchange()
 {
   long largest = 0;
-  for (int i = 0; i < atom->nlocal; i++) largest = std::max(largest, store_size_by_value(i));
+  for (int i = 0; i < atom->nlocal; i++)
+    largest = std::max(largest, stores_refer ? store_size_by_value(i) : (long) peratom[i].size());
   maxexchange = (int) largest + 1;
 }
 
@@ -379,6 +381,7 @@ void FixJaegerHistory::post_neighbor()
 
 void FixJaegerHistory::release_stores()
 {
+  stores_refer = false;
   for (auto &store : peratom) {
     store.clear();
     if (store.capacity() > RETAINED_STORE) std::vector<double>().swap(store);

@@ -142,6 +142,7 @@ class FixJaegerHistory : public Fix {
      record of this fix's arena, which stays until post_neighbor() has read it) */
   std::vector<std::vector<double>> peratom;
   static constexpr size_t RETAINED_STORE = 64;    // values a cleared store may keep room for
+  bool stores_refer = false;    // a store may hold references (else every entry holds its values)
   // restart records: this layout's format version (see unpack_restart()); the writer and
   // reader of records spread evenly over the atoms
   static constexpr int RECORD_VERSION = 4;
