@@ -115,11 +115,13 @@ template <class DeviceType> void FixJaegerHistoryKokkos<DeviceType>::post_neighb
                n_small + n_big);
 
   // compact pools with room for some new contacts (grow_pools() when a step needs more); kept
-  // when their size is still of the order of the records
-  auto resize = [](Pool &p, long found, int points, long spare, const char *name) {
+  // when their size is still of the order of the records and no store refers to their records
+  const bool refer = stores_refer;
+  auto resize = [refer](Pool &p, long found, int points, long spare, const char *name) {
     const long wanted = found + found / 8 + spare;
     const long held = (long) p.extent(0);
-    if (held < found || held > 2 * wanted || (int) p.extent(1) != values_per_contact(points))
+    if (refer || held < found || held > 2 * wanted ||
+        (int) p.extent(1) != values_per_contact(points))
       p = Pool(name, wanted, values_per_contact(points));
   };
   resize(pool, n_small, small_points, SPARE_SMALL, "jaeger_history:pool");
@@ -158,6 +160,8 @@ template <class DeviceType> void FixJaegerHistoryKokkos<DeviceType>::post_neighb
   k_firstflag.modify_host();
   for (FreeRing &ring : freed) ring.head = ring.tail = 0;    // every record holds a contact
   size_free_rings();
+  referred_small = referred_big = typename Pool::host_mirror_type();
+  release_stores();
 }
 
 /* ----------------------------------------------------------------------
@@ -219,22 +223,34 @@ template <class DeviceType> void FixJaegerHistoryKokkos<DeviceType>::pre_exchang
     const auto &neighbors = list.neighbors;
     k_firstflag.sync_host();
     const auto flag = k_firstflag.view_host();
-    const auto h_pool = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), pool);
-    const auto h_big = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), big);
+    // the pools in host memory (on host spaces the pools themselves), which the stores refer to
+    // until post_neighbor() has read them
+    referred_small = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), pool);
+    referred_big = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), big);
     for (int ii = 0; ii < list.inum; ii++) {
       const int i = ilist(ii);
       for (int jj = 0; jj < numneigh(i); jj++) {
         const int f = flag(i, jj);
         if (f <= 0) continue;
-        const double *rec = names_big(f) ? &h_big(row_of(f), 0) : &h_pool(row_of(f), 0);
+        const long handle = 2L * row_of(f) + (names_big(f) ? 1 : 0);
+        const double *rec = referred_record(handle);
         if (!holds_contact(rec)) continue;
         const int j = neighbors(i, jj) & NEIGHMASK;
-        append(i, (double) tag[j], rec);
-        if (j < nlocal) append(j, (double) tag[i], rec);
+        const int size = R_POINTS + POINT * (int) rec[R_LENGTH];
+        refer(i, (double) tag[j], handle, size);
+        if (j < nlocal) refer(j, (double) tag[i], handle, size);
       }
     }
   }
   set_maxexchange();
+}
+
+// a store's reference: row h / 2 of the big pool (h odd) or of the small one, as pre_exchange()
+// copied them
+template <class DeviceType>
+const double *FixJaegerHistoryKokkos<DeviceType>::referred_record(long h) const
+{
+  return h % 2 ? &referred_big(h / 2, 0) : &referred_small(h / 2, 0);
 }
 
 /* ----------------------------------------------------------------------

@@ -12,12 +12,13 @@
      for `capacity` points (history/max) for the contacts whose history
      outgrew a small one. A neighbor slot's touch flag names its record: 0
      none, 1 .. BIG_FLAG-1 small record flag-1, BIG_FLAG + r big record r.
-   - post_neighbor(): the records of the per-atom stores go to compact pools
-     for the new list (a small record when its history has room to grow by one
-     point, else a big one); pre_exchange(): the records back to the stores
-     of both atoms, as the CPU fix does. In between the pair loop opens new
-     contacts in free small records and moves a full small record to a big
-     one, both with atomic counters; a contact that finds a pool full waits,
+   - pre_exchange(): the stores of both atoms name the records, as the CPU
+     fix's do (in a host copy of the pools on devices); post_neighbor(): the
+     records named or held by the per-atom stores go to new compact pools for
+     the new list (a small record when its history has room to grow by one
+     point, else a big one). In between the pair loop opens new contacts in
+     free small records and moves a full small record to a big one, both with
+     atomic counters; a contact that finds a pool full waits,
      the pool grows (grow_pools()) and the pair style runs its step alone, as
      LAMMPS's Kokkos styles redo a neighbor build that ran out of room. The
      records of contacts that part, and the small records left by a move to a
@@ -157,6 +158,9 @@ template <class DeviceType> class FixJaegerHistoryKokkos : public FixJaegerHisto
                               std::vector<double> &out);
   void check_lengths(const std::vector<double> &store) const;
   void size_flags(int rows, int slots);
+  // the pools as pre_exchange() found them, in host memory: the stores' references name them
+  typename Pool::host_mirror_type referred_small, referred_big;
+  const double *referred_record(long h) const override;
   void size_free_rings();    // rings with room for every row of their pools
 };
 

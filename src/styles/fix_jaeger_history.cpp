@@ -175,18 +175,11 @@ void FixJaegerHistory::close(int i, int jj)
 }
 
 /* ----------------------------------------------------------------------
-   per-atom store: a flat list of [partner tag, record size, record]
+   per-atom store: a flat list of entries [partner tag, record size, record]
+   (values) or [partner tag, -1 - handle, record size] (a reference)
 ------------------------------------------------------------------------- */
 
-void FixJaegerHistory::append(int atom_index, double partner_tag, const double *rec)
-{
-  auto &store = peratom[atom_index];
-  const int size = record_size(rec);
-  store.push_back(partner_tag);
-  store.push_back(size);
-  store.insert(store.end(), rec, rec + size);
-}
-
+// a reference to record `handle` (of the arena; of gran/jaeger/kk's pools: referred_record())
 void FixJaegerHistory::refer(int atom_index, double partner_tag, long handle, int size)
 {
   auto &store = peratom[atom_index];
@@ -208,11 +201,16 @@ int FixJaegerHistory::entry_record_size(const std::vector<double> &store, size_t
   return (int) (store[m + 1] >= 0.0 ? store[m + 1] : store[m + 2]);
 }
 
-// the record of the entry at m: its own values, or the record of `arena` that it refers to
-const double *FixJaegerHistory::entry_record(const std::vector<double> &store, size_t m,
-                                             const std::vector<double> &arena)
+// the record of the entry at m: its own values, or the record it refers to
+const double *FixJaegerHistory::entry_record(const std::vector<double> &store, size_t m) const
 {
-  return store[m + 1] >= 0.0 ? &store[m + 2] : &arena[(size_t) (-1.0 - store[m + 1])];
+  return store[m + 1] >= 0.0 ? &store[m + 2] : referred_record((long) (-1.0 - store[m + 1]));
+}
+
+// the record of handle h: the arena's, or the last arena's while post_neighbor() reads it
+const double *FixJaegerHistory::referred_record(long h) const
+{
+  return &(reading_last_pool ? last_pool : pool)[h];
 }
 
 // where the entry of partner_tag starts in the atom's store; the store's size if it has none
@@ -227,7 +225,7 @@ size_t FixJaegerHistory::entry_of(int atom_index, double partner_tag) const
 const double *FixJaegerHistory::find(int atom_index, double partner_tag) const
 {
   const size_t m = entry_of(atom_index, partner_tag);
-  return m < peratom[atom_index].size() ? entry_record(peratom[atom_index], m, pool) : nullptr;
+  return m < peratom[atom_index].size() ? entry_record(peratom[atom_index], m) : nullptr;
 }
 
 // the values an atom's store takes with every record written out (exchange, restart)
@@ -246,7 +244,7 @@ long FixJaegerHistory::copy_store_by_value(int atom_index, double *buf) const
   const auto &store = peratom[atom_index];
   long n = 0;
   for (size_t m = 0; m < store.size(); m = next_entry(store, m)) {
-    const double *rec = entry_record(store, m, pool);
+    const double *rec = entry_record(store, m);
     const int size = record_size(rec);
     buf[n++] = store[m];
     buf[n++] = size;
@@ -340,11 +338,11 @@ void FixJaegerHistory::post_neighbor()
   NeighList *list = pair->list;
   const tagint *tag = atom->tag;
   const int nall = atom->nlocal + atom->nghost;
-  // the records that the stores refer to, in the arena of the last list; the new arena is
+  // the records that the stores refer to are in the arena of the last list; the new arena is
   // laid out in the new list's order
-  std::vector<double> referred;
-  referred.swap(pool);
-  pool.reserve(referred.size());
+  last_pool.swap(pool);
+  reading_last_pool = true;
+  pool.reserve(last_pool.size());
   free_lists.clear();
   first.assign(nall, 0);
   long total = 0;
@@ -365,15 +363,16 @@ void FixJaegerHistory::post_neighbor()
       jlist[jj] &= HISTMASK;
       const size_t m = entry_of(i, (double) tag[jlist[jj] & NEIGHMASK]);
       if (m == peratom[i].size()) continue;
-      const double *saved = entry_record(peratom[i], m, referred);
+      const double *saved = entry_record(peratom[i], m);
       const int length = (int) saved[R_LENGTH];
       // a record longer than a (new, smaller) history/max keeps its length here; the pair
       // style trims it with the kernel's merges before its next step
       copy_contents(saved, open(i, jj, std::max(MIN_CAPACITY, length + 1)));
     }
   }
-  // (the references name records of the arena just freed)
-  release_stores();
+  reading_last_pool = false;
+  std::vector<double>().swap(last_pool);
+  release_stores();    // (their references name records of the arena just freed)
 }
 
 /* the stores, read by a new neighbor list, emptied: between reneighborings the records live

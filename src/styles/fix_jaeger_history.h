@@ -127,6 +127,8 @@ class FixJaegerHistory : public Fix {
  private:
   // the arena: records of capacity 4 * 2^k are recycled through per-class free lists
   std::vector<double> pool;
+  std::vector<double> last_pool;    // the last list's arena, while post_neighbor() reads it
+  bool reading_last_pool = false;
   std::vector<std::vector<long>> free_lists;
   long allocate(int capacity);
   void release(long handle);
@@ -157,12 +159,12 @@ class FixJaegerHistory : public Fix {
   bigint stats_step;
   double stats[S_SIZE];
 
-  void append(int atom_index, double partner_tag, const double *rec);
   void refer(int atom_index, double partner_tag, long handle, int size);
   static size_t next_entry(const std::vector<double> &store, size_t m);
   static int entry_record_size(const std::vector<double> &store, size_t m);
-  static const double *entry_record(const std::vector<double> &store, size_t m,
-                                    const std::vector<double> &arena);
+  const double *entry_record(const std::vector<double> &store, size_t m) const;
+  // the record that a store's reference with handle h names (gran/jaeger/kk: in its pools)
+  virtual const double *referred_record(long h) const;
   long store_size_by_value(int atom_index) const;
   long copy_store_by_value(int atom_index, double *buf) const;
   void store_by_value();
