@@ -120,6 +120,23 @@ template <class View> KOKKOS_FORCEINLINE_FUNCTION auto demc_row(const View &v, i
   return DemcRow<typename View::value_type, contiguous>{v.data() + i * v.stride(0), v.stride(1)};
 }
 
+/* Row k of a per-atom 3-vector view (x, v, omega: LayoutRight rows of three). On host spaces
+   read through the data pointer: the View's LayoutRight mapping keeps a run-time row stride
+   (a padded layout), a load and a multiplication per access in the loops' hottest code;
+   demc_check_rows_of_three() asserts the stride once per compute(). Devices index the view
+   (its random-access trait). */
+template <class View> KOKKOS_FORCEINLINE_FUNCTION demc::Vec3 demc_vec3(const View &v, int k)
+{
+  static_assert(std::is_same_v<typename View::array_layout, Kokkos::LayoutRight>, "rows of three");
+  if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace,
+                                           typename View::memory_space>::accessible) {
+    const auto *row = v.data() + 3 * static_cast<size_t>(k);
+    return {row[0], row[1], row[2]};
+  } else {
+    return {v(k, 0), v(k, 1), v(k, 2)};
+  }
+}
+
 /* What a contact loop's neighbor scan reads of list atom i, found once per atom rather than
    once per neighbor. */
 template <class DeviceType> struct DemcScannedAtom {
@@ -133,7 +150,7 @@ template <class DeviceType>
 KOKKOS_INLINE_FUNCTION DemcScannedAtom<DeviceType>
 demc_scanned_atom(const DemcLoopViews<DeviceType> &d, int i)
 {
-  return {i, {d.x(i, 0), d.x(i, 1), d.x(i, 2)}, d.radius[i], demc_row(d.neighbors, i)};
+  return {i, demc_vec3(d.x, i), d.radius[i], demc_row(d.neighbors, i)};
 }
 
 /* Neighbor jj of the scanned atom a: its index j (NEIGHMASK also clears the history bit
@@ -145,9 +162,8 @@ KOKKOS_INLINE_FUNCTION bool demc_overlaps(const DemcLoopViews<DeviceType> &d,
                                           double &rsq)
 {
   j = a.neighbors(jj) & NEIGHMASK;
-  // element by element: a random-access View on CUDA returns values, not references, with
-  // Kokkos' legacy View (LAMMPS's default for its bundled Kokkos)
-  const double dx = d.x(j, 0) - a.x.x, dy = d.x(j, 1) - a.x.y, dz = d.x(j, 2) - a.x.z;
+  const demc::Vec3 x_j = demc_vec3(d.x, j);
+  const double dx = x_j.x - a.x.x, dy = x_j.y - a.x.y, dz = x_j.z - a.x.z;
   rsq = dx * dx + dy * dy + dz * dz;
   const double radsum = a.radius + d.radius[j];
   return rsq < radsum * radsum;
@@ -591,6 +607,15 @@ template <class DeviceType> struct PairGranDemcKokkosShared {
     return std::is_base_of_v<FixNeighHistoryKokkos<DeviceType>, History>;
   }
 
+  // demc_vec3() reads x, v and omega as rows of three from their data pointers
+  static void check_rows_of_three(PairGranDemc &p, const DemcLoopViews<DeviceType> &d)
+  {
+    for (size_t stride : {d.x.stride(0), d.v.stride(0), d.omega.stride(0)})
+      if (stride != 3)
+        p.error->all(FLERR, "Pair {}: per-atom vectors with a row stride of {}, not 3",
+                     p.force->pair_style, stride);
+  }
+
   /* compute(), first: LAMMPS's energy/virial set-up, atom data on this memory space, and
      the loop's views of atoms, neighbor list and the history fix's arrays. Returns inum. */
   template <class History>
@@ -618,6 +643,7 @@ template <class DeviceType> struct PairGranDemcKokkosShared {
     d.x = atomKK->k_x.template view<DeviceType>();
     d.v = atomKK->k_v.template view<DeviceType>();
     d.omega = atomKK->k_omega.template view<DeviceType>();
+    check_rows_of_three(p, d);
     d.f = atomKK->k_f.template view<DeviceType>();
     d.torque = atomKK->k_torque.template view<DeviceType>();
     d.type = atomKK->k_type.template view<DeviceType>();

@@ -243,8 +243,7 @@ struct JaegerPairLoop :
     const double step_dt = ADVANCE ? d.dt : 0.0;
     const int itype = d.type[i];
     const tagint tag_i = d.tag[i];
-    const Vec3 x_i = {d.x(i, 0), d.x(i, 1), d.x(i, 2)};
-    const Vec3 x_j = {d.x(j, 0), d.x(j, 1), d.x(j, 2)};
+    const Vec3 x_i = demc_vec3(d.x, i), x_j = demc_vec3(d.x, j);
     const double dx = x_j.x - x_i.x, dy = x_j.y - x_i.y, dz = x_j.z - x_i.z;
     const double rad_i = d.radius[i], rad_j = d.radius[j];
     const double radsum = rad_i + rad_j;
@@ -275,9 +274,7 @@ struct JaegerPairLoop :
     const int p = i_first ? i : j, q = i_first ? j : i;
     const demc::SphereContact g = demc::sphere_contact(
         i_first ? x_i : x_j, i_first ? x_j : x_i, d.radius[p], d.radius[q], demc::math::sqrt(rsq),
-        Vec3{d.v(p, 0), d.v(p, 1), d.v(p, 2)}, Vec3{d.v(q, 0), d.v(q, 1), d.v(q, 2)},
-        Vec3{d.omega(p, 0), d.omega(p, 1), d.omega(p, 2)},
-        Vec3{d.omega(q, 0), d.omega(q, 1), d.omega(q, 2)}, step_dt,
+        demc_vec3(d.v, p), demc_vec3(d.v, q), demc_vec3(d.omega, p), demc_vec3(d.omega, q), step_dt,
         false);    // the frame carries the normal: no old normal needed
     const jaeger::Material mat = jaeger::with_radius(c.mat, jaeger::effective_radius(rad_i, rad_j));
 

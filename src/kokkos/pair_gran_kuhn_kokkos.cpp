@@ -140,12 +140,10 @@ struct KuhnPairLoop : PairGranKuhnKernelData<DeviceType>, DemcForceScatter<Devic
     // geometry and movements as the CPU style (PairGranDemc::sphere_contact): n from i to
     // j, positions at the start of the step x - v dt, contact point at the middle of the
     // overlap, nothing moves at setup
-    const Vec3 x_i = {d.x(i, 0), d.x(i, 1), d.x(i, 2)}, x_j = {d.x(j, 0), d.x(j, 1), d.x(j, 2)};
+    const Vec3 x_i = demc_vec3(d.x, i), x_j = demc_vec3(d.x, j);
     const demc::SphereContact g = demc::sphere_contact(
-        x_i, x_j, d.radius[i], d.radius[j], demc::math::sqrt(rsq),
-        Vec3{d.v(i, 0), d.v(i, 1), d.v(i, 2)}, Vec3{d.v(j, 0), d.v(j, 1), d.v(j, 2)},
-        Vec3{d.omega(i, 0), d.omega(i, 1), d.omega(i, 2)},
-        Vec3{d.omega(j, 0), d.omega(j, 1), d.omega(j, 2)}, step_dt);
+        x_i, x_j, d.radius[i], d.radius[j], demc::math::sqrt(rsq), demc_vec3(d.v, i),
+        demc_vec3(d.v, j), demc_vec3(d.omega, i), demc_vec3(d.omega, j), step_dt);
     // zeta_old: 0 unless touching before (CPU: touch ? zeta : 0); no dashpots at setup: the
     // kernel skips them for a step of length 0
     const kuhn::Kinematics m = {g.overlap, sign * zeta_stored, g.n, g.n_old, g.du, g.twirl,
