@@ -123,8 +123,8 @@ template <class View> KOKKOS_FORCEINLINE_FUNCTION auto demc_row(const View &v, i
 /* Row k of a per-atom 3-vector view (x, v, omega: LayoutRight rows of three). On host spaces
    read through the data pointer: the View's LayoutRight mapping keeps a run-time row stride
    (a padded layout), a load and a multiplication per access in the loops' hottest code;
-   demc_check_rows_of_three() asserts the stride once per compute(). Devices index the view
-   (its random-access trait). */
+   PairGranDemcKokkosShared::check_rows_of_three() checks the stride once per compute().
+   Devices index the view (its random-access trait). */
 template <class View> KOKKOS_FORCEINLINE_FUNCTION demc::Vec3 demc_vec3(const View &v, int k)
 {
   static_assert(std::is_same_v<typename View::array_layout, Kokkos::LayoutRight>, "rows of three");
