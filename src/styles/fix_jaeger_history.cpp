@@ -277,7 +277,7 @@ void FixJaegerHistory::forget(int atom_index, double partner_tag)
 }
 
 /* ----------------------------------------------------------------------
-   copy every record of the current neighbor list to the per-atom store of
+   every record of the current neighbor list named in the per-atom store of
    both atoms; with newton on, ghosts' records are sent to their owners
 ------------------------------------------------------------------------- */
 

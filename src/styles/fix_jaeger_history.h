@@ -139,9 +139,9 @@ class FixJaegerHistory : public Fix {
 
  protected:
   // (the per-atom store, its restart records and statistics: shared with gran/jaeger/kk's fix)
-  /* per-atom store between reneighborings: entries [tag, size, record(size)] (the values:
-     migrated atoms, restart files, gran/jaeger/kk) or [tag, -1 - handle, size] (a reference to a
-     record of this fix's arena, which stays until post_neighbor() has read it) */
+  /* per-atom store from a reneighboring's pre_exchange() to its post_neighbor(): entries [tag,
+     size, record(size)] (the values: migrated atoms, restart files) or [tag, -1 - handle, size]
+     (a reference to a record of the arena, or of gran/jaeger/kk's pools: referred_record()) */
   std::vector<std::vector<double>> peratom;
   static constexpr size_t RETAINED_STORE = 64;    // values a cleared store may keep room for
   bool stores_refer = false;    // a store may hold references (else every entry holds its values)
