@@ -71,6 +71,12 @@ namespace jaeger {
     return static_cast<int>(rec[L::length]);
   }
 
+  // the values a record holds: its header and its history's points
+  template <class L> DEMC_FN int record_values(const double *rec)
+  {
+    return L::header + 4 * record_length<L>(rec);
+  }
+
   // the history of a record; capacity: the points it has room for (or history/max)
   template <class L> DEMC_FN Stack record_stack(double *rec, int capacity)
   {
@@ -91,7 +97,7 @@ namespace jaeger {
   constexpr int kRecordPrefetch = 24, kTopPrefetch = 4;
   template <class L, class Ask> DEMC_FN void ask_for_top_points(const double *rec, Ask ask)
   {
-    const int end = L::header + 4 * record_length<L>(rec);
+    const int end = record_values<L>(rec);
     const int begin = end - 4 * kTopPrefetch;
     const double *lo = rec + (begin > kRecordPrefetch ? begin : kRecordPrefetch);
     for (const double *p = rec + end - 1; p >= lo; p -= 8) ask(p);

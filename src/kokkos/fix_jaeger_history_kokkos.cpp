@@ -114,20 +114,15 @@ template <class DeviceType> void FixJaegerHistoryKokkos<DeviceType>::post_neighb
     error->one(FLERR, "Pair gran/jaeger/kk: {} contact records exceed the pools' index range",
                n_small + n_big);
 
-  // compact pools with room for some new contacts (grow_pools() when a step needs more); kept
-  // when their size is still of the order of the records and no store refers to their records
-  const bool refer = stores_refer;
-  auto resize = [refer](Pool &p, long found, int points, long spare, const char *name) {
-    const long wanted = found + found / 8 + spare;
-    const long held = (long) p.extent(0);
-    if (refer || held < found || held > 2 * wanted ||
-        (int) p.extent(1) != values_per_contact(points))
-      p = Pool(name, wanted, values_per_contact(points));
+  // new compact pools with room for some new contacts (grow_pools() when a step needs more):
+  // the stores refer to the records of the old ones
+  auto make_pool = [](Pool &p, long found, int points, long spare, const char *name) {
+    p = Pool(name, found + found / 8 + spare, values_per_contact(points));
   };
-  resize(pool, n_small, small_points, SPARE_SMALL, "jaeger_history:pool");
+  make_pool(pool, n_small, small_points, SPARE_SMALL, "jaeger_history:pool");
   // (no big records until a history outgrows a small one: then grow_pools())
-  resize(big, has_big() ? n_big : 0, has_big() ? max_points : 1, n_big > 0 ? SPARE_BIG : 0,
-         "jaeger_history:big");
+  make_pool(big, has_big() ? n_big : 0, has_big() ? max_points : 1, n_big > 0 ? SPARE_BIG : 0,
+            "jaeger_history:big");
   const auto h_pool = Kokkos::create_mirror_view(Kokkos::HostSpace(), pool);
   const auto h_big = Kokkos::create_mirror_view(Kokkos::HostSpace(), big);
 
@@ -141,7 +136,7 @@ template <class DeviceType> void FixJaegerHistoryKokkos<DeviceType>::post_neighb
         flag(i, jj) = 0;
         continue;
       }
-      const int size = R_POINTS + POINT * (int) rec[R_LENGTH];
+      const int size = demc::jaeger::record_values<demc::jaeger::PairRecord>(rec);
       double *to;
       if (has_big() && (int) rec[R_LENGTH] >= small_points) {
         to = &h_big(used_big, 0);
@@ -236,7 +231,7 @@ template <class DeviceType> void FixJaegerHistoryKokkos<DeviceType>::pre_exchang
         const double *rec = referred_record(handle);
         if (!holds_contact(rec)) continue;
         const int j = neighbors(i, jj) & NEIGHMASK;
-        const int size = R_POINTS + POINT * (int) rec[R_LENGTH];
+        const int size = demc::jaeger::record_values<demc::jaeger::PairRecord>(rec);
         refer(i, (double) tag[j], handle, size);
         if (j < nlocal) refer(j, (double) tag[i], handle, size);
       }

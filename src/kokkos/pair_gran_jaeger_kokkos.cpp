@@ -139,7 +139,7 @@ struct JaegerPairLoop :
       return false;
     }
     double *to = &d.big(r, 0);
-    const int n = R_POINTS + 4 * static_cast<int>(rec[R_LENGTH]);
+    const int n = jaeger::record_values<Layout>(rec);
     for (int k = 0; k < n; k++) to[k] = rec[k];
     free_record(flag, sums);
     rec = to;

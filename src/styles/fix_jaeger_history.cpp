@@ -27,7 +27,7 @@ constexpr int MIN_CAPACITY = 4;    // smallest record
 
 int record_size(const double *rec)
 {
-  return FixJaegerHistory::R_HEADER + POINT * static_cast<int>(rec[FixJaegerHistory::R_LENGTH]);
+  return demc::jaeger::record_values<demc::jaeger::PairRecord>(rec);
 }
 
 // a record's contents into another record; the target keeps its own capacity (the header's
@@ -186,7 +186,6 @@ void FixJaegerHistory::refer(int atom_index, double partner_tag, long handle, in
   store.push_back(partner_tag);
   store.push_back(-1.0 - (double) handle);
   store.push_back(size);
-  stores_refer = true;
 }
 
 // where the entry after the one at m starts
@@ -324,8 +323,7 @@ void FixJaegerHistory::post_run()
 void FixJaegerHistory::set_maxexchange()
 {
   long largest = 0;
-  for (int i = 0; i < atom->nlocal; i++)
-    largest = std::max(largest, stores_refer ? store_size_by_value(i) : (long) peratom[i].size());
+  for (int i = 0; i < atom->nlocal; i++) largest = std::max(largest, store_size_by_value(i));
   maxexchange = (int) largest + 1;
 }
 
@@ -380,7 +378,6 @@ void FixJaegerHistory::post_neighbor()
 
 void FixJaegerHistory::release_stores()
 {
-  stores_refer = false;
   for (auto &store : peratom) {
     store.clear();
     if (store.capacity() > RETAINED_STORE) std::vector<double>().swap(store);

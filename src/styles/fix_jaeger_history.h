@@ -144,7 +144,6 @@ class FixJaegerHistory : public Fix {
      (a reference to a record of the arena, or of gran/jaeger/kk's pools: referred_record()) */
   std::vector<std::vector<double>> peratom;
   static constexpr size_t RETAINED_STORE = 64;    // values a cleared store may keep room for
-  bool stores_refer = false;    // a store may hold references (else every entry holds its values)
   // restart records: this layout's format version (see unpack_restart()); the writer and
   // reader of records spread evenly over the atoms
   static constexpr int RECORD_VERSION = 4;
