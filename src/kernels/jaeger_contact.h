@@ -541,13 +541,10 @@ namespace jaeger {
     detail::Plan p = detail::plan_slip(mat, st, top, z_new, P1, ds, dropped_r);
     detail::set_slip_direction(p, z_new);
     detail::StepEnergy E = {0.0, -1.0};
-    const bool slides_on = p.k < 0 && st.n == 1 && p.slips;
     if (carry)
-      E = slides_on ? detail::sliding_step_work<true>(mat, st, top.z, z_new, ds, p)
-                    : detail::slip_step_work<true>(mat, st, top.z, z_new, ds, p, stored);
+      E = detail::slip_step_work<true>(mat, st, top.z, z_new, ds, p, stored);
     else if (work)
-      E = slides_on ? detail::sliding_step_work<false>(mat, st, top.z, z_new, ds, p)
-                    : detail::slip_step_work<false>(mat, st, top.z, z_new, ds, p, stored);
+      E = detail::slip_step_work<false>(mat, st, top.z, z_new, ds, p, stored);
     StepResult res = {force_of(top), P1, E.work, 0, STEP_SLIP, E.stored, 0};
     detail::apply_plan(mat, st, p, z_new, P1, prune, res);
     if (dropped_r) detail::take_stored_where_springs_moved(mat, st, res, dropped_r);

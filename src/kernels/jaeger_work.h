@@ -466,51 +466,6 @@ namespace jaeger {
       return {work, carried_value(U_kept + mat.Gstar * U_new)};
     }
 
-    /* slip_step_work() of full sliding from a history of one segment (the chute's common step:
-       a contact that slid on the last step and slides on): the apex is the origin, so region A
-       is empty and the top segment's closed forms are all there is, with C (entering) or D
-       (leaving). The same integrals, without the walk's bookkeeping. */
-    template <bool Carry>
-    DEMC_FN StepEnergy sliding_step_work(const Material &mat, const Stack &st, double z0, double z1,
-                                         const Vec2 &ds, const Plan &p)
-    {
-      const double K = cone_slope(mat);
-      StepGeometry s;
-      s.z0 = z0;
-      s.z1 = z1;
-      s.dz = z1 - z0;
-      s.ds = ds;
-      s.e = p.e;
-      s.K = K;
-      s.inv_R = 1.0 / mat.R;
-      s.ds2 = dot(ds, ds);
-      s.z_apex = 0.0;
-      s.a0 = contact_radius(mat, z0);
-      s.a1 = contact_radius(mat, z1);
-      s.a_apex = 0.0;
-      s.inv_adz = s.dz < 0.0 ? 1.0 / -s.dz : 0.0;
-      const double e_ds = dot(s.e, ds);
-      s.rho = e_ds - K * s.dz;
-      s.inv_rho = s.rho > 0.0 ? 1.0 / s.rho : 0.0;
-      s.K_e_ds = K * e_ds;
-      const Vec2 m = plan_slope(mat, p, 0, origin_point(), st.pts[0]);
-      double WBD;
-      if (s.dz < 0.0) {
-        WBD = integrate_staying_top(mat, s, m, 0.0, z1, 0.0, s.a1).work +
-            integrate_leaving_top(mat, s, m, z1, s.a1).work;
-      } else {
-        WBD = integrate_staying_top(mat, s, m, 0.0, z0, 0.0, s.a0).work;
-        if (s.dz > 0.0) {
-          const double int_w2 =
-              moment_w2(s.inv_R, s.a1, radius_difference(s.inv_R, s.a1, s.a0, s.dz));
-          WBD += 0.5 * K * e_ds * int_w2 / s.dz;
-        }
-      }
-      const double work = 2.0 * mat.Gstar * WBD;
-      if (!Carry) return {work, -1.0};
-      return {work, carried_value(mat.Gstar * (K * K * moment_w2(s.inv_R, s.a1, s.a1)))};
-    }
-
   }    // namespace detail
 }    // namespace jaeger
 }    // namespace demc

@@ -901,54 +901,6 @@ TEST(JaegerEnergy, SlippingTopSegmentClosedFormEqualsQuadrature)
   EXPECT_GT(no_rate, 1000);
 }
 
-/* Full sliding from a history of one segment takes sliding_step_work(), the walk's integrals
-   without the walk: the same operations, so the same bits as slip_step_work(), with U_t carried
-   and without, on random paths that slide on, turn and unload. */
-TEST(JaegerEnergy, SlidingOnFromOneSegmentIsTheWalksWorkToTheBit)
-{
-  using namespace demc::jaeger::detail;
-  const Material m = glass();
-  Contact c(m, 8);
-  std::mt19937_64 rng(31);
-  std::uniform_real_distribution<double> U(-1.0, 1.0);
-  int compared = 0, unloading = 0;
-  double z = kZ, ang = 0.0;
-  for (int i = 0; i < 20000; ++i) {
-    // a slide whose direction wanders (and now and then reverses), the overlap up and down
-    z = std::min(2.0 * kZ, std::max(0.25 * kZ, z + 0.01 * kZ * U(rng)));
-    ang += U(rng) > 0.98 ? 3.0 : 0.2 * U(rng);
-    const double amp = K_of(m) * kZ * 0.05 * (1.0 + U(rng));
-    const Vec2 ds = {amp * std::cos(ang), amp * std::sin(ang)};
-    const Point top = top_point(c.st);
-    const double dz = z - top.z;
-    const bool elastic = dz >= 0.0 && length(ds) <= cone_slope(m) * dz;
-    if (c.st.n == 1 && !elastic) {
-      bool dropped_r = false;
-      Plan p = plan_slip(m, c.st, top, z, hertz_force(m, z), ds, dropped_r);
-      set_slip_direction(p, z);
-      if (p.k < 0 && p.slips) {
-        const double U0 = c.U();
-        const StepEnergy a = slip_step_work<false>(m, c.st, top.z, z, ds, p, -1.0);
-        const StepEnergy b = sliding_step_work<false>(m, c.st, top.z, z, ds, p);
-        const StepEnergy ac = slip_step_work<true>(m, c.st, top.z, z, ds, p, U0);
-        const StepEnergy bc = sliding_step_work<true>(m, c.st, top.z, z, ds, p);
-        ASSERT_EQ(a.work, b.work) << "step " << i;
-        ASSERT_EQ(a.stored, b.stored) << "step " << i;
-        ASSERT_EQ(ac.work, bc.work) << "step " << i;
-        ASSERT_EQ(ac.stored, bc.stored) << "step " << i;
-        compared++;
-        unloading += dz < 0.0;
-      }
-    }
-    c.go(z, ds.x, ds.y);
-  }
-  std::printf("[ measure  ] sliding on from one segment: %d steps compared, %d unloading\n",
-              compared, unloading);
-  EXPECT_GT(compared, 5000);
-  EXPECT_GT(unloading, 2000);
-  EXPECT_GT(compared - unloading, 2000);
-}
-
 TEST(JaegerEnergy, CattaneoLoadingWorkAndStoredEnergy)
 {
   const Material m = glass();
