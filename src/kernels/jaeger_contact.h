@@ -517,6 +517,28 @@ namespace jaeger {
       res.kind = (p.k >= 0) ? STEP_SLIP : STEP_SLIDING;
     }
 
+    /* Step 3, a step that is not elastic: plan, work integral, stack. (Its own function with
+       one named result, built in the caller's return slot: built in step() beside the other
+       paths' results, it was copied out through a temporary whose mixed-size stores the copy's
+       wide loads waited for.) */
+    DEMC_FN StepResult slip_step(const Material &mat, Stack &st, const Point &top, double z_new,
+                                 double P1, const Vec2 &ds, bool work, bool carry, double stored,
+                                 double prune)
+    {
+      bool dropped_r = false;
+      Plan p = plan_slip(mat, st, top, z_new, P1, ds, dropped_r);
+      set_slip_direction(p, z_new);
+      StepEnergy E = {0.0, -1.0};
+      if (carry)
+        E = slip_step_work<true>(mat, st, top.z, z_new, ds, p, stored);
+      else if (work)
+        E = slip_step_work<false>(mat, st, top.z, z_new, ds, p, stored);
+      StepResult res = {force_of(top), P1, E.work, 0, STEP_SLIP, E.stored, 0};
+      apply_plan(mat, st, p, z_new, P1, prune, res);
+      if (dropped_r) take_stored_where_springs_moved(mat, st, res, dropped_r);
+      return res;
+    }
+
   }    // namespace detail
 
   DEMC_FN StepResult step(const Material &mat, Stack &st, double z_new, const Vec2 &ds, double beta,
@@ -537,18 +559,7 @@ namespace jaeger {
         return {force_of(top), top.P, 0.0, 0, STEP_NONE, detail::carried_after(carry, stored), 0};
       return detail::elastic_push(mat, st, z_new, P1, ds, beta, work, carry, stored, prune);
     }
-    bool dropped_r = false;
-    detail::Plan p = detail::plan_slip(mat, st, top, z_new, P1, ds, dropped_r);
-    detail::set_slip_direction(p, z_new);
-    detail::StepEnergy E = {0.0, -1.0};
-    if (carry)
-      E = detail::slip_step_work<true>(mat, st, top.z, z_new, ds, p, stored);
-    else if (work)
-      E = detail::slip_step_work<false>(mat, st, top.z, z_new, ds, p, stored);
-    StepResult res = {force_of(top), P1, E.work, 0, STEP_SLIP, E.stored, 0};
-    detail::apply_plan(mat, st, p, z_new, P1, prune, res);
-    if (dropped_r) detail::take_stored_where_springs_moved(mat, st, res, dropped_r);
-    return res;
+    return detail::slip_step(mat, st, top, z_new, P1, ds, work, carry, stored, prune);
   }
 
   /* A contact that was open at the start of the step (stack empty, previous
