@@ -518,12 +518,13 @@ namespace jaeger {
     }
 
     /* Step 3, a step that is not elastic: plan, work integral, stack. (Its own function with
-       one named result, built in the caller's return slot: built in step() beside the other
-       paths' results, it was copied out through a temporary whose mixed-size stores the copy's
-       wide loads waited for.) */
-    DEMC_FN StepResult slip_step(const Material &mat, Stack &st, const Point &top, double z_new,
-                                 double P1, const Vec2 &ds, bool work, bool carry, double stored,
-                                 double prune)
+       one named result, so that the result is built in step()'s return slot: built in step()
+       beside the other paths' results, it was copied out through a temporary whose mixed-size
+       stores the copy's wide loads waited for. Inline: out of line, the call cost more at rest
+       than the copy.) */
+    DEMC_FN_FLAT StepResult slip_step(const Material &mat, Stack &st, const Point &top,
+                                      double z_new, double P1, const Vec2 &ds, bool work,
+                                      bool carry, double stored, double prune)
     {
       bool dropped_r = false;
       Plan p = plan_slip(mat, st, top, z_new, P1, ds, dropped_r);
