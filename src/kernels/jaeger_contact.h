@@ -517,11 +517,10 @@ namespace jaeger {
       res.kind = (p.k >= 0) ? STEP_SLIP : STEP_SLIDING;
     }
 
-    /* Step 3, a step that is not elastic: plan, work integral, stack. (Its own function with
-       one named result, so that the result is built in step()'s return slot: built in step()
-       beside the other paths' results, it was copied out through a temporary whose mixed-size
-       stores the copy's wide loads waited for. Inline: out of line, the call cost more at rest
-       than the copy.) */
+    /* Step 3, a step that is not elastic: plan, work integral, stack. One named result, built
+       in step()'s return slot (built beside step()'s other results, it was copied out through a
+       temporary whose narrow stores the copy's wide loads had to wait for); inline, as a call
+       per step costs more than that copy did. */
     DEMC_FN_FLAT StepResult slip_step(const Material &mat, Stack &st, const Point &top,
                                       double z_new, double P1, const Vec2 &ds, bool work,
                                       bool carry, double stored, double prune)
