@@ -359,9 +359,8 @@ void FixJaegerHistory::post_neighbor()
       // mark but restore every saved record: a pair that parted at this very step still
       // needs its last step (the work of the springs that leave)
       jlist[jj] &= HISTMASK;
-      const size_t m = entry_of(i, (double) tag[jlist[jj] & NEIGHMASK]);
-      if (m == peratom[i].size()) continue;
-      const double *saved = entry_record(peratom[i], m);
+      const double *saved = find(i, (double) tag[jlist[jj] & NEIGHMASK]);
+      if (!saved) continue;
       const int length = (int) saved[R_LENGTH];
       // a record longer than a (new, smaller) history/max keeps its length here; the pair
       // style trims it with the kernel's merges before its next step
