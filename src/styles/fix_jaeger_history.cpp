@@ -206,10 +206,11 @@ const double *FixJaegerHistory::entry_record(const std::vector<double> &store, s
   return store[m + 1] >= 0.0 ? &store[m + 2] : referred_record((long) (-1.0 - store[m + 1]));
 }
 
-// the record of handle h: the arena's, or the last arena's while post_neighbor() reads it
+// the record of handle h: the arena's, or the last arena's while post_neighbor() reads it (the
+// last arena holds values only then)
 const double *FixJaegerHistory::referred_record(long h) const
 {
-  return &(reading_last_pool ? last_pool : pool)[h];
+  return &(last_pool.empty() ? pool : last_pool)[h];
 }
 
 // where the entry of partner_tag starts in the atom's store; the store's size if it has none
@@ -244,7 +245,7 @@ long FixJaegerHistory::copy_store_by_value(int atom_index, double *buf) const
   long n = 0;
   for (size_t m = 0; m < store.size(); m = next_entry(store, m)) {
     const double *rec = entry_record(store, m);
-    const int size = record_size(rec);
+    const int size = entry_record_size(store, m);    // as store_size_by_value() counts it
     buf[n++] = store[m];
     buf[n++] = size;
     std::copy(rec, rec + size, buf + n);
@@ -339,7 +340,6 @@ void FixJaegerHistory::post_neighbor()
   // the records that the stores refer to are in the arena of the last list; the new arena is
   // laid out in the new list's order
   last_pool.swap(pool);
-  reading_last_pool = true;
   pool.reserve(last_pool.size());
   free_lists.clear();
   first.assign(nall, 0);
@@ -367,7 +367,6 @@ void FixJaegerHistory::post_neighbor()
       copy_contents(saved, open(i, jj, std::max(MIN_CAPACITY, length + 1)));
     }
   }
-  reading_last_pool = false;
   std::vector<double>().swap(last_pool);
   release_stores();    // (their references name records of the arena just freed)
 }

@@ -128,7 +128,6 @@ class FixJaegerHistory : public Fix {
   // the arena: records of capacity 4 * 2^k are recycled through per-class free lists
   std::vector<double> pool;
   std::vector<double> last_pool;    // the last list's arena, while post_neighbor() reads it
-  bool reading_last_pool = false;
   std::vector<std::vector<long>> free_lists;
   long allocate(int capacity);
   void release(long handle);
