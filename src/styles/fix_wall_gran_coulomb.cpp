@@ -15,6 +15,7 @@
 #include "demc_restart_records.h"
 #include "fix_coulomb_friction.h"
 #include "pair_gran_coulomb.h"
+#include "pair_gran_demc_keywords.h"
 
 #include "atom.h"
 #include "citeme.h"
@@ -77,6 +78,15 @@ FixWallGranCoulomb::~FixWallGranCoulomb() = default;
 int FixWallGranCoulomb::law_keyword(int narg, char **arg, int iarg)
 {
   return parse_damping_keyword(narg, arg, iarg, law == cf::HERTZ);
+}
+
+// damping_cap and limit_damping: refused, as by the pair style (demc_is_dashpot_limit_keyword())
+int FixWallGranCoulomb::parse_dashpot_limit_keyword(int, char **arg, int iarg)
+{
+  if (demc_is_dashpot_limit_keyword(arg[iarg]))
+    error->all(FLERR, "{}",
+               demc_coulomb_dashpot_limit_refusal(fmt::format("Fix {}", style), arg[iarg]));
+  return 0;
 }
 
 /* the friction of the wall contacts is decided by pair gran/coulomb's friction fix */

@@ -42,6 +42,7 @@ class FixWallGranCoulomb : public FixWallGranFixedHistory {
 
  protected:
   int law_keyword(int, char **, int) override;
+  int parse_dashpot_limit_keyword(int, char **, int) override;
   Touch touch(const Contact &, int, bool) override;
   void part(const Contact &, bool) override;
   int history_side(int) const override;

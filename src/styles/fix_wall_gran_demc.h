@@ -116,8 +116,8 @@ class FixWallGranDemc : public Fix {
   bool damping_keyword;
   /* damping_cap yes|no, limit_damping: how the dashpots' force joins the law's (as the pair
      styles' keywords; demc::limit_dashpot_force()); returns the arguments used, 0 if arg[iarg]
-     is neither */
-  int parse_dashpot_limit_keyword(int narg, char **arg, int iarg);
+     is neither (fix wall/gran/coulomb refuses both) */
+  virtual int parse_dashpot_limit_keyword(int narg, char **arg, int iarg);
   demc::DashpotLimits dashpot_limits;
   // restitution damping refuses rigid bodies (their particles' mass is not theirs): at init()
   void check_restitution_damping();

@@ -216,6 +216,8 @@ void PairGranCoulomb::settings(int narg, char **arg)
       iarg += 2;
     } else if (word == "energy/atom") {
       error->all(FLERR, "Pair_style gran/coulomb does not support energy/atom");
+    } else if (demc_is_dashpot_limit_keyword(word)) {
+      error->all(FLERR, "{}", demc_coulomb_dashpot_limit_refusal("Pair_style gran/coulomb", word));
     } else {
       const int used = parse_common_keyword(narg, arg, iarg);
       if (used == 0) error->all(FLERR, "Unknown pair_style gran/coulomb keyword: {}", arg[iarg]);

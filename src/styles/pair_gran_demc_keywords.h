@@ -13,7 +13,26 @@
 
 #include "contact_geometry.h"
 
+#include <string>
+
 namespace LAMMPS_NS {
+
+/* pair_style gran/coulomb and fix wall/gran/coulomb refuse damping_cap and limit_damping: they
+   have no tangential dashpot, and their normal dashpot is always kept repulsive (Sakamaki et
+   al.'s Eq. 7), so neither keyword could change a force; accepting them would let an input
+   believe it had set something. */
+inline bool demc_is_dashpot_limit_keyword(const std::string &word)
+{
+  return word == "damping_cap" || word == "limit_damping";
+}
+// the error message for `keyword` given to `who` ("Pair_style gran/coulomb", "Fix ...")
+inline std::string demc_coulomb_dashpot_limit_refusal(const std::string &who,
+                                                      const std::string &keyword)
+{
+  return who + " does not take " + keyword +
+      ": it has no tangential dashpot, and its normal dashpot is always kept from making the "
+      "normal force attractive (what limit_damping does in the other styles)";
+}
 
 class DemcSharedKeywords {
  protected:

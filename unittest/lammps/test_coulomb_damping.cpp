@@ -301,7 +301,17 @@ TEST(CoulombDamping, BadValuesGiveClearErrors)
       {"fix w all wall/gran/kuhn 1 1 0.5 zplane 0 NULL damping_cap", "missing argument"},
       {"fix w all wall/gran/jaeger 1e7 0.3 0.5 damping_cap 2 zplane 0 NULL", "Expected boolean"},
       {"fix w all wall/gran/kuhn 1 1 0.5 zplane 0 NULL limit_damping yes",
-       "Unknown fix wall/gran/kuhn keyword: yes"}};
+       "Unknown fix wall/gran/kuhn keyword: yes"},
+      // gran/coulomb and its wall have no tangential dashpot and always keep the normal one
+      // repulsive: the keywords would change nothing, so they are refused, not ignored
+      {"pair_style gran/coulomb damping_cap yes",
+       "Pair_style gran/coulomb does not take damping_cap: it has no tangential dashpot"},
+      {"pair_style gran/coulomb iterate 1e-6 10 limit_damping",
+       "Pair_style gran/coulomb does not take limit_damping"},
+      {"fix w all wall/gran/coulomb hooke 1e5 0.5 zplane 0 NULL damping_cap no",
+       "Fix wall/gran/coulomb does not take damping_cap"},
+      {"fix w all wall/gran/coulomb hertz 1e7 0.3 0.5 limit_damping zplane 0 NULL",
+       "Fix wall/gran/coulomb does not take limit_damping"}};
   for (const auto &c : cases) {
     LammpsSession s;
     s.load_plugin();
