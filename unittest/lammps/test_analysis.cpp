@@ -4,7 +4,9 @@
      contact found from the positions and radii; the normal force and energy from the law's
      closed form and the overlap; the tangential forces p1..p3 of each atom's contacts, with
      the normal ones, add up to the force compute() put on the atom, and give its torque;
-     |Ft| (p4, LAMMPS's layout), the mobilised friction within Coulomb's limit;
+     |Ft| (p4, LAMMPS's layout), the mobilised friction within Coulomb's limit; single() asked
+     either way round gives those forces too; gran/jaeger's |Ft|, stored tangential energy and
+     work (p4, p7, p8) on Cattaneo's path against its closed forms;
    - compute fabric (contact, branch, force/normal, force/tangential; cutoff radius and type;
      type/include): the tensors formed here from the contact normals, branch lengths, closed-form
      normal forces and the checked tangential forces;

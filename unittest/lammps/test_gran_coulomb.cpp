@@ -8,6 +8,8 @@
    - a sphere launched without spin on a level surface rolls at 5/7 v0 from t = 2 v0 / (7 mu g);
    - the friction sees a force defined after the pair style, also between runs (the fix order
      is kept);
+   - a tetrahedron of four spheres on a wall, held 10 % above its friction threshold and
+     collapsing below it; held by the direct treatment at the static forces, creeping with dt;
    - energy balance of a frictional packing, restart continuity, bad input. */
 #include "lammps_session.h"
 
