@@ -232,7 +232,9 @@ TEST(GranCoulomb, PairLocalReadsTheGranularLayout)
    a sticking step applies F = m_t (u + h g sin alpha) / h while fix nve moves the block by
    u' = u + h (g sin alpha - F / m) = (1 - m_t / m) (u + h g sin alpha), and the block creeps at
    the fixed point u* = (m / m_t - 1) dt g sin alpha (reached within 2000 steps: the map
-   contracts by 1 - m_t / m = 5/7 a step) instead of resting. */
+   contracts by 1 - m_t / m = 5/7 a step) instead of resting. The slope turns under the creeping
+   block by its path over R_BIG (9e-8 rad: 2e-7 of g sin alpha); measured 5e-7 off, bound 2e-6
+   (a reduced mass with the radius for the arm is 1e-4 off). */
 TEST(GranCoulomb, SphereThatDoesNotRotateIsTheBlock)
 {
   const double mu = 0.6;
@@ -263,7 +265,7 @@ TEST(GranCoulomb, SphereThatDoesNotRotateIsTheBlock)
         const double creep = arm * arm / (0.4 * R * R) * DT * G * std::sin(alpha);
         std::printf("[ block    ] without norotate: creeps at %.6e m/s, expected %.6e\n",
                     st.v[0], creep);
-        EXPECT_NEAR(st.v[0], creep, 1e-6 * creep) << "without norotate";
+        EXPECT_NEAR(st.v[0], creep, 2e-6 * creep) << "without norotate";
       } else {
         // sliding: the curved surface's motion (see SphereOnASlopeRollsOrSlides)
         const Sliding curved = sliding_on_the_big_sphere(alpha, mu, t);
@@ -677,7 +679,9 @@ PileOutcome run_pile(double factor, const std::string &keywords, double dt, doub
      creep's change of the geometry changes the speed by 0.2 % over the run: bound 1 %;
    - each top contact's |Ft| against N tan(theta / 2): 2.9e-4 (dt) and 1.3e-4 (dt / 2) of it,
      growing with the drop d as d / R (the creep turns the contacts' normals by about d / R;
-     iterated friction, without creep, gives 2e-5): bound 2 d / R. */
+     iterated friction, without creep, gives 2e-5): bound 2 d / R.
+   (A sticking force without its part m_t u / h, which holds the creep, lets the pile sink by
+   1.8 mm in the same time, at any dt.) */
 TEST(GranCoulomb, TetrahedronWithDirectFrictionHeldAtTheStaticForcesCreepsWithTheStep)
 {
   const double factor = 1.1, t = 0.05;
