@@ -8,6 +8,8 @@
    - a sphere launched without spin on a level surface rolls at 5/7 v0 from t = 2 v0 / (7 mu g);
    - the friction sees a force defined after the pair style, also between runs (the fix order
      is kept);
+   - a tetrahedron of four spheres on a wall, held 10 % above its friction threshold and
+     collapsing below it; held by the direct treatment at the static forces, creeping with dt;
    - energy balance of a frictional packing, restart continuity, bad input. */
 #include "lammps_session.h"
 
@@ -22,6 +24,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -101,12 +104,64 @@ double slip_ratio(LammpsSession &s)
   return std::sqrt(slip) / std::sqrt(speed);
 }
 
+/* A sphere sliding on the frozen sphere (friction mu F_N against the motion) from rest at its
+   top, gravity tilted by alpha: its centre moves on the circle of radius R_c = R_BIG + R -
+   overlap about the big sphere's, at the angle psi from the top, with
+     R_c psi'' = g sin(alpha + psi) - mu F_N / m,  F_N / m = g cos(alpha + psi) - R_c psi'^2,
+   (the slope steepens under it and the centripetal acceleration unloads it), and spins up by
+   I w' = (R - overlap / 2) mu F_N. Integrated by RK4 with the time step DT (its error, (DT psi'')^4
+   relative, is far below round-off); returns the velocity along x and the spin about y at t, and
+   the bound on what the contact spring's compliance adds: the load per mass F_N / m changes at
+   the rate fdot = -(g sin(alpha + psi) psi' + 2 R_c psi' psi''), growing over the run; the
+   spring (omega^2 = KN / m), in equilibrium at the start, lags behind and rings with a force
+   amplitude m fdot / omega at most, which moves v by at most 2 mu fdot / omega^2 and w by
+   2 arm m mu fdot / (I omega^2). (Velocity Verlet is exact for a constant force; for this
+   slowly varying one its error is of order dt^2 fdot, far smaller.) */
+struct Sliding {
+  double vx, wy;
+  double bound_v, bound_w;
+};
+
+Sliding sliding_on_the_big_sphere(double alpha, double mu, double t)
+{
+  const double overlap = MASS * G * std::cos(alpha) / KN, Rc = R_BIG + R - overlap;
+  const double arm = R - 0.5 * overlap, I = 0.4 * MASS * R * R;
+  // y = {psi, psi', w}
+  auto rate = [&](const std::array<double, 3> &y) {
+    const double fn = G * std::cos(alpha + y[0]) - Rc * y[1] * y[1];
+    return std::array<double, 3>{y[1], (G * std::sin(alpha + y[0]) - mu * fn) / Rc,
+                                 arm * mu * MASS * fn / I};
+  };
+  std::array<double, 3> y = {0.0, 0.0, 0.0};
+  const int steps = static_cast<int>(std::lround(t / DT));
+  for (int n = 0; n < steps; n++) {
+    std::array<double, 3> k1 = rate(y), y2, y3, y4;
+    for (int c = 0; c < 3; c++) y2[c] = y[c] + 0.5 * DT * k1[c];
+    const auto k2 = rate(y2);
+    for (int c = 0; c < 3; c++) y3[c] = y[c] + 0.5 * DT * k2[c];
+    const auto k3 = rate(y3);
+    for (int c = 0; c < 3; c++) y4[c] = y[c] + DT * k3[c];
+    const auto k4 = rate(y4);
+    for (int c = 0; c < 3; c++) y[c] += DT / 6.0 * (k1[c] + 2.0 * k2[c] + 2.0 * k3[c] + k4[c]);
+  }
+  const auto end = rate(y);
+  const double fdot = std::fabs(G * std::sin(alpha + y[0]) * y[1] + 2.0 * Rc * y[1] * end[1]);
+  const double omega2 = KN / MASS;
+  return {Rc * y[1] * std::cos(y[0]), y[2], 2.0 * mu * fdot / omega2,
+          2.0 * arm * MASS * mu * fdot / (I * omega2)};
+}
+
 }    // namespace
 
 /* Rolling below tan(alpha) = 7 mu / 2, sliding above. The sphere moves 1e-4 R_BIG at most, so
    the slope under it turns by 1e-4 rad and its normal force varies by the centripetal v^2/R_BIG
-   (3e-4 of the weight): the closed forms hold to 2e-4 (rolling) and 1e-3 (sliding); the contact
-   point's slip is zero but for the normal's turn over a step (v dt / R_BIG). */
+   (3e-4 of the weight): the closed forms of a flat slope hold to 2e-4 (rolling); the contact
+   point's slip is zero but for the normal's turn over a step (v dt / R_BIG). Sliding, the flat
+   closed forms are off by 3.4e-5 and 4.1e-5 G t (the slope's turn and the centripetal unloading,
+   integrated), so the sliding sphere is held to the motion on the curved surface
+   (sliding_on_the_big_sphere(), measured within 7e-9 G t and 1.9e-8 G t / R) to twice its
+   bound on the spring's ringing (1.4e-8 and 3.5e-6 / s at 1.5 x: a friction 1e-6 too large
+   moves v by 8e-8). */
 TEST(GranCoulomb, SphereOnASlopeRollsOrSlides)
 {
   const double mu = 0.4;
@@ -125,8 +180,15 @@ TEST(GranCoulomb, SphereOnASlopeRollsOrSlides)
       EXPECT_LT(slip_ratio(s), 1e-6) << factor;
       EXPECT_EQ(s.pair_extra()[5], 0.0) << "sliding contacts " << factor;
     } else {
-      EXPECT_NEAR(st.v[0], G * (sn - mu * cs) * t, 1e-3 * G * t) << factor;
-      EXPECT_NEAR(st.w[1], 5.0 * mu * G * cs / (2.0 * R) * t, 1e-3 * G * t / R) << factor;
+      const Sliding curved = sliding_on_the_big_sphere(alpha, mu, t);
+      std::printf("[ slide    ] %.2f: v off the flat closed form by %.1e G t, off the curved "
+                  "surface's by %.1e G t (bound %.1e); w by %.1e, %.1e G t / R (bound %.1e)\n",
+                  factor, (st.v[0] - G * (sn - mu * cs) * t) / (G * t),
+                  (st.v[0] - curved.vx) / (G * t), 2.0 * curved.bound_v / (G * t),
+                  (st.w[1] - 5.0 * mu * G * cs / (2.0 * R) * t) * R / (G * t),
+                  (st.w[1] - curved.wy) * R / (G * t), 2.0 * curved.bound_w * R / (G * t));
+      EXPECT_NEAR(st.v[0], curved.vx, 2.0 * curved.bound_v) << factor;
+      EXPECT_NEAR(st.w[1], curved.wy, 2.0 * curved.bound_w) << factor;
       EXPECT_GT(slip_ratio(s), 0.01) << factor;
       EXPECT_EQ(s.pair_extra()[5], 1.0) << "sliding contacts " << factor;
     }
@@ -164,7 +226,15 @@ TEST(GranCoulomb, PairLocalReadsTheGranularLayout)
   EXPECT_EQ(p[6], 2.0);    // sliding
 }
 
-/* norotate: the paper's block, at rest up to tan(alpha) = mu (to round-off), sliding beyond */
+/* norotate: the paper's block, at rest up to tan(alpha) = mu (to round-off), sliding beyond.
+   The style's part is the tangential reduced mass: m for a norotate sphere. The same sphere under
+   fix nve without norotate shows it: the style then takes m_t = m / (1 + m a^2 / I) (a: the arm),
+   a sticking step applies F = m_t (u + h g sin alpha) / h while fix nve moves the block by
+   u' = u + h (g sin alpha - F / m) = (1 - m_t / m) (u + h g sin alpha), and the block creeps at
+   the fixed point u* = (m / m_t - 1) dt g sin alpha (reached within 2000 steps: the map
+   contracts by 1 - m_t / m = 5/7 a step) instead of resting. The slope turns under the creeping
+   block by its path over R_BIG (9e-8 rad: 2e-7 of g sin alpha); measured 5e-7 off, bound 2e-6
+   (a reduced mass with the radius for the arm is 1e-4 off). */
 TEST(GranCoulomb, SphereThatDoesNotRotateIsTheBlock)
 {
   const double mu = 0.6;
@@ -172,19 +242,37 @@ TEST(GranCoulomb, SphereThatDoesNotRotateIsTheBlock)
   const double t = steps * DT;
   for (double factor : {0.8, 1.2}) {
     const double tan_alpha = factor * mu, alpha = std::atan(tan_alpha);
-    LammpsSession s;
-    s.load_plugin();
-    s.commands(sphere_on_slope(tan_alpha, mu, false));
-    s.command(fmt::format("run {}", steps));
-    const SphereState st = state_of(s, 2);
-    if (factor < 1.0) {
-      EXPECT_LT(std::fabs(st.v[0]), 1e-14) << factor;
-      EXPECT_LT(std::fabs(st.x[0]), 1e-14) << factor;
-    } else {
-      EXPECT_NEAR(st.v[0], G * (std::sin(alpha) - mu * std::cos(alpha)) * t, 1e-3 * G * t);
+    for (const bool norotate : {true, false}) {
+      if (!norotate && factor > 1.0) continue;    // (sliding friction does not use m_t)
+      LammpsSession s;
+      s.load_plugin();
+      auto lines = sphere_on_slope(tan_alpha, mu, false);
+      if (!norotate)
+        for (auto &l : lines)
+          if (l.find("norotate") != std::string::npos) l = "pair_style gran/coulomb";
+      s.commands(lines);
+      s.command(fmt::format("run {}", steps));
+      const SphereState st = state_of(s, 2);
+      if (factor < 1.0 && norotate) {
+        EXPECT_LT(std::fabs(st.v[0]), 1e-14) << factor;
+        EXPECT_LT(std::fabs(st.x[0]), 1e-14) << factor;
+      } else if (factor < 1.0) {
+        const SphereState big = state_of(s, 1);
+        const double dist = std::sqrt(std::pow(st.x[0] - big.x[0], 2) +
+                                      std::pow(st.x[1] - big.x[1], 2) +
+                                      std::pow(st.x[2] - big.x[2], 2));
+        const double arm = R - 0.5 * (R + R_BIG - dist);
+        const double creep = arm * arm / (0.4 * R * R) * DT * G * std::sin(alpha);
+        std::printf("[ block    ] without norotate: creeps at %.6e m/s, expected %.6e\n",
+                    st.v[0], creep);
+        EXPECT_NEAR(st.v[0], creep, 2e-6 * creep) << "without norotate";
+      } else {
+        // sliding: the curved surface's motion (see SphereOnASlopeRollsOrSlides)
+        const Sliding curved = sliding_on_the_big_sphere(alpha, mu, t);
+        EXPECT_NEAR(st.v[0], curved.vx, 2.0 * curved.bound_v);
+      }
+      EXPECT_EQ(s.pair_extra()[5], factor < 1.0 ? 0.0 : 1.0) << "sliding contacts " << factor;
     }
-    EXPECT_EQ(st.w[0], 0.0);
-    EXPECT_EQ(st.w[1], 0.0);
   }
 }
 
@@ -221,9 +309,16 @@ std::vector<std::string> packing(const std::string &coeff_extra, bool newton = t
 }
 }    // namespace
 
-/* kinetic + stored normal + dissipated (friction, damping) is constant in a colliding packing:
-   the friction's dissipation is booked as the kinetic energy its kicks remove, so the balance
-   holds as well as velocity Verlet keeps the normal springs' energy */
+/* kinetic + stored normal + dissipated (friction, damping) is constant in a colliding packing.
+   The friction's dissipation is booked as the kinetic energy its kicks remove, each kick (dt,
+   between half-step velocities) when its force is decided, so a balance of full-step energies
+   books half a kick ahead: at the start (the setup's half kick, 3.3e-4 of e0 here, where the
+   contacts of the initial state slide fast) and at the end (half of the last step's kick, read
+   off fix vector: 1.9e-5). Those taken out, what is left is velocity Verlet's error in the
+   springs' energy: measured -1.7e-6, -4.2e-7, -1.0e-7 of e0 at dt, dt/2, dt/4 (second order)
+   without damping, within 4e-7 with it; without the two half kicks -3.1e-4, -1.6e-4, -7.8e-5.
+   Bound 5e-6 e0 (3 x the measured at dt); booking 1e-4 of the friction (a quarter of e0) wrong
+   moves the balance by 2.5e-5 e0. */
 TEST(GranCoulomb, EnergyBalanceOfFrictionalPacking)
 {
   for (const std::string damping : {"", " damping 0.002 0"}) {
@@ -233,15 +328,25 @@ TEST(GranCoulomb, EnergyBalanceOfFrictionalPacking)
     s.commands(energy_computes("gran/coulomb"));
     s.command("timestep 2e-7");
     const double e0 = total_energy(s);
-    s.command("run 3000");
+    const auto e_setup = s.pair_extra();
+    const double ahead_at_start = e_setup[2] + e_setup[3];
+    s.commands({"variable dissipated equal c_e[3]+c_e[4]", "fix booked all vector 1 v_dissipated",
+                "run 3000"});
+    auto *booked = s.lmp->modify->get_fix_by_id("booked");
+    const int n = booked->size_vector;
+    ASSERT_GE(n, 2);
+    const double last_kick = booked->compute_vector(n - 1) - booked->compute_vector(n - 2);
     const auto e = s.pair_extra();
     const double e1 = total_energy(s);
     EXPECT_GT(e[2], 0.05 * e0) << damping;
     EXPECT_GT(e[4], 100.0) << "contacts" << damping;
     if (damping.empty()) { EXPECT_EQ(e[3], 0.0); }
-    std::printf("[ energy   ] relative drift %.2e, friction/initial %.3f%s\n", (e1 - e0) / e0,
-                e[2] / e0, damping.empty() ? "" : " (with damping)");
-    EXPECT_NEAR(e1, e0, 0.005 * e0) << damping;
+    const double drift = (e1 - 0.5 * last_kick) - (e0 - ahead_at_start);
+    std::printf("[ energy   ] relative drift %.2e (half kicks ahead: %.2e at the start, %.2e at "
+                "the end), friction/initial %.3f%s\n",
+                drift / e0, ahead_at_start / e0, 0.5 * last_kick / e0, e[2] / e0,
+                damping.empty() ? "" : " (with damping)");
+    EXPECT_NEAR(drift, 0.0, 5e-6 * e0) << damping;
   }
 }
 
@@ -518,6 +623,89 @@ TEST(GranCoulomb, TetrahedronHeldAboveItsFrictionThresholdCollapsesBelow)
   }
 }
 
+namespace {
+struct PileOutcome {
+  double drop_first, drop_second;    // the top sphere's drop over each half of the run
+  double sliding;                    // sliding pair and wall contacts at the end
+  double top_friction[3];            // |Ft| of the top sphere's three contacts
+};
+
+// the tetrahedron at factor x its threshold for time t with the step dt
+PileOutcome run_pile(double factor, const std::string &keywords, double dt, double t)
+{
+  LammpsSession s;
+  s.load_plugin();
+  const double mu = factor * tetrahedron(s, factor, keywords);
+  // dashpots, so that the springs do not ring after the creep sets in
+  s.commands({fmt::format("pair_coeff * * hooke {:.17g} {:.17g} restitution 0.3 0", KN, mu),
+              "unfix floor",
+              fmt::format("fix floor all wall/gran/coulomb hooke {:.17g} {:.17g} restitution 0.3 0 "
+                          "zplane 0 NULL",
+                          KN, mu)});
+  s.commands({fmt::format("timestep {:.17g}", dt), "compute pl all pair/local p4",
+              "compute ids all property/local patom1 patom2"});
+  const int half = static_cast<int>(std::lround(0.5 * t / dt));
+  const double z0 = state_of(s, 4).x[2];
+  s.command(fmt::format("run {}", half));
+  const double z1 = state_of(s, 4).x[2];
+  s.command(fmt::format("run {}", half));
+  PileOutcome out{z0 - z1, z1 - state_of(s, 4).x[2],
+                  s.pair_extra()[5] + s.lmp->modify->get_fix_by_id("floor")->compute_vector(3 + 5),
+                  {0.0, 0.0, 0.0}};
+  auto *pl = s.lmp->modify->get_compute_by_id("pl");
+  auto *ids = s.lmp->modify->get_compute_by_id("ids");
+  pl->compute_local();
+  ids->compute_local();
+  int k = 0;
+  for (int row = 0; row < pl->size_local_rows && k < 3; row++)
+    if (ids->array_local[row][0] == 4.0 || ids->array_local[row][1] == 4.0)
+      out.top_friction[k++] = pl->vector_local ? pl->vector_local[row] : pl->array_local[row][0];
+  return out;
+}
+}    // namespace
+
+/* The direct treatment (no iterate) at 1.1 x the threshold. It decides each contact from the
+   forces without friction as if it were alone: with a the contacts' relative tangential
+   accelerations from the other forces, M the matrix that turns friction forces into relative
+   tangential accelerations (its diagonal 1 / m_t) and D = diag(m_t), a step applies
+   F = D (u + h a) / h (each inside its disc), and the relative tangential velocities go to
+   u' = u + h (a - M F) = (I - M D) (u + h a). Where that map contracts, u settles at
+   u* = ((M D)^-1 - I) h a, and there F* = D (u* / h + a) = M^-1 a: the forces that leave no
+   relative tangential acceleration, the statics' (each top contact's N tan(theta / 2), 1 / 1.1 of
+   its limit). So the pile is held by the static friction, no contact slides, and it creeps at
+   the constant speed u*, proportional to the step. With dashpots (the springs would ring
+   after the creep sets in, moving the forces by 1 %), measured over 0.05 s:
+   - the drop at dt and dt / 2: ratio 1.9996. u* is proportional to dt at a fixed geometry; the
+     creep's change of the geometry changes the speed by 0.2 % over the run: bound 1 %;
+   - each top contact's |Ft| against N tan(theta / 2): 2.9e-4 (dt) and 1.3e-4 (dt / 2) of it,
+     growing with the drop d as d / R (the creep turns the contacts' normals by about d / R;
+     iterated friction, without creep, gives 2e-5): bound 2 d / R.
+   (A sticking force without its part m_t u / h, which holds the creep, lets the pile sink by
+   1.8 mm in the same time, at any dt.) */
+TEST(GranCoulomb, TetrahedronWithDirectFrictionHeldAtTheStaticForcesCreepsWithTheStep)
+{
+  const double factor = 1.1, t = 0.05;
+  LammpsSession s;
+  s.load_plugin();
+  const double tan_half = tetrahedron(s, factor, "");
+  const double theta = 2.0 * std::atan(tan_half), W = MASS * G;
+  const double static_friction = (W / 3.0) / (std::cos(theta) + tan_half * std::sin(theta)) *
+      tan_half;
+  double drop[2];
+  for (int k = 0; k < 2; k++) {
+    const PileOutcome o = run_pile(factor, "", DT / (1 << k), t);
+    drop[k] = o.drop_first + o.drop_second;
+    std::printf("[ pile     ] direct, dt/%d: drop %.3e + %.3e m, top |Ft| %.2e off the statics\n",
+                1 << k, o.drop_first, o.drop_second,
+                o.top_friction[0] / static_friction - 1.0);
+    EXPECT_EQ(o.sliding, 0.0) << "dt/" << (1 << k);
+    EXPECT_GT(drop[k], 0.0);
+    for (double ft : o.top_friction)
+      EXPECT_NEAR(ft, static_friction, 2.0 * drop[k] / R * static_friction) << "dt/" << (1 << k);
+  }
+  EXPECT_NEAR(drop[0] / drop[1], 2.0, 0.02) << "the creep is proportional to the step";
+}
+
 /* a collapsing tetrahedron with iterated friction and a wall: N + M steps straight = N steps,
    write_restart, read_restart, M steps (the sweeps start from the stored forces of the pair
    and wall records; the wall fix is given again under its ID, gravity too). The friction work
@@ -562,8 +750,17 @@ TEST(GranCoulomb, RestartContinuityWithWallAndIterations)
   EXPECT_LT(max_relative_difference(straight, resumed), 1e-13);
   // (the lower spheres roll on the wall: its friction does no work but round-off)
   EXPECT_GT(friction_straight[0], 0.0);
-  for (int k = 0; k < 2; k++)
-    EXPECT_NEAR(friction_resumed[k], friction_straight[k], 1e-10 * friction_straight[0]) << k;
+  /* each friction work against its own value. The pair's continues to round-off (1e-10). The
+     wall's is round-off of the rolling contacts' tiny kicks (-3.9e-16 J in all over 1400 steps,
+     against the pair's 5.8e-6 J: the pair's scale would hide any error of it) and continues to
+     2.7e-9 of itself (measured); a wall record that lost its state books its half kick again at
+     the setup (measured: 4.5e-3 of the wall's work). Bound 1e-6 of it. */
+  std::printf("[ measured ] friction work after the restart: pair %.1e, wall %.1e (relative)\n",
+              friction_resumed[0] / friction_straight[0] - 1.0,
+              friction_resumed[1] / friction_straight[1] - 1.0);
+  EXPECT_NEAR(friction_resumed[0], friction_straight[0], 1e-10 * friction_straight[0]) << "pair";
+  EXPECT_NEAR(friction_resumed[1], friction_straight[1], 1e-6 * std::fabs(friction_straight[1]))
+      << "wall";
 }
 
 /* The friction must see every other force: a fix defined between runs, after the style's

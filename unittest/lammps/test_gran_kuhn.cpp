@@ -176,7 +176,11 @@ std::vector<std::string> packing(const std::string &coeff_extra, bool newton = t
 
 }    // namespace
 
-// kinetic + stored (normal, tangential) + dissipated (friction, damping) is constant
+/* kinetic + stored (normal, tangential) + dissipated (friction, damping) is constant. What is
+   left is velocity Verlet's error in the springs' energy and the dashpots' work: measured
+   -1.1e-6, -4.2e-7, -1.8e-7 of e0 at dt, dt/2, dt/4 without damping, 1.2e-6, 7.2e-7, 3.9e-7
+   with it (shrinking with dt). Bound 4e-6 e0 (3 x the measured at dt); booking 1e-4 of the
+   friction (a quarter of e0) wrong moves the balance by 2.6e-5 e0. */
 TEST(GranKuhn, EnergyBalanceOfFrictionalPacking)
 {
   for (const std::string damping : {"", " damping 0.002 0.001"}) {
@@ -199,7 +203,7 @@ TEST(GranKuhn, EnergyBalanceOfFrictionalPacking)
     }
     std::printf("[ energy   ] relative drift %.2e, friction/initial %.3f%s\n", (e1 - e0) / e0,
                 e[2] / e0, damping.empty() ? "" : " (with damping)");
-    EXPECT_NEAR(e1, e0, 0.005 * e0) << damping;
+    EXPECT_NEAR(e1, e0, 4e-6 * e0) << damping;
   }
 }
 
