@@ -125,6 +125,8 @@ void PairGranCoulomb::compute(int eflag, int vflag)
       fc.n = c.n;
       fc.r_p = c.arm_p * c.n;
       fc.r_q = -c.arm_q * c.n;
+      fc.arm_p = c.arm_p;
+      fc.arm_q = c.arm_q;
       fc.limit = mu[ti][tj] * F_N;
       fc.weight = weight;
       fc.history = history;
