@@ -18,9 +18,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <cstring>
-#include <string>
 
 using namespace LAMMPS_NS;
 using namespace FixConst;
@@ -37,7 +35,7 @@ Vec3 vec(const double *a)
 /* ---------------------------------------------------------------------- */
 
 FixCoulombFriction::FixCoulombFriction(LAMMPS *lmp, int narg, char **arg) :
-    Fix(lmp, narg, arg), pair(nullptr), comm_mode(OTHER_FORCES), method(APGD), dt(0.0),
+    Fix(lmp, narg, arg), pair(nullptr), comm_mode(OTHER_FORCES), dt(0.0),
     largest_limit(0.0), lipschitz(1.0), frozen_groupbit(0), norotate_groupbit(0)
 {
   if (narg != 3) error->all(FLERR, "Fix DEMC/COULOMB_FRICTION is internal to pair gran/coulomb");
@@ -63,14 +61,6 @@ void FixCoulombFriction::init()
     error->all(FLERR,
                "Pair gran/coulomb needs a 3d simulation (spheres of moment of inertia "
                "2/5 m r^2)");
-  // (measurement builds only: the solver chosen by DEMC_COULOMB_SOLVER)
-  if (const char *m = std::getenv("DEMC_COULOMB_SOLVER")) {
-    const std::string name = m;
-    method = name == "gs" ? GAUSS_SEIDEL : name == "jacobi" ? JACOBI : name == "spg" ? SPECTRAL : APGD;
-  }
-  if (pair->iterate_tolerance > 0.0 && method == GAUSS_SEIDEL && force->newton_pair == 0)
-    error->all(FLERR,
-               "Pair gran/coulomb iterate needs newton_pair on (each contact solved on one rank)");
   norotate_groupbit = 0;
   if (!pair->norotate_group.empty()) {
     const int g = group->find(pair->norotate_group);
@@ -188,7 +178,7 @@ Vec3 point_velocity(const double *v, const double *w, const Vec3 &r)
 }    // namespace
 
 // the tangential velocity of q relative to p at the contact point now
-Vec3 FixCoulombFriction::velocity_now(const Contact &c) const
+inline Vec3 FixCoulombFriction::velocity_now(const Contact &c) const
 {
   const Vec3 vp = point_velocity(atom->v[c.p], atom->omega[c.p], c.r_p);
   const Vec3 vq = c.q >= 0 ? point_velocity(atom->v[c.q], atom->omega[c.q], c.r_q)
@@ -197,7 +187,7 @@ Vec3 FixCoulombFriction::velocity_now(const Contact &c) const
 }
 
 // the same after the kick of every other force (a wall's velocity does not change)
-Vec3 FixCoulombFriction::velocity_free(const Contact &c) const
+inline Vec3 FixCoulombFriction::velocity_free(const Contact &c) const
 {
   const double *sp = &free_velocity[6 * c.p];
   const Vec3 vp = point_velocity(sp, sp + 3, c.r_p);
@@ -212,14 +202,14 @@ Vec3 FixCoulombFriction::velocity_free(const Contact &c) const
 }
 
 /* the change of the relative tangential velocity over the kick that the friction totals give */
-Vec3 FixCoulombFriction::friction_kick(const Contact &c, double h) const
+inline Vec3 FixCoulombFriction::friction_kick(const Contact &c, double h) const
 {
   auto kick_at = [this](int k, const Vec3 &r) {
     const double *s = &total[6 * k];
     return inverse[2 * k] * vec(s) + demc::cross(inverse[2 * k + 1] * vec(s + 3), r);
   };
   const Vec3 kp = kick_at(c.p, c.r_p);
-  const Vec3 dq = c.q >= 0 ? kick_at(c.q_sum, c.r_q) - kp : -kp;
+  const Vec3 dq = c.q >= 0 ? kick_at(c.q, c.r_q) - kp : -kp;
   return h * cf::tangential_part(dq, c.n);
 }
 
@@ -233,17 +223,26 @@ void FixCoulombFriction::post_force(int)
   const double h = advance ? dt : 0.5 * dt;
   check_not_rotating();
   const int nall = atom->nlocal + atom->nghost;
-  mine.assign(6 * (size_t) nall, 0.0);
   total.assign(6 * (size_t) nall, 0.0);
   // the forces and torques of every other origin, complete on the owners by now, to the ghosts
   comm_mode = OTHER_FORCES;
   comm->forward_comm(this);
   prepare_atoms(h);
-  prepare();
-  double residual = 0.0;
   const bool repeat = pair->repeats_last_step();
-  const int sweeps = repeat ? repeat_last_step(h) : solve(h, residual);
-  apply(h, advance, sweeps, residual);
+  const bool direct = !repeat && pair->iterate_tolerance <= 0.0;
+  // the paper's direct treatment: every contact decided from the forces without friction
+  prepare(direct, h);
+  double residual = 0.0;
+  int sweeps = 1;
+  if (repeat) {
+    sweeps = repeat_last_step(h);
+  } else if (direct) {
+    exchange();
+  } else {
+    sweeps = solve_apgd(h, residual);
+    if (residual > pair->iterate_tolerance) out_of_sweeps(sweeps, residual);
+  }
+  apply(h, advance, direct, sweeps, residual);
   clear_contacts();
   pair->last_step_repeated();
 }
@@ -262,7 +261,7 @@ int FixCoulombFriction::repeat_last_step(double h)
     c.force = {hist[PairGranCoulomb::H_FX], hist[PairGranCoulomb::H_FY],
                hist[PairGranCoulomb::H_FZ]};
     c.sticks = state == PairGranCoulomb::STICKING;
-    add_to_totals(c, c.force, mine);
+    add_to_totals(c, c.force);
   }
   exchange();
   for (Contact &c : contacts) c.u_after = c.v_free + friction_kick(c, h);
@@ -271,66 +270,29 @@ int FixCoulombFriction::repeat_last_step(double h)
 
 /* ----------------------------------------------------------------------
    each contact's reduced mass and relative tangential velocities now and
-   after the kick without friction; the largest mu F_N over all ranks
+   after the kick without friction; the largest mu F_N over all ranks. With
+   decide: each contact's friction from these alone (the direct treatment),
+   this rank's contributions to the totals.
 ------------------------------------------------------------------------- */
 
-void FixCoulombFriction::prepare()
+void FixCoulombFriction::prepare(bool decide, double h)
 {
-  /* Gauss-Seidel: a ghost q that is the periodic image of an atom this rank owns is summed on
-     that atom, so that the sweeps are Gauss-Seidel over all contacts of the rank. Needs newton
-     on (with newton off a contact across the boundary is listed from both copies). */
-  const bool to_owner = pair->iterate_tolerance > 0.0 && method == GAUSS_SEIDEL &&
-      atom->map_style != Atom::MAP_NONE;
-  const int nlocal = atom->nlocal;
   double largest = 0.0;
   for (Contact &c : contacts) {
-    c.q_sum = c.q;
-    if (to_owner && c.q >= nlocal) {
-      const int owner = atom->map(atom->tag[c.q]);
-      if (owner >= 0 && owner < nlocal) c.q_sum = owner;
-    }
     const int p = c.p, q = c.q;
     c.inv_mass = inverse[2 * p] + c.arm_p * c.arm_p * inverse[2 * p + 1];
     if (q >= 0) c.inv_mass += inverse[2 * q] + c.arm_q * c.arm_q * inverse[2 * q + 1];
     c.u_before = velocity_now(c);
     c.v_free = velocity_free(c);
-    c.force = {0.0, 0.0, 0.0};
-    c.sticks = false;
     largest = std::max(largest, c.limit);
+    if (decide) {
+      const auto d = cf::decide(c.v_free, c.inv_mass, c.limit, h);
+      c.force = d.force;
+      c.sticks = d.sticks;
+      add_to_totals(c, c.force);
+    }
   }
   MPI_Allreduce(&largest, &largest_limit, 1, MPI_DOUBLE, MPI_MAX, world);
-}
-
-/* ----------------------------------------------------------------------
-   the friction forces; returns the number of sweeps, sets the residual
-------------------------------------------------------------------------- */
-
-int FixCoulombFriction::solve(double h, double &residual)
-{
-  if (pair->iterate_tolerance <= 0.0) return solve_direct(h, residual);
-  int sweeps = 0;
-  if (method == GAUSS_SEIDEL)
-    sweeps = solve_gauss_seidel(h, residual);
-  else if (method == APGD)
-    sweeps = solve_apgd(h, residual);
-  else
-    sweeps = solve_jacobi(h, residual);
-  if (residual > pair->iterate_tolerance) out_of_sweeps(sweeps, residual);
-  return sweeps;
-}
-
-// the paper's direct treatment: every contact from the forces without friction
-int FixCoulombFriction::solve_direct(double h, double &residual)
-{
-  for (Contact &c : contacts) {
-    const auto d = cf::decide(c.v_free, c.inv_mass, c.limit, h);
-    c.force = d.force;
-    c.sticks = d.sticks;
-    add_to_totals(c, c.force, mine);
-  }
-  exchange();
-  residual = after_kick(h);
-  return 1;
 }
 
 // the last step's force turned into today's tangent plane and held inside today's disc
@@ -341,35 +303,8 @@ Vec3 FixCoulombFriction::warm_start(const Contact &c) const
   return cf::onto_disc(cf::tangential_part(vec(hist), c.n), c.limit);
 }
 
-// projected Gauss-Seidel sweeps from the warm start (kept for comparison: order dependent)
-int FixCoulombFriction::solve_gauss_seidel(double h, double &residual)
-{
-  for (Contact &c : contacts) {
-    c.force = warm_start(c);
-    add_to_totals(c, c.force, mine);
-  }
-  exchange();
-  int sweep = 0;
-  while (sweep < pair->iterate_max_sweeps) {
-    sweep++;
-    for (Contact &c : contacts) {
-      const Vec3 u = c.v_free + friction_kick(c, h);
-      const auto d = cf::decide(u + (h * c.inv_mass) * c.force, c.inv_mass, c.limit, h);
-      const Vec3 change = d.force - c.force;
-      add_to_totals(c, change, mine);
-      add_to_totals(c, change, total);
-      c.force = d.force;
-      c.sticks = d.sticks;
-    }
-    exchange();
-    residual = after_kick(h);
-    if (residual <= pair->iterate_tolerance) break;
-  }
-  return sweep;
-}
-
 /* ----------------------------------------------------------------------
-   the Jacobi-type methods' building blocks: u(F), the relative tangential
+   the solver's building blocks: u(F), the relative tangential
    velocities after the kick with the friction forces F (one exchange: a
    sweep), and the residual of F: the largest force change that deciding one
    contact alone with the others' forces fixed would make, over all ranks,
@@ -378,9 +313,9 @@ int FixCoulombFriction::solve_gauss_seidel(double h, double &residual)
 
 void FixCoulombFriction::evaluate(const std::vector<Vec3> &force, std::vector<Vec3> &u, double h)
 {
-  std::fill(mine.begin(), mine.end(), 0.0);
+  std::fill(total.begin(), total.end(), 0.0);
   const int n = (int) contacts.size();
-  for (int k = 0; k < n; k++) add_to_totals(contacts[k], force[k], mine);
+  for (int k = 0; k < n; k++) add_to_totals(contacts[k], force[k]);
   exchange();
   for (int k = 0; k < n; k++) u[k] = contacts[k].v_free + friction_kick(contacts[k], h);
 }
@@ -403,51 +338,6 @@ void FixCoulombFriction::sum_over_ranks(double *values, int n) const
   double global[4] = {0.0, 0.0, 0.0, 0.0};
   MPI_Allreduce(values, global, n, MPI_DOUBLE, MPI_SUM, world);
   for (int k = 0; k < n; k++) values[k] = global[k];
-}
-
-/* Projected gradient along the Jacobi direction d = gradient_step(F, u, step) - F of every
-   contact at once, with the exact minimum of the quadratic along the segment F + lambda d,
-   lambda <= 1 (u is affine in F: one sweep gives u(F + d), and u(F + lambda d) follows).
-   JACOBI: step 1, each contact's own solution; SPECTRAL: the Barzilai-Borwein step of the last
-   move (its sum_c |d_c|^2 / m_t over d.W d). */
-int FixCoulombFriction::solve_jacobi(double h, double &residual)
-{
-  const int n = (int) contacts.size();
-  for (auto *a : {&gamma, &u_gamma, &trial, &u_trial}) a->resize(n);
-  for (int k = 0; k < n; k++) gamma[k] = warm_start(contacts[k]);
-  evaluate(gamma, u_gamma, h);
-  int sweeps = 1;
-  residual = residual_of(gamma, u_gamma, h);
-  double step = 1.0;
-  while (residual > pair->iterate_tolerance && sweeps < pair->iterate_max_sweeps) {
-    for (int k = 0; k < n; k++) {
-      const Contact &c = contacts[k];
-      trial[k] = cf::gradient_step(gamma[k], u_gamma[k], c.inv_mass, c.limit, step, h);
-    }
-    evaluate(trial, u_trial, h);
-    sweeps++;
-    // [0]: -grad f . d = u . d / h, [1]: d.W d = d . (u(F) - u(F + d)) / h, [2]: |d|^2 / m_t
-    double sums[3] = {0.0, 0.0, 0.0};
-    for (int k = 0; k < n; k++) {
-      // (weight: a contact listed on two ranks, newton off, counts half on each)
-      const double w = contacts[k].weight;
-      const Vec3 d = trial[k] - gamma[k];
-      sums[0] += w * demc::dot(u_gamma[k], d) / h;
-      sums[1] += w * demc::dot(d, u_gamma[k] - u_trial[k]) / h;
-      sums[2] += w * demc::norm2(d) * contacts[k].inv_mass;
-    }
-    sum_over_ranks(sums, 3);
-    const double lambda = sums[1] > 0.0 ? std::min(1.0, sums[0] / sums[1]) : 1.0;
-    for (int k = 0; k < n; k++) {
-      gamma[k] = gamma[k] + lambda * (trial[k] - gamma[k]);
-      u_gamma[k] = u_gamma[k] + lambda * (u_trial[k] - u_gamma[k]);
-    }
-    if (method == SPECTRAL && sums[1] > 0.0)
-      step = std::min(1.0e3, std::max(1.0e-3, sums[2] / sums[1]));
-    residual = residual_of(gamma, u_gamma, h);
-  }
-  finish_iterates(h);
-  return sweeps;
 }
 
 /* Accelerated projected gradient (Nesterov's momentum with adaptive restart and a backtracked
@@ -524,10 +414,10 @@ void FixCoulombFriction::out_of_sweeps(int sweeps, double residual) const
                    update->ntimestep, sweeps, residual, pair->iterate_tolerance);
 }
 
-/* a friction force change df on p (and -df on q) into the per-atom sums a */
-void FixCoulombFriction::add_to_totals(const Contact &c, const Vec3 &df,
-                                       std::vector<double> &a) const
+/* a friction force df on p (and -df on q) into this rank's per-atom sums */
+inline void FixCoulombFriction::add_to_totals(const Contact &c, const Vec3 &df)
 {
+  std::vector<double> &a = total;
   const Vec3 tp = demc::cross(c.r_p, df);
   double *sp = &a[6 * c.p];
   sp[0] += df.x;
@@ -538,7 +428,7 @@ void FixCoulombFriction::add_to_totals(const Contact &c, const Vec3 &df,
   sp[5] += tp.z;
   if (c.q < 0) return;
   const Vec3 tq = demc::cross(c.r_q, -df);
-  double *sq = &a[6 * c.q_sum];
+  double *sq = &a[6 * c.q];
   sq[0] -= df.x;
   sq[1] -= df.y;
   sq[2] -= df.z;
@@ -552,34 +442,20 @@ void FixCoulombFriction::add_to_totals(const Contact &c, const Vec3 &df,
    totals to their ghosts */
 void FixCoulombFriction::exchange()
 {
-  total = mine;
   comm_mode = FRICTION_TOTALS;
   if (force->newton_pair) comm->reverse_comm(this);
   comm->forward_comm(this);
 }
 
 /* ----------------------------------------------------------------------
-   with the friction totals as they are: each contact's velocity after the
-   kick (for its dissipation), and the residual (residual_of())
-------------------------------------------------------------------------- */
-
-double FixCoulombFriction::after_kick(double h)
-{
-  double local = 0.0, global = 0.0;
-  for (Contact &c : contacts) {
-    c.u_after = c.v_free + friction_kick(c, h);
-    local = std::max(local, cf::contact_residual(c.force, c.u_after, c.inv_mass, c.limit, h));
-  }
-  MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_MAX, world);
-  return largest_limit > 0.0 ? global / largest_limit : 0.0;
-}
-
-/* ----------------------------------------------------------------------
    the friction totals to the owned atoms (not to frozen ones), the virial,
-   the dissipated work, the contacts' histories
+   the dissipated work, the contacts' histories; after_kick: each contact's
+   velocity after the kick from the totals first, and the residual
+   (residual_of()) of the direct treatment
 ------------------------------------------------------------------------- */
 
-void FixCoulombFriction::apply(double h, bool advance, int sweeps, double residual)
+void FixCoulombFriction::apply(double h, bool advance, bool after_kick, int sweeps,
+                               double residual)
 {
   double **f = atom->f, **torque = atom->torque;
   const int *mask = atom->mask;
@@ -591,8 +467,12 @@ void FixCoulombFriction::apply(double h, bool advance, int sweeps, double residu
       torque[i][k] += s[3 + k];
     }
   }
-  double dissipated = 0.0, sliding = 0.0;
-  for (const Contact &c : contacts) {
+  double dissipated = 0.0, sliding = 0.0, worst = 0.0;
+  for (Contact &c : contacts) {
+    if (after_kick) {
+      c.u_after = c.v_free + friction_kick(c, h);
+      worst = std::max(worst, cf::contact_residual(c.force, c.u_after, c.inv_mass, c.limit, h));
+    }
     if (c.q >= 0) pair->tally_friction(c.p, c.q, c.force);
     double *hist = c.history;
     // a run's steps book the whole kick of their force (its second half acts at the next
@@ -613,6 +493,11 @@ void FixCoulombFriction::apply(double h, bool advance, int sweeps, double residu
     hist[PairGranCoulomb::H_STATE] = c.sticks ? PairGranCoulomb::STICKING
                                               : PairGranCoulomb::SLIDING;
     if (!c.sticks && c.q >= 0) sliding += c.weight;
+  }
+  if (after_kick) {
+    double global = 0.0;
+    MPI_Allreduce(&worst, &global, 1, MPI_DOUBLE, MPI_MAX, world);
+    residual = largest_limit > 0.0 ? global / largest_limit : 0.0;
   }
   pair->friction_decided(dissipated, sliding, sweeps, residual);
 }
@@ -666,7 +551,7 @@ void FixCoulombFriction::unpack_reverse_comm(int n, int *list, double *buf)
 
 double FixCoulombFriction::memory_usage()
 {
-  double bytes = (double) (mine.capacity() + total.capacity() + inverse.capacity() +
+  double bytes = (double) (total.capacity() + inverse.capacity() +
                            free_velocity.capacity()) *
       sizeof(double);
   for (const auto *a : {&gamma, &u_gamma, &y, &u_y, &trial, &u_trial})

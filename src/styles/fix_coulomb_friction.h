@@ -44,8 +44,8 @@ class FixCoulombFriction : public Fix {
  public:
   // a contact of particle p with particle q, or with a wall (q < 0)
   struct Contact {
+    Contact() {}    // (no zeroing: the styles set what they use, the solver the rest)
     int p, q;
-    int q_sum;                    // where q's friction is summed (Gauss-Seidel, see prepare())
     int wall;                     // a wall contact's part in walls
     demc::Vec3 n;                 // unit normal from p to q
     demc::Vec3 r_p, r_q;          // contact point from p's centre and from q's centre (wall: axis)
@@ -86,7 +86,22 @@ class FixCoulombFriction : public Fix {
     contacts.clear();
     walls.clear();
   }
-  void add_contact(const Contact &c) { contacts.push_back(c); }
+  // a contact of two spheres: the contact point at arm_p along n from p, at arm_q from q
+  void add_contact(int p, int q, const demc::Vec3 &n, double arm_p, double arm_q, double limit,
+                   double weight, double *history)
+  {
+    Contact &c = contacts.emplace_back();
+    c.p = p;
+    c.q = q;
+    c.n = n;
+    c.r_p = arm_p * n;
+    c.r_q = -arm_q * n;
+    c.arm_p = arm_p;
+    c.arm_q = arm_q;
+    c.limit = limit;
+    c.weight = weight;
+    c.history = history;
+  }
   void add_wall_contact(Contact c, const WallPart &w)
   {
     c.q = -1;
@@ -101,16 +116,14 @@ class FixCoulombFriction : public Fix {
   // per atom (local and ghost): 1/m and 1/I (0 frozen, 1/I 0 not rotating); the velocity and
   // spin after the kick of every other force (6 a row)
   std::vector<double> inverse, free_velocity;
-  // this rank's friction forces and torques per atom (6 a row, local and ghost), and the totals
-  // over all ranks (owned atoms; ghosts: their owner's)
-  std::vector<double> mine, total;
+  // the friction forces and torques per atom (6 a row, local and ghost): this rank's
+  // contributions, then (exchange()) the totals over all ranks (ghosts: their owner's)
+  std::vector<double> total;
   // the iterates of the Jacobi-type methods (per contact): forces and the velocities after
   // the kick they give
   std::vector<demc::Vec3> gamma, u_gamma, y, u_y, trial, u_trial;
   enum CommMode { OTHER_FORCES, FRICTION_TOTALS };
   CommMode comm_mode;
-  enum Method { GAUSS_SEIDEL, JACOBI, SPECTRAL, APGD };
-  Method method;
   double dt;
   double largest_limit;    // over all ranks, this step
   double lipschitz;        // APGD's estimate, kept from step to step
@@ -119,27 +132,22 @@ class FixCoulombFriction : public Fix {
   void check_fix_order();
   void check_not_rotating() const;
   void prepare_atoms(double h);
-  void prepare();
+  void prepare(bool decide, double h);
   demc::Vec3 velocity_now(const Contact &c) const;
   demc::Vec3 velocity_free(const Contact &c) const;
   demc::Vec3 friction_kick(const Contact &c, double h) const;
   demc::Vec3 warm_start(const Contact &c) const;
-  int solve(double h, double &residual);
-  int solve_direct(double h, double &residual);
-  int solve_gauss_seidel(double h, double &residual);
-  int solve_jacobi(double h, double &residual);
   int solve_apgd(double h, double &residual);
   void evaluate(const std::vector<demc::Vec3> &force, std::vector<demc::Vec3> &u, double h);
   double residual_of(const std::vector<demc::Vec3> &force, const std::vector<demc::Vec3> &u,
                      double h) const;
   void sum_over_ranks(double *values, int n) const;
   void finish_iterates(double h);
-  double after_kick(double h);
   int repeat_last_step(double h);
   void exchange();
-  void add_to_totals(const Contact &c, const demc::Vec3 &df, std::vector<double> &a) const;
+  void add_to_totals(const Contact &c, const demc::Vec3 &df);
   void out_of_sweeps(int sweeps, double residual) const;
-  void apply(double h, bool advance, int sweeps, double residual);
+  void apply(double h, bool advance, bool after_kick, int sweeps, double residual);
 };
 
 }    // namespace LAMMPS_NS

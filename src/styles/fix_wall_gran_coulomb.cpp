@@ -121,7 +121,7 @@ FixWallGranDemc::Touch FixWallGranCoulomb::touch(const Contact &c, int side, boo
   }
   h[H_SIDE] = side;
 
-  FixCoulombFriction::Contact fc{};
+  FixCoulombFriction::Contact fc;
   fc.p = i;
   fc.n = c.n;
   fc.r_p = c.r_p;
