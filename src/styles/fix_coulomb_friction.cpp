@@ -468,12 +468,13 @@ void FixCoulombFriction::apply(double h, bool advance, bool after_kick, int swee
     }
   }
   double dissipated = 0.0, sliding = 0.0, worst = 0.0;
+  const bool virial = pair->evflag != 0;    // (a call per contact otherwise)
   for (Contact &c : contacts) {
     if (after_kick) {
       c.u_after = c.v_free + friction_kick(c, h);
       worst = std::max(worst, cf::contact_residual(c.force, c.u_after, c.inv_mass, c.limit, h));
     }
-    if (c.q >= 0) pair->tally_friction(c.p, c.q, c.force);
+    if (virial && c.q >= 0) pair->tally_friction(c.p, c.q, c.force);
     double *hist = c.history;
     // a run's steps book the whole kick of their force (its second half acts at the next
     // step); at setup that half of a contact's force has been booked by the step that ended the

@@ -16,6 +16,7 @@
 #include "atom.h"
 #include "compute.h"
 #include "domain.h"
+#include "error.h"
 #include "exceptions.h"
 #include "fix.h"
 #include "force.h"
@@ -710,4 +711,21 @@ TEST(GranCoulomb, IteratedFrictionMeetsItsOptimalityConditions)
   EXPECT_GT(o.sticking, 10);
   EXPECT_GT(o.sliding, 10);
   EXPECT_LE(o.worst, tol * (1.0 + 1e-3));
+}
+
+/* A step whose solver runs out of sweeps says so: the colliding packing iterated to 1e-14 with
+   2 sweeps at most cannot converge (the first step alone needs tens); every step of the run
+   (and its setup) warns, and the solver reports the cap and a residual above the tolerance. */
+TEST(GranCoulomb, IterateWarnsWhenItRunsOutOfSweeps)
+{
+  LammpsSession s;
+  s.load_plugin();
+  s.commands(dense_packing_input(
+      {"pair_style gran/coulomb iterate 1e-14 2", "pair_coeff * * hooke 2.0e3 0.5"}, true));
+  const int before = s.lmp->error->get_numwarn();
+  s.command("run 3");
+  EXPECT_GE(s.lmp->error->get_numwarn() - before, 4) << "setup and three steps";
+  const auto e = s.pair_extra();
+  EXPECT_EQ(e[6], 2.0);
+  EXPECT_GT(e[7], 1e-14);
 }
