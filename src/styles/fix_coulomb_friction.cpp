@@ -36,7 +36,7 @@ Vec3 vec(const double *a)
 
 FixCoulombFriction::FixCoulombFriction(LAMMPS *lmp, int narg, char **arg) :
     Fix(lmp, narg, arg), pair(nullptr), comm_mode(OTHER_FORCES), dt(0.0),
-    largest_limit(0.0), lipschitz(1.0), frozen_groupbit(0), norotate_groupbit(0)
+    largest_limit(0.0), frozen_groupbit(0), norotate_groupbit(0)
 {
   if (narg != 3) error->all(FLERR, "Fix DEMC/COULOMB_FRICTION is internal to pair gran/coulomb");
   comm_forward = 6;
@@ -343,7 +343,8 @@ void FixCoulombFriction::sum_over_ranks(double *values, int n) const
 /* Accelerated projected gradient (Nesterov's momentum with adaptive restart and a backtracked
    Lipschitz estimate, as Mazhar et al.'s APGD in Chrono), preconditioned by m_t: from y the
    trial onto_disc(y + m_t u(y) / (L h)); L doubles while 1/2 d.W d > L/2 sum |d|^2 / m_t
-   (d = trial - y), shrinks by 0.9 after each accepted step and is kept from step to step;
+   (d = trial - y) and shrinks by 0.9 after each accepted step (never below 1, the largest
+   eigenvalue's lower bound: the preconditioned diagonal is 1), from 1 at each step;
    the momentum restarts when the gradient at the new iterate points along the step taken. */
 int FixCoulombFriction::solve_apgd(double h, double &residual)
 {
@@ -356,6 +357,9 @@ int FixCoulombFriction::solve_apgd(double h, double &residual)
   y = gamma;
   u_y = u_gamma;
   double theta = 1.0;
+  // (each step's search starts from the same estimate, so that the step's solution depends on
+  // its own data and the stored forces alone: a run continues from a restart file to round-off)
+  double lipschitz = 1.0;
   while (residual > pair->iterate_tolerance && sweeps < pair->iterate_max_sweeps) {
     for (int k = 0; k < n; k++) {
       const Contact &c = contacts[k];

@@ -126,7 +126,6 @@ class FixCoulombFriction : public Fix {
   CommMode comm_mode;
   double dt;
   double largest_limit;    // over all ranks, this step
-  double lipschitz;        // APGD's estimate, kept from step to step
   int frozen_groupbit, norotate_groupbit;
 
   void check_fix_order();

@@ -418,16 +418,21 @@ TEST(RestartRecords, ReadsRegionAndCoulombFilesOfAnEarlierVersion)
               "fix floor all wall/gran/coulomb hooke 1e6 0.4 zplane -3 NULL",
               "fix g all gravity 60 vector 0.2 0.1 -1", "fix integrate turning nve/sphere",
               "fix slide still nve", "timestep 1e-4", "run 200"});
-  EXPECT_LT(max_relative_difference(forces, s.forces()), 1e-10);
+  /* That version's friction solver (Gauss-Seidel) and today's (APGD) each stop anywhere within
+     iterate's 1e-10 of the largest mu F_N, so the runs agree to the tolerance, not to
+     round-off: 1e-8, derived as CoulombRankInvariance's ITERATED_AGREEMENT (measured: forces
+     3.6e-10, the floor's force 3.6e-10 of its y component). */
+  const double agreement = 1e-8;
+  EXPECT_LT(max_relative_difference(forces, s.forces()), agreement);
   const auto pair = s.pair_extra();
   ASSERT_EQ(expected["pair"].size(), 6u);
   for (size_t k = 0; k < 6; k++)
-    EXPECT_NEAR(pair[k], expected["pair"][k], 1e-10 * std::abs(expected["pair"][k])) << k;
+    EXPECT_NEAR(pair[k], expected["pair"][k], agreement * std::abs(expected["pair"][k])) << k;
   for (const char *id : {"rj", "rk", "floor"}) {
     ASSERT_EQ(expected[id].size(), 9u) << id;
     std::vector<double> now = wall_vector(s, id);
     now.resize(9);
-    expect_same_vectors(expected[id], now, 1e-10, id);
+    expect_same_vectors(expected[id], now, agreement, id);
     EXPECT_GT(expected[id][7], 0.0) << id << ": contacts";
   }
   int dim = 0;
@@ -620,7 +625,10 @@ TEST(RestartRecords, CoulombAndRegionWallOptionsContinueToRoundOff)
       {coulomb, ""},
       {{"pair_style gran/coulomb iterate 1e-14 200", "pair_coeff * * hooke 2e3 0.5"}, ""},
       {{"pair_style gran/coulomb", "pair_coeff * * hertz 1e7 0.3 0.5 damping 0.02 0"}, ""},
-      {{"pair_style gran/coulomb iterate 1e-14 200",
+      // (iterated runs continue to the solver's tolerance, the contacts' order after
+      // read_restart changing the sums' round-off: with restitution 2.2e-12 at 1e-14, 3.8e-13
+      // at 1e-15)
+      {{"pair_style gran/coulomb iterate 1e-15 400",
         "pair_coeff * * hooke 2e3 0.5 restitution 0.7 0"},
        ""},
       {coulomb, "wall/gran/coulomb hooke 2e3 0.5 damping 0.02 0 zplane 0 NULL"},

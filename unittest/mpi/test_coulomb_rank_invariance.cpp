@@ -31,10 +31,12 @@ namespace {
    backtrack of the momentum on either side of a sum that is zero to round-off. Each of an atom's
    contacts (up to 12) then differs by at most the tolerance, so its friction total by 12 x 1e-10
    x the largest mu F_N, i.e. 12 x 0.5 x 1e-10 = 6e-10 of the largest force (at least the largest
-   F_N), at each step. Such a difference grows with the packing's collisions: the direct runs
+   F_N), at each step (the residual bounds each contact's own step, not the distance to the
+   exact forces: an estimate, not a bound). Such a difference grows with the packing's collisions: the direct runs
    (decided from the same forces) turn round-off into 4e-12 over 200 steps, a factor of about 10
-   over the 50 steps here. Hence 6e-9, rounded to 1e-8 (measured: 2.6e-10 forces and 8e-10
-   torques on 2 ranks, 1.6e-9 and 2.6e-9 on 4, 3.5e-10 and 6.6e-10 shuffled). */
+   over the 50 steps here. Hence 6e-9, rounded to 1e-8 (measured, newton on: 1.8e-10 forces and
+   4.7e-10 torques on 2 ranks, 1.8e-10 and 6.0e-10 on 4; newton off 2.9e-10 and 4.2e-10 at most;
+   shuffled 2.2e-10 and 3.6e-10). */
 const double ITERATED_AGREEMENT = 1e-8;
 
 struct Outcome {
