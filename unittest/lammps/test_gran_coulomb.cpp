@@ -690,7 +690,8 @@ TEST(GranCoulomb, IteratedFrictionMeetsItsOptimalityConditions)
   LammpsSession s;
   s.load_plugin();
   s.commands(dense_packing_input(
-      {fmt::format("pair_style gran/coulomb iterate {} {}", tol, cap), "pair_coeff * * hooke 2.0e3 0.5"},
+      {fmt::format("pair_style gran/coulomb iterate {} {}", tol, cap),
+       "pair_coeff * * hooke 2.0e3 0.5"},
       true));
   s.commands(OPTIMALITY_COMPUTES);
   double largest_sweeps = 0.0, largest_residual = 0.0;

@@ -28,15 +28,15 @@ namespace {
 
 /* Iterated runs stop anywhere within the tolerance (1e-10 of the largest mu F_N): two runs
    whose iterates differ by round-off may stop at different sweeps, or take a restart or a
-   backtrack of the momentum on either side of a sum that is zero to round-off. Each of an atom's
-   contacts (up to 12) then differs by at most the tolerance, so its friction total by 12 x 1e-10
-   x the largest mu F_N, i.e. 12 x 0.5 x 1e-10 = 6e-10 of the largest force (at least the largest
-   F_N), at each step (the residual bounds each contact's own step, not the distance to the
-   exact forces: an estimate, not a bound). Such a difference grows with the packing's collisions: the direct runs
-   (decided from the same forces) turn round-off into 4e-12 over 200 steps, a factor of about 10
-   over the 50 steps here. Hence 6e-9, rounded to 1e-8 (measured, newton on: 1.8e-10 forces and
-   4.7e-10 torques on 2 ranks, 1.8e-10 and 6.0e-10 on 4; newton off 2.9e-10 and 4.2e-10 at most;
-   shuffled 2.2e-10 and 3.6e-10). */
+   backtrack of the momentum on either side of a sum that is zero to round-off. Each of an
+   atom's contacts (up to 12) then differs by about the tolerance (the residual bounds each
+   contact's own step, not the distance to the exact forces: an estimate, not a bound), so its
+   friction total by 12 x 0.5 x 1e-10 = 6e-10 of the largest force (at least the largest F_N)
+   at each step. Such a difference grows with the packing's collisions: the direct runs
+   (decided from the same forces) turn round-off into 4e-12 over 200 steps, (4e4)^(1/4), about
+   14, over the 50 steps here. Hence about 8e-9, rounded to 1e-8 (measured, newton on: 1.8e-10
+   forces and 4.7e-10 torques on 2 ranks, 1.8e-10 and 6.0e-10 on 4; newton off 2.9e-10 and
+   4.2e-10 at most; shuffled 2.2e-10 and 3.6e-10). */
 const double ITERATED_AGREEMENT = 1e-8;
 
 struct Outcome {
@@ -136,7 +136,8 @@ TEST(CoulombRankInvariance, IteratedShuffledContacts)
   int me;
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
   auto input = dense_packing_input(
-      {"pair_style gran/coulomb iterate 1e-10 300", "pair_coeff * * hooke 2.0e3 0.5 damping 0.002 0"},
+      {"pair_style gran/coulomb iterate 1e-10 300",
+       "pair_coeff * * hooke 2.0e3 0.5 damping 0.002 0"},
       true);
   input.push_back("neigh_modify every 1 delay 0 check no");
   auto sorted = input, unsorted = input;
