@@ -171,18 +171,26 @@ void FixCoulombFriction::prepare_atoms(double h)
 }
 
 namespace {
-Vec3 point_velocity(const double *v, const double *w, const Vec3 &r)
+// the velocity of the point at arm n from the centre of a body of velocity v and spin w
+Vec3 point_velocity(const double *v, const double *w, double arm, const Vec3 &n)
 {
-  return vec(v) + demc::cross(vec(w), r);
+  return vec(v) + arm * demc::cross(vec(w), n);
 }
 }    // namespace
+
+// the wall's velocity at the contact point of a wall contact
+inline Vec3 FixCoulombFriction::wall_velocity(const Contact &c) const
+{
+  const WallPart &w = walls[c.wall];
+  return w.v + demc::cross(w.w, w.r_q);
+}
 
 // the tangential velocity of q relative to p at the contact point now
 inline Vec3 FixCoulombFriction::velocity_now(const Contact &c) const
 {
-  const Vec3 vp = point_velocity(atom->v[c.p], atom->omega[c.p], c.r_p);
-  const Vec3 vq = c.q >= 0 ? point_velocity(atom->v[c.q], atom->omega[c.q], c.r_q)
-                           : walls[c.wall].v + demc::cross(walls[c.wall].w, c.r_q);
+  const Vec3 vp = point_velocity(atom->v[c.p], atom->omega[c.p], c.arm_p, c.n);
+  const Vec3 vq = c.q >= 0 ? point_velocity(atom->v[c.q], atom->omega[c.q], -c.arm_q, c.n)
+                           : wall_velocity(c);
   return cf::tangential_part(vq - vp, c.n);
 }
 
@@ -190,13 +198,13 @@ inline Vec3 FixCoulombFriction::velocity_now(const Contact &c) const
 inline Vec3 FixCoulombFriction::velocity_free(const Contact &c) const
 {
   const double *sp = &free_velocity[6 * c.p];
-  const Vec3 vp = point_velocity(sp, sp + 3, c.r_p);
+  const Vec3 vp = point_velocity(sp, sp + 3, c.arm_p, c.n);
   Vec3 vq;
   if (c.q >= 0) {
     const double *sq = &free_velocity[6 * c.q];
-    vq = point_velocity(sq, sq + 3, c.r_q);
+    vq = point_velocity(sq, sq + 3, -c.arm_q, c.n);
   } else {
-    vq = walls[c.wall].v + demc::cross(walls[c.wall].w, c.r_q);
+    vq = wall_velocity(c);
   }
   return cf::tangential_part(vq - vp, c.n);
 }
@@ -204,12 +212,12 @@ inline Vec3 FixCoulombFriction::velocity_free(const Contact &c) const
 /* the change of the relative tangential velocity over the kick that the friction totals give */
 inline Vec3 FixCoulombFriction::friction_kick(const Contact &c, double h) const
 {
-  auto kick_at = [this](int k, const Vec3 &r) {
+  auto kick_at = [this, &c](int k, double arm) {
     const double *s = &total[6 * k];
-    return inverse[2 * k] * vec(s) + demc::cross(inverse[2 * k + 1] * vec(s + 3), r);
+    return inverse[2 * k] * vec(s) + (arm * inverse[2 * k + 1]) * demc::cross(vec(s + 3), c.n);
   };
-  const Vec3 kp = kick_at(c.p, c.r_p);
-  const Vec3 dq = c.q >= 0 ? kick_at(c.q, c.r_q) - kp : -kp;
+  const Vec3 kp = kick_at(c.p, c.arm_p);
+  const Vec3 dq = c.q >= 0 ? kick_at(c.q, -c.arm_q) - kp : -kp;
   return h * cf::tangential_part(dq, c.n);
 }
 
@@ -421,24 +429,23 @@ void FixCoulombFriction::out_of_sweeps(int sweeps, double residual) const
 /* a friction force df on p (and -df on q) into this rank's per-atom sums */
 inline void FixCoulombFriction::add_to_totals(const Contact &c, const Vec3 &df)
 {
-  std::vector<double> &a = total;
-  const Vec3 tp = demc::cross(c.r_p, df);
-  double *sp = &a[6 * c.p];
+  // torques r x df with r = arm_p n on p, -arm_q n on q (whose force is -df)
+  const Vec3 t = demc::cross(c.n, df);
+  double *sp = &total[6 * c.p];
   sp[0] += df.x;
   sp[1] += df.y;
   sp[2] += df.z;
-  sp[3] += tp.x;
-  sp[4] += tp.y;
-  sp[5] += tp.z;
+  sp[3] += c.arm_p * t.x;
+  sp[4] += c.arm_p * t.y;
+  sp[5] += c.arm_p * t.z;
   if (c.q < 0) return;
-  const Vec3 tq = demc::cross(c.r_q, -df);
-  double *sq = &a[6 * c.q];
+  double *sq = &total[6 * c.q];
   sq[0] -= df.x;
   sq[1] -= df.y;
   sq[2] -= df.z;
-  sq[3] += tq.x;
-  sq[4] += tq.y;
-  sq[5] += tq.z;
+  sq[3] += c.arm_q * t.x;
+  sq[4] += c.arm_q * t.y;
+  sq[5] += c.arm_q * t.z;
 }
 
 /* the totals over all ranks from each rank's contributions: ghosts' shares summed to their
@@ -488,7 +495,7 @@ void FixCoulombFriction::apply(double h, bool advance, bool after_kick, int swee
     hist[PairGranCoulomb::H_WORK] += work;
     if (c.q < 0) {
       const WallPart &w = walls[c.wall];
-      w.fix->friction_applied(c.force, c.r_q, w.move, !c.sticks, work);
+      w.fix->friction_applied(c.force, w.r_q, w.move, !c.sticks, work);
     } else {
       dissipated += c.weight * work;
     }

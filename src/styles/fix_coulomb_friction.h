@@ -48,8 +48,8 @@ class FixCoulombFriction : public Fix {
     int p, q;
     int wall;                     // a wall contact's part in walls
     demc::Vec3 n;                 // unit normal from p to q
-    demc::Vec3 r_p, r_q;          // contact point from p's centre and from q's centre (wall: axis)
-    double arm_p, arm_q;          // |r_p|, |r_q| (a wall's arm_q is not used)
+    // the contact point at arm_p n from p's centre and (particle q) at -arm_q n from q's
+    double arm_p, arm_q;
     double limit;                 // mu F_N
     double weight;      // share of this rank in the energy sums (1/2: newton off, ghost q)
     double *history;    // friction force on p (3), state, work
@@ -61,10 +61,10 @@ class FixCoulombFriction : public Fix {
     demc::Vec3 u_after;     // relative tangential velocity after the kick with the friction
     bool sticks;
   };
-  // the wall of a wall contact: its velocity and spin, its movement at the contact point over
-  // the step, its fix
+  // the wall of a wall contact: its velocity and spin, the contact point from its axis, its
+  // movement at the contact point over the step, its fix
   struct WallPart {
-    demc::Vec3 v, w, move;
+    demc::Vec3 v, w, r_q, move;
     class FixWallGranCoulomb *fix;
   };
 
@@ -94,8 +94,6 @@ class FixCoulombFriction : public Fix {
     c.p = p;
     c.q = q;
     c.n = n;
-    c.r_p = arm_p * n;
-    c.r_q = -arm_q * n;
     c.arm_p = arm_p;
     c.arm_q = arm_q;
     c.limit = limit;
@@ -132,6 +130,7 @@ class FixCoulombFriction : public Fix {
   void check_not_rotating() const;
   void prepare_atoms(double h);
   void prepare(bool decide, double h);
+  demc::Vec3 wall_velocity(const Contact &c) const;
   demc::Vec3 velocity_now(const Contact &c) const;
   demc::Vec3 velocity_free(const Contact &c) const;
   demc::Vec3 friction_kick(const Contact &c, double h) const;

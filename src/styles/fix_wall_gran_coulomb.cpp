@@ -124,15 +124,14 @@ FixWallGranDemc::Touch FixWallGranCoulomb::touch(const Contact &c, int side, boo
   FixCoulombFriction::Contact fc;
   fc.p = i;
   fc.n = c.n;
-  fc.r_p = c.r_p;
-  fc.r_q = c.r_q;
-  fc.arm_p = demc::norm(c.r_p);
+  fc.arm_p = demc::norm(c.r_p);    // (r_p = arm_p n)
   fc.limit = mu * F_N;
   fc.weight = 1.0;
   fc.history = h;
   FixCoulombFriction::WallPart wall;
   wall.v = advance ? (1.0 / dt) * c.du_q : Vec3{0.0, 0.0, 0.0};
   wall.w = advance ? (1.0 / dt) * c.dth_q : Vec3{0.0, 0.0, 0.0};
+  wall.r_q = c.r_q;
   wall.move = c.du_q + demc::cross(c.dth_q, c.r_q);
   wall.fix = this;
   friction->add_wall_contact(fc, wall);

@@ -34,9 +34,9 @@ namespace {
    friction total by 12 x 0.5 x 1e-10 = 6e-10 of the largest force (at least the largest F_N)
    at each step. Such a difference grows with the packing's collisions: the direct runs
    (decided from the same forces) turn round-off into 4e-12 over 200 steps, (4e4)^(1/4), about
-   14, over the 50 steps here. Hence about 8e-9, rounded to 1e-8 (measured, newton on: 1.8e-10
-   forces and 4.7e-10 torques on 2 ranks, 1.8e-10 and 6.0e-10 on 4; newton off 2.9e-10 and
-   4.2e-10 at most; shuffled 2.2e-10 and 3.6e-10). */
+   14, over the 50 steps here. Hence about 8e-9, rounded to 1e-8 (measured on two versions
+   differing in the last bits: 1.8e-10 to 1.1e-9 on 2 and 4 ranks, newton on and off; shuffled
+   2.2e-10 to 9.2e-10). */
 const double ITERATED_AGREEMENT = 1e-8;
 
 struct Outcome {
