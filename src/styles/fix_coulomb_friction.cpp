@@ -341,6 +341,7 @@ double FixCoulombFriction::residual_of(const std::vector<Vec3> &force, const std
   return largest_limit > 0.0 ? global / largest_limit : 0.0;
 }
 
+// (n <= 4)
 void FixCoulombFriction::sum_over_ranks(double *values, int n) const
 {
   double global[4] = {0.0, 0.0, 0.0, 0.0};
@@ -365,8 +366,9 @@ int FixCoulombFriction::solve_apgd(double h, double &residual)
   y = gamma;
   u_y = u_gamma;
   double theta = 1.0;
-  // (each step's search starts from the same estimate, so that the step's solution depends on
-  // its own data and the stored forces alone: a run continues from a restart file to round-off)
+  // (each step's search starts from the same estimate, so that its path depends on the step's
+  // own data and the stored forces alone, not on the run's earlier steps: a run continued from
+  // a restart file takes the path of the run that went straight on, but for round-off)
   double lipschitz = 1.0;
   while (residual > pair->iterate_tolerance && sweeps < pair->iterate_max_sweeps) {
     for (int k = 0; k < n; k++) {
@@ -378,7 +380,8 @@ int FixCoulombFriction::solve_apgd(double h, double &residual)
     // [0]: d.W d, [1]: |d|^2 / m_t, [2]: the gradient at the trial along the step taken
     double sums[3] = {0.0, 0.0, 0.0};
     for (int k = 0; k < n; k++) {
-      const double w = contacts[k].weight;    // (see solve_jacobi())
+      // (weight: a contact listed on two ranks, newton off, counts half on each)
+      const double w = contacts[k].weight;
       const Vec3 d = trial[k] - y[k];
       sums[0] += w * demc::dot(d, u_y[k] - u_trial[k]) / h;
       sums[1] += w * demc::norm2(d) * contacts[k].inv_mass;
