@@ -97,6 +97,59 @@ namespace coulomb {
     return {(cap / math::sqrt(speed2)) * v_free, false};
   }
 
+  /* ---------------------------------------------------------------------
+   Many contacts (pair_style gran/coulomb iterate). With the normal forces of
+   the step given, the friction forces F_c of all contacts minimise the convex
+     f(F) = 1/2 F.W F - F.v_free / h   over the product of the discs |F_c| <= limit_c,
+   W F the change of the relative tangential velocities that the friction forces F give over
+   the kick, divided by h (W = J M^-1 J^T, the Delassus operator), whose gradient is -u(F) / h
+   with u(F) the relative tangential velocities after the kick. W's diagonal block of a
+   contact is 1/m_t times the identity of its tangent plane, so decide() is the exact solution
+   of one contact with the others' forces fixed: onto_disc(F_c + m_t u_c(F) / h). The solver's
+   per-contact steps below are preconditioned by m_t (its metric sum_c |F_c|^2 / m_t).
+   --------------------------------------------------------------------- */
+
+  // the point of the disc |F| <= limit nearest to f (a negative limit is no force)
+  DEMC_FN Vec3 onto_disc(const Vec3 &f, double limit)
+  {
+    const double cap = limit > 0.0 ? limit : 0.0;
+    const double len2 = norm2(f);
+    if (len2 <= cap * cap) return f;
+    return (cap / math::sqrt(len2)) * f;
+  }
+
+  /* A projected gradient step of one contact from the force f at which the relative tangential
+   velocity after the kick is u: onto_disc(f + step m_t u / h); step 1 is decide()'s exact
+   solution of the contact alone. inv_mass_t = 0 (both bodies immovable): no force. */
+  DEMC_FN Vec3 gradient_step(const Vec3 &f, const Vec3 &u, double inv_mass_t, double limit,
+                             double step, double h)
+  {
+    if (!(inv_mass_t > 0.0)) return {0.0, 0.0, 0.0};
+    return onto_disc(f + (step / (h * inv_mass_t)) * u, limit);
+  }
+
+  /* How far a contact's force f is from its own solution with the others' forces fixed: the
+   force change decide() would make, |gradient_step(f, u, ..., 1, h) - f| (zero for every
+   contact exactly at the minimum of f(F)); for a sticking contact m_t |u| / h. */
+  DEMC_FN double contact_residual(const Vec3 &f, const Vec3 &u, double inv_mass_t, double limit,
+                                  double h)
+  {
+    return norm(gradient_step(f, u, inv_mass_t, limit, 1.0, h) - f);
+  }
+
+  /* Nesterov's momentum of accelerated projected gradient (FISTA's sequence in the form of
+   Mazhar et al.'s APGD): from theta_k the next theta and the extrapolation factor beta. */
+  struct Momentum {
+    double theta, beta;
+  };
+
+  DEMC_FN Momentum nesterov_momentum(double theta)
+  {
+    const double t2 = theta * theta;
+    const double next = 0.5 * (-t2 + theta * math::sqrt(t2 + 4.0));
+    return {next, theta * (1.0 - theta) / (t2 + next)};
+  }
+
   /* One dimension with a velocity: the same decision for a scalar v (m x'' = f_ext + friction),
    the friction force; at v = 0 it is at_rest_1d()'s (the kernel tests check it). */
   DEMC_FN double step_1d(double v, double f_ext, double limit, double m, double h)

@@ -35,8 +35,8 @@ Vec3 vec(const double *a)
 /* ---------------------------------------------------------------------- */
 
 FixCoulombFriction::FixCoulombFriction(LAMMPS *lmp, int narg, char **arg) :
-    Fix(lmp, narg, arg), pair(nullptr), comm_mode(OTHER_FORCES), dt(0.0), frozen_groupbit(0),
-    norotate_groupbit(0)
+    Fix(lmp, narg, arg), pair(nullptr), comm_mode(OTHER_FORCES), dt(0.0),
+    largest_limit(0.0), frozen_groupbit(0), norotate_groupbit(0)
 {
   if (narg != 3) error->all(FLERR, "Fix DEMC/COULOMB_FRICTION is internal to pair gran/coulomb");
   comm_forward = 6;
@@ -61,9 +61,6 @@ void FixCoulombFriction::init()
     error->all(FLERR,
                "Pair gran/coulomb needs a 3d simulation (spheres of moment of inertia "
                "2/5 m r^2)");
-  if (pair->iterate_tolerance > 0.0 && force->newton_pair == 0)
-    error->all(FLERR,
-               "Pair gran/coulomb iterate needs newton_pair on (each contact solved on one rank)");
   norotate_groupbit = 0;
   if (!pair->norotate_group.empty()) {
     const int g = group->find(pair->norotate_group);
@@ -144,32 +141,84 @@ void FixCoulombFriction::check_not_rotating() const
 }
 
 /* ----------------------------------------------------------------------
-   atom k as a body of the kernel: its velocities, the forces of every other
-   origin (with this fix's friction totals if asked), its inverse mass and
-   moment of inertia (0 if frozen, 1/I = 0 if it does not rotate)
+   per atom (local and ghost): the inverse mass and moment of inertia (0 if
+   frozen, 1/I = 0 if it does not rotate), and the velocity and spin after a
+   kick of length h by every other force
 ------------------------------------------------------------------------- */
 
-cf::Body FixCoulombFriction::body(int k, bool with_friction) const
+void FixCoulombFriction::prepare_atoms(double h)
 {
-  cf::Body b;
-  b.v = vec(atom->v[k]);
-  b.w = vec(atom->omega[k]);
-  b.f = vec(atom->f[k]);
-  b.t = vec(atom->torque[k]);
-  if (with_friction) {
+  const int nall = atom->nlocal + atom->nghost;
+  inverse.resize(2 * (size_t) nall);
+  free_velocity.resize(6 * (size_t) nall);
+  const int *mask = atom->mask;
+  const double *rmass = atom->rmass, *radius = atom->radius;
+  double **v = atom->v, **omega = atom->omega, **f = atom->f, **torque = atom->torque;
+  for (int k = 0; k < nall; k++) {
+    double inv_m = 0.0, inv_I = 0.0;
+    if (!(mask[k] & frozen_groupbit)) {
+      inv_m = 1.0 / rmass[k];
+      if (!(mask[k] & norotate_groupbit)) inv_I = inv_m / (0.4 * radius[k] * radius[k]);
+    }
+    inverse[2 * k] = inv_m;
+    inverse[2 * k + 1] = inv_I;
+    double *row = &free_velocity[6 * k];
+    for (int d = 0; d < 3; d++) {
+      row[d] = v[k][d] + h * inv_m * f[k][d];
+      row[3 + d] = omega[k][d] + h * inv_I * torque[k][d];
+    }
+  }
+}
+
+namespace {
+// the velocity of the point at arm n from the centre of a body of velocity v and spin w
+Vec3 point_velocity(const double *v, const double *w, double arm, const Vec3 &n)
+{
+  return vec(v) + arm * demc::cross(vec(w), n);
+}
+}    // namespace
+
+// the wall's velocity at the contact point of a wall contact
+inline Vec3 FixCoulombFriction::wall_velocity(const Contact &c) const
+{
+  const WallPart &w = walls[c.wall];
+  return w.v + demc::cross(w.w, w.r_q);
+}
+
+// the tangential velocity of q relative to p at the contact point now
+inline Vec3 FixCoulombFriction::velocity_now(const Contact &c) const
+{
+  const Vec3 vp = point_velocity(atom->v[c.p], atom->omega[c.p], c.arm_p, c.n);
+  const Vec3 vq = c.q >= 0 ? point_velocity(atom->v[c.q], atom->omega[c.q], -c.arm_q, c.n)
+                           : wall_velocity(c);
+  return cf::tangential_part(vq - vp, c.n);
+}
+
+// the same after the kick of every other force (a wall's velocity does not change)
+inline Vec3 FixCoulombFriction::velocity_free(const Contact &c) const
+{
+  const double *sp = &free_velocity[6 * c.p];
+  const Vec3 vp = point_velocity(sp, sp + 3, c.arm_p, c.n);
+  Vec3 vq;
+  if (c.q >= 0) {
+    const double *sq = &free_velocity[6 * c.q];
+    vq = point_velocity(sq, sq + 3, -c.arm_q, c.n);
+  } else {
+    vq = wall_velocity(c);
+  }
+  return cf::tangential_part(vq - vp, c.n);
+}
+
+/* the change of the relative tangential velocity over the kick that the friction totals give */
+inline Vec3 FixCoulombFriction::friction_kick(const Contact &c, double h) const
+{
+  auto kick_at = [this, &c](int k, double arm) {
     const double *s = &total[6 * k];
-    b.f = b.f + Vec3{s[0], s[1], s[2]};
-    b.t = b.t + Vec3{s[3], s[4], s[5]};
-  }
-  const int mask = atom->mask[k];
-  if (mask & frozen_groupbit) {
-    b.inv_m = b.inv_I = 0.0;
-    return b;
-  }
-  const double m = atom->rmass[k], r = atom->radius[k];
-  b.inv_m = 1.0 / m;
-  b.inv_I = (mask & norotate_groupbit) ? 0.0 : 1.0 / (0.4 * m * r * r);
-  return b;
+    return inverse[2 * k] * vec(s) + (arm * inverse[2 * k + 1]) * demc::cross(vec(s + 3), c.n);
+  };
+  const Vec3 kp = kick_at(c.p, c.arm_p);
+  const Vec3 dq = c.q >= 0 ? kick_at(c.q, -c.arm_q) - kp : -kp;
+  return h * cf::tangential_part(dq, c.n);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -182,17 +231,27 @@ void FixCoulombFriction::post_force(int)
   const double h = advance ? dt : 0.5 * dt;
   check_not_rotating();
   const int nall = atom->nlocal + atom->nghost;
-  mine.assign(6 * (size_t) nall, 0.0);
   total.assign(6 * (size_t) nall, 0.0);
   // the forces and torques of every other origin, complete on the owners by now, to the ghosts
   comm_mode = OTHER_FORCES;
   comm->forward_comm(this);
-  prepare(h);
-  double residual = 0.0;
+  prepare_atoms(h);
   const bool repeat = pair->repeats_last_step();
-  const int sweeps = repeat ? repeat_last_step() : solve(h, residual);
-  apply(h, advance, sweeps, residual);
-  contacts.clear();
+  const bool direct = !repeat && pair->iterate_tolerance <= 0.0;
+  // the paper's direct treatment: every contact decided from the forces without friction
+  prepare(direct, h);
+  double residual = 0.0;
+  int sweeps = 1;
+  if (repeat) {
+    sweeps = repeat_last_step(h);
+  } else if (direct) {
+    exchange();
+  } else {
+    sweeps = solve_apgd(h, residual);
+    if (residual > pair->iterate_tolerance) out_of_sweeps(sweeps, residual);
+  }
+  apply(h, advance, direct, sweeps, residual);
+  clear_contacts();
   pair->last_step_repeated();
 }
 
@@ -202,7 +261,7 @@ void FixCoulombFriction::post_force(int)
    returns 0 sweeps
 ------------------------------------------------------------------------- */
 
-int FixCoulombFriction::repeat_last_step()
+int FixCoulombFriction::repeat_last_step(double h)
 {
   for (Contact &c : contacts) {
     const double *hist = c.history;
@@ -210,123 +269,186 @@ int FixCoulombFriction::repeat_last_step()
     c.force = {hist[PairGranCoulomb::H_FX], hist[PairGranCoulomb::H_FY],
                hist[PairGranCoulomb::H_FZ]};
     c.sticks = state == PairGranCoulomb::STICKING;
-    add_to_totals(c, c.force, mine);
+    add_to_totals(c, c.force);
   }
   exchange();
+  for (Contact &c : contacts) c.u_after = c.v_free + friction_kick(c, h);
   return 0;
 }
 
 /* ----------------------------------------------------------------------
-   each contact's reduced mass and relative tangential velocity now
+   each contact's reduced mass and relative tangential velocities now and
+   after the kick without friction; the largest mu F_N over all ranks. With
+   decide: each contact's friction from these alone (the direct treatment),
+   this rank's contributions to the totals.
 ------------------------------------------------------------------------- */
 
-cf::Body FixCoulombFriction::wall_body(const Contact &c) const
+void FixCoulombFriction::prepare(bool decide, double h)
 {
-  const Vec3 zero = {0.0, 0.0, 0.0};
-  return {c.wall_v, c.wall_w, zero, zero, 0.0, 0.0};
+  double largest = 0.0;
+  for (Contact &c : contacts) {
+    const int p = c.p, q = c.q;
+    c.inv_mass = inverse[2 * p] + c.arm_p * c.arm_p * inverse[2 * p + 1];
+    if (q >= 0) c.inv_mass += inverse[2 * q] + c.arm_q * c.arm_q * inverse[2 * q + 1];
+    c.u_before = velocity_now(c);
+    c.v_free = velocity_free(c);
+    largest = std::max(largest, c.limit);
+    if (decide) {
+      const auto d = cf::decide(c.v_free, c.inv_mass, c.limit, h);
+      c.force = d.force;
+      c.sticks = d.sticks;
+      add_to_totals(c, c.force);
+    }
+  }
+  MPI_Allreduce(&largest, &largest_limit, 1, MPI_DOUBLE, MPI_MAX, world);
 }
 
-void FixCoulombFriction::prepare(double)
+// the last step's force turned into today's tangent plane and held inside today's disc
+Vec3 FixCoulombFriction::warm_start(const Contact &c) const
 {
-  /* Sweeps: a ghost q that is the periodic image of an atom this rank owns is summed on that
-     atom, so that the sweeps are Gauss-Seidel over all contacts of the rank (summed on the
-     image, the contacts of its two copies saw each other's changes only at the exchange, as
-     contacts on two ranks do, and those of a periodic packing kept changing from sweep to
-     sweep). Needs newton on, which iterate requires (with newton off a contact across the
-     boundary is listed from both copies). */
-  const bool to_owner = pair->iterate_tolerance > 0.0 && atom->map_style != Atom::MAP_NONE;
-  const int nlocal = atom->nlocal;
-  for (Contact &c : contacts) {
-    c.q_sum = c.q;
-    if (to_owner && c.q >= nlocal) {
-      const int owner = atom->map(atom->tag[c.q]);
-      if (owner >= 0 && owner < nlocal) c.q_sum = owner;
-    }
-    const cf::Body p = body(c.p, false);
-    const cf::Body q = c.q >= 0 ? body(c.q, false) : wall_body(c);
-    c.inv_mass = cf::tangential_inverse_mass(p.inv_m, p.inv_I, demc::norm(c.r_p), q.inv_m, q.inv_I,
-                                             c.q >= 0 ? demc::norm(c.r_q) : 0.0);
-    c.u_before = cf::relative_tangential_velocity(p, q, c.r_p, c.r_q, c.n, 0.0);
-    c.force = {0.0, 0.0, 0.0};
-    c.sticks = false;
-  }
+  if (!(c.inv_mass > 0.0)) return {0.0, 0.0, 0.0};
+  const double *hist = c.history;
+  return cf::onto_disc(cf::tangential_part(vec(hist), c.n), c.limit);
 }
 
 /* ----------------------------------------------------------------------
-   the friction forces; returns the number of sweeps, sets the residual
+   the solver's building blocks: u(F), the relative tangential
+   velocities after the kick with the friction forces F (one exchange: a
+   sweep), and the residual of F: the largest force change that deciding one
+   contact alone with the others' forces fixed would make, over all ranks,
+   relative to the largest mu F_N of the system
 ------------------------------------------------------------------------- */
 
-int FixCoulombFriction::solve(double h, double &residual)
+void FixCoulombFriction::evaluate(const std::vector<Vec3> &force, std::vector<Vec3> &u, double h)
 {
-  if (pair->iterate_tolerance <= 0.0) {
-    // the paper's direct treatment: every contact from the forces without friction
-    for (Contact &c : contacts) {
-      const cf::Body p = body(c.p, false);
-      const cf::Body q = c.q >= 0 ? body(c.q, false) : wall_body(c);
-      const auto d = cf::decide(cf::relative_tangential_velocity(p, q, c.r_p, c.r_q, c.n, h),
-                                c.inv_mass, c.limit, h);
-      c.force = d.force;
-      c.sticks = d.sticks;
-      add_to_totals(c, c.force, mine);
-    }
-    exchange();
-    residual = sweep_residual(h);
-    return 1;
-  }
-  // projected Gauss-Seidel from the last step's forces (turned into today's tangent plane and
-  // held inside today's cone)
-  for (Contact &c : contacts) {
-    const double *hist = c.history;
-    Vec3 f = cf::tangential_part({hist[0], hist[1], hist[2]}, c.n);
-    const double len = demc::norm(f);
-    if (len > c.limit) f = (c.limit > 0.0 ? c.limit / len : 0.0) * f;
-    c.force = f;
-    add_to_totals(c, f, mine);
-  }
+  std::fill(total.begin(), total.end(), 0.0);
+  const int n = (int) contacts.size();
+  for (int k = 0; k < n; k++) add_to_totals(contacts[k], force[k]);
   exchange();
-  int sweep = 0;
-  while (sweep < pair->iterate_max_sweeps) {
-    sweep++;
-    for (Contact &c : contacts) {
-      const cf::Body p = body(c.p, true);
-      const cf::Body q = c.q >= 0 ? body(c.q_sum, true) : wall_body(c);
-      const Vec3 v_free =
-          cf::relative_tangential_velocity(p, q, c.r_p, c.r_q, c.n, h) + (h * c.inv_mass) * c.force;
-      const auto d = cf::decide(v_free, c.inv_mass, c.limit, h);
-      const Vec3 change = d.force - c.force;
-      add_to_totals(c, change, mine);
-      add_to_totals(c, change, total);
-      c.force = d.force;
-      c.sticks = d.sticks;
-    }
-    exchange();
-    residual = sweep_residual(h);
-    if (residual <= pair->iterate_tolerance) break;
-  }
-  return sweep;
+  for (int k = 0; k < n; k++) u[k] = contacts[k].v_free + friction_kick(contacts[k], h);
 }
 
-/* a friction force change df on p (and -df on q) into the per-atom sums a */
-void FixCoulombFriction::add_to_totals(const Contact &c, const Vec3 &df,
-                                       std::vector<double> &a) const
+double FixCoulombFriction::residual_of(const std::vector<Vec3> &force, const std::vector<Vec3> &u,
+                                       double h) const
 {
-  const Vec3 tp = demc::cross(c.r_p, df);
-  double *sp = &a[6 * c.p];
+  double local = 0.0, global = 0.0;
+  const int n = (int) contacts.size();
+  for (int k = 0; k < n; k++) {
+    const Contact &c = contacts[k];
+    local = std::max(local, cf::contact_residual(force[k], u[k], c.inv_mass, c.limit, h));
+  }
+  MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_MAX, world);
+  return largest_limit > 0.0 ? global / largest_limit : 0.0;
+}
+
+// (n <= 4)
+void FixCoulombFriction::sum_over_ranks(double *values, int n) const
+{
+  double global[4] = {0.0, 0.0, 0.0, 0.0};
+  MPI_Allreduce(values, global, n, MPI_DOUBLE, MPI_SUM, world);
+  for (int k = 0; k < n; k++) values[k] = global[k];
+}
+
+/* Accelerated projected gradient (Nesterov's momentum with adaptive restart and a backtracked
+   Lipschitz estimate, as Mazhar et al.'s APGD in Chrono), preconditioned by m_t: from y the
+   trial onto_disc(y + m_t u(y) / (L h)); L doubles while 1/2 d.W d > L/2 sum |d|^2 / m_t
+   (d = trial - y) and shrinks by 0.9 after each accepted step (never below 1, the largest
+   eigenvalue's lower bound: the preconditioned diagonal is 1), from 1 at each step;
+   the momentum restarts when the gradient at the new iterate points along the step taken. */
+int FixCoulombFriction::solve_apgd(double h, double &residual)
+{
+  const int n = (int) contacts.size();
+  for (auto *a : {&gamma, &u_gamma, &y, &u_y, &trial, &u_trial}) a->resize(n);
+  for (int k = 0; k < n; k++) gamma[k] = warm_start(contacts[k]);
+  evaluate(gamma, u_gamma, h);
+  int sweeps = 1;
+  residual = residual_of(gamma, u_gamma, h);
+  y = gamma;
+  u_y = u_gamma;
+  double theta = 1.0;
+  // (each step's search starts from the same estimate, so that its path depends on the step's
+  // own data and the stored forces alone, not on the run's earlier steps: a run continued from
+  // a restart file takes the path of the run that went straight on, but for round-off)
+  double lipschitz = 1.0;
+  while (residual > pair->iterate_tolerance && sweeps < pair->iterate_max_sweeps) {
+    for (int k = 0; k < n; k++) {
+      const Contact &c = contacts[k];
+      trial[k] = cf::gradient_step(y[k], u_y[k], c.inv_mass, c.limit, 1.0 / lipschitz, h);
+    }
+    evaluate(trial, u_trial, h);
+    sweeps++;
+    // [0]: d.W d, [1]: |d|^2 / m_t, [2]: the gradient at the trial along the step taken
+    double sums[3] = {0.0, 0.0, 0.0};
+    for (int k = 0; k < n; k++) {
+      // (weight: a contact listed on two ranks, newton off, counts half on each)
+      const double w = contacts[k].weight;
+      const Vec3 d = trial[k] - y[k];
+      sums[0] += w * demc::dot(d, u_y[k] - u_trial[k]) / h;
+      sums[1] += w * demc::norm2(d) * contacts[k].inv_mass;
+      sums[2] -= w * demc::dot(u_trial[k], trial[k] - gamma[k]) / h;
+    }
+    sum_over_ranks(sums, 3);
+    if (sums[0] > lipschitz * sums[1] * (1.0 + 1.0e-10)) {
+      lipschitz *= 2.0;
+      continue;
+    }
+    residual = residual_of(trial, u_trial, h);
+    cf::Momentum m = cf::nesterov_momentum(theta);
+    if (sums[2] > 0.0) m = {1.0, 0.0};
+    for (int k = 0; k < n; k++) {
+      y[k] = trial[k] + m.beta * (trial[k] - gamma[k]);
+      u_y[k] = u_trial[k] + m.beta * (u_trial[k] - u_gamma[k]);
+    }
+    std::swap(gamma, trial);
+    std::swap(u_gamma, u_trial);
+    theta = m.theta;
+    lipschitz = std::max(1.0, 0.9 * lipschitz);
+  }
+  finish_iterates(h);
+  return sweeps;
+}
+
+// the iterates' forces and velocities into the contacts; their state from decide()
+void FixCoulombFriction::finish_iterates(double h)
+{
+  const int n = (int) contacts.size();
+  for (int k = 0; k < n; k++) {
+    Contact &c = contacts[k];
+    c.force = gamma[k];
+    c.u_after = u_gamma[k];
+    c.sticks = cf::decide(c.u_after + (h * c.inv_mass) * c.force, c.inv_mass, c.limit, h).sticks;
+  }
+}
+
+void FixCoulombFriction::out_of_sweeps(int sweeps, double residual) const
+{
+  if (comm->me == 0)
+    error->warning(FLERR,
+                   "Pair gran/coulomb iterate: step {}: the friction solver stopped after {} "
+                   "sweeps at residual {:.3g} > tolerance {:.3g}; raise max_sweeps",
+                   update->ntimestep, sweeps, residual, pair->iterate_tolerance);
+}
+
+/* a friction force df on p (and -df on q) into this rank's per-atom sums */
+inline void FixCoulombFriction::add_to_totals(const Contact &c, const Vec3 &df)
+{
+  // torques r x df with r = arm_p n on p, -arm_q n on q (whose force is -df)
+  const Vec3 t = demc::cross(c.n, df);
+  double *sp = &total[6 * c.p];
   sp[0] += df.x;
   sp[1] += df.y;
   sp[2] += df.z;
-  sp[3] += tp.x;
-  sp[4] += tp.y;
-  sp[5] += tp.z;
+  sp[3] += c.arm_p * t.x;
+  sp[4] += c.arm_p * t.y;
+  sp[5] += c.arm_p * t.z;
   if (c.q < 0) return;
-  const Vec3 tq = demc::cross(c.r_q, -df);
-  double *sq = &a[6 * c.q_sum];
+  double *sq = &total[6 * c.q];
   sq[0] -= df.x;
   sq[1] -= df.y;
   sq[2] -= df.z;
-  sq[3] += tq.x;
-  sq[4] += tq.y;
-  sq[5] += tq.z;
+  sq[3] += c.arm_q * t.x;
+  sq[4] += c.arm_q * t.y;
+  sq[5] += c.arm_q * t.z;
 }
 
 /* the totals over all ranks from each rank's contributions: ghosts' shares summed to their
@@ -334,45 +456,20 @@ void FixCoulombFriction::add_to_totals(const Contact &c, const Vec3 &df,
    totals to their ghosts */
 void FixCoulombFriction::exchange()
 {
-  total = mine;
   comm_mode = FRICTION_TOTALS;
   if (force->newton_pair) comm->reverse_comm(this);
   comm->forward_comm(this);
 }
 
 /* ----------------------------------------------------------------------
-   with the friction totals as they are: each contact's velocity after the
-   kick (for its dissipation), and the largest change of a friction force
-   that a further sweep would make (for a sticking contact: m_t times its
-   relative tangential acceleration left), over all ranks, relative to the
-   largest friction limit mu F_N of the system. (Relative to each contact's
-   own limit, a grazing contact of a jammed packing, whose limit is near
-   zero, kept the measure near 2 while the solution had converged.)
-------------------------------------------------------------------------- */
-
-double FixCoulombFriction::sweep_residual(double h)
-{
-  // [0]: the largest force change, [1]: the largest limit, both over all ranks
-  double local[2] = {0.0, 0.0}, global[2] = {0.0, 0.0};
-  for (Contact &c : contacts) {
-    const cf::Body p = body(c.p, true);
-    const cf::Body q = c.q >= 0 ? body(c.q_sum, true) : wall_body(c);
-    c.u_after = cf::relative_tangential_velocity(p, q, c.r_p, c.r_q, c.n, h);
-    if (!(c.limit > 0.0)) continue;
-    const auto d = cf::decide(c.u_after + (h * c.inv_mass) * c.force, c.inv_mass, c.limit, h);
-    local[0] = std::max(local[0], demc::norm(d.force - c.force));
-    local[1] = std::max(local[1], c.limit);
-  }
-  MPI_Allreduce(local, global, 2, MPI_DOUBLE, MPI_MAX, world);
-  return global[1] > 0.0 ? global[0] / global[1] : 0.0;
-}
-
-/* ----------------------------------------------------------------------
    the friction totals to the owned atoms (not to frozen ones), the virial,
-   the dissipated work, the contacts' histories
+   the dissipated work, the contacts' histories; after_kick: each contact's
+   velocity after the kick from the totals first, and the residual
+   (residual_of()) of the direct treatment
 ------------------------------------------------------------------------- */
 
-void FixCoulombFriction::apply(double h, bool advance, int sweeps, double residual)
+void FixCoulombFriction::apply(double h, bool advance, bool after_kick, int sweeps,
+                               double residual)
 {
   double **f = atom->f, **torque = atom->torque;
   const int *mask = atom->mask;
@@ -384,9 +481,14 @@ void FixCoulombFriction::apply(double h, bool advance, int sweeps, double residu
       torque[i][k] += s[3 + k];
     }
   }
-  double dissipated = 0.0, sliding = 0.0;
-  for (const Contact &c : contacts) {
-    if (c.q >= 0) pair->tally_friction(c.p, c.q, c.force);
+  double dissipated = 0.0, sliding = 0.0, worst = 0.0;
+  const bool virial = pair->evflag != 0;    // (a call per contact otherwise)
+  for (Contact &c : contacts) {
+    if (after_kick) {
+      c.u_after = c.v_free + friction_kick(c, h);
+      worst = std::max(worst, cf::contact_residual(c.force, c.u_after, c.inv_mass, c.limit, h));
+    }
+    if (virial && c.q >= 0) pair->tally_friction(c.p, c.q, c.force);
     double *hist = c.history;
     // a run's steps book the whole kick of their force (its second half acts at the next
     // step); at setup that half of a contact's force has been booked by the step that ended the
@@ -394,16 +496,23 @@ void FixCoulombFriction::apply(double h, bool advance, int sweeps, double residu
     const bool booked = !advance && hist[PairGranCoulomb::H_STATE] != PairGranCoulomb::NO_STATE;
     const double work = booked ? 0.0 : cf::kick_dissipation(c.force, c.u_before, c.u_after, h);
     hist[PairGranCoulomb::H_WORK] += work;
-    if (c.q < 0)
-      c.wall->friction_applied(c.force, c.r_q, c.wall_move, !c.sticks, work);
-    else
+    if (c.q < 0) {
+      const WallPart &w = walls[c.wall];
+      w.fix->friction_applied(c.force, w.r_q, w.move, !c.sticks, work);
+    } else {
       dissipated += c.weight * work;
+    }
     hist[PairGranCoulomb::H_FX] = c.force.x;
     hist[PairGranCoulomb::H_FY] = c.force.y;
     hist[PairGranCoulomb::H_FZ] = c.force.z;
     hist[PairGranCoulomb::H_STATE] = c.sticks ? PairGranCoulomb::STICKING
                                               : PairGranCoulomb::SLIDING;
     if (!c.sticks && c.q >= 0) sliding += c.weight;
+  }
+  if (after_kick) {
+    double global = 0.0;
+    MPI_Allreduce(&worst, &global, 1, MPI_DOUBLE, MPI_MAX, world);
+    residual = largest_limit > 0.0 ? global / largest_limit : 0.0;
   }
   pair->friction_decided(dissipated, sliding, sweeps, residual);
 }
@@ -457,6 +566,11 @@ void FixCoulombFriction::unpack_reverse_comm(int n, int *list, double *buf)
 
 double FixCoulombFriction::memory_usage()
 {
-  return (double) (mine.capacity() + total.capacity()) * sizeof(double) +
-      (double) contacts.capacity() * sizeof(Contact);
+  double bytes = (double) (total.capacity() + inverse.capacity() +
+                           free_velocity.capacity()) *
+      sizeof(double);
+  for (const auto *a : {&gamma, &u_gamma, &y, &u_y, &trial, &u_trial})
+    bytes += (double) a->capacity() * sizeof(Vec3);
+  return bytes + (double) contacts.capacity() * sizeof(Contact) +
+      (double) walls.capacity() * sizeof(WallPart);
 }

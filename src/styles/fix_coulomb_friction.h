@@ -14,10 +14,11 @@
 
    Many contacts: by default every contact is decided at once from the
    forces without friction (the paper's direct treatment); with the pair
-   style's iterate keyword, projected Gauss-Seidel sweeps over the contacts
-   of a rank, the friction forces exchanged between ranks after each sweep,
-   until no contact's force would change by more than tol times the
-   largest mu F_N.
+   style's iterate keyword, the friction-only problem of the step (a convex
+   quadratic over a product of discs, kernels/coulomb_friction.h) is solved
+   by a Jacobi-type method: every contact's force is updated from the
+   friction totals of the previous iterate, exchanged between ranks, so the
+   iterates do not depend on the order of the contacts or on the ranks.
 ------------------------------------------------------------------------- */
 
 #ifdef FIX_CLASS
@@ -43,22 +44,28 @@ class FixCoulombFriction : public Fix {
  public:
   // a contact of particle p with particle q, or with a wall (q < 0)
   struct Contact {
+    Contact() {}    // (no zeroing: the styles set what they use, the solver the rest)
     int p, q;
-    int q_sum;                    // where q's friction is summed in the sweeps (see prepare())
+    int wall;                     // a wall contact's part in walls
     demc::Vec3 n;                 // unit normal from p to q
-    demc::Vec3 r_p, r_q;          // contact point from p's centre and from q's centre (wall: axis)
-    demc::Vec3 wall_v, wall_w;    // a wall's velocity and spin (q < 0)
-    demc::Vec3 wall_move;         // the wall's movement at the contact point over the step
-    class FixWallGranCoulomb *wall;    // the wall fix of a wall contact
-    double limit;                      // mu F_N
+    // the contact point at arm_p n from p's centre and (particle q) at -arm_q n from q's
+    double arm_p, arm_q;
+    double limit;                 // mu F_N
     double weight;      // share of this rank in the energy sums (1/2: newton off, ghost q)
     double *history;    // friction force on p (3), state, work
     // the solver's
     double inv_mass;        // 1 / m_t (Eq. 24)
-    demc::Vec3 force;       // friction on p
+    demc::Vec3 v_free;      // relative tangential velocity after the kick without this friction
     demc::Vec3 u_before;    // relative tangential velocity before the kick
-    demc::Vec3 u_after;     // and after it
+    demc::Vec3 force;       // friction on p
+    demc::Vec3 u_after;     // relative tangential velocity after the kick with the friction
     bool sticks;
+  };
+  // the wall of a wall contact: its velocity and spin, the contact point from its axis, its
+  // movement at the contact point over the step, its fix
+  struct WallPart {
+    demc::Vec3 v, w, r_q, move;
+    class FixWallGranCoulomb *fix;
   };
 
   FixCoulombFriction(class LAMMPS *, int, char **);
@@ -74,30 +81,71 @@ class FixCoulombFriction : public Fix {
   double memory_usage() override;
 
   PairGranCoulomb *pair;
-  void clear_contacts() { contacts.clear(); }
-  void add_contact(const Contact &c) { contacts.push_back(c); }
+  void clear_contacts()
+  {
+    contacts.clear();
+    walls.clear();
+  }
+  // a contact of two spheres: the contact point at arm_p along n from p, at arm_q from q
+  void add_contact(int p, int q, const demc::Vec3 &n, double arm_p, double arm_q, double limit,
+                   double weight, double *history)
+  {
+    Contact &c = contacts.emplace_back();
+    c.p = p;
+    c.q = q;
+    c.n = n;
+    c.arm_p = arm_p;
+    c.arm_q = arm_q;
+    c.limit = limit;
+    c.weight = weight;
+    c.history = history;
+  }
+  void add_wall_contact(Contact c, const WallPart &w)
+  {
+    c.q = -1;
+    c.wall = (int) walls.size();
+    walls.push_back(w);
+    contacts.push_back(c);
+  }
 
  private:
   std::vector<Contact> contacts;
-  // this rank's friction forces and torques per atom (6 a row, local and ghost), and the totals
-  // over all ranks (owned atoms; ghosts: their owner's)
-  std::vector<double> mine, total;
+  std::vector<WallPart> walls;
+  // per atom (local and ghost): 1/m and 1/I (0 frozen, 1/I 0 not rotating); the velocity and
+  // spin after the kick of every other force (6 a row)
+  std::vector<double> inverse, free_velocity;
+  // the friction forces and torques per atom (6 a row, local and ghost): this rank's
+  // contributions, then (exchange()) the totals over all ranks (ghosts: their owner's)
+  std::vector<double> total;
+  // the iterates of the Jacobi-type methods (per contact): forces and the velocities after
+  // the kick they give
+  std::vector<demc::Vec3> gamma, u_gamma, y, u_y, trial, u_trial;
   enum CommMode { OTHER_FORCES, FRICTION_TOTALS };
   CommMode comm_mode;
   double dt;
+  double largest_limit;    // over all ranks, this step
   int frozen_groupbit, norotate_groupbit;
 
   void check_fix_order();
   void check_not_rotating() const;
-  demc::coulomb::Body body(int k, bool with_friction) const;
-  demc::coulomb::Body wall_body(const Contact &c) const;
-  void prepare(double h);
-  int solve(double h, double &residual);
-  int repeat_last_step();
+  void prepare_atoms(double h);
+  void prepare(bool decide, double h);
+  demc::Vec3 wall_velocity(const Contact &c) const;
+  demc::Vec3 velocity_now(const Contact &c) const;
+  demc::Vec3 velocity_free(const Contact &c) const;
+  demc::Vec3 friction_kick(const Contact &c, double h) const;
+  demc::Vec3 warm_start(const Contact &c) const;
+  int solve_apgd(double h, double &residual);
+  void evaluate(const std::vector<demc::Vec3> &force, std::vector<demc::Vec3> &u, double h);
+  double residual_of(const std::vector<demc::Vec3> &force, const std::vector<demc::Vec3> &u,
+                     double h) const;
+  void sum_over_ranks(double *values, int n) const;
+  void finish_iterates(double h);
+  int repeat_last_step(double h);
   void exchange();
-  void add_to_totals(const Contact &c, const demc::Vec3 &df, std::vector<double> &a) const;
-  double sweep_residual(double h);
-  void apply(double h, bool advance, int sweeps, double residual);
+  void add_to_totals(const Contact &c, const demc::Vec3 &df);
+  void out_of_sweeps(int sweeps, double residual) const;
+  void apply(double h, bool advance, bool after_kick, int sweeps, double residual);
 };
 
 }    // namespace LAMMPS_NS

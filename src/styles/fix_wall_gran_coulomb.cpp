@@ -131,20 +131,20 @@ FixWallGranDemc::Touch FixWallGranCoulomb::touch(const Contact &c, int side, boo
   }
   h[H_SIDE] = side;
 
-  FixCoulombFriction::Contact fc{};
+  FixCoulombFriction::Contact fc;
   fc.p = i;
-  fc.q = -1;
   fc.n = c.n;
-  fc.r_p = c.r_p;
-  fc.r_q = c.r_q;
-  fc.wall_v = advance ? (1.0 / dt) * c.du_q : Vec3{0.0, 0.0, 0.0};
-  fc.wall_w = advance ? (1.0 / dt) * c.dth_q : Vec3{0.0, 0.0, 0.0};
-  fc.wall_move = c.du_q + demc::cross(c.dth_q, c.r_q);
-  fc.wall = this;
+  fc.arm_p = demc::norm(c.r_p);    // (r_p = arm_p n)
   fc.limit = mu * F_N;
   fc.weight = 1.0;
   fc.history = h;
-  friction->add_contact(fc);
+  FixCoulombFriction::WallPart wall;
+  wall.v = advance ? (1.0 / dt) * c.du_q : Vec3{0.0, 0.0, 0.0};
+  wall.w = advance ? (1.0 / dt) * c.dth_q : Vec3{0.0, 0.0, 0.0};
+  wall.r_q = c.r_q;
+  wall.move = c.du_q + demc::cross(c.dth_q, c.r_q);
+  wall.fix = this;
+  friction->add_wall_contact(fc, wall);
   return {-F_N * c.n, nf.energy, 0.0, false};
 }
 

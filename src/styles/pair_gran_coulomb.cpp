@@ -119,16 +119,7 @@ void PairGranCoulomb::compute(int eflag, int vflag)
       touch[jj] = 1;
       // the work of the dashpot as applied (Eq. 7's cut included) over the step's movement
       if (advance_step) damping -= weight * (F_N - nf.elastic) * demc::dot(c.du, c.n);
-      FixCoulombFriction::Contact fc{};
-      fc.p = i;
-      fc.q = j;
-      fc.n = c.n;
-      fc.r_p = c.arm_p * c.n;
-      fc.r_q = -c.arm_q * c.n;
-      fc.limit = mu[ti][tj] * F_N;
-      fc.weight = weight;
-      fc.history = history;
-      friction->add_contact(fc);
+      friction->add_contact(i, j, c.n, c.arm_p, c.arm_q, mu[ti][tj] * F_N, weight, history);
       sum[E_NORMAL] += weight * nf.energy;
       sum[E_CONTACTS] += weight;
     }

@@ -395,3 +395,58 @@ TEST(CoulombKernel, CentralReducedMassMakesTheContactPointZigZag)
   // slip of the order of the step's kick g dt, far above round-off
   EXPECT_GT(central.max_slip_after_roll, 0.1 * g * dt);
 }
+
+/* The iterated friction's per-contact steps (pair_style gran/coulomb iterate). Oracles: the
+   disc's nearest point by sampling the disc; decide() as the exact solution of one contact
+   alone (a unit gradient step from any force F, with u the velocity left by F, is decide() of
+   the velocity without this friction, u + h F / m_t); the residual of a sticking contact is the
+   force that would stop its slip, m_t |u| / h, and zero at decide()'s own answer. */
+TEST(CoulombKernel, GradientStepOfOneContactIsItsDecision)
+{
+  std::mt19937_64 rng(55);
+  std::uniform_real_distribution<double> U(0.0, 1.0);
+  const double h = 1e-4;
+  for (int trial = 0; trial < 200; trial++) {
+    const double limit = 2.0 * U(rng), inv_mass = 0.5 + U(rng);
+    const Vec3 f = random_vec(rng, 1.5), u = random_vec(rng, 1e-4);
+    // nearest point of the disc: no sampled point of the disc is nearer to f
+    const Vec3 near = cf::onto_disc(f, limit);
+    EXPECT_LE(demc::norm(near), limit * (1.0 + 1e-15));
+    for (int k = 0; k < 50; k++) {
+      Vec3 g = random_vec(rng, limit);
+      if (demc::norm(g) > limit) g = (limit / demc::norm(g)) * g;
+      EXPECT_LE(demc::norm(near - f), demc::norm(g - f) * (1.0 + 1e-15));
+    }
+    // one contact alone: the unit step from any f is decide() of the velocity without friction
+    const Vec3 v_free = u + (h * inv_mass) * f;
+    const auto d = cf::decide(v_free, inv_mass, limit, h);
+    const Vec3 step = cf::gradient_step(f, u, inv_mass, limit, 1.0, h);
+    EXPECT_LT(demc::norm(step - d.force), 1e-12 * (limit + demc::norm(f))) << trial;
+    // decide()'s force leaves the velocity u' = v_free - h F / m_t: there its residual is zero
+    const Vec3 u_left = v_free - (h * inv_mass) * d.force;
+    EXPECT_LT(cf::contact_residual(d.force, u_left, inv_mass, limit, h),
+              1e-12 * (limit + demc::norm(f)));
+  }
+  // a sticking contact (force well inside its disc): the force m_t |u| / h that stops its slip
+  const double limit = 1.0, inv_mass = 2.0;
+  const Vec3 f = {0.1, 0.0, 0.0}, u = {0.0, 2e-6, 0.0};
+  EXPECT_NEAR(cf::contact_residual(f, u, inv_mass, limit, h), 2e-6 / (h * inv_mass), 1e-15);
+  // both bodies immovable: no force, nothing left
+  EXPECT_EQ(demc::norm(cf::gradient_step(f, u, 0.0, limit, 1.0, h)), 0.0);
+}
+
+/* Nesterov's sequence in APGD's theta form against FISTA's t form (Beck & Teboulle):
+   t_{k+1} = (1 + sqrt(1 + 4 t_k^2)) / 2, beta_k = (t_k - 1) / t_{k+1}, theta_k = 1 / t_k. */
+TEST(CoulombKernel, NesterovMomentumIsFistas)
+{
+  double theta = 1.0, t = 1.0;
+  for (int k = 0; k < 100; k++) {
+    const cf::Momentum m = cf::nesterov_momentum(theta);
+    const double t_next = 0.5 * (1.0 + std::sqrt(1.0 + 4.0 * t * t));
+    EXPECT_NEAR(m.theta, 1.0 / t_next, 1e-13) << k;
+    EXPECT_NEAR(m.beta, (t - 1.0) / t_next, 1e-13) << k;
+    theta = m.theta;
+    t = t_next;
+  }
+  EXPECT_EQ(cf::nesterov_momentum(1.0).beta, 0.0);    // the first step (and a restart): none
+}

@@ -418,16 +418,21 @@ TEST(RestartRecords, ReadsRegionAndCoulombFilesOfAnEarlierVersion)
               "fix floor all wall/gran/coulomb hooke 1e6 0.4 zplane -3 NULL",
               "fix g all gravity 60 vector 0.2 0.1 -1", "fix integrate turning nve/sphere",
               "fix slide still nve", "timestep 1e-4", "run 200"});
-  EXPECT_LT(max_relative_difference(forces, s.forces()), 1e-10);
+  /* That version's friction solver (Gauss-Seidel) and today's (APGD) each stop anywhere within
+     iterate's 1e-10 of the largest mu F_N, so the runs agree to the tolerance, not to
+     round-off: 1e-8, derived as CoulombRankInvariance's ITERATED_AGREEMENT (measured: forces
+     3.6e-10, the floor's force 3.6e-10 of its y component). */
+  const double agreement = 1e-8;
+  EXPECT_LT(max_relative_difference(forces, s.forces()), agreement);
   const auto pair = s.pair_extra();
   ASSERT_EQ(expected["pair"].size(), 6u);
   for (size_t k = 0; k < 6; k++)
-    EXPECT_NEAR(pair[k], expected["pair"][k], 1e-10 * std::abs(expected["pair"][k])) << k;
+    EXPECT_NEAR(pair[k], expected["pair"][k], agreement * std::abs(expected["pair"][k])) << k;
   for (const char *id : {"rj", "rk", "floor"}) {
     ASSERT_EQ(expected[id].size(), 9u) << id;
     std::vector<double> now = wall_vector(s, id);
     now.resize(9);
-    expect_same_vectors(expected[id], now, 1e-10, id);
+    expect_same_vectors(expected[id], now, agreement, id);
     EXPECT_GT(expected[id][7], 0.0) << id << ": contacts";
   }
   int dim = 0;
@@ -674,8 +679,15 @@ TEST(RestartRecords, CoulombAndRegionWallOptionsContinueToRoundOff)
     const double df = max_relative_difference(f_straight, f_resumed);
     const double dt = max_relative_difference(t_straight, t_resumed);
     std::printf("%-100s forces %.3g torques %.3g\n", what.c_str(), df, dt);
-    EXPECT_LE(df, 1e-12) << what;
-    EXPECT_LE(dt, 1e-12) << what;
+    /* iterated friction (APGD, whose sweeps update every contact from the previous sweep's
+       totals): the contacts' order after read_restart changes the sums' last bits, which the
+       ill-conditioned friction problem of the packing amplifies along the iterates' path within
+       the tolerance; measured 4e-13 to 2.2e-12 at iterate 1e-14 and 1e-15 alike, moving with
+       the code's last bits (a floor of round-off times the problem's conditioning, not the
+       tolerance): 1e-11 */
+    const double bound = what.find("iterate") != std::string::npos ? 1e-11 : 1e-12;
+    EXPECT_LE(df, bound) << what;
+    EXPECT_LE(dt, bound) << what;
     if (c.wall.empty()) continue;
     EXPECT_GE(wall_straight[7], 3.0) << what << ": wall contacts";
     expect_same_vectors(wall_straight, wall_resumed, 1e-10, what);
