@@ -309,18 +309,27 @@ TEST(WallGranRegion, TwoFacesOfABlockAreTwoPlaneWalls)
 
 /* spheres on the top of two blocks side by side, seen from outside (a union, side out): the
    union's top face is the zplane wall; LAMMPS's RegUnion::surface_exterior() keeps a block's
-   face only where it lies inside the other block, so that the spheres would meet no wall */
+   face only where it lies inside the other block, so that the spheres would meet no wall. And
+   on the top of the intersection of two blocks, seen from outside. */
 TEST(WallGranRegion, UnionSeenFromOutsideIsTheZplaneWall)
 {
   const std::vector<std::string> on_top = {"-1.5 0.2 1.497", "0.3 -0.7 1.505", "1.2 1.1 1.55",
                                            "-0.4 -1.9 1.7"};
-  for (const Law &law : {KUHN, JAEGER})
+  for (const Law &law : {KUHN, JAEGER}) {
     expect_same_as_plain_walls(std::string(law.name) + " union side out",
                                spheres(on_top, "1.6 0.3 -1"), {plain_fix(law, "w", "zplane 1 NULL")},
                                {"w"},
                                {"region a block -3 0 -3 3 -3 1 units box",
                                 "region c block 0 3 -3 3 -3 1 units box",
                                 "region b union 2 a c side out", region_fix(law, "r", "b")});
+    // the top of a block cut from a taller one: the intersection seen from outside
+    expect_same_as_plain_walls(std::string(law.name) + " intersection side out",
+                               spheres(on_top, "1.6 0.3 -1"), {plain_fix(law, "w", "zplane 1 NULL")},
+                               {"w"},
+                               {"region a block -3 3 -3 3 -3 1 units box",
+                                "region c block -3.5 3.5 -3.5 3.5 -3.5 3.5 units box",
+                                "region b intersect 2 a c side out", region_fix(law, "r", "b")});
+  }
 }
 
 /* ----------------------------------------------------------------------
