@@ -25,11 +25,15 @@
      du + dth x (c - centre) (Eq. 5). The contacts of a union or
      intersection are listed here, sub-region by sub-region, as LAMMPS's
      RegUnion and RegIntersect list them, so that each contact knows its
-     sub-region (their surface() turns a rotating sub-region's contacts a
-     second time, and it keeps the union's and intersection's `dynamic` of
-     the time they were defined). The normal at the start of the step is
-     the sub-region's normal at the particle's place then, seen from the
-     sub-region's place then;
+     sub-region and moves with it; their own surface() is not used: it
+     turns a rotating sub-region's contacts a second time, and, for a union
+     seen from outside, keeps the faces that lie inside the other
+     sub-regions; whether anything moves is asked of the sub-regions at
+     every init (a union's `dynamic` is its sub-regions' when it was
+     defined). A contact that passes onto another sub-region's face is a
+     new contact (a new surface ID), as in LAMMPS's fix wall/gran/region.
+     The normal at the start of the step is the sub-region's normal at the
+     particle's place then, seen from the sub-region's place then;
    - the force (x, y, z) and torque (x, y, z, about the reference point: the
      centre of the first sub-region that turns, else of the first that
      moves, else the origin) on the region in the global vector.
