@@ -187,11 +187,6 @@ int FixWallGranDemc::parse_wall_style(int narg, char **arg, int iarg)
                  law_error("region {} changes its shape with variables, which a region wall "
                            "does not follow (a region may move and rotate)"),
                  region_id);
-    if (region->dynamic && region->reglist)
-      error->all(FLERR,
-                 law_error("region {} joins regions that move: a region wall follows a region "
-                           "that moves as one body (use a wall for each moving region)"),
-                 region_id);
     return iarg + 2;
   }
   if (wallstyle != ZCYLINDER) return parse_plane(narg, arg, iarg);

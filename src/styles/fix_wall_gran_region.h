@@ -16,18 +16,27 @@
      law's touch() and part() run unchanged on it: the record is unpacked
      into the law's per-atom slot of the particle, stepped, packed back;
      the lists migrate with the atoms and go to restart files;
-   - the kinematics: the region moves (region move) and turns (region
-     rotate) as a rigid body; over a step its reference point moves by du_q
-     (the change of the region's displacement) and it turns by dth_q (the
-     change of its angle about its unit axis), so that the wall's movement
-     at the contact point is du_q + dth_q x r_q (Eq. 5), r_q from the
-     reference point: the rotation point (moved with the region) of a
-     rotating region, else the region's displacement from its place when
-     defined (the origin for a region that does not move). The normal at
-     the start of the step is the region's normal at the particle's place
-     then, seen from the region's place then;
-   - the force (x, y, z) and torque (x, y, z, about the reference point) on
-     the region in the global vector.
+   - the kinematics: each primitive region (the region itself, or each
+     sub-region of a union or intersection, nested ones included) moves
+     (region move) and turns (region rotate) as a rigid body of its own;
+     over a step its centre (a point of its axis carried by its move, or
+     its displacement) moves by du and it turns by dth about its unit axis,
+     so that the wall's movement at a contact point c of its surface is
+     du + dth x (c - centre) (Eq. 5). The contacts of a union or
+     intersection are listed here, sub-region by sub-region, as LAMMPS's
+     RegUnion and RegIntersect list them, so that each contact knows its
+     sub-region and moves with it; their own surface() is not used: it
+     turns a rotating sub-region's contacts a second time, and, for a union
+     seen from outside, keeps the faces that lie inside the other
+     sub-regions; whether anything moves is asked of the sub-regions at
+     every init (a union's `dynamic` is its sub-regions' when it was
+     defined). A contact that passes onto another sub-region's face is a
+     new contact (a new surface ID), as in LAMMPS's fix wall/gran/region.
+     The normal at the start of the step is the sub-region's normal at the
+     particle's place then, seen from the sub-region's place then;
+   - the force (x, y, z) and torque (x, y, z, about the reference point: the
+     centre of the first sub-region that turns, else of the first that
+     moves, else the origin) on the region in the global vector.
 ------------------------------------------------------------------------- */
 
 #ifdef FIX_CLASS
@@ -76,27 +85,45 @@ template <class Law> class FixWallGranRegion : public Law {
   Region *region;
   // per atom: the records of the surfaces it touches, entries one after the other
   std::vector<std::vector<double>> lists;
-  std::vector<double> next, packed;     // a particle's list being built, one record
-  std::vector<Region::Contact> near;    // the region's contacts of the particle (a copy)
-  // the region's rigid placement: displacement and angle about its unit axis
+  std::vector<double> next, packed;    // a particle's list being built, one record
+
+  // a primitive region and its rigid placement: displacement and angle about its unit axis
   struct Placement {
     demc::Vec3 d;
     double theta;
   };
-  Placement last;          // at the end of the last step
-  bool placed;             // last is known
-  demc::Vec3 axis;         // the region's unit rotation axis (zero if it does not rotate)
-  demc::Vec3 pivot;        // the rotation point at the region's definition (zero if none)
-  demc::Vec3 reference;    // the reference point now
-  demc::Vec3 step_move;    // movement of the reference point over the step
-  double step_turn;        // rotation about axis over the step
+  struct Leaf {
+    Region *region;
+    demc::Vec3 axis;     // unit rotation axis (zero if it does not turn)
+    demc::Vec3 pivot;    // the point of its axis nearest the origin, at its definition
+    Placement last;      // at the end of the last step
+    demc::Vec3 centre;         // pivot + displacement now
+    demc::Vec3 step_move;      // movement of the centre over the step
+    double step_turn;          // rotation about axis over the step
+  };
+  std::vector<Leaf> leaves;    // depth first, in the order of the regions' lists
+  bool placed;                 // the leaves' last placements are known
+  bool moving;                 // a leaf moves or turns
+  demc::Vec3 reference;        // the torque's reference point now
+
+  // a surface near a particle: the region's contact (iwall unique over the whole region), its
+  // leaf, the leaf's own ID of the surface and the side (interior) the leaf had in the walk
+  struct Near {
+    Region::Contact contact;
+    int leaf, leaf_iwall, interior;
+  };
+  std::vector<Near> near;    // the surfaces near the particle at hand
 
   Region *find_region() const;
-  void place_region(bool advance);
-  demc::Vec3 turned(const demc::Vec3 &v, double angle) const;
-  Contact region_contact(int i, const Region::Contact &rc, bool advance);
-  demc::Vec3 start_normal(int i, const Region::Contact &rc, const demc::Vec3 &x_old,
-                          const demc::Vec3 &n);
+  void find_leaves(Region *r);
+  void place_leaves(bool advance);
+  void surfaces(Region *r, const demc::Vec3 &x, double cutoff, int offset, int first_leaf,
+                std::vector<Near> &out);
+  void composite_surfaces(Region *r, bool interior, const demc::Vec3 &x, double cutoff,
+                          int offset, int first_leaf, std::vector<Near> &out);
+  void check_leaves() const;
+  Contact region_contact(int i, const Near &s, bool advance);
+  demc::Vec3 start_normal(int i, const Near &s, const demc::Vec3 &x_old, const demc::Vec3 &n);
   void contacts_of(int i, bool advance);
   void part_record(int i, double *entry, bool advance);
   int find_entry(const std::vector<double> &list, int iwall) const;

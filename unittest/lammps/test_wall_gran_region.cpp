@@ -5,7 +5,14 @@
      trajectories they follow with the zplane and zcylinder walls (static, translate, rotate)
      to round-off: forces, torques, places, the force and torque on the wall, energies, work;
    - a particle pressed into the edge of a block region (or of the intersection of two plane
-     regions) touches two faces: the same as two plane walls, each face with its own history;
+     regions, or of the union of two blocks) touches two faces: the same as two plane walls,
+     each face with its own history; particles on a union of two blocks seen from outside
+     (side out) are on the zplane wall;
+   - a mixer (a closed cylinder and two turning blades, LAMMPS's granregion mixer) as one
+     intersection wall and as three walls, one per sub-region: the same trajectories while no
+     sphere touches two faces at an edge; the energy balance in the closed turning mixer;
+   - a union wall whose plane is deleted and defined again as moving after the wall was made
+     moves as the moving plane's own wall;
      the torque on the region about its reference point is that of the two contacts' forces
      at their contact points;
    - a sphere sheared on a plane region, then turned with it by 90 degrees about an axis in
@@ -13,7 +20,7 @@
    - particles in a closed cylinder region turning about its axis, with a pair style: the
      energy balance with the wall's work; atom sorting changes nothing;
    - N + M steps = N steps, restart file, M steps (several contacts, Jaeger stacks, a
-     rotating region);
+     rotating region, the turning mixer);
    - bad input gives clear errors. */
 #include "lammps_session.h"
 #include "prescribed_motion.h"
@@ -257,6 +264,14 @@ TEST(WallGranRegion, TwoFacesOfABlockAreTwoPlaneWalls)
         {"region px plane -3 0 0 1 0 0 side in units box",
          "region pz plane 0 0 -3 0 0 1 side in units box", "region b intersect 2 px pz",
          region_fix(law, "r", "b")});
+    // and as the union of two blocks that make the block (faces of the union from one of them)
+    expect_same_as_plain_walls(
+        std::string(law.name) + " union of two blocks", input,
+        {plain_fix(law, "wx", "xplane -3 NULL"), plain_fix(law, "wz", "zplane -3 NULL")},
+        {"wx", "wz"},
+        {"region a block -3 0 -3 3 -3 3 side in units box",
+         "region c block 0 3 -3 3 -3 3 side in units box", "region b union 2 a c",
+         region_fix(law, "r", "b")});
 
     LammpsSession s;
     s.load_plugin();
@@ -292,6 +307,101 @@ TEST(WallGranRegion, TwoFacesOfABlockAreTwoPlaneWalls)
   }
 }
 
+/* spheres on the top of two blocks side by side, seen from outside (a union, side out): the
+   union's top face is the zplane wall; LAMMPS's RegUnion::surface_exterior() keeps a block's
+   face only where it lies inside the other block, so that the spheres would meet no wall. And
+   on the top of the intersection of two blocks, seen from outside. */
+TEST(WallGranRegion, UnionSeenFromOutsideIsTheZplaneWall)
+{
+  const std::vector<std::string> on_top = {"-1.5 0.2 1.497", "0.3 -0.7 1.505", "1.2 1.1 1.55",
+                                           "-0.4 -1.9 1.7"};
+  for (const Law &law : {KUHN, JAEGER}) {
+    expect_same_as_plain_walls(std::string(law.name) + " union side out",
+                               spheres(on_top, "1.6 0.3 -1"), {plain_fix(law, "w", "zplane 1 NULL")},
+                               {"w"},
+                               {"region a block -3 0 -3 3 -3 1 units box",
+                                "region c block 0 3 -3 3 -3 1 units box",
+                                "region b union 2 a c side out", region_fix(law, "r", "b")});
+    // the top of a block cut from a taller one: the intersection seen from outside
+    expect_same_as_plain_walls(std::string(law.name) + " intersection side out",
+                               spheres(on_top, "1.6 0.3 -1"), {plain_fix(law, "w", "zplane 1 NULL")},
+                               {"w"},
+                               {"region a block -3 3 -3 3 -3 1 units box",
+                                "region c block -3.5 3.5 -3.5 3.5 -3.5 3.5 units box",
+                                "region b intersect 2 a c side out", region_fix(law, "r", "b")});
+  }
+}
+
+/* ----------------------------------------------------------------------
+   LAMMPS's granregion mixer, small: a closed cylinder (radius 3.5) and two
+   crossed blades (blocks seen from outside, side out) turning about the
+   cylinder's axis, as `region mixer intersect 3 cyl b1 b2`. Spheres on the
+   floor are pushed by the blades' faces and slide on the floor: each
+   contact moves with its own sub-region (the cylinder at rest, a blade
+   turning). The same as three walls (cylinder, b1, b2: the reference point
+   of all is the axis through the origin) while no sphere touches a face
+   where another sub-region cuts it off (the blades' crossing, their ends).
+------------------------------------------------------------------------- */
+
+namespace {
+std::vector<std::string> mixer_regions(const std::string &theta)
+{
+  return {"variable theta equal " + theta,
+          "region cyl cylinder z 0 0 3.5 -3 3 side in units box",
+          "region b1 block -3.6 3.6 -0.3 0.3 -3.1 -2 side out rotate v_theta 0 0 0 0 0 1 units box",
+          "region b2 block -0.3 0.3 -3.6 3.6 -3.1 -2.00001 side out rotate v_theta 0 0 0 0 0 1 "
+          "units box"};
+}
+// spheres on the floor against the blades' leading faces, one free
+const std::vector<std::string> IN_MIXER = {"2.0 0.795 -2.497", "-2.0 -0.795 -2.497",
+                                           "0.795 -2.0 -2.45", "-1.6 1.5 -2.3"};
+}    // namespace
+
+TEST(WallGranRegion, MixerAsOneIntersectionIsThreeWalls)
+{
+  for (const Law &law : {KUHN, JAEGER}) {
+    auto regions = mixer_regions("2*time");
+    auto input = spheres(IN_MIXER, "0.3 0.2 -1");
+    input.insert(input.end(), regions.begin(), regions.end());
+    expect_same_as_plain_walls(
+        std::string(law.name) + " mixer", input,
+        {region_fix(law, "w", "cyl"), region_fix(law, "w1", "b1"), region_fix(law, "w2", "b2")},
+        {"w", "w1", "w2"}, {"region mixer intersect 3 cyl b1 b2", region_fix(law, "r", "mixer")});
+  }
+}
+
+/* a union of two planes (the floor and a plane far below it) made while the floor is at rest;
+   then the floor is deleted and defined again, moving along itself and away from itself (the
+   union keeps the `dynamic` of its sub-regions at its definition): the union's wall must move
+   with the new floor, as the floor's own wall does */
+TEST(WallGranRegion, UnionFollowsASubRegionRedefinedAsMoving)
+{
+  for (const Law &law : {KUHN, JAEGER}) {
+    State st[2];
+    double contacts = 0.0;
+    for (int as_union = 0; as_union < 2; as_union++) {
+      LammpsSession s;
+      s.load_plugin();
+      s.commands(spheres(ON_PLANE, "0.2 0.1 -1"));
+      s.commands({"region p plane 0 0 0 0 0 1 side in units box",
+                  "region q plane 0 0 -10 0 0 -1 side in units box", "region u union 2 p q",
+                  region_fix(law, "r", as_union ? "u" : "p"), "run 100", "region p delete",
+                  "variable mx equal 1.5*(time-0.01)", "variable mz equal 0.05*(time-0.01)",
+                  "region p plane 0 0 0 0 0 1 side in move v_mx NULL v_mz units box", "run 300"});
+      st[as_union] = state(s, {"r"}, V_REGION_SIZE);
+      contacts = st[as_union].wall[V_CONTACTS];
+    }
+    EXPECT_LT(max_relative_difference(st[0].x, st[1].x), 1e-12) << law.name;
+    EXPECT_LT(max_relative_difference(st[0].f, st[1].f), 1e-9) << law.name;
+    for (int c : {V_FX, V_FY, V_FZ, V_WALL_WORK})
+      EXPECT_NEAR(st[1].wall[c], st[0].wall[c], 1e-9 * std::max(std::fabs(st[0].wall[c]), 1e-9))
+          << law.name << ", vector " << c;
+    // the floor must have carried the spheres: work done on them by its movement along itself
+    EXPECT_GE(contacts, 2.0) << law.name;
+    EXPECT_GT(std::fabs(st[0].wall[V_WALL_WORK]), 0.0) << law.name;
+  }
+}
+
 /* ----------------------------------------------------------------------
    particles bouncing in a closed cylinder region (lateral surface and two
    caps: particles at the rims touch two surfaces) that turns about its
@@ -316,7 +426,9 @@ const PairLaw PAIR_LAWS[] = {
      "wall/gran/region/jaeger 1e7 0.3 0.4 damping 0.002 0.001"},
 };
 
-std::vector<std::string> turning_drum(const PairLaw &law)
+/* the drum; or (mixer) a closed cylinder at rest with two crossed blades turning inside it
+   (an intersection), the spheres between the blades */
+std::vector<std::string> turning_drum(const PairLaw &law, bool mixer = false)
 {
   std::vector<std::string> in = {"units si",
                                  "atom_style sphere",
@@ -325,10 +437,12 @@ std::vector<std::string> turning_drum(const PairLaw &law)
                                  "comm_modify vel yes",
                                  "region box block -0.006 0.006 -0.006 0.006 0 0.01 units box",
                                  "create_box 1 box",
-                                 "lattice sc 0.0021 origin 0.5 0.5 0.5",
+                                 mixer ? "lattice sc 0.0024 origin 0.5 0.5 0.5"
+                                       : "lattice sc 0.0021 origin 0.5 0.5 0.5",
                                  "region cyl cylinder z 0 0 0.0048 0.0008 0.0092 units box",
                                  "create_atoms 1 region cyl",
-                                 "variable d atom 0.00196+0.00018*((id*7919)%101)/101",
+                                 mixer ? "variable d atom 0.0018+0.0001*((id*7919)%101)/101"
+                                       : "variable d atom 0.00196+0.00018*((id*7919)%101)/101",
                                  "set group all diameter v_d",
                                  "set group all density 2650",
                                  "velocity all create 3e17 87287 loop geom",
@@ -338,9 +452,19 @@ std::vector<std::string> turning_drum(const PairLaw &law)
                                  "neighbor 0.0003 bin",
                                  "neigh_modify delay 0"};
   in.insert(in.end(), law.pair.begin(), law.pair.end());
+  const std::string blade = " side out rotate v_theta 0 0 0 0 0 1 units box";
+  const std::vector<std::string> drum =
+      mixer ? std::vector<std::string>{"region mixcyl cylinder z 0 0 0.0058 0 0.01 units box",
+                                       "region b1 block -0.006 0.006 -1e-4 1e-4 -0.001 0.011" +
+                                           blade,
+                                       "region b2 block -1e-4 1e-4 -0.006 0.006 -0.001 0.011" +
+                                           blade,
+                                       "region drum intersect 3 mixcyl b1 b2"}
+            : std::vector<std::string>{"region drum cylinder z 0 0 0.0058 0 0.01 side in rotate "
+                                       "v_theta 0 0 0 0 0 1 units box"};
+  in.push_back("variable theta equal -200*time");
+  in.insert(in.end(), drum.begin(), drum.end());
   const std::vector<std::string> rest = {
-      "variable theta equal -200*time",
-      "region drum cylinder z 0 0 0.0058 0 0.01 side in rotate v_theta 0 0 0 0 0 1 units box",
       "fix w all " + law.wall + " region drum",
       "fix integrate all nve/sphere",
       "timestep 2e-7",
@@ -352,12 +476,13 @@ std::vector<std::string> turning_drum(const PairLaw &law)
 }
 }    // namespace
 
-TEST(WallGranRegion, EnergyBalanceInATurningClosedDrum)
+namespace {
+void expect_energy_balance(bool mixer)
 {
   for (const PairLaw &law : PAIR_LAWS) {
     LammpsSession s;
     s.load_plugin();
-    s.commands(turning_drum(law));
+    s.commands(turning_drum(law, mixer));
     auto total = [&]() {
       s.command("run 0 post no");
       double e = s.lmp->modify->get_compute_by_id("ke")->compute_scalar() +
@@ -368,18 +493,33 @@ TEST(WallGranRegion, EnergyBalanceInATurningClosedDrum)
       return e + w[V_NORMAL] + w[V_TANGENTIAL] + w[V_FRICTION] + w[V_DAMPING] - w[V_WALL_WORK];
     };
     const double e0 = total();
+    const int atoms0 = static_cast<int>(s.lmp->atom->natoms);
     s.command("run 4000");
     const double e1 = total();
     const auto w = fix_vector(s, "w");
-    std::printf("%s: energy balance %.2g of the initial energy, wall work %.2g, friction %.2g, "
-                "%g contacts at the end\n",
-                law.name, (e1 - e0) / e0, w[V_WALL_WORK] / e0, w[V_FRICTION] / e0, w[V_CONTACTS]);
+    std::printf("%s %s: energy balance %.2g of the initial energy, wall work %.2g, friction "
+                "%.2g, %g contacts at the end, %g atoms of %d\n",
+                mixer ? "mixer" : "drum", law.name, (e1 - e0) / e0, w[V_WALL_WORK] / e0,
+                w[V_FRICTION] / e0, w[V_CONTACTS], (double) s.lmp->atom->natoms, atoms0);
     EXPECT_NEAR(e1, e0, 3e-4 * e0) << law.name;
     // the drum must have taken part: worked on the particles, dissipated by friction
     EXPECT_GT(std::fabs(w[V_WALL_WORK]), 0.01 * e0) << law.name;
     EXPECT_GT(w[V_FRICTION], 0.01 * e0) << law.name;
     EXPECT_GT(w[V_DAMPING], 0.0) << law.name;
+    EXPECT_EQ(s.lmp->atom->natoms, atoms0) << law.name;
   }
+}
+}    // namespace
+
+TEST(WallGranRegion, EnergyBalanceInATurningClosedDrum)
+{
+  expect_energy_balance(false);
+}
+
+// the blades turn, the cylinder is at rest: the wall's work is the blades'
+TEST(WallGranRegion, EnergyBalanceInATurningClosedMixer)
+{
+  expect_energy_balance(true);
 }
 
 TEST(WallGranRegion, AtomSortingCarriesContactLists)
@@ -501,11 +641,15 @@ TEST(WallGranRegion, RestartContinuity)
   // at rest where gravity presses them into an edge of the block (a corner and an edge),
   // spinning; in the drum, thrown
   const std::vector<std::string> pressed = {"-2.50314 0.1 -2.50251", "-2.50314 2.50377 0.5"};
+  auto mixer = mixer_regions("2*time");
+  mixer.push_back("region b intersect 3 cyl b1 b2");
   const std::vector<Case> cases = {{kuhn, pressed, block, CORNER_GRAVITY},
                                    {jaeger, pressed, block, CORNER_GRAVITY},
-                                   {jaeger, IN_CYLINDER, drum, CYLINDER_GRAVITY}};
+                                   {jaeger, IN_CYLINDER, drum, CYLINDER_GRAVITY},
+                                   {kuhn, IN_MIXER, mixer, "0.3 0.2 -1"}};
   for (const auto &c : cases) {
-    const std::string file = std::string("wall_region_restart_") + c.law.name + ".bin";
+    const std::string file = std::string("wall_region_restart_") + c.law.name +
+        std::to_string(&c - cases.data()) + ".bin";
     const std::string what = std::string(c.law.name) + " " + c.region.back();
     State straight, resumed;
     double contacts_at_restart = 0.0;
@@ -536,8 +680,9 @@ TEST(WallGranRegion, RestartContinuity)
       EXPECT_NEAR(straight.wall[k], resumed.wall[k],
                   1e-10 * std::max(std::fabs(straight.wall[k]), 1e-9))
           << what << " " << k;
-    // several contacts of a particle (3 for the block's 2 particles) went through the file
-    EXPECT_GE(contacts_at_restart, c.region == block ? 3.0 : 1.0) << what;
+    // several contacts of a particle (3 for the block's 2 particles, 3 for the spheres on the
+    // mixer's floor against its blades) went through the file
+    EXPECT_GE(contacts_at_restart, c.region == drum ? 1.0 : 3.0) << what;
     EXPECT_GE(straight.wall[V_CONTACTS], 1.0) << what;
     EXPECT_GT(straight.wall[V_FRICTION], 0.0) << what;
   }
@@ -559,9 +704,7 @@ TEST(WallGranRegion, BadInputGivesClearErrors)
       "region p plane 0 0 0 0 0 1",
       "variable r equal 0.4+0.1*step",
       "region s sphere 0.5 0.5 0.5 v_r",
-      "variable t equal 0.1*time",
-      "region turning block 0 1 0 1 0 0.2 rotate v_t 0 0 0 0 0 1",
-      "region u union 2 p turning"};
+      "region u union 2 p s"};
   const std::string k = "fix w all wall/gran/region/kuhn 1 1 0.5 ",
                     j = "fix w all wall/gran/region/jaeger 1e7 0.3 0.5 ";
   const std::vector<std::pair<std::string, std::string>> cases = {
@@ -574,7 +717,7 @@ TEST(WallGranRegion, BadInputGivesClearErrors)
       {j + "region p wiggle z 1 1", "not with keyword wiggle"},
       {j + "region p translate 1 0 0", "not with keyword translate"},
       {j + "region s", "region s changes its shape with variables"},
-      {k + "damping 1 1 region u", "region u joins regions that move"},
+      {k + "damping 1 1 region u", "region u changes its shape with variables"},
       {j + "region p beta 3", "beta must be within [0, 2]"},
       {"fix w all wall/gran/kuhn 1 1 0.5 region p", "a region wall is fix wall/gran/region/kuhn"},
       {"fix w all wall/gran/jaeger 1e7 0.3 0.5 region p",

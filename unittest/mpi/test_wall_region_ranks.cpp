@@ -4,7 +4,10 @@
      itself by displacement variables, the upper one turns about a vertical axis through the
      box's middle. On sub-communicators of 1, 2 and 4 ranks in one job, per-atom forces and
      torques and the fixes' global vectors after 300 steps agree to 1e-9 of the largest value.
-   - Restart files written on all ranks continue the run on all ranks and on one.
+     The same with both planes as one wall (their intersection: each contact moves with its
+     own plane), which is also the two walls on one rank.
+   - Restart files written on all ranks continue the run on all ranks and on one (the two
+     walls, and the two planes as one intersection wall).
    - A cone hopper discharges through its open outlet (324 spheres, gran/kuhn between them
      and wall/gran/region/kuhn on the cone): the flow is chaotic (the sums' round-off alone,
      which differs with the number of ranks, sends particles other ways), so the mass still
@@ -30,30 +33,38 @@ using namespace demc_test;
 
 namespace {
 
-const int STEPS = 300, REGION_VECTOR_SIZE = 13, CONTACTS = 7, FRICTION = 5;
+const int STEPS = 300, REGION_VECTOR_SIZE = 13, CONTACTS = 7, FRICTION = 5, WALL_WORK = 10;
 
 struct Outcome {
   PerAtom forces, torques, start, end;
   std::vector<double> wall;    // the global vectors of the two fixes
 };
 
-// the lower plane slides along itself, back and forth; the upper one turns; the integrator
-std::vector<std::string> region_walls(const std::string &wall)
+/* the lower plane slides along itself, back and forth; the upper one turns; the integrator.
+   Each plane a wall of its own, or (intersection) both one wall: the intersection of the two
+   planes, each of its surfaces moving with its own sub-region */
+std::vector<std::string> region_walls(const std::string &wall, bool intersection = false)
 {
-  return {
+  std::vector<std::string> in = {
       "variable dx equal 0.002*sin(300*time)",
       "variable dy equal 0.001*(1-cos(200*time))",
       "variable theta equal 0.3*sin(400*time)",
       "region lo plane 0 0 0 0 0 1 side in move v_dx v_dy NULL units box",
-      "region hi plane 0 0 0.00198 0 0 -1 side in rotate v_theta 0.0063 0.0063 0 0 0 1 units box",
-      "fix w all " + wall + " region lo",
-      "fix w2 all " + wall + " region hi",
-      "fix integrate all nve/sphere",
-      "timestep 1e-5"};
+      "region hi plane 0 0 0.00198 0 0 -1 side in rotate v_theta 0.0063 0.0063 0 0 0 1 units box"};
+  if (intersection) {
+    in.push_back("region both intersect 2 lo hi");
+    in.push_back("fix w all " + wall + " region both");
+  } else {
+    in.push_back("fix w all " + wall + " region lo");
+    in.push_back("fix w2 all " + wall + " region hi");
+  }
+  in.push_back("fix integrate all nve/sphere");
+  in.push_back("timestep 1e-5");
+  return in;
 }
 
 std::vector<std::string> squeezed_layer(const std::vector<std::string> &pair_lines,
-                                        const std::string &wall)
+                                        const std::string &wall, bool intersection = false)
 {
   std::vector<std::string> in = {"units si",
                                  "atom_style sphere",
@@ -80,7 +91,7 @@ std::vector<std::string> squeezed_layer(const std::vector<std::string> &pair_lin
                                  "neighbor 0.0003 bin",
                                  "neigh_modify delay 0"};
   in.insert(in.end(), pair_lines.begin(), pair_lines.end());
-  const auto walls = region_walls(wall);
+  const auto walls = region_walls(wall, intersection);
   in.insert(in.end(), walls.begin(), walls.end());
   return in;
 }
@@ -98,23 +109,45 @@ Outcome run_on(int nranks, const std::vector<std::string> &input)
     out.end = s.positions();
     for (const char *id : {"w", "w2"}) {
       auto *fix = s.lmp->modify->get_fix_by_id(id);
-      for (int k = 0; k < REGION_VECTOR_SIZE; k++) out.wall.push_back(fix->compute_vector(k));
+      for (int k = 0; fix && k < REGION_VECTOR_SIZE; k++) out.wall.push_back(fix->compute_vector(k));
     }
   });
   return out;
 }
 
-void expect_rank_invariant(const std::vector<std::string> &pair_lines, const std::string &wall)
+void expect_rank_invariant(const std::vector<std::string> &pair_lines, const std::string &wall,
+                           bool intersection = false)
 {
   int world, me;
   MPI_Comm_size(MPI_COMM_WORLD, &world);
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
-  const auto input = squeezed_layer(pair_lines, wall);
+  const auto input = squeezed_layer(pair_lines, wall, intersection);
   const Outcome serial = run_on(1, input);
+  if (intersection) {
+    // one rank: the intersection is the two walls, each contact on the face of its plane
+    const Outcome two_walls = run_on(1, squeezed_layer(pair_lines, wall));
+    if (me == 0) {
+      std::printf("intersection against two walls: places differ by %.2g, forces by %.2g\n",
+                  max_relative_difference(two_walls.end, serial.end),
+                  max_relative_difference(two_walls.forces, serial.forces));
+      EXPECT_LT(max_relative_difference(two_walls.end, serial.end), 1e-12);
+      EXPECT_LT(max_relative_difference(two_walls.forces, serial.forces), 1e-9);
+      EXPECT_LT(max_relative_difference(two_walls.torques, serial.torques), 1e-9);
+      for (int k : {0, 1, 2, FRICTION, CONTACTS, WALL_WORK}) {
+        const double sum = two_walls.wall[k] + two_walls.wall[REGION_VECTOR_SIZE + k];
+        EXPECT_NEAR(serial.wall[k], sum, 1e-9 * std::max(std::fabs(sum), 1e-12))
+            << "wall vector " << k;
+      }
+    }
+  }
   for (int n : {2, 4}) {
     if (n > world) continue;
     const Outcome par = run_on(n, input);
     if (me != 0) continue;
+    std::printf("%s: %d ranks against 1: forces differ by %.2g, torques by %.2g (relative)\n",
+                intersection ? "intersection" : "two walls", n,
+                max_relative_difference(serial.forces, par.forces),
+                max_relative_difference(serial.torques, par.torques));
     EXPECT_LT(max_relative_difference(serial.forces, par.forces), 1e-9) << n << " ranks";
     EXPECT_LT(max_relative_difference(serial.torques, par.torques), 1e-9) << n << " ranks";
     for (size_t k = 0; k < serial.wall.size(); k++)
@@ -122,7 +155,7 @@ void expect_rank_invariant(const std::vector<std::string> &pair_lines, const std
           << n << " ranks, wall vector " << k;
   }
   if (me == 0) {
-    for (int w : {0, REGION_VECTOR_SIZE}) {
+    for (size_t w = 0; w < serial.wall.size(); w += REGION_VECTOR_SIZE) {
       EXPECT_GE(serial.wall[w + CONTACTS], 20.0);
       EXPECT_GT(serial.wall[w + FRICTION], 0.0);
     }
@@ -205,6 +238,20 @@ TEST(WallRegionRanks, JaegerPlanesMovingAndTurning)
       "wall/gran/region/jaeger 2e7 0.25 0.4 damping 0.002 0.001");
 }
 
+// the two planes as one wall: an intersection of a moving and a turning region
+TEST(WallRegionRanks, KuhnIntersectionOfAMovingAndATurningPlane)
+{
+  expect_rank_invariant({"pair_style gran/kuhn", "pair_coeff * * 2e3 2e3 0.5 damping 0.002 0.001"},
+                        "wall/gran/region/kuhn 2e3 1.5e3 0.4 damping 0.002 0.001", true);
+}
+
+TEST(WallRegionRanks, JaegerIntersectionOfAMovingAndATurningPlane)
+{
+  expect_rank_invariant(
+      {"pair_style gran/jaeger", "pair_coeff * * 1e7 0.3 0.5 damping 0.002 0.001"},
+      "wall/gran/region/jaeger 2e7 0.25 0.4 damping 0.002 0.001", true);
+}
+
 TEST(WallRegionRanks, HopperDischargesAlikeOnOneAndFourRanks)
 {
   int world, me;
@@ -245,19 +292,21 @@ TEST(WallRegionRanks, RestartWrittenOnAllRanksReadOnAllAndOnOne)
     const char *name;
     std::vector<std::string> pair;
     std::string wall;
+    bool intersection;    // both planes one wall (their intersection)
   };
-  const std::vector<Case> cases = {{"kuhn",
-                                    {"pair_style gran/kuhn", "pair_coeff * * 2e3 2e3 0.5"},
-                                    "wall/gran/region/kuhn 2e3 1.5e3 0.4"},
-                                   {"jaeger",
-                                    {"pair_style gran/jaeger", "pair_coeff * * 1e7 0.3 0.5"},
-                                    "wall/gran/region/jaeger 2e7 0.25 0.4"}};
+  const std::vector<Case> cases = {
+      {"kuhn", {"pair_style gran/kuhn", "pair_coeff * * 2e3 2e3 0.5"},
+       "wall/gran/region/kuhn 2e3 1.5e3 0.4", false},
+      {"jaeger", {"pair_style gran/jaeger", "pair_coeff * * 1e7 0.3 0.5"},
+       "wall/gran/region/jaeger 2e7 0.25 0.4", false},
+      {"jaeger_intersection", {"pair_style gran/jaeger", "pair_coeff * * 1e7 0.3 0.5"},
+       "wall/gran/region/jaeger 2e7 0.25 0.4", true}};
   auto outcome = [](LammpsSession &s) {
     Outcome out;
     out.forces = s.forces();
     for (const char *id : {"w", "w2"}) {
       auto *fix = s.lmp->modify->get_fix_by_id(id);
-      for (int k = 0; k < REGION_VECTOR_SIZE; k++) out.wall.push_back(fix->compute_vector(k));
+      for (int k = 0; fix && k < REGION_VECTOR_SIZE; k++) out.wall.push_back(fix->compute_vector(k));
     }
     return out;
   };
@@ -268,7 +317,7 @@ TEST(WallRegionRanks, RestartWrittenOnAllRanksReadOnAllAndOnOne)
     {
       LammpsSession s;
       s.load_plugin();
-      s.commands(squeezed_layer(c.pair, c.wall));
+      s.commands(squeezed_layer(c.pair, c.wall, c.intersection));
       s.commands({"run 150", "write_restart " + file, "run 100"});
       straight = outcome(s);
     }
@@ -276,7 +325,7 @@ TEST(WallRegionRanks, RestartWrittenOnAllRanksReadOnAllAndOnOne)
       LammpsSession s(comm);
       s.load_plugin();
       s.commands({"read_restart " + file, "neighbor 0.0003 bin", "neigh_modify delay 0"});
-      s.commands(region_walls(c.wall));
+      s.commands(region_walls(c.wall, c.intersection));
       s.command("run 100");
       return outcome(s);
     };
