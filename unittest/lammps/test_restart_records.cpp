@@ -13,6 +13,7 @@
 #include "earlier_version.h"
 #include "lammps_session.h"
 #include "long_history.h"
+#include "relaxing_packing.h"
 
 #include "atom.h"
 #include "domain.h"
@@ -43,12 +44,6 @@ using namespace demc_test;
 namespace {
 
 const int STEPS_BEFORE = 3000, STEPS_AFTER = 40;
-
-double history_stat(LammpsSession &s, int index)
-{
-  auto *fix = s.lmp->modify->get_fix_by_id("DEMC_GRAN_JAEGER_HISTORY0");
-  return fix ? fix->compute_vector(index) : -1.0;
-}
 
 struct Outcome {
   PerAtom forces, torques;
@@ -682,62 +677,6 @@ TEST(RestartRecords, CoulombAndRegionWallOptionsContinueToRoundOff)
   }
 }
 
-namespace {
-
-/* a jammed packing relaxing under fix viscous (216 polydisperse spheres pressed between two
-   walls): the damped vibrations push history points that nothing erases, so that histories
-   grow long (or reach history/max) in a few thousand steps; pair and wall get `pair_args` and
-   `wall_args` */
-std::vector<std::string> relaxing_packing(const std::string &pair_args,
-                                          const std::string &wall_args)
-{
-  return {"units si",
-          "atom_style sphere",
-          "atom_modify map array",
-          "boundary p p m",
-          "comm_modify vel yes",
-          "lattice sc 0.0019",
-          "region box block 0 6 0 6 0 6",
-          "create_box 1 box",
-          "create_atoms 1 box",
-          "reset_atoms id sort yes",
-          "variable d atom 0.00185+0.0002*((id*7919)%101)/101",
-          "set group all diameter v_d",
-          "set group all density 2650",
-          "velocity all create 1e16 87287 loop geom",
-          "neighbor 0.0003 bin",
-          "neigh_modify delay 0",
-          "pair_style gran/jaeger" + pair_args,
-          "pair_coeff * * 1e7 0.3 0.5",
-          "fix integrate all nve/sphere",
-          "fix visc all viscous 2e-5",
-          "fix wall all wall/gran/jaeger 1e7 0.3 0.5" + wall_args + " zplane 0 0.0114",
-          "timestep 1e-5"};
-}
-
-// sum over the atoms of x_i (x) F_i (the virial's sum)
-std::array<double, 9> position_force_sum(LammpsSession &s)
-{
-  const PerAtom x = s.positions(), f = s.forces();
-  std::array<double, 9> sum{};
-  for (size_t id = 1; id < x.size(); id++)
-    for (int a = 0; a < 3; a++)
-      for (int b = 0; b < 3; b++) sum[3 * a + b] += x[id][a] * f[id][b];
-  return sum;
-}
-
-double relative_frobenius(const std::array<double, 9> &a, const std::array<double, 9> &b)
-{
-  double diff = 0.0, norm = 0.0;
-  for (int k = 0; k < 9; k++) {
-    diff += (a[k] - b[k]) * (a[k] - b[k]);
-    norm += a[k] * a[k];
-  }
-  return std::sqrt(diff / norm);
-}
-
-}    // namespace
-
 /* The experiment of issue 41 in small: a relaxing packing whose histories reach history/max
    (pair and wall; merges every step), one step straight on after write_restart against one step
    after read_restart (sum of x_i (x) F_i, relative Frobenius difference), and one run that
@@ -822,4 +761,55 @@ TEST(RestartRecords, CappedHistoriesOfARelaxedPackingContinue)
               longest, d);
   EXPECT_LE(d, 1e-14);
   std::remove("unbounded.bin");
+}
+
+/* Issue 54's capped restart with contact dashpots, in small: the relaxing packing with dashpots
+   on the pair and the wall and histories capped at 8, one run that writes its file at step N + M
+   (restart M, after N steps) and goes on M more, against the file read back and M steps on. The
+   file is written after merges are proven: the merge counter read at the step of the file (fix
+   ave/time of the fix's vector there) exceeds the one at step N, which the cap has already
+   reached. Tolerance 1e-12 of the largest force: the run read back sums the same forces in
+   another neighbor order, round-off (1e-16) amplified over M = 20 steps of a packing (the
+   uncapped cases above agree to the same bound). */
+TEST(RestartRecords, CappedHistoriesWithDashpotsContinueFromAFileWrittenAfterMerges)
+{
+  const int relax = 1500, after = 20;
+  const std::string capped = " history/max 8", dashpots = " damping 0.02 0.01";
+  const std::vector<std::string> input = relaxing_packing(capped, capped, dashpots);
+  const int file_step = relax + after;
+  const std::string file = "capped_dashpots." + std::to_string(file_step) + ".bin";
+  PerAtom straight;
+  std::array<double, 9> straight_sum{};
+  double merges_before = 0.0, merges_at_file = 0.0, longest = 0.0;
+  {
+    LammpsSession s;
+    s.load_plugin();
+    s.commands(input);
+    s.command("run " + std::to_string(relax));
+    merges_before = history_stat(s, 4);
+    longest = history_stat(s, 2);
+    s.commands({"unfix visc", "variable merges equal f_DEMC_GRAN_JAEGER_HISTORY0[5]",
+                "fix at_file all ave/time 1 1 " + std::to_string(file_step) + " v_merges",
+                "restart " + std::to_string(file_step) + " capped_dashpots.*.bin",
+                "run " + std::to_string(2 * after)});
+    merges_at_file = s.lmp->modify->get_fix_by_id("at_file")->compute_scalar();
+    straight = s.forces();
+    straight_sum = position_force_sum(s);
+  }
+  EXPECT_EQ(longest, 8.0) << "histories at the cap before the file";
+  EXPECT_GT(merges_before, 1000.0);
+  EXPECT_GT(merges_at_file, merges_before) << "merges between the cap and the file";
+  LammpsSession r;
+  r.load_plugin();
+  r.command("read_restart " + file);
+  r.commands(relaxing_packing_redefinitions(input, false));
+  r.command("run " + std::to_string(after));
+  const double df = max_relative_difference(straight, r.forces());
+  const double dsum = relative_frobenius(straight_sum, position_force_sum(r));
+  std::printf("[ measure  ] history/max 8 with dashpots, %d steps after the file: forces %.3g, "
+              "sum x (x) F %.3g (merges %.0f at step %d, %.0f at the file)\n",
+              after, df, dsum, merges_before, relax, merges_at_file);
+  EXPECT_LE(df, 1e-12);
+  EXPECT_LE(dsum, 1e-12);
+  std::remove(file.c_str());
 }

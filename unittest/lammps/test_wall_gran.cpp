@@ -250,6 +250,7 @@ struct JaegerByHand {
   jaeger::Material mat;
   double nu_n, nu_t;
   double prune = jaeger::kDefaultPrune;    // the wall's default
+  jaeger::PruneSpent spent = {0.0, 0.0};   // the contact's spent pruning budget
   std::vector<jaeger::Point> pts = std::vector<jaeger::Point>(1000);
   jaeger::Stack st{pts.data(), 0, 1000};
   demc::frame::Quat q{1, 0, 0, 0};
@@ -264,7 +265,8 @@ struct JaegerByHand {
     const auto l = demc::frame::to_local(q, du);
     jaeger::Vec2 ds{l.x, l.y};
     if (!(g.overlap > 0.0)) {
-      if (touching) work += jaeger::step(mat, st, g.overlap, ds, 0.0, true, -1.0, prune).work;
+      if (touching)
+        work += jaeger::step(mat, st, g.overlap, ds, 0.0, true, -1.0, prune, &spent).work;
       st.n = 0;
       touching = false;
       return {{0, 0, 0}, 0.0, 0.0, work, damping, 0.0};
@@ -275,7 +277,7 @@ struct JaegerByHand {
       ds = jaeger::fresh_contact_shift(g.overlap + demc::dot(du, g.n), g.overlap, {l0.x, l0.y});
       st.n = 0;
     }
-    const auto res = jaeger::step(mat, st, g.overlap, ds, 0.0, true, -1.0, prune);
+    const auto res = jaeger::step(mat, st, g.overlap, ds, 0.0, true, -1.0, prune, &spent);
     work += res.work;
     touching = true;
     longest = std::max(longest, st.n);

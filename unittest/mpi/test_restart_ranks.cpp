@@ -6,10 +6,12 @@
    full-step velocities, not the half-step ones a dashpot saw. */
 #include "lammps_session.h"
 #include "long_history.h"
+#include "relaxing_packing.h"
 
 #include "atom.h"
 #include "domain.h"
 #include "lammps.h"
+#include "modify.h"
 
 #include <gtest/gtest.h>
 
@@ -165,4 +167,55 @@ TEST(RestartRanks, RegionWallLongHistoriesAcrossRankCounts)
           (line.rfind("region cage", 0) == 0 && !s.lmp->domain->get_region_by_id("cage")))
         s.command(line);
   });
+}
+
+/* Issue 54's capped restart with contact dashpots on the ranks of the launch: the relaxing
+   packing (relaxing_packing.h) with dashpots on the pair and the wall and histories capped at 8,
+   one run that writes its file at step N + M (restart output, after N steps in which the cap is
+   reached and merges run) and goes on M steps, against the file read back on the same ranks and
+   M steps on. The merge counter is read at the step of the file (fix ave/time). Tolerance 1e-12
+   of the largest force: the run read back sums in another neighbor order, round-off amplified
+   over M = 20 steps (as the uncapped continuity test above). */
+TEST(RestartRanks, CappedHistoriesWithDashpotsContinue)
+{
+  int me, nprocs;
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+  const int relax = 1500, after = 20, file_step = relax + after;
+  const std::string capped = " history/max 8";
+  const std::vector<std::string> input = relaxing_packing(capped, capped, " damping 0.02 0.01");
+  const std::string stem = "capped_dashpots_np" + std::to_string(nprocs);
+  PerAtom straight;
+  double merges_before = 0.0, merges_at_file = 0.0, longest = 0.0;
+  {
+    LammpsSession s;
+    s.load_plugin();
+    s.commands(input);
+    s.command("run " + std::to_string(relax));
+    merges_before = history_stat(s, 4);
+    longest = history_stat(s, 2);
+    s.commands({"unfix visc", "variable merges equal f_DEMC_GRAN_JAEGER_HISTORY0[5]",
+                "fix at_file all ave/time 1 1 " + std::to_string(file_step) + " v_merges",
+                "restart " + std::to_string(file_step) + " " + stem + ".*.bin",
+                "run " + std::to_string(2 * after)});
+    merges_at_file = s.lmp->modify->get_fix_by_id("at_file")->compute_scalar();
+    straight = s.forces();
+  }
+  EXPECT_EQ(longest, 8.0);
+  EXPECT_GT(merges_at_file, merges_before);
+  EXPECT_GT(merges_before, 1000.0);
+  const std::string file = stem + "." + std::to_string(file_step) + ".bin";
+  LammpsSession r;
+  r.load_plugin();
+  r.command("read_restart " + file);
+  r.commands(relaxing_packing_redefinitions(input, false));
+  r.command("run " + std::to_string(after));
+  const double df = max_relative_difference(straight, r.forces());
+  if (me == 0) {
+    std::printf("[ measure  ] %d ranks, history/max 8 with dashpots, %d steps after the file: "
+                "forces %.3g (merges %.0f, %.0f at the file)\n",
+                nprocs, after, df, merges_before, merges_at_file);
+    std::remove(file.c_str());
+  }
+  EXPECT_LE(df, 1e-12);
 }

@@ -1,0 +1,100 @@
+/* Test helper: a small jammed packing that relaxes under fix viscous, whose damped vibrations
+   push history points that nothing erases (gran/jaeger's histories grow long or reach
+   history/max within a few thousand steps), and the measures the restart and pruning tests read
+   off it: gran/jaeger's history statistics and the sum of x_i (x) F_i (the net-force moment, a
+   sensitive measure of a relaxed packing's forces).
+
+   216 polydisperse spheres on a simple cubic lattice, pressed between two wall/gran/jaeger
+   zplanes; the pair and the wall get `pair_args` and `wall_args`, both `coeff_tail` after their
+   material (e.g. contact dashpots). */
+
+#ifndef DEMC_TEST_RELAXING_PACKING_H
+#define DEMC_TEST_RELAXING_PACKING_H
+
+#include "lammps_session.h"
+
+#include "fix.h"
+#include "lammps.h"
+#include "modify.h"
+
+#include <array>
+#include <cmath>
+#include <string>
+#include <vector>
+
+namespace demc_test {
+
+inline std::vector<std::string> relaxing_packing(const std::string &pair_args,
+                                                 const std::string &wall_args,
+                                                 const std::string &coeff_tail = "")
+{
+  return {"units si",
+          "atom_style sphere",
+          "atom_modify map array",
+          "boundary p p m",
+          "comm_modify vel yes",
+          "lattice sc 0.0019",
+          "region box block 0 6 0 6 0 6",
+          "create_box 1 box",
+          "create_atoms 1 box",
+          "reset_atoms id sort yes",
+          "variable d atom 0.00185+0.0002*((id*7919)%101)/101",
+          "set group all diameter v_d",
+          "set group all density 2650",
+          "velocity all create 1e16 87287 loop geom",
+          "neighbor 0.0003 bin",
+          "neigh_modify delay 0",
+          "pair_style gran/jaeger" + pair_args,
+          "pair_coeff * * 1e7 0.3 0.5" + coeff_tail,
+          "fix integrate all nve/sphere",
+          "fix visc all viscous 2e-5",
+          "fix wall all wall/gran/jaeger 1e7 0.3 0.5" + wall_args + coeff_tail + " zplane 0 0.0114",
+          "timestep 1e-5"};
+}
+
+// the lines of relaxing_packing() that a restart file does not hold (fixes, neighbor settings,
+// the time step), fix viscous left out where `viscous` is false
+inline std::vector<std::string> relaxing_packing_redefinitions(const std::vector<std::string> &in,
+                                                               bool viscous)
+{
+  std::vector<std::string> lines;
+  for (const auto &line : in)
+    if ((line.rfind("fix ", 0) == 0 || line.rfind("neigh", 0) == 0 ||
+         line.rfind("timestep", 0) == 0) &&
+        (viscous || line.rfind("fix visc", 0) != 0))
+      lines.push_back(line);
+  return lines;
+}
+
+// gran/jaeger's history statistics (FixJaegerHistory::Stats): 1 mean length, 2 longest,
+// 3 bytes per contact, 4 merges, 5 points pruned; -1 without the fix
+inline double history_stat(LammpsSession &s, int index)
+{
+  auto *fix = s.lmp->modify->get_fix_by_id("DEMC_GRAN_JAEGER_HISTORY0");
+  return fix ? fix->compute_vector(index) : -1.0;
+}
+
+// sum over the atoms of x_i (x) F_i (the virial's sum), on every rank
+inline std::array<double, 9> position_force_sum(LammpsSession &s)
+{
+  const PerAtom x = s.positions(), f = s.forces();
+  std::array<double, 9> sum{};
+  for (size_t id = 1; id < x.size(); id++)
+    for (int a = 0; a < 3; a++)
+      for (int b = 0; b < 3; b++) sum[3 * a + b] += x[id][a] * f[id][b];
+  return sum;
+}
+
+inline double relative_frobenius(const std::array<double, 9> &a, const std::array<double, 9> &b)
+{
+  double diff = 0.0, norm = 0.0;
+  for (int k = 0; k < 9; k++) {
+    diff += (a[k] - b[k]) * (a[k] - b[k]);
+    norm += a[k] * a[k];
+  }
+  return std::sqrt(diff / norm);
+}
+
+}    // namespace demc_test
+
+#endif
