@@ -6,7 +6,8 @@
 
    216 polydisperse spheres on a simple cubic lattice, pressed between two wall/gran/jaeger
    zplanes; the pair and the wall get `pair_args` and `wall_args`, both `coeff_tail` after their
-   material (e.g. contact dashpots). */
+   material (e.g. contact dashpots). Also vibrating_lattice(): a packing whose contacts follow a
+   prescribed decaying vibration. */
 
 #ifndef DEMC_TEST_RELAXING_PACKING_H
 #define DEMC_TEST_RELAXING_PACKING_H
@@ -50,6 +51,44 @@ inline std::vector<std::string> relaxing_packing(const std::string &pair_args,
           "fix visc all viscous 2e-5",
           "fix wall all wall/gran/jaeger 1e7 0.3 0.5" + wall_args + coeff_tail + " zplane 0 0.0114",
           "timestep 1e-5"};
+}
+
+/* A lattice packing (125 spheres, each pressed on its 6 neighbours) whose spheres vibrate along
+   x with an amplitude that decays by e every 10 periods (400 steps), the phase varying through
+   the packing: a damped vibration prescribed (fix move), so that runs with different settings
+   see the same motion (a free relaxation is chaotic: two runs 1e-12 apart differ at O(1) within
+   20,000 steps). The contacts reverse twice a period with ever smaller amplitudes, and the
+   exact history keeps a point for every reversal. */
+inline std::vector<std::string> vibrating_lattice(const std::string &pair_args)
+{
+  return {"units si",
+          "atom_style sphere",
+          "atom_modify map array",
+          "boundary p p p",
+          "comm_modify vel yes",
+          "lattice sc 0.00199",
+          "region box block 0 5 0 5 0 5",
+          "create_box 1 box",
+          "create_atoms 1 box",
+          "variable d atom 0.00200+0.00002*((id*7919)%101)/101",
+          "set group all diameter v_d",
+          "set group all density 2650",
+          "displace_atoms all random 2e-6 2e-6 2e-6 4711 units box",
+          "neighbor 0.0003 bin",
+          "neigh_modify delay 0",
+          "pair_style gran/jaeger" + pair_args,
+          "pair_coeff * * 1e10 0.3 0.5",
+          "timestep 2e-7",
+          "variable w equal 2*PI/(40*dt)",
+          "variable amp equal 2e-7*exp(-step/400)",
+          "variable phase atom v_w*step*dt+(x+2*y+3*z)/0.0011",
+          "variable dx atom v_amp*sin(v_phase)",
+          "variable vx atom v_amp*(v_w*cos(v_phase)-sin(v_phase)/(400*dt))",
+          "variable zero atom 0.0",
+          "fix vib all move variable v_dx v_zero v_zero v_vx v_zero v_zero",
+          "compute pl all pair/local p5",
+          "compute pmax all reduce max c_pl inputs local",
+          "run 0"};
 }
 
 // the lines of relaxing_packing() that a restart file does not hold (fixes, neighbor settings,
