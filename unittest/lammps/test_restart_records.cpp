@@ -90,7 +90,8 @@ TEST(RestartRecords, LongHistoriesReadBackWithMemoryOfTheMean)
     {
       LammpsSession s;
       s.load_plugin();
-      s.commands(long_history_input("", newton));
+      // (prune 0: histories of a point a step, the length this test is about)
+      s.commands(long_history_input(" prune 0", newton));
       s.commands({"run " + std::to_string(STEPS_BEFORE), "write_restart " + file});
       records = history_stat(s, 0);
       mean = history_stat(s, 1);
@@ -120,14 +121,14 @@ TEST(RestartRecords, LongHistoriesReadBackWithMemoryOfTheMean)
                 (int) newton, longest, r.lmp->atom->nextra_store, mean_data);
     EXPECT_LE(r.lmp->atom->nextra_store, mean_data + 3 * 16 + 8) << "newton " << newton;
     EXPECT_LT(20 * r.lmp->atom->nextra_store, 4.0 * longest);
-    r.commands(redefine_after_read(""));
+    r.commands(redefine_after_read(" prune 0"));
     // straight back to a file (no run: the histories must still be written), then read that
     r.command("write_restart " + again);
     LammpsSession t;
     t.load_plugin();
     t.command(std::string("newton ") + (newton ? "on" : "off"));
     t.command("read_restart " + again);
-    t.commands(redefine_after_read(""));
+    t.commands(redefine_after_read(" prune 0"));
     t.command("run " + std::to_string(STEPS_AFTER));
     expect_same(straight, outcome(t), 1e-12, "newton " + std::to_string(newton));
     EXPECT_EQ(history_stat(t, 2), longest + STEPS_AFTER) << "the history went on growing";
@@ -139,7 +140,7 @@ TEST(RestartRecords, LongHistoriesReadBackWithMemoryOfTheMean)
 /* A restart file from a newer version of the package, whose records this version cannot know:
    the version of a kind of record raised in a file must stop read-back with an error naming
    the version, not go on with misread histories or settings. Records: the package's marker
-   followed by its version; in this file (gran/jaeger, wall/gran/jaeger) version 4 marks the
+   followed by its version; in this file (gran/jaeger, wall/gran/jaeger) version 5 marks the
    pair's per-atom history records, version 3 the wall's records (global and per atom),
    version 1 the pair's settings (read by read_restart) and its per-atom energy fix's records. */
 TEST(RestartRecords, NewerRecordVersionIsRefused)
@@ -148,7 +149,7 @@ TEST(RestartRecords, NewerRecordVersionIsRefused)
   {
     LammpsSession s;
     s.load_plugin();
-    s.commands(long_history_input("", true));
+    s.commands(long_history_input(" prune 0", true));
     s.commands({"run 20", "write_restart " + file});
   }
   std::vector<char> bytes;
@@ -158,7 +159,7 @@ TEST(RestartRecords, NewerRecordVersionIsRefused)
   }
   std::remove(file.c_str());
   const uint64_t marker = 0x7ff8000000006465ULL;
-  for (const double old_version : {4.0, 3.0, 2.0, 1.0}) {
+  for (const double old_version : {5.0, 3.0, 2.0, 1.0}) {
     std::vector<char> patched_bytes = bytes;
     const double new_version = 99.0;
     int patched = 0;
@@ -177,7 +178,7 @@ TEST(RestartRecords, NewerRecordVersionIsRefused)
     r.load_plugin();
     try {
       r.command("read_restart " + newer);
-      r.commands(redefine_after_read(""));
+      r.commands(redefine_after_read(" prune 0"));
       r.command("run 0");
       ADD_FAILURE() << "a record of version 99 was read (was " << old_version << ")";
     } catch (LAMMPS_NS::LAMMPSException &e) {
@@ -343,7 +344,7 @@ TEST(RestartRecords, RegionWallLongHistoriesContinue)
 {
   const int before = 1000, after = 40;
   for (const std::string wall :
-       {"jaeger 1e7 0.3 0.5", "jaeger 1e7 0.3 0.5 history/max 16", "kuhn 2e3 1.5e3 0.5"}) {
+       {"jaeger 1e7 0.3 0.5 prune 0", "jaeger 1e7 0.3 0.5 history/max 16", "kuhn 2e3 1.5e3 0.5"}) {
     const std::string file = "region_long." + std::to_string(before) + ".bin";
     PerAtom straight;
     std::vector<double> straight_wall;
@@ -515,13 +516,13 @@ TEST(RestartRecords, RegionAndCoulombRecordsOfANewerVersionOrDamagedAreRefused)
         line.rfind("timestep", 0) == 0 || line.rfind("region cage", 0) == 0)
       fixes.push_back(line);
   // the region wall's per-atom records: marker, version 1, length, then fragments [owner ID,
-  // offset, count, size, values]; a payload starts with the law's record version (4), then
+  // offset, count, size, values]; a payload starts with the law's record version (5), then
   // the list's first entry [surface ID, length, record]
   auto region_record = [](auto at) {
     return at(1) == 1.0 && at(2) >= 5.0;
   };
   auto payload_start = [](auto at) {
-    return at(1) == 1.0 && at(4) == 0.0 && at(7) == 4.0;
+    return at(1) == 1.0 && at(4) == 0.0 && at(7) == 5.0;
   };
   const auto newer_list = patch_records(region, region_record, [](auto set) {
     set(1, 99.0);

@@ -143,11 +143,12 @@ void expect_continuation_across_rank_counts(const std::string &name,
 TEST(RestartRanks, LongHistoriesAcrossRankCounts)
 {
   std::vector<std::string> redefine;
-  for (const auto &line : long_history_input("", true))
+  // (prune 0: histories of a point a step)
+  for (const auto &line : long_history_input(" prune 0", true))
     if (line.rfind("fix ", 0) == 0 || line.rfind("variable ", 0) == 0 ||
         line.rfind("neigh", 0) == 0 || line.rfind("timestep", 0) == 0)
       redefine.push_back(line);
-  expect_continuation_across_rank_counts("long_history", long_history_input("", true), 1500, 30,
+  expect_continuation_across_rank_counts("long_history", long_history_input(" prune 0", true), 1500, 30,
                                          [&](LammpsSession &s) {
                                            s.commands(redefine);
                                          });
@@ -159,7 +160,7 @@ TEST(RestartRanks, LongHistoriesAcrossRankCounts)
    straight on. */
 TEST(RestartRanks, RegionWallLongHistoriesAcrossRankCounts)
 {
-  const std::vector<std::string> input = long_region_history_input("jaeger 1e7 0.3 0.5");
+  const std::vector<std::string> input = long_region_history_input("jaeger 1e7 0.3 0.5 prune 0");
   expect_continuation_across_rank_counts("region_long", input, 600, 30, [&](LammpsSession &s) {
     for (const auto &line : input)
       if (line.rfind("fix ", 0) == 0 || line.rfind("variable ", 0) == 0 ||
