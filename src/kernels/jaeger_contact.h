@@ -283,28 +283,72 @@ namespace jaeger {
       return r.bound <= budget;
     }
 
-    /* The point of st whose removal costs the least, within `budget` (-1: none fits); r: its
-       removal. Each candidate is first tested against the best so far (removal_fits() keeps a
-       point as soon as a lower bound of its cost exceeds its budget, most often without a square
-       root). */
-    DEMC_FN int cheapest_removal(const Material &mat, const Stack &st, double budget, Removal &r)
-    {
-      int best = -1;
-      Removal trial;
-      for (int k = st.n - 2; k >= 0; --k) {
-        if (!removal_fits(mat, st, k, best < 0 ? budget : min2(budget, r.bound), trial)) continue;
-        if (best >= 0 && !(trial.bound < r.bound)) continue;
-        best = k;
-        r = trial;
+    /* The cheapest removals of one pass over the history, at most kPruneSlack + 1 (enough to go
+       back to kPruneLength from one push past the rule's length), no two of them adjacent:
+       removing point k changes the spring field by du_k, which depends only on points k-1, k,
+       k+1, so the costs of removals that share no point add (the changes add; triangle
+       inequality), whatever their order. Sorted by cost, cheapest first. */
+    struct Candidates {
+      static constexpr int kMax = kPruneSlack + 1;
+      int n = 0;
+      int k[kMax];
+      double cost[kMax], sup[kMax];
+
+      DEMC_FN void drop(int i)
+      {
+        for (; i + 1 < n; ++i) {
+          k[i] = k[i + 1];
+          cost[i] = cost[i + 1];
+          sup[i] = sup[i + 1];
+        }
+        --n;
       }
-      return best;
+      DEMC_FN void insert(int point, const Removal &r)
+      {
+        int i = n < kMax ? n++ : kMax - 1;
+        for (; i > 0 && cost[i - 1] > r.bound; --i) {
+          k[i] = k[i - 1];
+          cost[i] = cost[i - 1];
+          sup[i] = sup[i - 1];
+        }
+        k[i] = point;
+        cost[i] = r.bound;
+        sup[i] = r.sup;
+      }
+      // the cost a candidate must stay within to enter
+      DEMC_FN double entry(double budget) const
+      {
+        return n < kMax ? budget : min2(budget, cost[n - 1]);
+      }
+    };
+
+    /* One pass from the top down (a point's upper neighbour, k + 1, is the only one seen before
+       it): each point whose removal costs less than the candidates' dearest (and the budget)
+       enters, unless its upper neighbour is a cheaper candidate; a dearer one it replaces.
+       removal_fits() keeps a point as soon as a lower bound of its cost exceeds the entry, most
+       often without a square root. */
+    DEMC_FN void cheapest_removals(const Material &mat, const Stack &st, double budget,
+                                   Candidates &c)
+    {
+      Removal r;
+      for (int k = st.n - 2; k >= 0; --k) {
+        if (!removal_fits(mat, st, k, c.entry(budget), r)) continue;
+        int above = -1;
+        for (int i = 0; i < c.n; ++i)
+          if (c.k[i] == k + 1) above = i;
+        if (above >= 0) {
+          if (!(r.bound < c.cost[above])) continue;
+          c.drop(above);
+        }
+        c.insert(k, r);
+      }
     }
 
     /* The pruning rule, after a push onto a history longer than kPruneLength + kPruneSlack
-       points: remove the point whose removal costs the least (its bound), again and again, down
-       to kPruneLength points, while the contact's spent budget stays within prune mu P (P: the
-       current normal force); each removal adds its bound to spent.force and its largest spring
-       shift to spent.shift. Any interior point may go, so the chains of nested reversals that a
+       points: remove the points whose removals cost the least (their bounds; one pass,
+       cheapest_removals()), down to kPruneLength points, while the contact's spent budget stays
+       within prune mu P (P: the current normal force); each removal adds its bound to
+       spent.force and its largest spring shift to spent.shift. Any interior point may go, so the chains of nested reversals that a
        decaying vibration under load leaves lose their smallest, whose bounds fall geometrically
        with the amplitude: their sum stays within the budget. Whole-run bound: the removals' field
        distances add (triangle inequality) and never grow afterwards (the springs' projection),
@@ -315,18 +359,25 @@ namespace jaeger {
                              StepResult &res)
     {
       const double limit = prune * mat.mu * top_point(st).P;
-      int removed = 0;
-      Removal r;
-      while (st.n > kPruneLength) {
-        const int k = cheapest_removal(mat, st, limit - spent.force, r);
-        if (k < 0) break;
-        spent.force += r.bound;
-        spent.shift += r.sup;
-        remove_point(st, k);
-        ++removed;
+      Candidates c;
+      cheapest_removals(mat, st, limit - spent.force, c);
+      // the cheapest first, as many as the budget holds and the rule's length asks for
+      int take = 0;
+      while (take < c.n && st.n - take > kPruneLength && spent.force + c.cost[take] <= limit) {
+        spent.force += c.cost[take];
+        spent.shift += c.sup[take];
+        ++take;
       }
-      if (removed > 0 && res.stored >= 0.0) res.stored = stored_energy(mat, st);
-      return removed;
+      // (from the highest point down, so that the lower ones keep their indices)
+      for (int done = 0; done < take; ++done) {
+        int highest = 0;
+        for (int i = 1; i < take; ++i)
+          if (c.k[i] > c.k[highest]) highest = i;
+        remove_point(st, c.k[highest]);
+        c.k[highest] = -1;
+      }
+      if (take > 0 && res.stored >= 0.0) res.stored = stored_energy(mat, st);
+      return take;
     }
     /* The test inline, the search apart. No spent budget to keep (spent null): no pruning, as no
        whole-run bound could be kept. */
