@@ -167,11 +167,11 @@ namespace jaeger {
   };
 
   /* The pruning tolerance of the styles' default (keyword prune): a contact's removals together
-     never move a later force by more than 1e-3 mu P (P: the normal force of the last removal). */
-  constexpr double kDefaultPrune = 1e-3;
+     never move a later force by more than 1e-5 mu P (P: the normal force of the last removal). */
+  constexpr double kDefaultPrune = 1e-5;
   /* The rule prunes a history once it is longer than kPruneLength + kPruneSlack points, back to
-     kPruneLength: shorter histories cost little memory, and the search costs O(length) per
-     removal, paid once per kPruneSlack pushes. */
+     kPruneLength: shorter histories cost little memory, and the search costs O(length), paid
+     once per kPruneSlack points of growth. */
   constexpr int kPruneLength = 64, kPruneSlack = 8;
 
   namespace detail {
@@ -379,12 +379,20 @@ namespace jaeger {
       if (take > 0 && res.stored >= 0.0) res.stored = stored_energy(mat, st);
       return take;
     }
+    /* Whether a history of n points is searched: one push past the rule's length, and then once
+       every kPruneSlack points more (a history whose budget is spent would otherwise pay the
+       O(n) search on every push). */
+    DEMC_FN bool prune_due(int n)
+    {
+      return n > kPruneLength + kPruneSlack && (n - kPruneLength - 1) % kPruneSlack == 0;
+    }
+
     /* The test inline, the search apart. No spent budget to keep (spent null): no pruning, as no
        whole-run bound could be kept. */
     DEMC_FN_FLAT int prune_below_top(const Material &mat, Stack &st, double prune,
                                      PruneSpent *spent, StepResult &res)
     {
-      if (!(prune > 0.0) || !spent || st.n <= kPruneLength + kPruneSlack) return 0;
+      if (!(prune > 0.0) || !spent || !prune_due(st.n)) return 0;
       return prune_points(mat, st, prune, *spent, res);
     }
 
