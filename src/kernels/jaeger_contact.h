@@ -167,8 +167,8 @@ namespace jaeger {
   };
 
   /* The pruning tolerance of the styles' default (keyword prune): a contact's removals together
-     never move a later force by more than 1e-5 mu P (P: the normal force of the last removal). */
-  constexpr double kDefaultPrune = 1e-5;
+     never move a later force by more than 1e-3 mu P (P: the normal force of the last removal). */
+  constexpr double kDefaultPrune = 1e-3;
   /* The rule prunes a history once it is longer than kPruneLength + kPruneSlack points, back to
      kPruneLength: shorter histories cost little memory, and the search costs O(length), paid
      once per kPruneSlack points of growth. */
