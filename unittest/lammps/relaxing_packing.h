@@ -124,6 +124,50 @@ inline std::array<double, 9> position_force_sum(LammpsSession &s)
   return sum;
 }
 
+/* The run of the capped restart tests: `input` run `relax` steps (the histories reach their
+   cap and merge), fix viscous taken off, then one run of 2 `after` steps that writes its restart
+   file `stem`.<relax + after>.bin at its middle (restart output, no setup in between); the
+   merge counter read at step relax and at the step of the file (fix ave/time of the history
+   fix's vector there), the longest history at step relax, the forces and sum x (x) F at the
+   end. */
+struct FileAfterMerges {
+  PerAtom forces;
+  std::array<double, 9> position_force;
+  double merges_before, merges_at_file, longest;
+};
+
+inline FileAfterMerges write_file_after_merges(const std::vector<std::string> &input, int relax,
+                                               int after, const std::string &stem)
+{
+  FileAfterMerges out{};
+  LammpsSession s;
+  s.load_plugin();
+  s.commands(input);
+  s.command("run " + std::to_string(relax));
+  out.merges_before = history_stat(s, 4);
+  out.longest = history_stat(s, 2);
+  const int file_step = relax + after;
+  s.commands({"unfix visc", "variable merges equal f_DEMC_GRAN_JAEGER_HISTORY0[5]",
+              "fix at_file all ave/time 1 1 " + std::to_string(file_step) + " v_merges",
+              "restart " + std::to_string(file_step) + " " + stem + ".*.bin",
+              "run " + std::to_string(2 * after)});
+  out.merges_at_file = s.lmp->modify->get_fix_by_id("at_file")->compute_scalar();
+  out.forces = s.forces();
+  out.position_force = position_force_sum(s);
+  return out;
+}
+
+// the file of write_file_after_merges() read back in r, the fixes defined again (fix viscous
+// left out, as after the file), `after` steps on
+inline void resume_after_merges(LammpsSession &r, const std::string &file,
+                                const std::vector<std::string> &input, int after)
+{
+  r.load_plugin();
+  r.command("read_restart " + file);
+  r.commands(relaxing_packing_redefinitions(input, false));
+  r.command("run " + std::to_string(after));
+}
+
 inline double relative_frobenius(const std::array<double, 9> &a, const std::array<double, 9> &b)
 {
   double diff = 0.0, norm = 0.0;

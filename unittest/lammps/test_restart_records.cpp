@@ -777,39 +777,18 @@ TEST(RestartRecords, CappedHistoriesWithDashpotsContinueFromAFileWrittenAfterMer
   const int relax = 1500, after = 20;
   const std::string capped = " history/max 8", dashpots = " damping 0.02 0.01";
   const std::vector<std::string> input = relaxing_packing(capped, capped, dashpots);
-  const int file_step = relax + after;
-  const std::string file = "capped_dashpots." + std::to_string(file_step) + ".bin";
-  PerAtom straight;
-  std::array<double, 9> straight_sum{};
-  double merges_before = 0.0, merges_at_file = 0.0, longest = 0.0;
-  {
-    LammpsSession s;
-    s.load_plugin();
-    s.commands(input);
-    s.command("run " + std::to_string(relax));
-    merges_before = history_stat(s, 4);
-    longest = history_stat(s, 2);
-    s.commands({"unfix visc", "variable merges equal f_DEMC_GRAN_JAEGER_HISTORY0[5]",
-                "fix at_file all ave/time 1 1 " + std::to_string(file_step) + " v_merges",
-                "restart " + std::to_string(file_step) + " capped_dashpots.*.bin",
-                "run " + std::to_string(2 * after)});
-    merges_at_file = s.lmp->modify->get_fix_by_id("at_file")->compute_scalar();
-    straight = s.forces();
-    straight_sum = position_force_sum(s);
-  }
-  EXPECT_EQ(longest, 8.0) << "histories at the cap before the file";
-  EXPECT_GT(merges_before, 1000.0);
-  EXPECT_GT(merges_at_file, merges_before) << "merges between the cap and the file";
+  const std::string file = "capped_dashpots." + std::to_string(relax + after) + ".bin";
+  const FileAfterMerges straight = write_file_after_merges(input, relax, after, "capped_dashpots");
+  EXPECT_EQ(straight.longest, 8.0) << "histories at the cap before the file";
+  EXPECT_GT(straight.merges_before, 1000.0);
+  EXPECT_GT(straight.merges_at_file, straight.merges_before) << "merges between cap and file";
   LammpsSession r;
-  r.load_plugin();
-  r.command("read_restart " + file);
-  r.commands(relaxing_packing_redefinitions(input, false));
-  r.command("run " + std::to_string(after));
-  const double df = max_relative_difference(straight, r.forces());
-  const double dsum = relative_frobenius(straight_sum, position_force_sum(r));
+  resume_after_merges(r, file, input, after);
+  const double df = max_relative_difference(straight.forces, r.forces());
+  const double dsum = relative_frobenius(straight.position_force, position_force_sum(r));
   std::printf("[ measure  ] history/max 8 with dashpots, %d steps after the file: forces %.3g, "
               "sum x (x) F %.3g (merges %.0f at step %d, %.0f at the file)\n",
-              after, df, dsum, merges_before, relax, merges_at_file);
+              after, df, dsum, straight.merges_before, relax, straight.merges_at_file);
   EXPECT_LE(df, 1e-12);
   EXPECT_LE(dsum, 1e-12);
   std::remove(file.c_str());

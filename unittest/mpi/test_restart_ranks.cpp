@@ -186,36 +186,18 @@ TEST(RestartRanks, CappedHistoriesWithDashpotsContinue)
   const std::string capped = " history/max 8";
   const std::vector<std::string> input = relaxing_packing(capped, capped, " damping 0.02 0.01");
   const std::string stem = "capped_dashpots_np" + std::to_string(nprocs);
-  PerAtom straight;
-  double merges_before = 0.0, merges_at_file = 0.0, longest = 0.0;
-  {
-    LammpsSession s;
-    s.load_plugin();
-    s.commands(input);
-    s.command("run " + std::to_string(relax));
-    merges_before = history_stat(s, 4);
-    longest = history_stat(s, 2);
-    s.commands({"unfix visc", "variable merges equal f_DEMC_GRAN_JAEGER_HISTORY0[5]",
-                "fix at_file all ave/time 1 1 " + std::to_string(file_step) + " v_merges",
-                "restart " + std::to_string(file_step) + " " + stem + ".*.bin",
-                "run " + std::to_string(2 * after)});
-    merges_at_file = s.lmp->modify->get_fix_by_id("at_file")->compute_scalar();
-    straight = s.forces();
-  }
-  EXPECT_EQ(longest, 8.0);
-  EXPECT_GT(merges_at_file, merges_before);
-  EXPECT_GT(merges_before, 1000.0);
+  const FileAfterMerges straight = write_file_after_merges(input, relax, after, stem);
+  EXPECT_EQ(straight.longest, 8.0);
+  EXPECT_GT(straight.merges_at_file, straight.merges_before);
+  EXPECT_GT(straight.merges_before, 1000.0);
   const std::string file = stem + "." + std::to_string(file_step) + ".bin";
   LammpsSession r;
-  r.load_plugin();
-  r.command("read_restart " + file);
-  r.commands(relaxing_packing_redefinitions(input, false));
-  r.command("run " + std::to_string(after));
-  const double df = max_relative_difference(straight, r.forces());
+  resume_after_merges(r, file, input, after);
+  const double df = max_relative_difference(straight.forces, r.forces());
   if (me == 0) {
     std::printf("[ measure  ] %d ranks, history/max 8 with dashpots, %d steps after the file: "
                 "forces %.3g (merges %.0f, %.0f at the file)\n",
-                nprocs, after, df, merges_before, merges_at_file);
+                nprocs, after, df, straight.merges_before, straight.merges_at_file);
     std::remove(file.c_str());
   }
   EXPECT_LE(df, 1e-12);
