@@ -156,35 +156,44 @@ namespace jaeger {
     return carried >= 0.0 ? carried : stored_energy(mat, st);
   }
 
-  /* The pruning tolerance of the styles' default (keyword prune): a point below the top goes when
-     no later force can change by more than 1e-12 mu P for it (see prune_below_top()). */
-  constexpr double kDefaultPrune = 1e-12;
-  /* Histories of at most this many points are not pruned: they cost little memory, and the test
-     after every push would cost more time than they can save (most contacts of a packing hold a
-     few points). */
-  constexpr int kPruneAbove = 8;
+  /* What the pruning rule has spent of a contact's error budget (2 doubles the caller keeps
+     with the history; zero for a new contact): `force`, a bound on how far every later
+     tangential force may lie from the one of the unpruned history, and `shift`, a bound on how
+     far any spring's displacement may lie from its unpruned one, both summed over the removals
+     since the contact last opened and lowered where a full slide brings the two fields together
+     (see prune_points() and full_slide_restores()). */
+  struct PruneSpent {
+    double force, shift;
+  };
+
+  /* The pruning tolerance of the styles' default (keyword prune): a contact's removals together
+     never move a later force by more than 1e-3 mu P (P: the normal force of the last removal). */
+  constexpr double kDefaultPrune = 1e-3;
+  /* The rule prunes a history once it is longer than kPruneLength + kPruneSlack points, back to
+     kPruneLength: shorter histories cost little memory, and the search costs O(length), paid
+     once per kPruneSlack points of growth. */
+  constexpr int kPruneLength = 64, kPruneSlack = 8;
 
   namespace detail {
 
-    /* Pruning: the effect of removing point k = n-2 (the one below the top) on every later
-       force. Removing it joins its two segments into their force-space chord lo -> top: the
-       stored forces, the current one included, stay, but the spring field u(x) moves, by
-       du(g) for the springs g = x^2/R in [z_lo, z_top] (piecewise linear in g: 0 at the top,
+    /* Pruning: the effect of removing point k (mid, between lo = point k-1 and hi = point k+1) on
+       every later force. Removing it joins its two segments into their force-space chord
+       lo -> hi: the stored forces, the current one included, stay, but the spring field u(x)
+       moves, by du(g) for the springs g = x^2/R in [z_lo, z_hi] (piecewise linear in g: 0 at hi,
        du_mid at z_mid, du_lo at z_lo) and by du_lo for every spring below z_lo (the shift from
-       the top to them). Elastic-perfectly-plastic springs with a convex yield circle, driven
-       by the same movement, never move further apart (the return to the circle is a
-       projection; springs that leave re-enter at zero in both), so no later force of the
-       contact can differ by more than the field's L1 distance 2 G* integral |du| dx <=
-       2 G* [|du_mid| (a_top - a_mid) + max(|du_mid|, |du_lo|) (a_mid - a_lo) + |du_lo| a_lo]:
-       the `bound`. For a reversal of tangential amplitude dT the bound is of order
-       (dT / mu P)^2 mu P: decaying vibrations leave points of ever smaller effect near the top.
-       removal_energy(): the change of the stored energy U_t = G* integral |u|^2 dx the removal
-       makes (the springs in the range exactly, segment_energy(); those below from
-       integral_0^a_lo u dx = T*_lo / (2 G*) + a_lo d_lo, d_lo = s - s*(z_lo)). */
+       hi to them); the springs above hi keep theirs. Elastic-perfectly-plastic springs with a
+       convex yield circle, driven by the same movement, never move further apart (the return to
+       the circle is a projection; springs that leave re-enter at zero in both), so no later force
+       of the contact can differ by more than the field's L1 distance 2 G* integral |du| dx <=
+       2 G* [|du_mid| (a_hi - a_mid) + max(|du_mid|, |du_lo|) (a_mid - a_lo) + |du_lo| a_lo]:
+       the `bound`, and no spring by more than `sup` = max(|du_mid|, |du_lo|). For a reversal of
+       tangential amplitude dT the bound is of order (dT / mu P)^2 mu P: decaying vibrations
+       leave points of ever smaller effect. */
     struct Removal {
       double bound;                // largest effect on any later tangential force
+      double sup;                  // largest shift of any spring
       Vec2 m_lo, m_hi, m_chord;    // slopes of the two segments and of their chord
-      Vec2 d_mid, d_lo, du_lo;     // s - s*(z) at mid and lo, the shift of the springs below lo
+      Vec2 d_mid, d_lo, du_lo;     // s - s*(z) at mid and lo (from hi), the shift below lo
       double dz_lo, dz_hi, a_hi, a_mid, a_lo;
     };
 
@@ -238,7 +247,7 @@ namespace jaeger {
       return lhs >= 0x1p-800 && lhs > rhs;
     }
 
-    /* Whether removing the point below the top changes no later force by more than `budget`
+    /* Whether removing point k (0 <= k <= n-2) changes no later force by more than `budget`
        (r.bound <= budget); r is complete only then. Most tests in a long history keep the point,
        so the bound is taken in stages: removal_exceeds_surely() first (not in GPU code, where
        its live values cost the pair loop spills), then the springs below lo,
@@ -246,9 +255,9 @@ namespace jaeger {
        the budget the point stays without the rest. The decision is the full bound's to the last
        bit: its terms are non-negative and rounding is monotone, so the computed sum is never
        below the computed term. */
-    DEMC_FN bool removal_fits(const Material &mat, const Stack &st, double budget, Removal &r)
+    DEMC_FN bool removal_fits(const Material &mat, const Stack &st, int k, double budget,
+                              Removal &r)
     {
-      const int k = st.n - 2;
       const Point lo = point_below(st, k), mid = st.pts[k], hi = st.pts[k + 1];
       if (!DEMC_GPU_CODE && removal_exceeds_surely(mat, lo, mid, hi, budget)) return false;
       r.m_lo = segment_slope(mat, lo, mid);
@@ -270,48 +279,141 @@ namespace jaeger {
       const double w_lo = radius_difference(inv_R, r.a_mid, r.a_lo, r.dz_lo);
       const double l_mid = length(du_mid);
       r.bound = two_G * (l_mid * w_hi + max2(l_mid, l_lo) * w_lo + l_lo * r.a_lo);
+      r.sup = max2(l_mid, l_lo);
       return r.bound <= budget;
     }
 
-    // the change of U_t that the removal makes (lo: the point below the removed one)
-    DEMC_FN double removal_energy(const Material &mat, const Removal &r, const Point &lo)
+    /* The cheapest removals of one pass over the history, at most kPruneSlack + 1 (enough to go
+       back to kPruneLength from one push past the rule's length), no two of them adjacent:
+       removing point k changes the spring field by du_k, which depends only on points k-1, k,
+       k+1, so the costs of removals that share no point add (the changes add; triangle
+       inequality), whatever their order. Sorted by cost, cheapest first. */
+    struct Candidates {
+      static constexpr int kMax = kPruneSlack + 1;
+      int n = 0;
+      int k[kMax];
+      double cost[kMax], sup[kMax];
+
+      DEMC_FN void drop(int i)
+      {
+        for (; i + 1 < n; ++i) {
+          k[i] = k[i + 1];
+          cost[i] = cost[i + 1];
+          sup[i] = sup[i + 1];
+        }
+        --n;
+      }
+      DEMC_FN void insert(int point, const Removal &r)
+      {
+        int i = n < kMax ? n++ : kMax - 1;
+        for (; i > 0 && cost[i - 1] > r.bound; --i) {
+          k[i] = k[i - 1];
+          cost[i] = cost[i - 1];
+          sup[i] = sup[i - 1];
+        }
+        k[i] = point;
+        cost[i] = r.bound;
+        sup[i] = r.sup;
+      }
+      // the cost a candidate must stay within to enter
+      DEMC_FN double entry(double budget) const
+      {
+        return n < kMax ? budget : min2(budget, cost[n - 1]);
+      }
+    };
+
+    /* One pass from the top down (a point's upper neighbour, k + 1, is the only one seen before
+       it): each point whose removal costs less than the candidates' dearest (and the budget)
+       enters, unless its upper neighbour is a cheaper candidate; a dearer one it replaces.
+       removal_fits() keeps a point as soon as a lower bound of its cost exceeds the entry, most
+       often without a square root. */
+    DEMC_FN void cheapest_removals(const Material &mat, const Stack &st, double budget,
+                                   Candidates &c)
     {
-      const double inv_R = 1.0 / mat.R;
-      const double U_old = segment_energy(inv_R, {0.0, 0.0}, r.m_hi, r.a_hi, r.a_mid, r.dz_hi) +
-          segment_energy(inv_R, r.d_mid, r.m_lo, r.a_mid, r.a_lo, r.dz_lo);
-      const double U_new =
-          segment_energy(inv_R, {0.0, 0.0}, r.m_chord, r.a_hi, r.a_lo, r.dz_lo + r.dz_hi);
-      const double below = r.a_lo * (2.0 * dot(r.du_lo, r.d_lo) + dot(r.du_lo, r.du_lo));
-      return mat.Gstar * (U_new - U_old + below) + dot(r.du_lo, force_of(lo));
+      Removal r;
+      for (int k = st.n - 2; k >= 0; --k) {
+        if (!removal_fits(mat, st, k, c.entry(budget), r)) continue;
+        int above = -1;
+        for (int i = 0; i < c.n; ++i)
+          if (c.k[i] == k + 1) above = i;
+        if (above >= 0) {
+          if (!(r.bound < c.cost[above])) continue;
+          c.drop(above);
+        }
+        c.insert(k, r);
+      }
     }
 
-    /* The pruning rule, after a push onto a history longer than kPruneAbove points: remove the
-       points below the top whose removals together change no later force by more than prune mu P
-       (P: the current normal force), the nearest first (the newest reversals, the smallest),
-       down to kPruneAbove points. Returns the number removed; carries U_t. */
-    DEMC_FN int prune_points_below_top(const Material &mat, Stack &st, double prune,
-                                       StepResult &res)
+    /* The pruning rule, after a push onto a history longer than kPruneLength + kPruneSlack
+       points: remove the points whose removals cost the least (their bounds; one pass,
+       cheapest_removals()), down to kPruneLength points, while the contact's spent budget stays
+       within prune mu P (P: the current normal force); each removal adds its bound to
+       spent.force and its largest spring shift to spent.shift. Any interior point may go, so the chains of nested reversals that a
+       decaying vibration under load leaves lose their smallest, whose bounds fall geometrically
+       with the amplitude: their sum stays within the budget. Whole-run bound: the removals' field
+       distances add (triangle inequality) and never grow afterwards (the springs' projection),
+       so at every later step the force lies within spent.force of the unpruned history's, and
+       the rule keeps spent.force within prune mu P of its last removal. U_t is then taken from
+       the whole history. Returns the number removed. */
+    DEMC_FN int prune_points(const Material &mat, Stack &st, double prune, PruneSpent &spent,
+                             StepResult &res)
     {
-      double budget = prune * mat.mu * top_point(st).P;
-      int removed = 0;
-      while (st.n > kPruneAbove) {
-        Removal r;
-        if (!removal_fits(mat, st, budget, r)) break;
-        budget -= r.bound;
-        if (res.stored >= 0.0)
-          res.stored =
-              carried_value(res.stored + removal_energy(mat, r, point_below(st, st.n - 2)));
-        remove_point(st, st.n - 2);
-        ++removed;
+      const double limit = prune * mat.mu * top_point(st).P;
+      Candidates c;
+      cheapest_removals(mat, st, limit - spent.force, c);
+      // the cheapest first, as many as the budget holds and the rule's length asks for
+      int take = 0;
+      while (take < c.n && st.n - take > kPruneLength && spent.force + c.cost[take] <= limit) {
+        spent.force += c.cost[take];
+        spent.shift += c.sup[take];
+        ++take;
       }
-      return removed;
+      // (from the highest point down, so that the lower ones keep their indices)
+      for (int done = 0; done < take; ++done) {
+        int highest = 0;
+        for (int i = 1; i < take; ++i)
+          if (c.k[i] > c.k[highest]) highest = i;
+        remove_point(st, c.k[highest]);
+        c.k[highest] = -1;
+      }
+      if (take > 0 && res.stored >= 0.0) res.stored = stored_energy(mat, st);
+      return take;
     }
-    /* The test inline, the walk apart: nearly every step of a packing meets a short history
-       (GCC kept the whole rule out of line, a call per step for the test alone). */
-    DEMC_FN_FLAT int prune_below_top(const Material &mat, Stack &st, double prune, StepResult &res)
+    /* Whether a history of n points is searched: one push past the rule's length, and then once
+       every kPruneSlack points more (a history whose budget is spent would otherwise pay the
+       O(n) search on every push). */
+    DEMC_FN bool prune_due(int n)
     {
-      if (!(prune > 0.0) || st.n <= kPruneAbove) return 0;
-      return prune_points_below_top(mat, st, prune, res);
+      return n > kPruneLength + kPruneSlack && (n - kPruneLength - 1) % kPruneSlack == 0;
+    }
+
+    /* The test inline, the search apart. No spent budget to keep (spent null): no pruning, as no
+       whole-run bound could be kept. */
+    DEMC_FN_FLAT int prune_below_top(const Material &mat, Stack &st, double prune,
+                                     PruneSpent *spent, StepResult &res)
+    {
+      if (!(prune > 0.0) || !spent || !prune_due(st.n)) return 0;
+      return prune_points(mat, st, prune, *spent, res);
+    }
+
+    /* A full slide (no apex above the origin: every spring slides) lowers what the pruning has
+       spent. v = s' - s*(0) is the pruned field's displacement of the centre spring before the
+       return, whose overshoot |v| - K z' beyond its yield circle is the smallest of all springs
+       (h(z) = K (z' - z) - |s' - s*(z)| does not increase with z). Where it exceeds spent.shift,
+       every spring of the unpruned field, within spent.shift of the pruned one, lies beyond its
+       circle too: both slide fully, to u = K (z' - g) e with e = v / |v| in each. Their fields
+       then differ only by the directions, |e - e_0| <= 2 |v - v_0| / (|v| + |v_0|)
+       (Dunkl-Williams) <= 2 D / (2 |v| - D), D = spent.shift: the forces by mu P' times that, the
+       springs by K z' times that (collinear paths: 0, as e = e_0; the bound keeps the general
+       value). */
+    DEMC_FN void full_slide_restores(const Material &mat, double z1, double P1, const Vec2 &v,
+                                     PruneSpent &spent)
+    {
+      const double D = spent.shift, lv = length(v), K = cone_slope(mat);
+      if (!(D > 0.0) || !(lv - K * z1 > D)) return;
+      const double eps = min2(2.0, 2.0 * D / (2.0 * lv - D));
+      spent.force = min2(spent.force, mat.mu * P1 * eps);
+      spent.shift = min2(spent.shift, K * z1 * eps);
     }
 
     constexpr double kHuge = 1.7976931348623157e308;
@@ -370,7 +472,7 @@ namespace jaeger {
        by the work (carry: step() carries U_t, `stored` before the step). */
     DEMC_FN StepResult elastic_push(const Material &mat, Stack &st, double z1, double P1,
                                     const Vec2 &ds, double beta, bool work, bool carry,
-                                    double stored, double prune)
+                                    double stored, double prune, PruneSpent *spent)
     {
       const Point top = top_point(st);
       const double W = work ? elastic_work(mat, force_of(top), ds, top.z, z1) : 0.0;
@@ -386,7 +488,7 @@ namespace jaeger {
       push_point(mat, st, {z1, P1, T1.x, T1.y}, res);
       res.merges += merge_similar_top(mat, st, beta);
       take_stored_where_springs_moved(mat, st, res);
-      res.pruned = prune_below_top(mat, st, prune, res);
+      res.pruned = prune_below_top(mat, st, prune, spent, res);
       res.T = T1;
       return res;
     }
@@ -500,7 +602,7 @@ namespace jaeger {
 
     /* Apply a plan: keep the stack up to the apex, push the slip segment. */
     DEMC_FN void apply_plan(const Material &mat, Stack &st, const Plan &p, double z1, double P1,
-                            double prune, StepResult &res)
+                            double prune, PruneSpent *spent, StepResult &res)
     {
       st.n = p.k + 1;
       if (p.k >= 0) st.pts[p.k] = p.apex;
@@ -512,9 +614,10 @@ namespace jaeger {
       const Vec2 T1 = force_of(p.apex) + (mat.mu * (P1 - p.apex.P)) * p.e;
       push_point(mat, st, {z1, P1, T1.x, T1.y}, res);
       take_stored_where_springs_moved(mat, st, res);
-      res.pruned = prune_below_top(mat, st, prune, res);
+      res.pruned = prune_below_top(mat, st, prune, spent, res);
       res.T = T1;
       res.kind = (p.k >= 0) ? STEP_SLIP : STEP_SLIDING;
+      if (p.k < 0 && spent) full_slide_restores(mat, z1, P1, p.v, *spent);
     }
 
     /* Step 3, a step that is not elastic: plan, work integral, stack. One named result, built
@@ -523,7 +626,7 @@ namespace jaeger {
        per step costs more than that copy did. */
     DEMC_FN_FLAT StepResult slip_step(const Material &mat, Stack &st, const Point &top,
                                       double z_new, double P1, const Vec2 &ds, bool work,
-                                      bool carry, double stored, double prune)
+                                      bool carry, double stored, double prune, PruneSpent *spent)
     {
       bool dropped_r = false;
       Plan p = plan_slip(mat, st, top, z_new, P1, ds, dropped_r);
@@ -534,7 +637,7 @@ namespace jaeger {
       else if (work)
         E = slip_step_work<false>(mat, st, top.z, z_new, ds, p, stored);
       StepResult res = {force_of(top), P1, E.work, 0, STEP_SLIP, E.stored, 0};
-      apply_plan(mat, st, p, z_new, P1, prune, res);
+      apply_plan(mat, st, p, z_new, P1, prune, spent, res);
       if (dropped_r) take_stored_where_springs_moved(mat, st, res, dropped_r);
       return res;
     }
@@ -542,7 +645,8 @@ namespace jaeger {
   }    // namespace detail
 
   DEMC_FN StepResult step(const Material &mat, Stack &st, double z_new, const Vec2 &ds, double beta,
-                          bool work = true, double stored = -1.0, double prune = 0.0)
+                          bool work = true, double stored = -1.0, double prune = 0.0,
+                          PruneSpent *spent = nullptr)
   {
     const Point top = top_point(st);
     const bool carry = detail::carried(work, stored);
@@ -551,15 +655,17 @@ namespace jaeger {
       const double W = work ? detail::slip_step_work<false>(mat, st, top.z, z_new, ds, p, -1.0).work
                             : 0.0;
       st.n = 0;
+      if (spent) *spent = {0.0, 0.0};    // every spring left: nothing of the removals remains
       return {{0.0, 0.0}, 0.0, W, 0, STEP_SEPARATED, detail::carried_after(carry, 0.0), 0};
     }
     const double dz = z_new - top.z, P1 = hertz_force(mat, z_new);
     if (dz >= 0.0 && length(ds) <= cone_slope(mat) * dz) {    // 2. elastic
       if (dz == 0.0)
         return {force_of(top), top.P, 0.0, 0, STEP_NONE, detail::carried_after(carry, stored), 0};
-      return detail::elastic_push(mat, st, z_new, P1, ds, beta, work, carry, stored, prune);
+      return detail::elastic_push(mat, st, z_new, P1, ds, beta, work, carry, stored, prune,
+                                  spent);
     }
-    return detail::slip_step(mat, st, top, z_new, P1, ds, work, carry, stored, prune);
+    return detail::slip_step(mat, st, top, z_new, P1, ds, work, carry, stored, prune, spent);
   }
 
   /* A contact that was open at the start of the step (stack empty, previous

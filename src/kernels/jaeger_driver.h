@@ -39,7 +39,8 @@ namespace jaeger {
      tangential energy U_t carried from step to step, negative when not known (then taken from
      the whole history when next needed). REC_FDAMP_X..Z: the dashpot force on p of the last
      step (global frame), which the force of a run's setup repeats. REC_TYPES: the type pair
-     whose material the history holds (type_pair_key()). */
+     whose material the history holds (type_pair_key()). REC_PRUNE_FORCE, REC_PRUNE_SHIFT: what the
+     pruning rule has spent of the contact's error budget (demc::jaeger::PruneSpent). */
   enum RecordField {
     REC_KEY,
     REC_LENGTH,
@@ -54,6 +55,8 @@ namespace jaeger {
     REC_FDAMP_X,
     REC_FDAMP_Y,
     REC_FDAMP_Z,
+    REC_PRUNE_FORCE,
+    REC_PRUNE_SHIFT,
     REC_HEADER
   };
 
@@ -61,10 +64,17 @@ namespace jaeger {
   template <int LENGTH, int QW, int WORK, int DAMPWORK, int STORED, int FDAMP_X, int HEADER>
   struct RecordLayout {
     static constexpr int length = LENGTH, qw = QW, work = WORK, dampwork = DAMPWORK,
-                         stored = STORED, fdamp_x = FDAMP_X, header = HEADER;
+                         stored = STORED, fdamp_x = FDAMP_X, spent = FDAMP_X + 3, header = HEADER;
   };
   using PairRecord =
       RecordLayout<REC_LENGTH, REC_QW, REC_WORK, REC_DAMPWORK, REC_STORED, REC_FDAMP_X, REC_HEADER>;
+
+  // what the pruning rule has spent of a record's budget (2 doubles after the dashpot force)
+  template <class L> DEMC_FN PruneSpent *record_spent(double *rec)
+  {
+    static_assert(sizeof(PruneSpent) == 2 * sizeof(double), "the spent budget is 2 doubles");
+    return reinterpret_cast<PruneSpent *>(rec + L::spent);
+  }
 
   template <class L> DEMC_FN int record_length(const double *rec)
   {
@@ -159,7 +169,8 @@ namespace jaeger {
                                     double beta, bool work, int carry_length, double prune)
   {
     const double stored = stored_to_carry<L>(mat, rec, st, work, carry_length);
-    const StepResult res = step(mat, st, overlap, ds, beta, work, stored, prune);
+    const StepResult res =
+        step(mat, st, overlap, ds, beta, work, stored, prune, record_spent<L>(rec));
     rec[L::length] = st.n;
     rec[L::stored] = res.stored;
     rec[L::work] += res.work;
@@ -233,11 +244,13 @@ namespace jaeger {
   /* 5. Parting: the step to an open contact (overlap <= 0) clears the history and returns the
      work done while its springs leave the contact. */
   template <class L>
-  DEMC_FN double parting_work(const Material &mat, const double *rec, Stack &st, const Vec3 &n,
+  DEMC_FN double parting_work(const Material &mat, double *rec, Stack &st, const Vec3 &n,
                               double twirl, const Vec3 &du, double overlap, double beta, bool work)
   {
     const frame::Quat q = frame::update(frame::load(rec + L::qw), n, twirl);
-    return step(mat, st, overlap, step_shift(q, du, n, overlap, false), beta, work).work;
+    return step(mat, st, overlap, step_shift(q, du, n, overlap, false), beta, work, -1.0, 0.0,
+                record_spent<L>(rec))
+        .work;
   }
 
 }    // namespace jaeger

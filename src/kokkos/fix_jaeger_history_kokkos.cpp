@@ -385,7 +385,7 @@ template <class DeviceType> void FixJaegerHistoryKokkos<DeviceType>::post_run()
 }
 
 /* ----------------------------------------------------------------------
-   restart records: the CPU fix's (format version 4). Files of this fix's
+   restart records: the CPU fix's (format version 5; 4 upgraded as the CPU fix does). Files of this fix's
    earlier layout hold per atom its partner count and per partner its ID (as
    LAMMPS's ubuf) and a record of fixed size: record versions 1 and 2 with
    markers, and before markers LAMMPS's own count first. Their records are
@@ -427,8 +427,9 @@ void FixJaegerHistoryKokkos<DeviceType>::restore_store(int i, std::vector<double
     peratom[i] = std::move(converted);
     return;
   }
-  if (version != RECORD_VERSION)
+  if (version != 4 && version != RECORD_VERSION)
     error->one(FLERR, "Fix {}: no reader for record version {}", style, version);
+  upgrade_records(store, version);
   check_store(store);
   check_lengths(store);
   peratom[i] = std::move(store);
@@ -478,7 +479,8 @@ std::vector<double> FixJaegerHistoryKokkos<DeviceType>::convert_earlier_store(co
   return store;
 }
 
-/* The header of an earlier record of dnum_file values: version 2 the current one, version 1
+/* The header of an earlier record of dnum_file values: version 2 the current one without the
+   spent pruning budget (which comes in as 0, none spent), version 1
    R1_POINTS, before markers R1_TYPES or R1_FDAMP_X (alike modulo 4 with no other); 0: none. */
 template <class DeviceType>
 int FixJaegerHistoryKokkos<DeviceType>::earlier_header(int dnum_file, int version) const
@@ -486,7 +488,7 @@ int FixJaegerHistoryKokkos<DeviceType>::earlier_header(int dnum_file, int versio
   static_assert(R1_TYPES + 1 == R1_FDAMP_X && R1_FDAMP_X + 3 == R1_POINTS,
                 "the key and then the dashpot force were added last to the version 1 header");
   int header = 0;
-  if (version == 2) header = R_POINTS;
+  if (version == 2) header = R_PRUNE_FORCE;    // (the spent pruning budget came later)
   if (version == 1) header = R1_POINTS;
   if (version == 0) header = (dnum_file - R1_TYPES) % POINT == 0 ? R1_TYPES : R1_FDAMP_X;
   return dnum_file >= header && (dnum_file - header) % POINT == 0 ? header : 0;
@@ -517,7 +519,8 @@ void FixJaegerHistoryKokkos<DeviceType>::restore_earlier_record(const double *in
   if (sign < 0.0) handed_over += 1.0;
   out.assign(R_POINTS + POINT * length, 0.0);
   if (version == 2) {
-    for (size_t k = 0; k < out.size(); k++) out[k] = sign * in[k];
+    for (int k = 0; k < R_PRUNE_FORCE; k++) out[k] = sign * in[k];
+    for (int k = 0; k < POINT * length; k++) out[R_POINTS + k] = sign * in[header + k];
   } else {
     for (int k = 0; k < 4; k++) out[R_QW + k] = sign * in[R1_QW + k];
     out[R_WORK] = sign * in[R1_WORK];

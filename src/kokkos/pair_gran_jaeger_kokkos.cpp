@@ -306,6 +306,7 @@ struct JaegerPairLoop :
         flag = Rec::flag_of(false, r);
       }
       rec[R_WORK] = rec[R_DAMPWORK] = rec[R_STORED] = 0.0;
+      rec[Rec::R_PRUNE_FORCE] = rec[Rec::R_PRUNE_SHIFT] = 0.0;
       rec[R_LENGTH] = 0.0;
       rec[R_FORCED_RUN] = 0.0;
       rec[R_TYPES] = jaeger::type_pair_key(itype, jtype, static_cast<int>(d.params.extent(0)));

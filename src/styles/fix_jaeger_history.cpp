@@ -509,8 +509,8 @@ void FixJaegerHistory::unpack_reverse_comm(int n, int *list, double *buf)
    Per-atom records (format version RECORD_VERSION): each atom's store
    [partner tag, record size, record] ..., spread evenly over the atoms'
    restart slots (demc_restart_records.h), so that reading a file back needs
-   memory for the mean store, not the largest. Version 4: the record header
-   of R_HEADER values. Files written before the records had a marker hold
+   memory for the mean store, not the largest. Version 5: the record header
+   of R_HEADER values (version 4: without the spent pruning budget). Files written before the records had a marker hold
    each atom's own store, in one of three header layouts (upgrade_records()).
 ------------------------------------------------------------------------- */
 
@@ -587,7 +587,7 @@ void FixJaegerHistory::init_records_from_restart()
 
 void FixJaegerHistory::restore_store(int i, std::vector<double> &store, int version)
 {
-  if (version != 0 && version != RECORD_VERSION)
+  if (version != 0 && version != 4 && version != RECORD_VERSION)
     error->one(FLERR, "Fix DEMC/JAEGER_HISTORY: no reader for record version {}", version);
   upgrade_records(store, version);
   check_store(store);
@@ -619,16 +619,17 @@ void FixJaegerHistory::check_store(const std::vector<double> &store) const
 
 /* The record headers of the layouts (all begin with R_CAPACITY, R_LENGTH, the frame, the work
    and the damping work): 8 values before R_TYPES, 9 before R_STORED, 10 before the dashpot
-   force (files before markers: layouts 1 to 3), R_HEADER now (format version 4, the first
-   with markers). A record's header
+   force (files before markers: layouts 1 to 3), 13 before the spent pruning budget (format
+   version 4, the first with markers), R_HEADER now (version 5). A record's header
    is its size less 4 values per point. Added values come in as: R_TYPES 0 (not known:
    PairGranJaeger::convert_histories() takes the contact's type pair as it finds it), R_STORED
    -1 (not known: the pair style takes U_t from the history), the dashpot force 0 (as the setup
-   of those versions took it). */
+   of those versions took it), the spent pruning budget 0. */
 
 void FixJaegerHistory::upgrade_records(std::vector<double> &store, int version) const
 {
-  static_assert(R_TYPES == 8 && R_STORED == 9 && R_FDAMP_X == 10 && R_HEADER == 13,
+  static_assert(R_TYPES == 8 && R_STORED == 9 && R_FDAMP_X == 10 && R_PRUNE_FORCE == 13 &&
+                    R_HEADER == 15,
                 "the layouts grew at the end of the header");
   using demc_restart::checked_int;
   const std::string who = "Fix DEMC/JAEGER_HISTORY";
@@ -639,8 +640,9 @@ void FixJaegerHistory::upgrade_records(std::vector<double> &store, int version) 
     const long length = checked_int(lmp, store[m + 2 + R_LENGTH], 0, (size - R_TYPES) / POINT,
                                     who + ": history length");
     const long header = size - POINT * length;
-    const bool known = version == 0 ? (header >= R_TYPES && header <= R_FDAMP_X)
-                                    : header == R_HEADER;
+    const bool known = version == 0   ? (header >= R_TYPES && header <= R_FDAMP_X)
+        : version == 4                  ? header == R_PRUNE_FORCE
+                                        : header == R_HEADER;
     if (!known)
       error->one(FLERR,
                  "{}: a record of {} values with {} history points is of no layout of format "
@@ -649,7 +651,9 @@ void FixJaegerHistory::upgrade_records(std::vector<double> &store, int version) 
     if (header <= R_TYPES) store.insert(store.begin() + (long) (m + 2) + R_TYPES, 0.0);
     if (header <= R_STORED) store.insert(store.begin() + (long) (m + 2) + R_STORED, -1.0);
     if (header <= R_FDAMP_X)
-      store.insert(store.begin() + (long) (m + 2) + R_FDAMP_X, R_HEADER - R_FDAMP_X, 0.0);
+      store.insert(store.begin() + (long) (m + 2) + R_FDAMP_X, R_PRUNE_FORCE - R_FDAMP_X, 0.0);
+    if (header <= R_PRUNE_FORCE)
+      store.insert(store.begin() + (long) (m + 2) + R_PRUNE_FORCE, R_HEADER - R_PRUNE_FORCE, 0.0);
     store[m + 1] = (double) (size + R_HEADER - header);
   }
 }

@@ -49,7 +49,8 @@ class FixJaegerHistory : public Fix {
      from the whole history when next needed. R_FDAMP_X..Z: the dashpot force on p of the last
      step (global frame), which the force of a run's setup repeats: a run that follows another
      or a restart file then continues as the run that went straight on (the velocities the
-     dashpots saw, half a step old, are not kept). */
+     dashpots saw, half a step old, are not kept). R_PRUNE_FORCE, R_PRUNE_SHIFT: what the pruning
+     rule has spent of the contact's error budget (demc::jaeger::PruneSpent). */
   enum Header {    // the layout of demc::jaeger::RecordField, shared with gran/jaeger/kk
     R_CAPACITY = demc::jaeger::REC_KEY,
     R_LENGTH = demc::jaeger::REC_LENGTH,
@@ -64,6 +65,8 @@ class FixJaegerHistory : public Fix {
     R_FDAMP_X = demc::jaeger::REC_FDAMP_X,
     R_FDAMP_Y = demc::jaeger::REC_FDAMP_Y,
     R_FDAMP_Z = demc::jaeger::REC_FDAMP_Z,
+    R_PRUNE_FORCE = demc::jaeger::REC_PRUNE_FORCE,
+    R_PRUNE_SHIFT = demc::jaeger::REC_PRUNE_SHIFT,
     R_HEADER = demc::jaeger::REC_HEADER
   };
   enum Stats {
@@ -145,7 +148,7 @@ class FixJaegerHistory : public Fix {
   static constexpr size_t RETAINED_STORE = 64;    // values a cleared store may keep room for
   // restart records: this layout's format version (see unpack_restart()); the writer and
   // reader of records spread evenly over the atoms
-  static constexpr int RECORD_VERSION = 4;
+  static constexpr int RECORD_VERSION = 5;
   demc_restart::SpreadWriter restart_out;
   demc_restart::SpreadReader restart_in;
   void init_records_from_restart();

@@ -401,9 +401,19 @@ void FixWallGranJaeger::unpack_restart(int nlocal, int nth)
 
 void FixWallGranJaeger::restore_record(int i, std::vector<double> &rec, int version)
 {
-  if (version != 0 && version != 3 && version != RECORD_VERSION)
+  if (version != 0 && version != 3 && version != 4 && version != RECORD_VERSION)
     error->one(FLERR, law_error("no reader for wall record version {}"), version);
-  if (!rec.empty() && version != RECORD_VERSION) {
+  if (!rec.empty() && version == 4) {
+    // version 5 added the pruning rule's spent budget after the dashpot force: none spent
+    static_assert(W_PRUNE_FORCE + 2 == W_ESTAR && W_HEADER == VERSION4_HEADER + 2,
+                  "version 5 put the spent budget before the material");
+    const long n = demc_restart::checked_int(lmp, (double) rec.size(), VERSION4_HEADER, INT_MAX,
+                                             law_error("wall contact history size"));
+    if ((n - VERSION4_HEADER) % POINT != 0)
+      error->one(FLERR, "Fix {}: a wall contact history of {} values is no record of version 4",
+                 style, n);
+    rec.insert(rec.begin() + W_PRUNE_FORCE, 2, 0.0);
+  } else if (!rec.empty() && version != RECORD_VERSION) {
     const long n = demc_restart::checked_int(lmp, (double) rec.size(), W3_STORED, INT_MAX,
                                              law_error("wall contact history size"));
     const long length =
@@ -436,9 +446,10 @@ void FixWallGranJaeger::restore_record(int i, std::vector<double> &rec, int vers
 
 void FixWallGranJaeger::upgrade_from_version3(std::vector<double> &rec) const
 {
-  static_assert((int) W3_ESTAR == (int) W_TYPE && W3_HEADER + 1 == (int) W_HEADER,
-                "version 4 put the particle type where the material began, the material last");
-  std::vector<double> out(rec.size() + 1, 0.0);
+  static_assert((int) W3_ESTAR == (int) W_TYPE && W3_HEADER + 3 == (int) W_HEADER,
+                "version 4 put the particle type where the material began, the material last; "
+                "version 5 the spent pruning budget (none) before the material");
+  std::vector<double> out(rec.size() + 3, 0.0);
   std::copy(rec.begin(), rec.begin() + W3_ESTAR, out.begin());
   out[W_TYPE] = 0.0;
   out[W_STORED] = rec[W3_STORED];

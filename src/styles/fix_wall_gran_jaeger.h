@@ -63,7 +63,8 @@ class FixWallGranJaeger : public FixWallGranDemc {
      a restart file written before it was kept), then taken from the whole history.
      W_FDAMP_X..Z: the dashpot force of the last step, which the force of a run's setup repeats
      (so that a run after another, or after read_restart, continues as the one that went
-     straight on). */
+     straight on). W_PRUNE_FORCE, W_PRUNE_SHIFT: what the pruning rule has spent of the contact's
+     error budget (demc::jaeger::PruneSpent). */
   enum Header {
     W_SIDE = demc::jaeger::REC_KEY,
     W_LENGTH = demc::jaeger::REC_LENGTH,
@@ -78,6 +79,8 @@ class FixWallGranJaeger : public FixWallGranDemc {
     W_FDAMP_X = demc::jaeger::REC_FDAMP_X,
     W_FDAMP_Y = demc::jaeger::REC_FDAMP_Y,
     W_FDAMP_Z = demc::jaeger::REC_FDAMP_Z,
+    W_PRUNE_FORCE = demc::jaeger::REC_PRUNE_FORCE,
+    W_PRUNE_SHIFT = demc::jaeger::REC_PRUNE_SHIFT,
     W_ESTAR = demc::jaeger::REC_HEADER,
     W_GSTAR,
     W_MU,
@@ -91,7 +94,8 @@ class FixWallGranJaeger : public FixWallGranDemc {
   // restart records: this layout's format version; restore_record() reads a record of version
   // `version` (0: before markers) into atom i's, upgraded and checked (the region walls' lists
   // hold these records too)
-  static constexpr int RECORD_VERSION = 4;
+  static constexpr int RECORD_VERSION = 5;
+  static constexpr int VERSION4_HEADER = 16;    // version 4: no spent pruning budget
   void restore_record(int i, std::vector<double> &rec, int version);
   int law_keyword(int, char **, int) override;
   Touch touch(const Contact &, int, bool) override;

@@ -199,6 +199,7 @@ void PairGranJaeger::compute_contact(const TouchingPair &t, bool advance, bool e
     rec = fix_history->open(i, jj, INITIAL_CAPACITY);
     rec[H::R_WORK] = rec[H::R_DAMPWORK] = rec[H::R_STORED] = 0.0;
     rec[H::R_FDAMP_X] = rec[H::R_FDAMP_Y] = rec[H::R_FDAMP_Z] = 0.0;
+    rec[H::R_PRUNE_FORCE] = rec[H::R_PRUNE_SHIFT] = 0.0;
     rec[H::R_TYPES] = material_key(i, j);
   }
 

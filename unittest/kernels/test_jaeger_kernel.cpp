@@ -60,6 +60,7 @@ struct Contact {
   Stack st;
   double beta = 0.0;
   double prune = 0.0;
+  demc::jaeger::PruneSpent spent = {0.0, 0.0};    // what the pruning rule has spent
   double stored = -1.0;    // U_t carried from step to step, when >= 0
   double work = 0.0;
   long merges = 0;
@@ -71,7 +72,8 @@ struct Contact {
     st.pts = buf.data();
   }
   Contact(const Contact &o) :
-      mat(o.mat), buf(o.buf), st(o.st), beta(o.beta), prune(o.prune), stored(o.stored),
+      mat(o.mat), buf(o.buf), st(o.st), beta(o.beta), prune(o.prune), spent(o.spent),
+      stored(o.stored),
       work(o.work), merges(o.merges), z_prev(o.z_prev)
   {
     st.pts = buf.data();
@@ -82,7 +84,7 @@ struct Contact {
   {
     Vec2 ds = {dx, dy};
     if (st.n == 0) ds = fresh_contact_shift(z_prev, z_new, ds);
-    const StepResult r = step(mat, st, z_new, ds, beta, true, stored, prune);
+    const StepResult r = step(mat, st, z_new, ds, beta, true, stored, prune, &spent);
     if (stored >= 0.0) stored = r.stored;
     work += r.work;
     merges += r.merges;
@@ -1505,108 +1507,171 @@ std::vector<Move> vibration_then_random(const Material &m, bool collinear, bool 
 }
 
 struct PruneRun {
-  double max_err = 0.0;           // largest |T - T_exact| / (mu P)
-  double max_excess = 0.0;        // largest (|T - T_exact| - allowance) / (mu P)
-  double max_energy_err = 0.0;    // largest |U carried - U closed form| / (sum of |dU| of removals)
-  double allowance = 0.0;         // the summed bound at the end, of mu P
+  double max_err = 0.0;       // largest |T - T_exact| / (mu P)
+  double max_excess = 0.0;    // largest (|T - T_exact| - spent.force) / (mu P)
+  double max_over_tol = 0.0;  // largest |T - T_exact| / (prune mu P_r), P_r: see run_pruned()
+  double max_spent = 0.0;     // largest spent.force / (mu P)
   int max_n_exact = 0, max_n = 0, last_n = 0;
-  long pruned = 0;
+  long pruned = 0, restores = 0;
   std::vector<int> n_pruned, n_exact;    // history lengths, step by step
 };
 
-/* The pruned contact against the exact one along `path`. allowance: the pruning bound summed
-   over the steps so far, prune mu P of each step that removed points (each step's removals
-   together change no later force by more than that), plus 4 eps mu P of rounding. */
+/* The pruned contact (tolerance `prune`) against the exact one (prune 0) along `path`, at every
+   step: the force error against the rule's own running bound (spent.force, plus 4 eps mu P of
+   rounding), and against the stated guarantee, prune mu P_r with P_r the largest normal force at
+   a step that removed points since the contact last opened (the rule keeps spent.force within
+   prune mu P at each removal; the bound never grows between removals). restores: steps at which
+   a full slide lowered spent.force. */
 PruneRun run_pruned(const Material &m, const std::vector<Move> &path, double prune)
 {
   Contact exact(m, 8 * path.size() + 8), pruned(m, 8 * path.size() + 8);
   pruned.prune = prune;
   pruned.stored = 0.0;
   PruneRun out;
-  double allowance = 0.0, removed_energy = 0.0;
+  double P_r = 0.0;
   for (const Move &mv : path) {
     exact.go(mv.z, mv.dx, mv.dy);
-    const Stack before = pruned.st;
-    const double U_before = pruned.stored;
+    const double spent_before = pruned.spent.force;
     const StepResult r = pruned.go(mv.z, mv.dx, mv.dy);
     EXPECT_EQ(check_invariants(m, pruned.st), INV_OK);
-    const double muP = m.mu * hertz(m, mv.z);
-    if (r.pruned > 0) {
-      allowance += prune * muP;
-      removed_energy += std::fabs(r.stored - U_before);
-    }
-    (void) before;
+    const double P = hertz(m, mv.z), muP = m.mu * P;
+    if (!(mv.z > 0.0)) P_r = 0.0;
+    if (r.pruned > 0) P_r = std::max(P_r, P);
+    if (r.kind == STEP_SLIDING && pruned.spent.force < spent_before) ++out.restores;
+    if (!(mv.z > 0.0)) continue;
     const double err = dist(pruned.T(), exact.T().x, exact.T().y);
+    const double rounding = 4.0 * demc::jaeger::detail::kEps * muP;
     out.max_err = std::max(out.max_err, err / muP);
-    out.max_excess =
-        std::max(out.max_excess, (err - allowance - 4.0 * demc::jaeger::detail::kEps * muP) / muP);
-    if (removed_energy > 0.0)
-      out.max_energy_err =
-          std::max(out.max_energy_err,
-                   std::fabs(pruned.stored - stored_energy(m, pruned.st)) / removed_energy);
+    out.max_excess = std::max(out.max_excess, (err - pruned.spent.force - rounding) / muP);
+    if (P_r > 0.0)
+      out.max_over_tol = std::max(out.max_over_tol, (err - rounding) / (prune * m.mu * P_r));
+    else
+      out.max_over_tol = std::max(out.max_over_tol, err > rounding ? 1e300 : 0.0);
+    out.max_spent = std::max(out.max_spent, pruned.spent.force / muP);
     out.max_n_exact = std::max(out.max_n_exact, exact.st.n);
     out.max_n = std::max(out.max_n, pruned.st.n);
     out.pruned += r.pruned;
     out.n_pruned.push_back(pruned.st.n);
     out.n_exact.push_back(exact.st.n);
-    out.allowance = allowance / muP;
   }
   out.last_n = pruned.st.n;
   return out;
 }
 
+void print_prune_run(const char *what, double prune, const PruneRun &r)
+{
+  std::printf("[ measure  ] %s, prune %.0e: max |T - T_exact| %.2e mu P (running bound up to "
+              "%.2e mu P; error / (prune mu P_r) %.2e); longest history %d (exact %d), %ld points "
+              "pruned, %ld restores by full slides\n",
+              what, prune, r.max_err, r.max_spent, r.max_over_tol, r.max_n, r.max_n_exact,
+              r.pruned, r.restores);
+}
+
+/* Loading under a tangential vibration: the overlap grows by a quarter over the path while the
+   tangential force oscillates with decaying amplitude about a mean that turns (turning) or not;
+   every reversal leaves a point on a rising history. */
+std::vector<Move> loaded_vibration(const Material &m, bool collinear, int periods)
+{
+  const double K = K_of(m);
+  std::vector<Move> path = {{kZ, 0.2 * K * kZ, 0.0}};
+  double s_prev = 0.0;
+  const int n = 40 * periods;
+  for (int i = 1; i <= n; ++i) {
+    const double t = i / 40.0, amp = 0.08 * K * kZ * std::pow(0.98, t);
+    const double s = amp * std::sin(2.0 * M_PI * t), ds = s - s_prev;
+    s_prev = s;
+    const double ang = collinear ? 0.0 : 0.5 * std::sin(2.0 * M_PI * 0.05 * t);
+    path.push_back({kZ * (1.0 + 0.25 * i / n), ds * std::cos(ang), ds * std::sin(ang)});
+  }
+  return path;
+}
+
+std::vector<Move> turning_slip(unsigned seed, int n, const Material &m);    // (below)
+
+/* Decaying vibrations at rest, each ended by a full slide in a direction that turns from one
+   to the next; push: the slide's length over the cone's shift K z. A slide far longer than the
+   springs' spent shift lowers the spent budget (full_slide_restores()). */
+std::vector<Move> vibrations_and_slides(const Material &m, bool collinear, int rounds,
+                                        double push_length)
+{
+  const double K = K_of(m);
+  std::vector<Move> path;
+  for (int k = 0; k < rounds; ++k) {
+    const double dir = collinear ? (k % 2 ? -1.0 : 1.0) : 0.0, ang = collinear ? 0.0 : 1.1 * k;
+    const double push = push_length * K * kZ;
+    path.push_back({kZ, dir != 0.0 ? dir * push : push * std::cos(ang),
+                    dir != 0.0 ? 0.0 : push * std::sin(ang)});
+    std::vector<Move> v = vibration_then_random(m, collinear, true, 0.05, 0.97, 250, 0);
+    path.insert(path.end(), v.begin() + 1, v.end());
+  }
+  return path;
+}
+
 }    // namespace
 
-/* The pruning rule on a contact that vibrates with decaying amplitude (every reversal leaves a
-   point that nothing later erases) and then moves at random. Collinear paths: the kernel is then
-   the exact spring field, and the derived bound must hold: the pruned force never leaves the
-   exact one by more than the summed bounds. A bound too small by a factor (or an effect taken
-   from the wrong segment) breaks it at a large tolerance, where the errors are far above
-   rounding. */
-TEST(JaegerPrune, CollinearErrorsStayWithinTheDerivedBound)
+/* The whole-run bound on replayed single-contact paths: decaying vibrations with random moves
+   after them, loading under a vibration, vibrations ended by full slides, turning slip; collinear
+   (the kernel is then the exact spring field, for which the bound is proven) and turning. At
+   every step the pruned force must lie within the rule's running bound spent.force of the exact
+   one, and within prune mu P_r; a bound too small by a factor (or a cost taken from the wrong
+   segment) breaks it at the large tolerances, where the errors are far above rounding. */
+TEST(JaegerPrune, ReplayedPathsStayWithinTheWholeRunBound)
 {
   const Material m = glass();
-  const std::vector<Move> path = vibration_then_random(m, true, true, 0.05, 0.8, 150, 3000);
-  for (double prune : {1e-12, 1e-8, 1e-4, 1e-2}) {
-    const PruneRun r = run_pruned(m, path, prune);
-    std::printf("[ measure  ] prune %.0e: max |T - T_exact| %.2e mu P (summed bound at the end "
-                "%.2e), over the bound by %.2e mu P; longest history %d (exact %d), %ld points "
-                "pruned; carried U_t off by %.1e of the removals' dU\n",
-                prune, r.max_err, r.allowance, r.max_excess, r.max_n, r.max_n_exact, r.pruned,
-                r.max_energy_err);
-    EXPECT_LE(r.max_excess, 0.0);
-    EXPECT_LT(r.max_n, r.max_n_exact);
-    // the removals' energy, where it is far above rounding (a wrong dU is off by its own size)
-    if (prune >= 1e-4) EXPECT_LT(r.max_energy_err, 1e-9);
+  struct Case {
+    const char *what;
+    std::vector<Move> path;
+    double capped_from;    // the tolerance from which the histories stay at the rule's length
+  };
+  std::vector<Case> cases;
+  for (bool collinear : {true, false}) {
+    cases.push_back({collinear ? "decaying, collinear" : "decaying, turning",
+                     vibration_then_random(m, collinear, true, 0.05, 0.9, 150, 3000), 0.0});
+    // (each reversal at a new load level changes later forces by more: a budget of 1e-5 mu P
+    // holds a few of them; the default's, 1e-3 mu P, all the rule asks for)
+    cases.push_back({collinear ? "loaded, collinear" : "loaded, turning",
+                     loaded_vibration(m, collinear, 300), 1e-3});
+    cases.push_back({collinear ? "slides, collinear" : "slides, turning",
+                     vibrations_and_slides(m, collinear, 4, 2.0), 1e-3});
+    cases.push_back({collinear ? "long slides, collinear" : "long slides, turning",
+                     vibrations_and_slides(m, collinear, 4, 1e4), 1e-3});
   }
+  cases.push_back({"turning slip", turning_slip(3u, 6000, m), 0.0});
+  for (const Case &c : cases)
+    for (double prune : {1e-5, demc::jaeger::kDefaultPrune, 1e-2}) {
+      const PruneRun r = run_pruned(m, c.path, prune);
+      print_prune_run(c.what, prune, r);
+      EXPECT_LE(r.max_excess, 0.0) << c.what << ", prune " << prune;
+      EXPECT_LE(r.max_over_tol, 1.0) << c.what << ", prune " << prune;
+      if (prune >= c.capped_from)
+        EXPECT_LE(r.max_n, demc::jaeger::kPruneLength + demc::jaeger::kPruneSlack)
+            << c.what << ", prune " << prune;
+    }
 }
 
 /* A slowly decaying vibration (3 % a period, 900 periods, 36,000 steps: the amplitude falls from
    5 % of the cone to 6e-14 of it), collinear and turning: the exact history keeps a point for
-   every reversal, the pruned one (the default tolerance 1e-12) only those above the level where a
-   reversal can still change a force by 1e-12 mu P, (dT / mu P)^2 / 3 ~ 1e-12, dT ~ 2e-6 mu P,
-   which this vibration passes after about 340 periods: over the last third its length stays
-   (within the 2 points of the vibration's phase) while the exact one grows by a point every two
-   periods. */
+   every reversal (470 at the end); the pruned one at the default tolerance stays at the rule's
+   length (kPruneLength + kPruneSlack) over the last two thirds: the smallest reversals' costs fall
+   geometrically, so their sum stays within the budget, and the whole-run bound holds. */
 TEST(JaegerPrune, DecayingVibrationPlateaus)
 {
   const Material m = glass();
+  const int cap = demc::jaeger::kPruneLength + demc::jaeger::kPruneSlack;
   for (bool collinear : {true, false}) {
     const std::vector<Move> path = vibration_then_random(m, collinear, true, 0.05, 0.97, 900, 0);
-    const PruneRun r = run_pruned(m, path, 1e-12);
+    const PruneRun r = run_pruned(m, path, demc::jaeger::kDefaultPrune);
     const std::size_t third = r.n_pruned.size() / 3;
-    const auto max_in = [&](std::size_t from, std::size_t to) {
-      return *std::max_element(r.n_pruned.begin() + from, r.n_pruned.begin() + to);
-    };
-    const int middle = max_in(third, 2 * third), last = max_in(2 * third, r.n_pruned.size());
-    std::printf("[ measure  ] decaying vibration, %s: longest history in the middle third %d, "
-                "last third %d (exact at its ends %d, %d); max |T - T_exact| %.2e mu P (summed "
-                "bound %.2e)\n",
-                collinear ? "collinear" : "turning", middle, last, r.n_exact[2 * third],
-                r.n_exact.back(), r.max_err, r.allowance);
-    EXPECT_LE(last, middle + 2);
+    const int middle =
+        *std::max_element(r.n_pruned.begin() + third, r.n_pruned.begin() + 2 * third);
+    const int last = *std::max_element(r.n_pruned.begin() + 2 * third, r.n_pruned.end());
+    print_prune_run(collinear ? "decaying vibration, collinear" : "decaying vibration, turning",
+                    demc::jaeger::kDefaultPrune, r);
+    EXPECT_LE(middle, cap);
+    EXPECT_LE(last, cap);
     EXPECT_GT(r.n_exact.back(), r.n_exact[2 * third] + 100);
-    if (collinear) EXPECT_LE(r.max_excess, 0.0);
+    EXPECT_LE(r.max_excess, 0.0);
+    EXPECT_LE(r.max_over_tol, 1.0);
   }
 }
 
@@ -1724,7 +1789,7 @@ TEST(JaegerPrune, StagedTestDecidesAsTheFullBound)
                           std::nextafter(first, inf)}) {
       if (budget < 0.0) continue;
       demc::jaeger::detail::Removal r;
-      const bool fits = demc::jaeger::detail::removal_fits(m, st, budget, r);
+      const bool fits = demc::jaeger::detail::removal_fits(m, st, st.n - 2, budget, r);
       if (fits != (B <= budget)) ++mismatches;
       if (fits && r.bound != B) ++bound_diffs;
       if (!fits && below > budget) ++early;

@@ -32,6 +32,7 @@
 #include "incline.h"
 #include "kokkos_test_support.h"
 #include "lammps_session.h"
+#include "relaxing_packing.h"
 
 #include "atom.h"
 #include "compute.h"
@@ -308,6 +309,36 @@ TEST(KokkosJaegerMpi, WarnsOfMergesForcedByTheCapacityOnceOverRanks)
 
 // a capacity the stacks exceed, the same in both styles: the kernel merges when a stack is
 // full (force-preserving), the same merges in the CPU arena and in the Kokkos slot
+/* The default pruning in both styles: the vibrating lattice (relaxing_packing.h; a prescribed
+   decaying vibration whose contacts gain a point at every reversal) run 1500 steps, past the
+   rule's length (72 points), where the rule prunes back to 64 (kernels/jaeger_contact.h,
+   prune_points()); the Kokkos style with room for 128 points (no merge forced): the same
+   histories (mean and longest equal, the mean to round-off of its sum) and forces to 1e-10. */
+TEST(KokkosJaeger, DefaultPruningAsCpuStyle)
+{
+  const auto run_lattice = [](const std::vector<std::string> &args, const std::string &pair) {
+    LammpsSession s(MPI_COMM_WORLD, args);
+    s.load_plugin();
+    // (newton off in both, as the Kokkos style needs: contacts with ghosts counted alike)
+    s.command("newton off");
+    s.commands(vibrating_lattice(pair));
+    s.command("run 1500");
+    return std::make_pair(s.forces(), history_stats(s));
+  };
+  const auto cpu = run_lattice({}, ""), kk = run_lattice(kokkos_args(), " history/max 128");
+  const double df = max_relative_difference(cpu.first, kk.first);
+  std::printf("[ measured ] pruned lattice: forces %.3g, mean %.2f/%.2f, longest %g/%g, merges "
+              "forced %g\n",
+              df, cpu.second[S_MEAN], kk.second[S_MEAN], cpu.second[S_LONGEST],
+              kk.second[S_LONGEST], kk.second[S_FORCED]);
+  EXPECT_GT(cpu.second[5], 0.0) << "points pruned (the CPU fix's count)";
+  EXPECT_EQ(kk.second[S_FORCED], 0.0);
+  EXPECT_EQ(cpu.second[S_LONGEST], kk.second[S_LONGEST]);
+  EXPECT_LE(kk.second[S_LONGEST], 72.0);
+  EXPECT_NEAR(cpu.second[S_MEAN], kk.second[S_MEAN], 1e-12 * cpu.second[S_MEAN]);
+  EXPECT_LT(df, 1e-10);
+}
+
 TEST(KokkosJaeger, SmallCapacityMatchesCpuStyle)
 {
   const Outcome cpu = run(MPI_COMM_WORLD, {}, " history/max 4");

@@ -9,6 +9,7 @@
 #include "earlier_version.h"
 #include "lammps_session.h"
 #include "prescribed_motion.h"
+#include "relaxing_packing.h"
 
 #include "contact_frame.h"
 #include "jaeger_contact.h"
@@ -182,18 +183,28 @@ TEST(GranJaeger, RestartContinuityWithStacks)
   }
 }
 
-// the statistics vector: contacts equal the pair's contact count, the mean is within
-// [1, max], and a capacity bounds the longest stack and forces merges
+// the statistics vector: contacts equal the pair's contact count, the mean and the longest
+// history those that pair/local reads contact by contact, and a capacity bounds the longest
+// stack and forces merges
 TEST(GranJaeger, HistoryStatisticsAndCapacity)
 {
   LammpsSession s;
   s.load_plugin();
   s.commands(jaeger_packing("", true));
-  s.commands({"compute e all pair gran/jaeger", "thermo_style custom step c_e[5]", "run 200"});
+  // each contact's history length as single() reads it from its record (pair/local p9, the
+  // svector's S_LENGTH; cutoff radius: touching pairs only), against the fix's statistics,
+  // which it sums over its arena
+  s.commands({"compute e all pair gran/jaeger", "compute len all pair/local p9 cutoff radius",
+              "compute len_sum all reduce sum c_len inputs local",
+              "compute len_max all reduce max c_len inputs local",
+              "thermo_style custom step c_e[5] c_len_sum c_len_max", "run 200"});
   const auto e = s.pair_extra();
   EXPECT_EQ(fix_stat(s, 0), e[4]);
-  EXPECT_GE(fix_stat(s, 1), 1.0);
-  EXPECT_LE(fix_stat(s, 1), fix_stat(s, 2));
+  const double len_sum = s.lmp->modify->get_compute_by_id("len_sum")->compute_scalar();
+  const double len_max = s.lmp->modify->get_compute_by_id("len_max")->compute_scalar();
+  // (the mean: a sum of integers below 2^53 over a count, rounded once each way)
+  EXPECT_NEAR(fix_stat(s, 1), len_sum / e[4], 4e-16 * fix_stat(s, 1));
+  EXPECT_EQ(fix_stat(s, 2), len_max);
   const double unbounded_max = fix_stat(s, 2);
   ASSERT_GT(unbounded_max, 4.0);
   /* between reneighborings the fix holds the arena (value 4 of its vector: its bytes per
@@ -259,7 +270,15 @@ TEST(GranJaeger, EnergyBalanceOfFrictionalPacking)
     if (!damping.empty()) EXPECT_GT(e[3], 0.01 * e0);
     std::printf("[ energy   ] relative drift %.2e, friction/initial %.3f%s\n", (e1 - e0) / e0,
                 e[2] / e0, damping.empty() ? "" : " (with damping)");
-    EXPECT_NEAR(e1, e0, 0.005 * e0) << damping;
+    /* Velocity Verlet's energy error: of order (omega dt)^2 of the energy in the contacts at
+       each collision, summed over them. The stiffest contact here: the two largest spheres
+       (2.05 mm on the 1.9 mm lattice, overlap 0.15 mm, R* = 0.51 mm), k_n = 2 E* sqrt(R* z)
+       = 3.0e3 N/m with E* = 5.5e6 Pa, reduced mass 6.0e-6 kg: omega = 2.3e4 /s, omega dt =
+       4.5e-3, (omega dt)^2 = 2.0e-5. The bound, 25 (omega dt)^2 = 5e-4 of e0, is six times the
+       drift measured (8e-5, 7e-5 with damping) and a tenth of the misbooking it guards: the
+       friction here is above 20 % of e0 (asserted above at 5 %), so booking a tenth of it wrong
+       moves the balance by 2e-2 e0. */
+    EXPECT_NEAR(e1, e0, 5e-4 * e0) << damping;
   }
 }
 
@@ -770,54 +789,12 @@ TEST(GranJaeger, BadInputGivesClearErrors)
   }
 }
 
-namespace {
-
-/* A lattice packing (125 spheres, each pressed on its 6 neighbours) whose spheres vibrate along
-   x with an amplitude that decays by e every 10 periods (400 steps), the phase varying through
-   the packing: a damped vibration prescribed (fix move), so that runs with different settings
-   see the same motion (a free relaxation is chaotic: two runs 1e-12 apart differ at O(1) within
-   20,000 steps). The contacts reverse twice a period with ever smaller amplitudes, and the
-   exact history keeps a point for every reversal. */
-std::vector<std::string> vibrating_lattice(const std::string &pair_args)
-{
-  return {"units si",
-          "atom_style sphere",
-          "atom_modify map array",
-          "boundary p p p",
-          "comm_modify vel yes",
-          "lattice sc 0.00199",
-          "region box block 0 5 0 5 0 5",
-          "create_box 1 box",
-          "create_atoms 1 box",
-          "variable d atom 0.00200+0.00002*((id*7919)%101)/101",
-          "set group all diameter v_d",
-          "set group all density 2650",
-          "displace_atoms all random 2e-6 2e-6 2e-6 4711 units box",
-          "neighbor 0.0003 bin",
-          "neigh_modify delay 0",
-          "pair_style gran/jaeger" + pair_args,
-          "pair_coeff * * 1e10 0.3 0.5",
-          "timestep 2e-7",
-          "variable w equal 2*PI/(40*dt)",
-          "variable amp equal 2e-7*exp(-step/400)",
-          "variable phase atom v_w*step*dt+(x+2*y+3*z)/0.0011",
-          "variable dx atom v_amp*sin(v_phase)",
-          "variable vx atom v_amp*(v_w*cos(v_phase)-sin(v_phase)/(400*dt))",
-          "variable zero atom 0.0",
-          "fix vib all move variable v_dx v_zero v_zero v_vx v_zero v_zero",
-          "compute pl all pair/local p5",
-          "compute pmax all reduce max c_pl inputs local",
-          "run 0"};
-}
-
-}    // namespace
-
 /* The default pruning rule on a vibrating packing: the exact history (prune 0) grows by a point
-   a reversal, the default one stops growing once the reversals' effect on any later force falls
-   under 1e-12 mu P (at about 4,000 steps here), and its forces stay those of the exact history:
-   each step's removals change a contact's force by at most 1e-12 mu P (the bound of collinear
-   paths, which these are: every sphere moves along x), so a sphere's force, the sum of its 6
-   contacts', by at most 6 * 1e-12 mu P_max a step. */
+   a reversal, the default one stops growing at the rule's length (kPruneLength + kPruneSlack),
+   and its forces stay those of the exact history to the whole-run bound: a contact's removals
+   together never change its force by more than prune mu P_r (P_r: the normal force of its last
+   removal, at most P_max; the bound of collinear paths, which these are: every sphere moves along
+   x), so a sphere's force, the sum of its 6 contacts', by at most 6 prune mu P_max at any step. */
 TEST(GranJaeger, DefaultPruningStopsTheGrowthAndKeepsTheForces)
 {
   const int chunk = 1000, chunks = 8;
@@ -847,8 +824,8 @@ TEST(GranJaeger, DefaultPruningStopsTheGrowthAndKeepsTheForces)
     for (std::size_t i = 1; i < fe.size(); ++i)
       diff =
           std::max(diff, std::hypot(fe[i][0] - fp[i][0], fe[i][1] - fp[i][1], fe[i][2] - fp[i][2]));
-    const double mu_p = 0.5 * p_max, steps = (k + 1.0) * chunk;
-    worst = std::max(worst, diff / mu_p / steps);
+    const double mu_p = 0.5 * p_max;
+    worst = std::max(worst, diff / mu_p);
     std::printf("[ measure  ] step %d: mean history %.1f exact, %.1f pruned; max |dF| %.2e mu "
                 "P_max\n",
                 (k + 1) * chunk, exact[k].mean_length, pruned[k].mean_length, diff / mu_p);
@@ -858,5 +835,70 @@ TEST(GranJaeger, DefaultPruningStopsTheGrowthAndKeepsTheForces)
   // the exact history grows on; the pruned one is no longer at the end than half-way
   EXPECT_GT(exact.back().mean_length, exact[chunks / 2 - 1].mean_length + 50.0);
   EXPECT_LE(pruned.back().mean_length, pruned[chunks / 2 - 1].mean_length + 1.0);
-  EXPECT_LE(worst, 6.0 * 1e-12);
+  EXPECT_LE(pruned.back().mean_length, demc::jaeger::kPruneLength + demc::jaeger::kPruneSlack);
+  EXPECT_LE(worst, 6.0 * demc::jaeger::kDefaultPrune);
+}
+
+namespace {
+
+struct HistorySample {
+  double mean, longest, bytes;
+};
+
+/* The relaxing packing (relaxing_packing.h, with contact dashpots) settled, loaded (x and y
+   shortened by 0.5 % in 500 steps), relaxed, reloaded and relaxed again, 1500 steps of each
+   rest: the history statistics at the end of each phase. */
+std::vector<HistorySample> settle_load_relax(const std::string &pair_args)
+{
+  LammpsSession s;
+  s.load_plugin();
+  s.commands(relaxing_packing(pair_args, pair_args, " damping 0.02 0.01"));
+  std::vector<HistorySample> out;
+  const auto sample = [&]() {
+    out.push_back({fix_stat(s, 1), fix_stat(s, 2), fix_stat(s, 3)});
+  };
+  const std::string load = "fix load all deform 1 x scale 0.995 y scale 0.995 remap x";
+  s.command("run 1500");
+  sample();
+  for (int k = 0; k < 2; ++k) {
+    s.commands({load, "run 500", "unfix load"});
+    sample();
+    s.command("run 1500");
+    sample();
+  }
+  return out;
+}
+
+}    // namespace
+
+/* The default pruning on a packing that settles, is loaded, relaxes, is loaded again and relaxes
+   (the sequence of issue 54 in small): the exact histories (prune 0) grow in each loading (to 480
+   points); with the default the longest history stays at the rule's length (kPruneLength +
+   kPruneSlack = 72 points: the rule prunes a longer history back to kPruneLength while the
+   contact's budget holds, which it does here), the mean within issue 54's aim (100 points), and
+   the memory per contact (the arena's bytes over the contacts) at every phase no more than the
+   exact run's and below it at the end. With prune 1e-5 the budget holds the decaying vibrations'
+   reversals but not all of those at rising load: the longest history then lies between. */
+TEST(GranJaeger, DefaultPruningPlateausThroughSettleLoadRelaxReload)
+{
+  const std::vector<HistorySample> exact = settle_load_relax(" prune 0"),
+                                   pruned = settle_load_relax(""),
+                                   fine = settle_load_relax(" prune 1e-5");
+  const double cap = demc::jaeger::kPruneLength + demc::jaeger::kPruneSlack;
+  const char *phase[] = {"settled", "loaded", "relaxed", "reloaded", "relaxed again"};
+  for (std::size_t k = 0; k < pruned.size(); ++k)
+    std::printf("[ measure  ] %s: mean / longest / bytes per contact %.1f %.0f %.0f default, %.1f "
+                "%.0f %.0f prune 1e-5, %.1f %.0f %.0f prune 0\n",
+                phase[k], pruned[k].mean, pruned[k].longest, pruned[k].bytes, fine[k].mean,
+                fine[k].longest, fine[k].bytes, exact[k].mean, exact[k].longest, exact[k].bytes);
+  EXPECT_GT(exact[3].longest, 4.0 * cap) << "the exact histories outgrow the rule's length";
+  for (std::size_t k = 0; k < pruned.size(); ++k) {
+    EXPECT_LE(pruned[k].longest, cap) << phase[k];
+    EXPECT_LE(pruned[k].mean, 100.0) << phase[k];
+    EXPECT_LE(pruned[k].bytes, fine[k].bytes) << phase[k];
+    EXPECT_LE(fine[k].bytes, exact[k].bytes) << phase[k];
+  }
+  EXPECT_GT(fine[3].longest, cap);
+  EXPECT_LT(fine[3].longest, exact[3].longest);
+  EXPECT_LT(pruned.back().bytes, 0.9 * exact.back().bytes);
 }

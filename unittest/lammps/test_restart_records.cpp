@@ -13,6 +13,7 @@
 #include "earlier_version.h"
 #include "lammps_session.h"
 #include "long_history.h"
+#include "relaxing_packing.h"
 
 #include "atom.h"
 #include "domain.h"
@@ -43,12 +44,6 @@ using namespace demc_test;
 namespace {
 
 const int STEPS_BEFORE = 3000, STEPS_AFTER = 40;
-
-double history_stat(LammpsSession &s, int index)
-{
-  auto *fix = s.lmp->modify->get_fix_by_id("DEMC_GRAN_JAEGER_HISTORY0");
-  return fix ? fix->compute_vector(index) : -1.0;
-}
 
 struct Outcome {
   PerAtom forces, torques;
@@ -95,7 +90,8 @@ TEST(RestartRecords, LongHistoriesReadBackWithMemoryOfTheMean)
     {
       LammpsSession s;
       s.load_plugin();
-      s.commands(long_history_input("", newton));
+      // (prune 0: histories of a point a step, the length this test is about)
+      s.commands(long_history_input(" prune 0", newton));
       s.commands({"run " + std::to_string(STEPS_BEFORE), "write_restart " + file});
       records = history_stat(s, 0);
       mean = history_stat(s, 1);
@@ -125,14 +121,14 @@ TEST(RestartRecords, LongHistoriesReadBackWithMemoryOfTheMean)
                 (int) newton, longest, r.lmp->atom->nextra_store, mean_data);
     EXPECT_LE(r.lmp->atom->nextra_store, mean_data + 3 * 16 + 8) << "newton " << newton;
     EXPECT_LT(20 * r.lmp->atom->nextra_store, 4.0 * longest);
-    r.commands(redefine_after_read(""));
+    r.commands(redefine_after_read(" prune 0"));
     // straight back to a file (no run: the histories must still be written), then read that
     r.command("write_restart " + again);
     LammpsSession t;
     t.load_plugin();
     t.command(std::string("newton ") + (newton ? "on" : "off"));
     t.command("read_restart " + again);
-    t.commands(redefine_after_read(""));
+    t.commands(redefine_after_read(" prune 0"));
     t.command("run " + std::to_string(STEPS_AFTER));
     expect_same(straight, outcome(t), 1e-12, "newton " + std::to_string(newton));
     EXPECT_EQ(history_stat(t, 2), longest + STEPS_AFTER) << "the history went on growing";
@@ -144,7 +140,7 @@ TEST(RestartRecords, LongHistoriesReadBackWithMemoryOfTheMean)
 /* A restart file from a newer version of the package, whose records this version cannot know:
    the version of a kind of record raised in a file must stop read-back with an error naming
    the version, not go on with misread histories or settings. Records: the package's marker
-   followed by its version; in this file (gran/jaeger, wall/gran/jaeger) version 4 marks the
+   followed by its version; in this file (gran/jaeger, wall/gran/jaeger) version 5 marks the
    pair's per-atom history records, version 3 the wall's records (global and per atom),
    version 1 the pair's settings (read by read_restart) and its per-atom energy fix's records. */
 TEST(RestartRecords, NewerRecordVersionIsRefused)
@@ -153,7 +149,7 @@ TEST(RestartRecords, NewerRecordVersionIsRefused)
   {
     LammpsSession s;
     s.load_plugin();
-    s.commands(long_history_input("", true));
+    s.commands(long_history_input(" prune 0", true));
     s.commands({"run 20", "write_restart " + file});
   }
   std::vector<char> bytes;
@@ -163,7 +159,7 @@ TEST(RestartRecords, NewerRecordVersionIsRefused)
   }
   std::remove(file.c_str());
   const uint64_t marker = 0x7ff8000000006465ULL;
-  for (const double old_version : {4.0, 3.0, 2.0, 1.0}) {
+  for (const double old_version : {5.0, 3.0, 2.0, 1.0}) {
     std::vector<char> patched_bytes = bytes;
     const double new_version = 99.0;
     int patched = 0;
@@ -182,7 +178,7 @@ TEST(RestartRecords, NewerRecordVersionIsRefused)
     r.load_plugin();
     try {
       r.command("read_restart " + newer);
-      r.commands(redefine_after_read(""));
+      r.commands(redefine_after_read(" prune 0"));
       r.command("run 0");
       ADD_FAILURE() << "a record of version 99 was read (was " << old_version << ")";
     } catch (LAMMPS_NS::LAMMPSException &e) {
@@ -348,7 +344,7 @@ TEST(RestartRecords, RegionWallLongHistoriesContinue)
 {
   const int before = 1000, after = 40;
   for (const std::string wall :
-       {"jaeger 1e7 0.3 0.5", "jaeger 1e7 0.3 0.5 history/max 16", "kuhn 2e3 1.5e3 0.5"}) {
+       {"jaeger 1e7 0.3 0.5 prune 0", "jaeger 1e7 0.3 0.5 history/max 16", "kuhn 2e3 1.5e3 0.5"}) {
     const std::string file = "region_long." + std::to_string(before) + ".bin";
     PerAtom straight;
     std::vector<double> straight_wall;
@@ -525,13 +521,13 @@ TEST(RestartRecords, RegionAndCoulombRecordsOfANewerVersionOrDamagedAreRefused)
         line.rfind("timestep", 0) == 0 || line.rfind("region cage", 0) == 0)
       fixes.push_back(line);
   // the region wall's per-atom records: marker, version 1, length, then fragments [owner ID,
-  // offset, count, size, values]; a payload starts with the law's record version (4), then
+  // offset, count, size, values]; a payload starts with the law's record version (5), then
   // the list's first entry [surface ID, length, record]
   auto region_record = [](auto at) {
     return at(1) == 1.0 && at(2) >= 5.0;
   };
   auto payload_start = [](auto at) {
-    return at(1) == 1.0 && at(4) == 0.0 && at(7) == 4.0;
+    return at(1) == 1.0 && at(4) == 0.0 && at(7) == 5.0;
   };
   const auto newer_list = patch_records(region, region_record, [](auto set) {
     set(1, 99.0);
@@ -694,62 +690,6 @@ TEST(RestartRecords, CoulombAndRegionWallOptionsContinueToRoundOff)
   }
 }
 
-namespace {
-
-/* a jammed packing relaxing under fix viscous (216 polydisperse spheres pressed between two
-   walls): the damped vibrations push history points that nothing erases, so that histories
-   grow long (or reach history/max) in a few thousand steps; pair and wall get `pair_args` and
-   `wall_args` */
-std::vector<std::string> relaxing_packing(const std::string &pair_args,
-                                          const std::string &wall_args)
-{
-  return {"units si",
-          "atom_style sphere",
-          "atom_modify map array",
-          "boundary p p m",
-          "comm_modify vel yes",
-          "lattice sc 0.0019",
-          "region box block 0 6 0 6 0 6",
-          "create_box 1 box",
-          "create_atoms 1 box",
-          "reset_atoms id sort yes",
-          "variable d atom 0.00185+0.0002*((id*7919)%101)/101",
-          "set group all diameter v_d",
-          "set group all density 2650",
-          "velocity all create 1e16 87287 loop geom",
-          "neighbor 0.0003 bin",
-          "neigh_modify delay 0",
-          "pair_style gran/jaeger" + pair_args,
-          "pair_coeff * * 1e7 0.3 0.5",
-          "fix integrate all nve/sphere",
-          "fix visc all viscous 2e-5",
-          "fix wall all wall/gran/jaeger 1e7 0.3 0.5" + wall_args + " zplane 0 0.0114",
-          "timestep 1e-5"};
-}
-
-// sum over the atoms of x_i (x) F_i (the virial's sum)
-std::array<double, 9> position_force_sum(LammpsSession &s)
-{
-  const PerAtom x = s.positions(), f = s.forces();
-  std::array<double, 9> sum{};
-  for (size_t id = 1; id < x.size(); id++)
-    for (int a = 0; a < 3; a++)
-      for (int b = 0; b < 3; b++) sum[3 * a + b] += x[id][a] * f[id][b];
-  return sum;
-}
-
-double relative_frobenius(const std::array<double, 9> &a, const std::array<double, 9> &b)
-{
-  double diff = 0.0, norm = 0.0;
-  for (int k = 0; k < 9; k++) {
-    diff += (a[k] - b[k]) * (a[k] - b[k]);
-    norm += a[k] * a[k];
-  }
-  return std::sqrt(diff / norm);
-}
-
-}    // namespace
-
 /* The experiment of issue 41 in small: a relaxing packing whose histories reach history/max
    (pair and wall; merges every step), one step straight on after write_restart against one step
    after read_restart (sum of x_i (x) F_i, relative Frobenius difference), and one run that
@@ -834,4 +774,34 @@ TEST(RestartRecords, CappedHistoriesOfARelaxedPackingContinue)
               longest, d);
   EXPECT_LE(d, 1e-14);
   std::remove("unbounded.bin");
+}
+
+/* Issue 54's capped restart with contact dashpots, in small: the relaxing packing with dashpots
+   on the pair and the wall and histories capped at 8, one run that writes its file at step N + M
+   (restart M, after N steps) and goes on M more, against the file read back and M steps on. The
+   file is written after merges are proven: the merge counter read at the step of the file (fix
+   ave/time of the fix's vector there) exceeds the one at step N, which the cap has already
+   reached. Tolerance 1e-12 of the largest force: the run read back sums the same forces in
+   another neighbor order, round-off (1e-16) amplified over M = 20 steps of a packing (the
+   uncapped cases above agree to the same bound). */
+TEST(RestartRecords, CappedHistoriesWithDashpotsContinueFromAFileWrittenAfterMerges)
+{
+  const int relax = 1500, after = 20;
+  const std::string capped = " history/max 8", dashpots = " damping 0.02 0.01";
+  const std::vector<std::string> input = relaxing_packing(capped, capped, dashpots);
+  const std::string file = "capped_dashpots." + std::to_string(relax + after) + ".bin";
+  const FileAfterMerges straight = write_file_after_merges(input, relax, after, "capped_dashpots");
+  EXPECT_EQ(straight.longest, 8.0) << "histories at the cap before the file";
+  EXPECT_GT(straight.merges_before, 1000.0);
+  EXPECT_GT(straight.merges_at_file, straight.merges_before) << "merges between cap and file";
+  LammpsSession r;
+  resume_after_merges(r, file, input, after);
+  const double df = max_relative_difference(straight.forces, r.forces());
+  const double dsum = relative_frobenius(straight.position_force, position_force_sum(r));
+  std::printf("[ measure  ] history/max 8 with dashpots, %d steps after the file: forces %.3g, "
+              "sum x (x) F %.3g (merges %.0f at step %d, %.0f at the file)\n",
+              after, df, dsum, straight.merges_before, relax, straight.merges_at_file);
+  EXPECT_LE(df, 1e-12);
+  EXPECT_LE(dsum, 1e-12);
+  std::remove(file.c_str());
 }

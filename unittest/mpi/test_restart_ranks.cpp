@@ -6,10 +6,12 @@
    full-step velocities, not the half-step ones a dashpot saw. */
 #include "lammps_session.h"
 #include "long_history.h"
+#include "relaxing_packing.h"
 
 #include "atom.h"
 #include "domain.h"
 #include "lammps.h"
+#include "modify.h"
 
 #include <gtest/gtest.h>
 
@@ -141,11 +143,12 @@ void expect_continuation_across_rank_counts(const std::string &name,
 TEST(RestartRanks, LongHistoriesAcrossRankCounts)
 {
   std::vector<std::string> redefine;
-  for (const auto &line : long_history_input("", true))
+  // (prune 0: histories of a point a step)
+  for (const auto &line : long_history_input(" prune 0", true))
     if (line.rfind("fix ", 0) == 0 || line.rfind("variable ", 0) == 0 ||
         line.rfind("neigh", 0) == 0 || line.rfind("timestep", 0) == 0)
       redefine.push_back(line);
-  expect_continuation_across_rank_counts("long_history", long_history_input("", true), 1500, 30,
+  expect_continuation_across_rank_counts("long_history", long_history_input(" prune 0", true), 1500, 30,
                                          [&](LammpsSession &s) {
                                            s.commands(redefine);
                                          });
@@ -157,7 +160,7 @@ TEST(RestartRanks, LongHistoriesAcrossRankCounts)
    straight on. */
 TEST(RestartRanks, RegionWallLongHistoriesAcrossRankCounts)
 {
-  const std::vector<std::string> input = long_region_history_input("jaeger 1e7 0.3 0.5");
+  const std::vector<std::string> input = long_region_history_input("jaeger 1e7 0.3 0.5 prune 0");
   expect_continuation_across_rank_counts("region_long", input, 600, 30, [&](LammpsSession &s) {
     for (const auto &line : input)
       if (line.rfind("fix ", 0) == 0 || line.rfind("variable ", 0) == 0 ||
@@ -165,4 +168,37 @@ TEST(RestartRanks, RegionWallLongHistoriesAcrossRankCounts)
           (line.rfind("region cage", 0) == 0 && !s.lmp->domain->get_region_by_id("cage")))
         s.command(line);
   });
+}
+
+/* Issue 54's capped restart with contact dashpots on the ranks of the launch: the relaxing
+   packing (relaxing_packing.h) with dashpots on the pair and the wall and histories capped at 8,
+   one run that writes its file at step N + M (restart output, after N steps in which the cap is
+   reached and merges run) and goes on M steps, against the file read back on the same ranks and
+   M steps on. The merge counter is read at the step of the file (fix ave/time). Tolerance 1e-12
+   of the largest force: the run read back sums in another neighbor order, round-off amplified
+   over M = 20 steps (as the uncapped continuity test above). */
+TEST(RestartRanks, CappedHistoriesWithDashpotsContinue)
+{
+  int me, nprocs;
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+  const int relax = 1500, after = 20, file_step = relax + after;
+  const std::string capped = " history/max 8";
+  const std::vector<std::string> input = relaxing_packing(capped, capped, " damping 0.02 0.01");
+  const std::string stem = "capped_dashpots_np" + std::to_string(nprocs);
+  const FileAfterMerges straight = write_file_after_merges(input, relax, after, stem);
+  EXPECT_EQ(straight.longest, 8.0);
+  EXPECT_GT(straight.merges_at_file, straight.merges_before);
+  EXPECT_GT(straight.merges_before, 1000.0);
+  const std::string file = stem + "." + std::to_string(file_step) + ".bin";
+  LammpsSession r;
+  resume_after_merges(r, file, input, after);
+  const double df = max_relative_difference(straight.forces, r.forces());
+  if (me == 0) {
+    std::printf("[ measure  ] %d ranks, history/max 8 with dashpots, %d steps after the file: "
+                "forces %.3g (merges %.0f, %.0f at the file)\n",
+                nprocs, after, df, straight.merges_before, straight.merges_at_file);
+    std::remove(file.c_str());
+  }
+  EXPECT_LE(df, 1e-12);
 }
