@@ -236,6 +236,28 @@ namespace resistance {
     return r;
   }
 
+  /* The springs as a contact holds them between steps (a run's setup): their torques without
+     dashpots, limits or rotation (the limits were applied when they were stored), and their
+     energy; no work. in: n, r_eff and a (marshall) are read. */
+  DEMC_FN Result held(const Params &p, const Input &in, const Springs &s)
+  {
+    Result r;
+    r.torque = r.f_roll = {0.0, 0.0, 0.0};
+    r.m_twist = r.stored = r.work = r.dissipated = r.damped = 0.0;
+    if (p.rolling) {
+      r.f_roll = -p.roll.k * s.roll;
+      r.torque = -in.r_eff * cross(in.n, r.f_roll);
+      r.stored = 0.5 * p.roll.k * dot(s.roll, s.roll);
+    }
+    if (p.twisting != TWISTING_NONE) {
+      const Sds c = twisting_coefficients(p, in.a);
+      r.m_twist = -c.k * s.twist;
+      r.torque = r.torque - r.m_twist * in.n;
+      r.stored += 0.5 * c.k * s.twist * s.twist;
+    }
+    return r;
+  }
+
   /* The energy a contact's springs hold, released (all dissipated) when it parts; the
      caller then zeroes the springs. a: the last contact radius (marshall). */
   DEMC_FN double stored_energy(const Params &p, const Springs &s, double a)

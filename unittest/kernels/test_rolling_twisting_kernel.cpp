@@ -489,6 +489,26 @@ TEST(RollingTwistingEnergy, StoredPlusDissipatedEqualsWork)
   EXPECT_LE(imbalance, 1e-12 * scale);
 }
 
+/* held(): the springs between steps (a setup) act as stored, without the dashpots: after an
+   elastic step the step's resistance minus its dashpot parts, -gamma v_r and -gamma w_t. */
+TEST(RollingTwistingHeld, SpringsWithoutDashpots)
+{
+  const rt::Params p = sds(1e4, 2.0, 0.1, 2e-3, 1e-7, 1e-4);
+  const Vec3 n = unit({0.3, 0.4, -0.5}), w = {4.0, -3.0, 2.0};
+  const double R = 1e-3, dt = 1e-5, fn = 30.0;
+  rt::Springs s{ZERO, 0.0};
+  rt::Result r{};
+  for (int j = 0; j < 5; ++j) r = rt::step(p, still(n, w, R, fn, dt), s);
+  ASSERT_LT(demc::norm(r.f_roll), 0.1 * fn);    // elastic: no limit reached
+  const rt::Result h = rt::held(p, still(n, w, R, fn, dt), s);
+  const Vec3 v = R * demc::cross(w, n);
+  const double wt = demc::dot(w, n);
+  EXPECT_LE(dist(h.f_roll, r.f_roll + 2.0 * v), 8 * EPS * demc::norm(r.f_roll));
+  EXPECT_NEAR(h.m_twist, r.m_twist + 1e-7 * wt, 8 * EPS * std::fabs(r.m_twist));
+  EXPECT_NEAR(h.stored, r.stored, 0.0);
+  EXPECT_EQ(h.work, 0.0);
+}
+
 /* Options off: nothing happens to the springs, no torque. */
 TEST(RollingTwistingOptions, OffLeavesEverythingAlone)
 {
