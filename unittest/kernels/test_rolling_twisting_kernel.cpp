@@ -245,6 +245,42 @@ TEST(RollingTwistingClosedForm, MarshallStiffnessAndLimitFromItsFormula)
   EXPECT_NEAR(rt::stored_energy(p, s, 2e-4), 0.5 * 8e-4 * s.twist * s.twist, 1e-25);
 }
 
+/* LAMMPS's limit sets the spring to the elastic part of the limited force, (-f - gamma v) / k.
+   Where the dashpot alone exceeds the limit, that loads the spring against the movement and
+   the step stores more energy than the torque put in: the kernel keeps LAMMPS's rule (to
+   equal pair granular) and reports the negative dissipation. By hand, k = 1, gamma = 10,
+   limit 1, dt = 1, R_eff = 1, n = z:
+     twisting: theta = 1, w_t = -0.5: theta* = 0.5, M* = -0.5 + 5 = 4.5 > 1, so M = -1 sign(w_t)
+       = 1, theta = (1 sign(w_t) - gamma w_t) / k = -1 + 5 = 4; work -M w_t dt = 0.5; stored
+       1/2 4^2 = 8 from 1/2: dissipated 0.5 - 7.5 = -7; dashpot gamma w_t^2 dt = 2.5.
+     rolling: xi = (1, 0, 0), w = (0, 0.5, 0), v = w x z = (0.5, 0, 0): xi* = 1.5, f* = -1.5 - 5
+       = -6.5, f = (-1, 0, 0), xi = -(1/6.5)(-6.5) - 10 (0.5) = -4: the same energies. */
+TEST(RollingTwistingClosedForm, LammpsLimitWithADominantDashpot)
+{
+  rt::Params p;
+  p.twisting = rt::TWISTING_SDS;
+  p.twist = {1.0, 10.0, 1.0};
+  p.rolling = true;
+  p.roll = {1.0, 10.0, 1.0};
+  rt::Springs s{EX, 1.0};
+  rt::Input in = still(EZ, {0.0, 0.5, 0.0}, 1.0, 1.0, 1.0);
+  const rt::Result r = rt::step(p, in, s);    // twist rate w.n = 0: only the rolling part acts
+  EXPECT_NEAR(dist(s.roll, {-4.0, 0.0, 0.0}), 0.0, 1e-15);
+  EXPECT_NEAR(dist(r.f_roll, {-1.0, 0.0, 0.0}), 0.0, 1e-15);
+  EXPECT_NEAR(r.work, 0.5, 1e-15);
+  EXPECT_NEAR(r.dissipated, -7.0, 1e-14);    // twisting at w_t = 0 and below the limit: 0
+  EXPECT_NEAR(r.damped, 2.5, 1e-15);
+  rt::Params t = p;
+  t.rolling = false;
+  rt::Springs u{ZERO, 1.0};
+  const rt::Result q = rt::step(t, still(EZ, {0.0, 0.0, -0.5}, 1.0, 1.0, 1.0), u);
+  EXPECT_NEAR(u.twist, 4.0, 1e-15);
+  EXPECT_NEAR(q.m_twist, 1.0, 1e-15);
+  EXPECT_NEAR(q.work, 0.5, 1e-15);
+  EXPECT_NEAR(q.dissipated, -7.0, 1e-14);
+  EXPECT_NEAR(q.damped, 2.5, 1e-15);
+}
+
 /* ---------------------------------------------------------------------------------------
    Against LAMMPS (the transcription above) on random paths without rotation of the pair:
    fixed normal, no twirl, random angular velocities of p and q and a normal force that
