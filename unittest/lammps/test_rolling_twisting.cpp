@@ -143,6 +143,25 @@ TEST(RollingTwisting, EnergyBalanceOfPacking)
   EXPECT_NEAR(e1, e0, 0.005 * e0);
 }
 
+/* the per-atom energies sum to the system's with the resistance's springs, dissipation and
+   dashpots in them (tolerance as gran/kuhn's own test), newton on and off */
+TEST(RollingTwisting, PerAtomEnergiesSumToGlobal)
+{
+  for (bool newton : {true, false}) {
+    LammpsSession s;
+    s.load_plugin();
+    s.commands(dense_packing_input({"pair_style gran/kuhn energy/atom yes rolling sds 2.0e3 0.01 "
+                                    "0.1 twisting sds 1e-5 1e-10 3e-5",
+                                    "pair_coeff * * 2.0e3 2.0e3 0.5 damping 0.002 0.001"},
+                                   newton));
+    s.commands(energy_computes("gran/kuhn"));
+    s.command("run 300");
+    const auto e = s.pair_extra();
+    ASSERT_GT(e[2], 0.0);
+    EXPECT_LT(atom_energy_mismatch(s, "DEMC_GRAN_KUHN_HISTORY0"), 1e-10) << "newton " << newton;
+  }
+}
+
 // a run resumed from a restart file continues the one that went straight on (springs, layout)
 TEST(RollingTwisting, RestartContinuity)
 {
