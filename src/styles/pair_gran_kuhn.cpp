@@ -80,6 +80,7 @@ void PairGranKuhn::compute(int eflag, int vflag)
   // sums kept in locals: stores to the force arrays would make the compiler reload members
   double sum[E_SIZE] = {0.0};
   double friction = tangential_sum, damping = dissipated_damping;
+  const int hsize = history_size;    // values per contact (with rolling or twisting: more)
 
   /* Two passes over blocks of the neighbor list: the first finds the touching pairs (and
      releases the histories of pairs that parted) and asks the memory system for what each
@@ -101,10 +102,10 @@ void PairGranKuhn::compute(int eflag, int vflag)
       const double dx = xj[0] - xi, dy = xj[1] - yi, dz = xj[2] - zi;
       const double rsq = dx * dx + dy * dy + dz * dz;
       const double radsum = radi + radius[j];
-      double *history = &allhistory[history_size * jj];
+      double *history = &allhistory[hsize * jj];
       if (rsq < radsum * radsum) {
         buf.add({i, j, rsq, touch + jj, history});
-        prefetch_contact(j, history, history_size);
+        prefetch_contact(j, history, hsize);
         if (buf.full()) flush_contacts(buf, advance, step_dt, sum, friction, damping);
         continue;
       }
@@ -120,7 +121,7 @@ void PairGranKuhn::compute(int eflag, int vflag)
               resistance_energy(type[i], type[j], radi * radius[j] / radsum, history);
       }
       touch[jj] = 0;
-      for (int k = 0; k < history_size; k++) history[k] = 0.0;
+      for (int k = 0; k < hsize; k++) history[k] = 0.0;
     }
   }
   flush_contacts(buf, advance, step_dt, sum, friction, damping);
