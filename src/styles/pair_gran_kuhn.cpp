@@ -15,6 +15,7 @@
 #include "demc_restart_records.h"
 #include "kuhn_contact.h"
 #include "kuhn_keywords.h"
+#include "resistance_keywords.h"
 
 #include "atom.h"
 #include "citeme.h"
@@ -36,6 +37,7 @@
 using namespace LAMMPS_NS;
 using demc::Vec3;
 namespace kuhn = demc::kuhn;
+namespace rt = demc::resistance;
 static_assert(int(PairGranKuhn::H_WDAMP) == int(KH_WDAMP) &&
                   int(PairGranKuhn::H_FDAMP_X) == int(KH_SIZE),
               "gran/kuhn's history begins with the shared Kuhn history");
@@ -78,6 +80,7 @@ void PairGranKuhn::compute(int eflag, int vflag)
   // sums kept in locals: stores to the force arrays would make the compiler reload members
   double sum[E_SIZE] = {0.0};
   double friction = tangential_sum, damping = dissipated_damping;
+  const int hsize = history_size;    // values per contact (with rolling or twisting: more)
 
   /* Two passes over blocks of the neighbor list: the first finds the touching pairs (and
      releases the histories of pairs that parted) and asks the memory system for what each
@@ -99,21 +102,26 @@ void PairGranKuhn::compute(int eflag, int vflag)
       const double dx = xj[0] - xi, dy = xj[1] - yi, dz = xj[2] - zi;
       const double rsq = dx * dx + dy * dy + dz * dz;
       const double radsum = radi + radius[j];
-      double *history = &allhistory[H_SIZE * jj];
+      double *history = &allhistory[hsize * jj];
       if (rsq < radsum * radsum) {
         buf.add({i, j, rsq, touch + jj, history});
-        prefetch_contact(j, history, H_SIZE);
+        prefetch_contact(j, history, hsize);
         if (buf.full()) flush_contacts(buf, advance, step_dt, sum, friction, damping);
         continue;
       }
       if (touch[jj] == 0) continue;    // history is zero already
       // separation releases the stored tangential energy through slip
-      if (advance)
+      if (advance) {
         friction += pair_weight(j) *
             kuhn::separation_energy(kt[type[i]][type[j]],
                                     {history[H_FTX], history[H_FTY], history[H_FTZ]});
+        // and that of the rolling and twisting springs
+        if (h_roll >= 0 || h_twist >= 0)
+          friction += pair_weight(j) *
+              resistance_energy(type[i], type[j], radi * radius[j] / radsum, history);
+      }
       touch[jj] = 0;
-      for (int k = 0; k < H_SIZE; k++) history[k] = 0.0;
+      for (int k = 0; k < hsize; k++) history[k] = 0.0;
     }
   }
   flush_contacts(buf, advance, step_dt, sum, friction, damping);
@@ -176,6 +184,96 @@ void PairGranKuhn::run_contact_law(KuhnBuffer &buf, bool advance, double step_dt
     apply_force(i, j, geometry[k], o.force, i, j, o.Wn + o.Wt);
     tally_atoms(i, j, o.Wn, o.Wt, o.dWt, o.dW_damp);
   }
+  if (h_roll >= 0 || h_twist >= 0) apply_resistance(buf, geometry, advance, step_dt, totals);
+}
+
+/* ----------------------------------------------------------------------
+   rolling and twisting resistance of a block's contacts (demc::resistance::step()), after
+   the law's forces: the springs carried by the pair's rotation, the torques added to both
+   atoms, the dissipation into the friction and damping sums, the stored energy into the
+   tangential one. At setup the springs act as stored, without dashpots (as the law's), except
+   at the first setup after read_restart, which repeats the last step's torque.
+------------------------------------------------------------------------- */
+
+void PairGranKuhn::apply_resistance(const KuhnBuffer &buf, const demc::SphereContact *geometry,
+                                    bool advance, double step_dt, LawTotals &totals)
+{
+  const int *type = atom->type;
+  double *torque = loop.torques;
+  for (int k = 0; k < buf.n; k++) {
+    const KuhnContact &t = buf.pairs[k];
+    const int i = t.i, j = t.j;
+    double *h = t.history;
+    rt::Springs s = {{0.0, 0.0, 0.0}, 0.0};
+    if (h_roll >= 0) s.roll = {h[h_roll], h[h_roll + 1], h[h_roll + 2]};
+    if (h_twist >= 0) s.twist = h[h_twist];
+    const rt::Params &p = resistance_params[type[i] * (atom->ntypes + 1) + type[j]];
+    const rt::Input in = resistance_input(t, geometry[k], step_dt);
+    const rt::Result r = advance ? rt::step(p, in, s) : rt::held(p, in, s);
+    const Vec3 tor_i = repeats_dashpots(advance)
+        ? Vec3{h[h_torque], h[h_torque + 1], h[h_torque + 2]}
+        : r.torque;
+    const double weight = pair_weight(j);
+    if (advance) {
+      if (h_roll >= 0) {
+        h[h_roll] = s.roll.x;
+        h[h_roll + 1] = s.roll.y;
+        h[h_roll + 2] = s.roll.z;
+      }
+      if (h_twist >= 0) h[h_twist] = s.twist;
+      h[h_torque] = tor_i.x;
+      h[h_torque + 1] = tor_i.y;
+      h[h_torque + 2] = tor_i.z;
+      totals.friction += weight * (r.dissipated - r.damped);
+      totals.damping += weight * r.damped;
+    }
+    for (int c = 0; c < 3; c++) torque[3 * i + c] += (&tor_i.x)[c];
+    if (loop.newton || j < loop.nlocal)
+      for (int c = 0; c < 3; c++) torque[3 * j + c] -= (&tor_i.x)[c];
+    tally_atoms(i, j, 0.0, r.stored, advance ? r.work - r.damped : 0.0,
+                advance ? r.damped : 0.0);
+    if (eflag_global) totals.sum[E_TANGENTIAL] += weight * r.stored;
+  }
+}
+
+/* the geometry of contact t for the resistance: p = i, q = j, the normal from i to j */
+rt::Input PairGranKuhn::resistance_input(const KuhnContact &t, const demc::SphereContact &c,
+                                         double step_dt) const
+{
+  const double *omega = loop.omegas, *radius = atom->radius;
+  const double r_eff = radius[t.i] * radius[t.j] / (radius[t.i] + radius[t.j]);
+  const double fn = kn[atom->type[t.i]][atom->type[t.j]] * c.overlap;
+  const Vec3 w_rel = demc_vec(omega + 3 * t.j) - demc_vec(omega + 3 * t.i);
+  const double a = std::sqrt(c.overlap * r_eff);    // LAMMPS's contact radius of hooke
+  return {c.n, c.n_old, c.twirl, w_rel, r_eff, a, fn, step_dt};
+}
+
+double PairGranKuhn::resistance_energy(int itype, int jtype, double r_eff,
+                                       const double *history) const
+{
+  rt::Springs s = {{0.0, 0.0, 0.0}, 0.0};
+  if (h_roll >= 0) s.roll = {history[h_roll], history[h_roll + 1], history[h_roll + 2]};
+  if (h_twist >= 0) s.twist = history[h_twist];
+  const double zeta = history[H_ZETA];
+  return rt::stored_energy(resistance_params[itype * (atom->ntypes + 1) + jtype], s,
+                           std::sqrt((zeta > 0.0 ? zeta : 0.0) * r_eff));
+}
+
+/* the history's layout for the resistance options */
+void PairGranKuhn::set_history_layout()
+{
+  int n = H_SIZE;
+  h_roll = h_twist = h_torque = -1;
+  if (resistance.rolling) {
+    h_roll = n;
+    n += 3;
+  }
+  if (resistance.twisting != rt::TWISTING_NONE) h_twist = n++;
+  if (rt::active(resistance)) {
+    h_torque = n;
+    n += 3;
+  }
+  history_size = n;
 }
 
 /* A step's result res of contact t (motion m) into its history, compute()'s sums and out; with
@@ -242,13 +340,22 @@ void PairGranKuhn::settings(int narg, char **arg)
 {
   refinements = kuhn::ALL;
   reset_common_keywords();
+  const int old_size = history_size;
+  resistance = rt::Params();
   int iarg = 0;
   while (iarg < narg) {
     int used = parse_kuhn_refinement(lmp, "pair_style gran/kuhn", narg, arg, iarg, refinements);
+    if (used == 0)
+      used = parse_resistance_keyword(lmp, "pair_style gran/kuhn", narg, arg, iarg, resistance);
     if (used == 0) used = parse_common_keyword(narg, arg, iarg);
     if (used == 0) error->all(FLERR, "Unknown pair_style gran/kuhn keyword: {}", arg[iarg]);
     iarg += used;
   }
+  set_history_layout();
+  // the contact histories are laid out for the options the style first ran with
+  if (fix_history != nullptr && history_size != old_size)
+    error->all(FLERR, "pair_style gran/kuhn: rolling or twisting cannot be switched on or off "
+                      "once the style has run (pair_style none first)");
 }
 
 /* ----------------------------------------------------------------------
@@ -279,13 +386,16 @@ void PairGranKuhn::init_style()
   PairGranDemc::init_style();
   // the history fix replaces the placeholder made in the constructor
   if (fix_history == nullptr) {
-    auto cmd = fmt::format("{} all DEMC/NEIGH_HISTORY {}", history_fix_id(), (int) H_SIZE);
+    auto cmd = fmt::format("{} all DEMC/NEIGH_HISTORY {}", history_fix_id(), history_size);
     fix_history =
         dynamic_cast<FixNeighHistory *>(modify->replace_fix(history_fix_id() + "_DUMMY", cmd, 1));
     fix_history->pair = this;
   }
   init_restitution_damping();
   restitution_active = any_restitution_damping();
+  if (rt::active(resistance) && kokkosable)
+    error->all(FLERR, "pair_style {}: rolling and twisting are not available in the Kokkos "
+                      "variant yet (use gran/kuhn)", running_style_name());
 }
 
 /* ----------------------------------------------------------------------
@@ -313,6 +423,11 @@ double PairGranKuhn::init_one(int i, int j)
   contact_params.resize(stride * stride);
   const kuhn::Params ij = {kn[i][j], kt[i][j], mu[i][j], damp_n[i][j], damp_t[i][j], refinements};
   contact_params[i * stride + j] = contact_params[j * stride + i] = ij;
+  // twisting marshall takes the law's tangential spring, dashpot and friction coefficient
+  resistance_params.resize(stride * stride);
+  rt::Params r = resistance;
+  if (r.twisting == rt::TWISTING_MARSHALL) r.twist = {kt[i][j], damp_t[i][j], mu[i][j]};
+  resistance_params[i * stride + j] = resistance_params[j * stride + i] = r;
   return contact_cutoff(i, j);
 }
 
@@ -323,13 +438,16 @@ double PairGranKuhn::init_one(int i, int j)
 
 void PairGranKuhn::transfer_history(double *source, double *target, int, int)
 {
-  for (int k = 0; k < H_SIZE; k++) target[k] = source[k];
+  // (the rolling spring and the twisting angle are even: w_q - w_p and n both change sign)
+  for (int k = 0; k < history_size; k++) target[k] = source[k];
   target[H_FTX] = -source[H_FTX];
   target[H_FTY] = -source[H_FTY];
   target[H_FTZ] = -source[H_FTZ];
   target[H_FDAMP_X] = -source[H_FDAMP_X];
   target[H_FDAMP_Y] = -source[H_FDAMP_Y];
   target[H_FDAMP_Z] = -source[H_FDAMP_Z];
+  if (h_torque >= 0)
+    for (int k = 0; k < 3; k++) target[h_torque + k] = -source[h_torque + k];
 }
 
 /* ---------------------------------------------------------------------- */
@@ -360,7 +478,9 @@ void PairGranKuhn::read_restart(FILE *fp)
 
 void PairGranKuhn::write_restart_settings(FILE *fp)
 {
-  write_settings_record(fp, SETTINGS_VERSION, {(double) refinements, common_keywords_code() + 4.0});
+  std::vector<double> values = {(double) refinements, common_keywords_code() + 4.0};
+  append_resistance_values(resistance, values);
+  write_settings_record(fp, SETTINGS_VERSION, values);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -375,6 +495,9 @@ void PairGranKuhn::read_restart_settings(FILE *fp)
     refinements = (unsigned) demc_restart::checked_int(lmp, values[0], 0, INT_MAX,
                                                        "Pair gran/kuhn: refinements");
     code = values[1];
+    resistance = values.size() >= 2 + RESISTANCE_VALUES
+        ? resistance_from_values(lmp, values.data() + 2, "Pair gran/kuhn: restart settings")
+        : rt::Params();
   } else {
     if (comm->me == 0) utils::sfread(FLERR, &refinements, sizeof(unsigned), 1, fp, nullptr, error);
     // as bytes: the MPI stubs of a LAMMPS built without MPI have no MPI_UNSIGNED
@@ -383,6 +506,7 @@ void PairGranKuhn::read_restart_settings(FILE *fp)
   }
   const int bits = (int) demc_restart::checked_int(lmp, code, 0, 31, "Pair gran/kuhn: keywords");
   setup_repeats_dashpots = true;
+  set_history_layout();
   restart_has_restitution = (bits & 4) != 0;
   set_common_keywords(bits);
 }
@@ -423,7 +547,7 @@ double PairGranKuhn::single(int i, int j, int itype, int jtype, double rsq, doub
   if (rsq >= radsum * radsum || !found) return 0.0;
   // the history of j's list holds the force on j
   return single_from_history(itype, jtype, rsq, radsum,
-                             &fix_history->firstvalue[owner][H_SIZE * slot],
+                             &fix_history->firstvalue[owner][history_size * slot],
                              owner == i ? 1.0 : -1.0, fforce);
 }
 

@@ -16,6 +16,7 @@ PairStyle(gran/kuhn,PairGranKuhn);
 
 #include "kuhn_contact.h"
 #include "pair_gran_demc.h"
+#include "rolling_twisting.h"
 
 #include <vector>
 
@@ -58,6 +59,9 @@ class PairGranKuhn : public PairGranDemc {
     H_FDAMP_Z,
     H_SIZE
   };
+  // with rolling or twisting resistance (pair_style keywords rolling, twisting) the history
+  // continues after H_SIZE: the rolling spring (3 values), the twisting angle, and the
+  // resistance's torque on i of the last step (repeated at the first setup after read_restart)
   // single()'s extra values after the shared ones (SingleIndex): stored tangential energy, and
   // the contact's cumulative friction and damping dissipation since it formed
   enum KuhnSingleIndex { S_STORED_T = S_LAW, S_FRICTION, S_DAMPING, S_KUHN_SIZE };
@@ -116,6 +120,22 @@ class PairGranKuhn : public PairGranDemc {
     return {t.history[H_FTX], t.history[H_FTY], t.history[H_FTZ]};
   }
   bool restitution_active = false;    // init_style()
+
+  // rolling and twisting resistance (pair_style keywords rolling, twisting): the options, and
+  // per type pair the kernel's parameters (twisting marshall: the law's kt, damp_t, mu)
+  demc::resistance::Params resistance;
+  std::vector<demc::resistance::Params> resistance_params;
+  // values per contact history, and where the resistance's are (-1: option off)
+  int history_size = H_SIZE;
+  int h_roll = -1, h_twist = -1, h_torque = -1;
+  void set_history_layout();
+  // the resistance's torques and tallies for a block, after the law's (geometry: the block's)
+  void apply_resistance(const KuhnBuffer &buf, const demc::SphereContact *geometry, bool advance,
+                        double step_dt, LawTotals &totals);
+  demc::resistance::Input resistance_input(const KuhnContact &t, const demc::SphereContact &c,
+                                           double step_dt) const;
+  // the energy the resistance's springs hold in a history (released when the contact parts)
+  double resistance_energy(int itype, int jtype, double r_eff, const double *history) const;
 
   void allocate();
   double single_from_history(int itype, int jtype, double rsq, double radsum, const double *history,
