@@ -10,6 +10,7 @@
      is kept);
    - a tetrahedron of four spheres on a wall, held 10 % above its friction threshold and
      collapsing below it; held by the direct treatment at the static forces, creeping with dt;
+   - the wall's per-atom contacts array holds its whole force, friction included;
    - energy balance of a frictional packing, restart continuity, bad input. */
 #include "lammps_session.h"
 
@@ -475,8 +476,9 @@ TEST(GranCoulomb, NorotateParticleThatRotatesIsAnError)
 
 namespace {
 /* a sphere of radius R resting at the static overlap on the flat wall z = 0 (fix
-   wall/gran/coulomb), gravity tilted by alpha about y */
-std::vector<std::string> sphere_on_wall(double tan_alpha, double mu)
+   wall/gran/coulomb, with wall_keywords after its wall style), gravity tilted by alpha about y */
+std::vector<std::string> sphere_on_wall(double tan_alpha, double mu,
+                                        const std::string &wall_keywords = "")
 {
   const double alpha = std::atan(tan_alpha);
   const double overlap = MASS * G * std::cos(alpha) / KN;
@@ -495,7 +497,8 @@ std::vector<std::string> sphere_on_wall(double tan_alpha, double mu)
       "pair_style gran/coulomb",
       fmt::format("pair_coeff * * hooke {:.17g} {:.17g}", KN, mu),
       "fix integrate all nve/sphere",
-      fmt::format("fix floor all wall/gran/coulomb hooke {:.17g} {:.17g} zplane 0 NULL", KN, mu),
+      fmt::format("fix floor all wall/gran/coulomb hooke {:.17g} {:.17g} zplane 0 NULL{}", KN, mu,
+                  wall_keywords),
       fmt::format("fix gravity all gravity {:.17g} vector {:.17g} 0 {:.17g}", G, std::sin(alpha),
                   -std::cos(alpha)),
       fmt::format("timestep {:.17g}", DT)};
@@ -532,6 +535,39 @@ TEST(GranCoulomb, SphereOnAnInclinedWallRollsOrSlides)
       EXPECT_EQ(wall->compute_vector(3 + 5), 1.0) << "sliding " << factor;
     }
     EXPECT_NEAR(st.x[2], R - overlap, 1e-9 * overlap) << "stays on the wall " << factor;
+  }
+}
+
+/* keyword contacts holds the whole force the wall put on the sphere, its friction (added by the
+   pair style's friction fix after the wall's post_force) included: the wall's force is the
+   sphere's total force at the end of the run less gravity's m g (sin alpha, 0, -cos alpha),
+   equal to the row but for round-off of the sums (1e-12 m g). Against the closed forms too:
+   rolling, the friction m (g sin alpha - a) uphill; sliding, mu F_N; the normal force m g cos
+   alpha (the sphere stays at its static overlap to 1e-9, SphereOnAnInclinedWallRollsOrSlides). */
+TEST(GranCoulomb, WallContactsHoldTheFrictionForce)
+{
+  const double mu = 0.4, I = 0.4 * MASS * R * R;
+  for (double factor : {0.5, 1.5}) {
+    const double tan_alpha = factor * 3.5 * mu, alpha = std::atan(tan_alpha);
+    const double sn = std::sin(alpha), cs = std::cos(alpha);
+    const double arm = R - 0.5 * MASS * G * cs / KN;
+    LammpsSession s;
+    s.load_plugin();
+    s.commands(sphere_on_wall(tan_alpha, mu, " contacts"));
+    s.command("run 500");
+    auto *atom = s.lmp->atom;
+    const double *f = atom->f[atom->map(1)];
+    const double wall_force[3] = {f[0] - MASS * G * sn, f[1], f[2] + MASS * G * cs};
+    const double *row = s.lmp->modify->get_fix_by_id("floor")->array_atom[atom->map(1)];
+    EXPECT_EQ(row[0], 1.0) << factor;
+    for (int k = 0; k < 3; k++)
+      EXPECT_NEAR(row[1 + k], wall_force[k], 1e-12 * MASS * G) << "column " << 2 + k << " "
+                                                                 << factor;
+    const double friction = factor <= 1.0
+        ? MASS * G * sn * (1.0 - 1.0 / (1.0 + I / (MASS * arm * arm)))
+        : mu * MASS * G * cs;
+    EXPECT_NEAR(row[1], -friction, 1e-9 * MASS * G) << factor;
+    EXPECT_NEAR(row[3], MASS * G * cs, 1e-9 * MASS * G) << factor;
   }
 }
 
