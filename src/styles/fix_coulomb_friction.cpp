@@ -498,7 +498,7 @@ void FixCoulombFriction::apply(double h, bool advance, bool after_kick, int swee
     hist[PairGranCoulomb::H_WORK] += work;
     if (c.q < 0) {
       const WallPart &w = walls[c.wall];
-      w.fix->friction_applied(c.force, w.r_q, w.move, !c.sticks, work);
+      w.fix->friction_applied(c.p, c.force, w.r_q, w.move, !c.sticks, work);
     } else {
       dissipated += c.weight * work;
     }

@@ -148,10 +148,10 @@ FixWallGranDemc::Touch FixWallGranCoulomb::touch(const Contact &c, int side, boo
   return {-F_N * c.n, nf.energy, 0.0, false};
 }
 
-void FixWallGranCoulomb::friction_applied(const Vec3 &force, const Vec3 &r_q, const Vec3 &wall_move,
-                                          bool sliding, double dissipated)
+void FixWallGranCoulomb::friction_applied(int p, const Vec3 &force, const Vec3 &r_q,
+                                          const Vec3 &wall_move, bool sliding, double dissipated)
 {
-  add_late_tangential_force(force, r_q, wall_move, sliding, dissipated);
+  add_late_tangential_force(p, force, r_q, wall_move, sliding, dissipated);
 }
 
 // separation: nothing stored to release (no tangential spring)

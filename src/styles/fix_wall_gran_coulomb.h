@@ -37,8 +37,8 @@ class FixWallGranCoulomb : public FixWallGranFixedHistory {
   enum HistoryIndex { H_FX, H_FY, H_FZ, H_STATE, H_WORK, H_SIDE, H_FDAMP, H_SIZE };
 
   // the friction fix's decision for a wall contact of this fix
-  void friction_applied(const demc::Vec3 &force, const demc::Vec3 &r_q, const demc::Vec3 &wall_move,
-                        bool sliding, double dissipated);
+  void friction_applied(int p, const demc::Vec3 &force, const demc::Vec3 &r_q,
+                        const demc::Vec3 &wall_move, bool sliding, double dissipated);
 
  protected:
   int law_keyword(int, char **, int) override;

@@ -553,10 +553,15 @@ double FixWallGranDemc::contacts_memory() const
   return (double) contacts_nmax * K_SIZE * sizeof(double);
 }
 
-void FixWallGranDemc::add_late_tangential_force(const Vec3 &force, const Vec3 &r_q,
+void FixWallGranDemc::add_late_tangential_force(int p, const Vec3 &force, const Vec3 &r_q,
                                                 const Vec3 &wall_move, bool sliding,
                                                 double dissipated)
 {
+  if (contacts_output) {
+    contacts[p][K_FX] += force.x;
+    contacts[p][K_FY] += force.y;
+    contacts[p][K_FZ] += force.z;
+  }
   cumulative[C_FRICTION] += dissipated;
   local[energy_slot(PairGranDemc::E_FRICTION)] =
       friction_dissipation(local[energy_slot(PairGranDemc::E_TANGENTIAL)]);

@@ -132,10 +132,11 @@ class FixWallGranDemc : public Fix {
 
   Contact make_contact(int i, int side, bool advance) const;
   /* a tangential force on particle p that the law adds after this fix's post_force (gran/coulomb's
-     friction, decided once every force is known): the wall's reaction and torque about its axis
-     (r_q: the contact point from the axis), its work over the step (wall_move: the wall's movement
-     at the contact point), the sliding count and the friction work it dissipated */
-  void add_late_tangential_force(const demc::Vec3 &force, const demc::Vec3 &r_q,
+     friction, decided once every force is known): the particle's row of keyword contacts, the
+     wall's reaction and torque about its axis (r_q: the contact point from the axis), its work
+     over the step (wall_move: the wall's movement at the contact point), the sliding count and
+     the friction work it dissipated */
+  void add_late_tangential_force(int p, const demc::Vec3 &force, const demc::Vec3 &r_q,
                                  const demc::Vec3 &wall_move, bool sliding, double dissipated);
   std::string law_error(const std::string &what) const;    // "Fix <style>: <what>"
   double contacts_memory() const;                          // bytes of the contacts array

@@ -10,6 +10,7 @@
      is kept);
    - a tetrahedron of four spheres on a wall, held 10 % above its friction threshold and
      collapsing below it; held by the direct treatment at the static forces, creeping with dt;
+   - the wall's per-atom contacts array holds its whole force, friction included;
    - energy balance of a frictional packing, restart continuity, bad input. */
 #include "lammps_session.h"
 
@@ -475,8 +476,9 @@ TEST(GranCoulomb, NorotateParticleThatRotatesIsAnError)
 
 namespace {
 /* a sphere of radius R resting at the static overlap on the flat wall z = 0 (fix
-   wall/gran/coulomb), gravity tilted by alpha about y */
-std::vector<std::string> sphere_on_wall(double tan_alpha, double mu)
+   wall/gran/coulomb, with wall_keywords after its wall style), gravity tilted by alpha about y */
+std::vector<std::string> sphere_on_wall(double tan_alpha, double mu,
+                                        const std::string &wall_keywords = "")
 {
   const double alpha = std::atan(tan_alpha);
   const double overlap = MASS * G * std::cos(alpha) / KN;
@@ -495,7 +497,8 @@ std::vector<std::string> sphere_on_wall(double tan_alpha, double mu)
       "pair_style gran/coulomb",
       fmt::format("pair_coeff * * hooke {:.17g} {:.17g}", KN, mu),
       "fix integrate all nve/sphere",
-      fmt::format("fix floor all wall/gran/coulomb hooke {:.17g} {:.17g} zplane 0 NULL", KN, mu),
+      fmt::format("fix floor all wall/gran/coulomb hooke {:.17g} {:.17g} zplane 0 NULL{}", KN, mu,
+                  wall_keywords),
       fmt::format("fix gravity all gravity {:.17g} vector {:.17g} 0 {:.17g}", G, std::sin(alpha),
                   -std::cos(alpha)),
       fmt::format("timestep {:.17g}", DT)};
@@ -532,6 +535,39 @@ TEST(GranCoulomb, SphereOnAnInclinedWallRollsOrSlides)
       EXPECT_EQ(wall->compute_vector(3 + 5), 1.0) << "sliding " << factor;
     }
     EXPECT_NEAR(st.x[2], R - overlap, 1e-9 * overlap) << "stays on the wall " << factor;
+  }
+}
+
+/* keyword contacts holds the whole force the wall put on the sphere, its friction (added by the
+   pair style's friction fix after the wall's post_force) included: the wall's force is the
+   sphere's total force at the end of the run less gravity's m g (sin alpha, 0, -cos alpha),
+   equal to the row but for round-off of the sums (1e-12 m g). Against the closed forms too:
+   rolling, the friction m (g sin alpha - a) uphill; sliding, mu F_N; the normal force m g cos
+   alpha (the sphere stays at its static overlap to 1e-9, SphereOnAnInclinedWallRollsOrSlides). */
+TEST(GranCoulomb, WallContactsHoldTheFrictionForce)
+{
+  const double mu = 0.4, I = 0.4 * MASS * R * R;
+  for (double factor : {0.5, 1.5}) {
+    const double tan_alpha = factor * 3.5 * mu, alpha = std::atan(tan_alpha);
+    const double sn = std::sin(alpha), cs = std::cos(alpha);
+    const double arm = R - 0.5 * MASS * G * cs / KN;
+    LammpsSession s;
+    s.load_plugin();
+    s.commands(sphere_on_wall(tan_alpha, mu, " contacts"));
+    s.command("run 500");
+    auto *atom = s.lmp->atom;
+    const double *f = atom->f[atom->map(1)];
+    const double wall_force[3] = {f[0] - MASS * G * sn, f[1], f[2] + MASS * G * cs};
+    const double *row = s.lmp->modify->get_fix_by_id("floor")->array_atom[atom->map(1)];
+    EXPECT_EQ(row[0], 1.0) << factor;
+    for (int k = 0; k < 3; k++)
+      EXPECT_NEAR(row[1 + k], wall_force[k], 1e-12 * MASS * G) << "column " << 2 + k << " "
+                                                                 << factor;
+    const double friction = factor <= 1.0
+        ? MASS * G * sn * (1.0 - 1.0 / (1.0 + I / (MASS * arm * arm)))
+        : mu * MASS * G * cs;
+    EXPECT_NEAR(row[1], -friction, 1e-9 * MASS * G) << factor;
+    EXPECT_NEAR(row[3], MASS * G * cs, 1e-9 * MASS * G) << factor;
   }
 }
 
@@ -600,25 +636,33 @@ double tetrahedron(LammpsSession &s, double factor, const std::string &style_key
 
 /* The tetrahedron is held still with mu 10 % above its threshold and collapses (the top sphere
    sinks) 10 % below it, with friction iterated to 1e-10 of the largest mu F_N (the top sphere's
-   three contacts and each lower sphere's two share their particles); the direct treatment,
-   reported, decides each contact as if it were alone. */
+   three contacts and each lower sphere's two share their particles); the direct treatment, which
+   decides each contact as if it were alone, collapses below the threshold too. The direct
+   treatment above it is held at the static forces and creeps with the step:
+   TetrahedronWithDirectFrictionHeldAtTheStaticForcesCreepsWithTheStep. */
 TEST(GranCoulomb, TetrahedronHeldAboveItsFrictionThresholdCollapsesBelow)
 {
   const int steps = 2500;    // 0.05 s
-  for (const std::string keywords : {" iterate 1e-10 200", ""}) {
-    for (double factor : {1.1, 0.9}) {
-      LammpsSession s;
-      s.load_plugin();
-      tetrahedron(s, factor, keywords);
-      const double z0 = state_of(s, 4).x[2];
-      s.command(fmt::format("run {}", steps));
-      const double drop = z0 - state_of(s, 4).x[2];
-      const auto e = s.pair_extra();
-      std::printf("[ pile     ] mu/threshold %.1f%s: top sphere's drop %.3e m in %.2f s "
-                  "(%.3e m/s), sweeps %g, residual %.1e\n",
-                  factor, keywords.c_str(), drop, steps * DT, drop / (steps * DT), e[6], e[7]);
-      if (factor > 1.0 && !keywords.empty()) { EXPECT_LT(std::fabs(drop), 1e-9 * R) << keywords; }
-      if (factor < 1.0) { EXPECT_GT(drop, 1e-3 * R) << keywords; }
+  struct Case {
+    std::string keywords;
+    double factor;
+  };
+  for (const Case &c : {Case{" iterate 1e-10 200", 1.1}, Case{" iterate 1e-10 200", 0.9},
+                        Case{"", 0.9}}) {
+    LammpsSession s;
+    s.load_plugin();
+    tetrahedron(s, c.factor, c.keywords);
+    const double z0 = state_of(s, 4).x[2];
+    s.command(fmt::format("run {}", steps));
+    const double drop = z0 - state_of(s, 4).x[2];
+    const auto e = s.pair_extra();
+    std::printf("[ pile     ] mu/threshold %.1f%s: top sphere's drop %.3e m in %.2f s "
+                "(%.3e m/s), sweeps %g, residual %.1e\n",
+                c.factor, c.keywords.c_str(), drop, steps * DT, drop / (steps * DT), e[6], e[7]);
+    if (c.factor > 1.0) {
+      EXPECT_LT(std::fabs(drop), 1e-9 * R) << c.keywords;
+    } else {
+      EXPECT_GT(drop, 1e-3 * R) << c.keywords;
     }
   }
 }
