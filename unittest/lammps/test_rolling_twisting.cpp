@@ -4,8 +4,11 @@
      twisting sds or marshall), an independent implementation, on two spheres whose pair does
      not rotate: the torques and spins to 1e-12;
    - energy balance of a packing with both options (the springs' energy and dissipation are
-     in compute pair's sums);
-   - restart continuity;
+     in compute pair's sums), the drift first order in dt;
+   - closed forms: a sphere rolling on a flat surface decelerates at 5/7 mu_roll g and stops;
+     on an incline it stays at rest while tan(alpha) <= mu_roll and rolls down beyond;
+   - rigid rotation of a loaded packing: the torques turn with it (pair granular's do not);
+   - restart continuity (rank invariance: unittest/mpi/test_rank_invariance.cpp);
    - bad input gives clear errors. */
 #include "incline.h"
 #include "lammps_session.h"
@@ -20,6 +23,8 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <utility>
+#include <vector>
 
 using namespace demc_test;
 
@@ -267,8 +272,8 @@ TEST(RollingTwisting, OptionsCannotChangeAfterARun)
    = 1e-7 m, which a rigid rolling resistance does not have: it shifts where the sphere stops
    by at most s. What is left is the tangential spring's decaying oscillation (amplitude
    below 1e-3 m/s, omega_t ~ 1.6e4 rad/s, damped within ~1 ms), whose share of a
-   least-squares slope over a window L = 20 ms is below 12 A / (omega_t L^2)
-= 2e-3 m/s2 before damping (incline.h): 1e-3 of a bounds all of it. */
+   least-squares slope over a window L = 20 ms is below 12 A / (omega_t L^2) = 2e-3 m/s2
+   undamped (incline.h), far less as the window starts at 2 ms: 1e-3 of a bounds all of it. */
 namespace {
 
 constexpr double MU_ROLL = 0.1;
@@ -445,7 +450,7 @@ TEST(RollingTwisting, RigidRotationRestoresTorquesUnlikePairGranular)
   for (const auto &t : ours.before)
     largest = std::max({largest, std::fabs(t[0]), std::fabs(t[1]), std::fabs(t[2])});
   EXPECT_GT(largest, 0.0);
-  const double bound = 8.0 * std::pow(0.5 * M_PI, 3) / 12.0 * 2.0 / (3.0 * std::sqrt(3.0)) / 1e6;
+  const double bound = 8.0 * std::pow(0.5 * INCLINE_PI, 3) / 12.0 * 2.0 / (3.0 * std::sqrt(3.0)) / 1e6;
   EXPECT_LT(ours_turned, bound);
   EXPECT_LT(ours_back, bound);
   EXPECT_GT(ours_turned / finer_turned, 3.0);
