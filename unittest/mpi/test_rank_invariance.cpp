@@ -49,8 +49,13 @@ void expect_rank_invariant(const std::vector<std::string> &pair_lines, bool newt
     if (n > world) continue;
     const Outcome par = run_on(n, input, 200);
     if (me == 0) {
-      EXPECT_LT(max_relative_difference(serial.forces, par.forces), 1e-9) << n << " ranks";
-      EXPECT_LT(max_relative_difference(serial.torques, par.torques), 1e-9) << n << " ranks";
+      const double df = max_relative_difference(serial.forces, par.forces);
+      const double dt = max_relative_difference(serial.torques, par.torques);
+      std::printf("[ ranks    ] 1 against %d ranks, newton %s: forces %.1e, torques %.1e of the "
+                  "largest\n",
+                  n, newton ? "on" : "off", df, dt);
+      EXPECT_LT(df, 1e-9) << n << " ranks";
+      EXPECT_LT(dt, 1e-9) << n << " ranks";
     }
   }
   if (me == 0) {
@@ -93,6 +98,24 @@ TEST(RankInvariance, GranKuhnNewtonOff)
 {
   expect_rank_invariant(
       {"pair_style gran/kuhn", "pair_coeff * * 2.0e3 2.0e3 0.5 damping 0.002 0.001"}, false);
+}
+
+// with rolling and twisting resistance (their springs travel with the pair's history)
+TEST(RankInvariance, GranKuhnRollingTwisting)
+{
+  for (const bool newton : {true, false})
+    expect_rank_invariant({"pair_style gran/kuhn rolling sds 2.0e3 0.01 0.1 twisting sds 1e-5 "
+                           "1e-10 3e-5",
+                           "pair_coeff * * 2.0e3 2.0e3 0.5 damping 0.002 0.001"},
+                          newton);
+}
+
+// Marshall's twisting takes the tangential spring's coefficients
+TEST(RankInvariance, GranKuhnRollingMarshall)
+{
+  expect_rank_invariant({"pair_style gran/kuhn rolling sds 2.0e3 0.01 0.1 twisting marshall",
+                         "pair_coeff * * 2.0e3 2.0e3 0.5 damping 0.002 0.001"},
+                        true);
 }
 
 TEST(RankInvariance, GranJaegerNewtonOn)
