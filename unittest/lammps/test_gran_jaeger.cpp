@@ -18,6 +18,7 @@
 #include "compute.h"
 #include "exceptions.h"
 #include "fix.h"
+#include "fix_jaeger_history.h"
 #include "force.h"
 #include "lammps.h"
 #include "modify.h"
@@ -29,6 +30,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -144,6 +146,73 @@ double fix_stat(LammpsSession &s, int index)
 {
   auto *fix = s.lmp->modify->get_fix_by_id("DEMC_GRAN_JAEGER_HISTORY0");
   return fix ? fix->compute_vector(index) : -1.0;
+}
+
+/* A bound on how far the forces of a packing can move when every history is shortened to
+   `length` points (history/max), from the histories themselves (serial: ghosts name their owners
+   by atom ID). shorten_to() removes points one at a time; each removal joins two segments into
+   their force-space chord, so every stored force, the current one included, stays, and the
+   spring field of the method of dimensionality reduction moves by du(x). Elastic-perfectly
+   plastic springs driven by the same later movement never move further apart (the return to the
+   yield circle is a projection), so no later force of the contact differs by more than the L1
+   distance of the fields, 2 G* integral |du| dx, which removal_fits() bounds from the three
+   points involved (doc: "Pruning"); successive removals add (triangle inequality). Which point
+   goes is shorten_to()'s choice (replayed here on a copy of each history, one removal at a time);
+   the cost of a chord removal is the field's, and holds only where the top point stays, which is
+   checked. Summed over each atom's contacts, over the largest force component (the measure of
+   max_relative_difference()). A whole-run bound: one step after the shortening the forces have
+   moved far less (measured 1.2e-3 against 0.22 here); a bound from the step's increments alone
+   (each spring moves by at most the step's tangential displacement, 2 x 2 G* a |du_t| + 2 mu |dP|
+   per contact) is ten times larger in this colliding packing, whose contacts move by up to half
+   their overlap per step. One material (E, nu, mu) for all types. */
+double shortening_bound(LammpsSession &s, int length, double E, double nu, double mu)
+{
+  const double Estar = E / (2.0 * (1.0 - nu * nu)), G = E / (2.0 * (1.0 + nu));
+  const double Gstar = 2.0 * G / (2.0 - nu);    // [2 (2 - nu) / (4 G)]^-1, jaeger_hertz.h
+  LAMMPS_NS::Atom *atom = s.lmp->atom;
+  // (static_cast: the class's type information is in the plugin, not in the test)
+  auto *history = s.lmp->modify->get_fix_by_id("DEMC_GRAN_JAEGER_HISTORY0");
+  if (!history || std::strcmp(history->style, "DEMC/JAEGER_HISTORY") != 0) return -1.0;
+  auto *fix = static_cast<LAMMPS_NS::FixJaegerHistory *>(history);
+  std::vector<double> per_atom(atom->nlocal, 0.0);
+  const LAMMPS_NS::NeighList *list = s.lmp->force->pair->list;
+  for (int ii = 0; ii < list->inum; ii++) {
+    const int i = list->ilist[ii];
+    for (int jj = 0; jj < list->numneigh[i]; jj++) {
+      const double *rec = fix->record(i, jj);
+      if (!rec) continue;
+      const int j = list->firstneigh[i][jj] & NEIGHMASK;
+      const double ri = atom->radius[i], rj = atom->radius[j];
+      const auto mat = jaeger::material(Estar, Gstar, ri * rj / (ri + rj), mu);
+      const int n = (int) rec[LAMMPS_NS::FixJaegerHistory::R_LENGTH];
+      const auto *stored = reinterpret_cast<const jaeger::Point *>(
+          rec + LAMMPS_NS::FixJaegerHistory::R_HEADER);
+      std::vector<jaeger::Point> pts(stored, stored + n);
+      jaeger::Stack st{pts.data(), n, n};
+      double cost = 0.0;
+      EXPECT_GE(n, 1);
+      while (st.n > length) {
+        const std::vector<jaeger::Point> before(pts.begin(), pts.begin() + st.n);
+        jaeger::shorten_to(mat, st, st.n - 1);
+        int k = 0;    // the point removed: the first that differs
+        while (k < st.n && std::memcmp(&pts[k], &before[k], sizeof(jaeger::Point)) == 0) k++;
+        const jaeger::Stack was{const_cast<jaeger::Point *>(before.data()), st.n + 1, st.n + 1};
+        EXPECT_LE(k, st.n - 1) << "the top point (the current force) must stay";
+        if (k > st.n - 1) return INFINITY;
+        jaeger::detail::Removal r;
+        jaeger::detail::removal_fits(mat, was, k, INFINITY, r);
+        cost += r.bound;
+      }
+      per_atom[i] += cost;
+      per_atom[atom->map(atom->tag[j])] += cost;
+    }
+  }
+  double largest_sum = 0.0, scale = 0.0;
+  for (int i = 0; i < atom->nlocal; i++) {
+    largest_sum = std::max(largest_sum, per_atom[i]);
+    for (int k = 0; k < 3; k++) scale = std::max(scale, std::fabs(atom->f[i][k]));
+  }
+  return largest_sum / scale;
 }
 }    // namespace
 
@@ -346,21 +415,26 @@ TEST(GranJaeger, WorkNoChangesNoForce)
 TEST(GranJaeger, SmallerCapacityAfterARun)
 {
   PerAtom bounded, exact;
+  double bound = 0.0;
   for (bool shorten : {true, false}) {
     LammpsSession s;
     s.load_plugin();
     s.commands(jaeger_packing("", true));
     s.command("run 300");
     ASSERT_GT(fix_stat(s, 2), 3.0);
+    // (the state after run 300 is the same in both runs: shortening_bound() reads the exact one;
+    // merges inside the step push their new point after computing it, so do not move its force)
+    if (!shorten) bound = shortening_bound(s, 3, 1e7, 0.3, 0.5);
     if (shorten) s.command("pair_style gran/jaeger history/max 3");
     s.command("run 1");
     if (shorten) EXPECT_LE(fix_stat(s, 2), 3.0);
     (shorten ? bounded : exact) = s.forces();
   }
   const double diff = max_relative_difference(exact, bounded);
-  std::printf("[ capacity ] force difference after shortening to 3 points: %.2e\n", diff);
+  std::printf("[ capacity ] force difference after shortening to 3 points: %.2e (bound %.2e)\n",
+              diff, bound);
   EXPECT_GT(diff, 0.0);
-  EXPECT_LT(diff, 0.05);
+  EXPECT_LE(diff, bound);
 }
 
 /* pair_coeff changed between runs (or after read_restart): the histories keep their spring
