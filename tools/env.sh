@@ -58,9 +58,10 @@ env_run() {
       case "$dir" in "$repo"|"$repo"/*|/|"") ;; *)
         mkdir -p "$dir" "$root$dir"; mount --bind "$dir" "$root$dir";; esac
     done
+    # CCACHE_BASEDIR: clones and worktrees at other paths reuse the same compiled objects
     exec chroot "$root" /usr/bin/env -u LD_LIBRARY_PATH -u PYTHONPATH \
       PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-      HOME=/root CCACHE_DIR=/var/cache/ccache \
+      HOME=/root CCACHE_DIR=/var/cache/ccache CCACHE_BASEDIR="$repo" \
       OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,sm \
       OMPI_MCA_rmaps_base_oversubscribe=1 PRTE_MCA_rmaps_default_mapping_policy=:oversubscribe \
       /bin/bash -c "cd \"\$0\" && exec \"\$@\"" "$workdir" "$@"
