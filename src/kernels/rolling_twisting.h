@@ -112,12 +112,17 @@ namespace resistance {
   };
 
   /* One step's outcome. Energies of the two springs together: stored at t+dt (1/2 k |xi|^2
-     + 1/2 k theta^2), the work the particles did on the resistance over the step
-     (-dt (f_r . v_r + M w_t): the torques' power with the end-of-step torques, as the
-     integrator applies them), and the energy dissipated, work minus the change of the
-     stored energy, of which `damped` went into the dashpots. (marshall: both stored
-     energies with this step's stiffness; the change of stiffness with the contact radius
-     is not counted here.) */
+     + 1/2 k theta^2), the work the particles did on the resistance over the step, and the
+     energy dissipated, work minus the change of the stored energy, of which `damped` went
+     into the dashpots. The work is the trapezoid -dt (v_r . (f_0 + f_r) + w_t (M_0 + M)) / 2
+     of the resistance at the start of the step (f_0 = -k xi - gamma v_r, M_0 = -k theta -
+     gamma w_t: the last step's, as the carried springs hold its elastic part, with this
+     step's rates in the dashpots) and at its end: velocity-Verlet changes the kinetic
+     energy by the mean of a step's two forces over its displacement (up to a term that
+     telescopes), so that an elastic step dissipates exactly its dashpot's share and the
+     balance closes to second order in dt (the end-of-step torque alone leaves 1/2 k du^2
+     per step, a drift of first order). (marshall: both stored energies with this step's
+     stiffness; the change of stiffness with the contact radius is not counted here.) */
   struct Result {
     Vec3 torque;          // on p; q gets -torque
     Vec3 f_roll;          // the rolling resistance force f_r (LAMMPS's fr)
@@ -138,6 +143,13 @@ namespace resistance {
       bool capped;
     };
 
+    // f scaled onto the limit where it is longer (the resistance at the start of a step)
+    DEMC_FN Vec3 within_limit(const Vec3 &f, double limit)
+    {
+      const double mag = norm(f);
+      return mag > limit ? (limit / mag) * f : f;
+    }
+
     /* Rolling sds (LAMMPS's GranSubModRollingSDS::calculate_forces, history_update on,
        no synchronized Verlet): xi += dt v_r; f_r = -k xi - gamma v_r; beyond the limit
        f_r is scaled onto it and xi set to its elastic part (-f_r - gamma v_r) / k; a
@@ -150,8 +162,12 @@ namespace resistance {
       const Vec3 v = in.r_eff * cross(in.w_rel, in.n);
       const Vec3 xi_c = carried(xi, in);
       part.stored_before = 0.5 * c.k * dot(xi_c, xi_c);
-      xi = xi_c + in.dt * v;
       const double limit = c.mu * math::fabs(in.fn);
+      // the force of the last step, -k xi - gamma v_r (the spring holds its elastic part, also
+      // at the limit), with this step's rate in the dashpot; without a spring, its dashpot
+      const Vec3 f_start = c.k > 0.0 ? -c.k * xi_c - c.gamma * v
+                                     : within_limit(-c.gamma * v, limit);
+      xi = xi_c + in.dt * v;
       f_r = -c.k * xi - c.gamma * v;
       const double mag = norm(f_r);
       part.capped = mag > limit;
@@ -173,7 +189,7 @@ namespace resistance {
         }
       }
       part.stored = 0.5 * c.k * dot(xi, xi);
-      part.work = -in.dt * dot(f_r, v);
+      part.work = -0.5 * in.dt * dot(f_start + f_r, v);
       return part;
     }
 
@@ -188,10 +204,12 @@ namespace resistance {
       Part part;
       const double w_t = dot(in.w_rel, in.n);
       part.stored_before = 0.5 * c.k * theta * theta;
-      theta += w_t * in.dt;
-      M = -c.k * theta - c.gamma * w_t;
       const double sign = (w_t > 0.0) - (w_t < 0.0);
       const double limit = c.mu * math::fabs(in.fn);
+      double M_start = -c.k * theta - c.gamma * w_t;    // as f_start for rolling
+      if (c.k == 0.0 && math::fabs(M_start) > limit) M_start = -limit * sign;
+      theta += w_t * in.dt;
+      M = -c.k * theta - c.gamma * w_t;
       part.capped = math::fabs(M) > limit;
       part.damped = c.gamma * in.dt * w_t * w_t;    // M = -k theta - gamma w_t holds (k > 0)
       if (part.capped) {
@@ -204,7 +222,7 @@ namespace resistance {
         }
       }
       part.stored = 0.5 * c.k * theta * theta;
-      part.work = -in.dt * M * w_t;
+      part.work = -0.5 * in.dt * (M_start + M) * w_t;
       return part;
     }
 
