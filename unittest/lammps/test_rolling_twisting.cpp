@@ -38,8 +38,11 @@ namespace {
    the radii, the package's with the contact arms), so the tangential forces stay zero; the
    torques are the rolling and twisting resistance alone, and the integrator keeps w_2 = -w_1.
    The spins are set after the setup (run 0), as the package's setup has no dashpot torque
-   and LAMMPS's has. Returns the torques on atom 1 and its spin every 50 steps. */
-std::vector<std::array<double, 3>> spinning_pair(const std::vector<std::string> &pair_lines)
+   and LAMMPS's has. Returns the torques on atom 1 and its spin every 50 steps.
+   held = false (gran/coulomb, which refuses fix setforce): no fixes at all, the spheres keep
+   their positions and spins (no integrator), and the torques are compared alone. */
+std::vector<std::array<double, 3>> spinning_pair(const std::vector<std::string> &pair_lines,
+                                                 bool held = true)
 {
   LammpsSession s;
   s.load_plugin();
@@ -51,8 +54,8 @@ std::vector<std::array<double, 3>> spinning_pair(const std::vector<std::string> 
               "set group all density 300", "neighbor 0.2 bin",
               "neigh_modify every 1 delay 0 check no"});
   s.commands(pair_lines);
-  s.commands({"fix hold all setforce 0 0 0", "fix integrate all nve/sphere", "timestep 1e-5",
-              "run 0 post no"});
+  if (held) s.commands({"fix hold all setforce 0 0 0", "fix integrate all nve/sphere"});
+  s.commands({"timestep 1e-5", "run 0 post no"});
   // W: a rolling part and a twisting part along n = (1, 2, 2) / 3
   s.commands({"set atom 1 omega 3.0 -1.0 0.5", "set atom 2 omega -3.0 1.0 -0.5"});
   std::vector<std::array<double, 3>> out;
@@ -81,12 +84,14 @@ double largest_difference(const std::vector<std::array<double, 3>> &a,
   return worst;
 }
 
-void expect_as_lammps(const std::string &ours, const std::string &granular, const char *what)
+void expect_as_lammps(const std::vector<std::string> &ours, const std::string &granular,
+                      const char *what, bool held = true)
 {
-  const auto a = spinning_pair({"pair_style gran/kuhn " + ours, "pair_coeff * * 1e5 8e4 0.5"});
+  const auto a = spinning_pair(ours, held);
   const auto b = spinning_pair({"pair_style granular",
                                 "pair_coeff * * hooke 1e5 0.0 tangential linear_history 8e4 0.0 "
-                                "0.5 " + granular});
+                                "0.5 " + granular},
+                               held);
   double largest_torque = 0.0, largest_spin = 0.0;
   const double dt = largest_difference(a, b, 0, largest_torque);
   const double dw = largest_difference(a, b, 1, largest_spin);
@@ -106,14 +111,27 @@ void expect_as_lammps(const std::string &ours, const std::string &granular, cons
    mu_twist 0.01 m: 10 N m within ~170 steps. The dashpots act throughout. */
 TEST(RollingTwisting, SdsEqualsPairGranular)
 {
-  expect_as_lammps("rolling sds 1e5 20 0.1 twisting sds 2e3 0.5 0.01",
+  expect_as_lammps({"pair_style gran/kuhn rolling sds 1e5 20 0.1 twisting sds 2e3 0.5 0.01",
+                    "pair_coeff * * 1e5 8e4 0.5"},
                    "rolling sds 1e5 20 0.1 twisting sds 2e3 0.5 0.01", "rolling + twisting sds");
+}
+
+/* gran/coulomb (pair_coeff keywords): the same normal force (hooke, no dashpot); the exact
+   friction is zero here (equal arms, opposite spins and opposite torques: no relative
+   tangential velocity, before or after the kick) as LAMMPS's tangential spring is */
+TEST(RollingTwisting, CoulombSdsEqualsPairGranular)
+{
+  expect_as_lammps({"pair_style gran/coulomb",
+                    "pair_coeff * * hooke 1e5 0.5 rolling sds 1e5 20 0.1 twisting sds 2e3 0.5 0.01"},
+                   "rolling sds 1e5 20 0.1 twisting sds 2e3 0.5 0.01",
+                   "gran/coulomb rolling + twisting sds", false);
 }
 
 // Marshall's twisting from the tangential spring (8e4), its dashpot (0) and mu (0.5)
 TEST(RollingTwisting, MarshallEqualsPairGranular)
 {
-  expect_as_lammps("rolling sds 5e4 0 0.05 twisting marshall",
+  expect_as_lammps({"pair_style gran/kuhn rolling sds 5e4 0 0.05 twisting marshall",
+                    "pair_coeff * * 1e5 8e4 0.5"},
                    "rolling sds 5e4 0 0.05 twisting marshall", "rolling sds + twisting marshall");
 }
 
@@ -278,12 +296,14 @@ namespace {
 
 constexpr double MU_ROLL = 0.1;
 
-Incline rolling_incline(double alpha_deg)
+Incline rolling_incline(double alpha_deg, const std::string &law = "kuhn", bool wall = false)
 {
   // k_roll 1e5 N/m: rolling spring frequency sqrt(k_roll / (7/5 m)) ~ 2600 rad/s, 240 steps
   // a period; gamma_roll 60: below critical (2 sqrt(7/5 m k_roll) = 77), the spring settles
-  return {"kuhn", false, alpha_deg, "restitution 0.3 1",
-          fmt::format("rolling sds 1e5 60 {}", MU_ROLL)};
+  const std::string rolling = fmt::format("rolling sds 1e5 60 {}", MU_ROLL);
+  // gran/coulomb: hertz, no tangential dashpot, the resistance in pair_coeff
+  if (law == "coulomb") return {law, wall, alpha_deg, "restitution 0.3 0 " + rolling, ""};
+  return {law, false, alpha_deg, "restitution 0.3 1", rolling};
 }
 
 // least-squares slope of v_x(t) over samples (t, v)
@@ -300,17 +320,17 @@ double slope(const std::vector<std::pair<double, double>> &tv)
   return (n * stv - st * sv) / (n * st2 - st * st);
 }
 
-}    // namespace
-
-TEST(RollingTwisting, RollingSphereDeceleratesAtFiveSeventhsMuRollG)
+void expect_rolling_deceleration(const std::string &law, bool wall = false)
 {
   LammpsSession s;
   s.load_plugin();
-  s.commands(incline_input(rolling_incline(0.0)));
+  s.commands(incline_input(rolling_incline(0.0, law, wall)));
   const double v0 = 0.02;    // m/s, rolling without slip: omega_y = v0 / R
   s.commands({fmt::format("velocity small set {} 0 0", v0),
               fmt::format("set type 1 omega 0 {} 0", v0 / INCLINE_RADIUS), "run 0 post no"});
-  const double a = 5.0 / 7.0 * MU_ROLL * INCLINE_G * INCLINE_BIG / (INCLINE_BIG + INCLINE_RADIUS);
+  // (the rolling radius: R R_big / (R + R_big), on a wall R)
+  const double a = 5.0 / 7.0 * MU_ROLL * INCLINE_G *
+      (wall ? 1.0 : INCLINE_BIG / (INCLINE_BIG + INCLINE_RADIUS));
   const double t_stop = v0 / a;    // 28.5 ms
   auto *atom = s.lmp->atom;
   std::vector<std::pair<double, double>> window;
@@ -326,10 +346,10 @@ TEST(RollingTwisting, RollingSphereDeceleratesAtFiveSeventhsMuRollG)
   const double x_stop = atom->x[atom->map(1)][0];
   const double measured = -slope(window);
   const double x_closed = v0 * v0 / (2.0 * a);
-  std::printf("[ rolling  ] deceleration %.6g m/s2, closed form 5/7 mu_roll g %.6g (relative "
+  std::printf("[ rolling  ] %s%s: deceleration %.6g m/s2, closed form 5/7 mu_roll g %.6g (relative "
               "%.1e); distance to the stop %.5g m, closed form %.5g m; after the stop |v| <= "
               "%.1e m/s\n",
-              measured, a, measured / a - 1.0, x_stop, x_closed, largest_after);
+              law.c_str(), wall ? " wall" : "", measured, a, measured / a - 1.0, x_stop, x_closed, largest_after);
   EXPECT_NEAR(measured, a, 1e-3 * a);
   // the distance: the same closed form integrated, give or take the rolling spring's stretch
   // s = mu_roll F_n / k_roll (3.5e-4 of it) and 1e-3 of it for the rest, as above
@@ -339,6 +359,21 @@ TEST(RollingTwisting, RollingSphereDeceleratesAtFiveSeventhsMuRollG)
   // stopped: what is left is the rolling spring's damped oscillation (its velocity amplitude
   // is at most mu_roll F_n / sqrt(7/5 m k_roll) = 3e-4 m/s at the stop, decaying at ~2000/s)
   EXPECT_LT(largest_after, 1e-4);
+}
+
+}    // namespace
+
+TEST(RollingTwisting, RollingSphereDeceleratesAtFiveSeventhsMuRollG)
+{
+  expect_rolling_deceleration("kuhn");
+}
+
+/* gran/coulomb's exact friction holds the contact point at rest (no tangential spring to
+   ring): the same closed form, the same error sources */
+TEST(RollingTwisting, CoulombRollingSphereDeceleratesAtFiveSeventhsMuRollG)
+{
+  expect_rolling_deceleration("coulomb");
+  expect_rolling_deceleration("coulomb", true);    // fix wall/gran/coulomb
 }
 
 /* at 0.9 of the threshold tan(alpha) = mu_roll the sphere stays where it is (the rolling spring
