@@ -32,7 +32,7 @@ FixStyle(DEMC/COULOMB_FRICTION,FixCoulombFriction);
 
 #include "fix.h"
 
-#include "coulomb_friction.h"
+#include "coulomb_step.h"
 
 #include <vector>
 
@@ -86,26 +86,23 @@ class FixCoulombFriction : public Fix {
     contacts.clear();
     walls.clear();
   }
-  // a contact of two spheres: the contact point at arm_p along n from p, at arm_q from q
-  void add_contact(int p, int q, const demc::Vec3 &n, double arm_p, double arm_q, double limit,
-                   double weight, double *history)
+  // a contact of two spheres (row: demc::coulomb::contact_step()'s)
+  void add_contact(int p, int q, const demc::coulomb::FrictionRow &row, double weight,
+                   double *history)
   {
     Contact &c = contacts.emplace_back();
-    c.p = p;
+    fill(c, p, row, weight, history);
     c.q = q;
-    c.n = n;
-    c.arm_p = arm_p;
-    c.arm_q = arm_q;
-    c.limit = limit;
-    c.weight = weight;
-    c.history = history;
   }
-  void add_wall_contact(Contact c, const WallPart &w)
+  // a contact of particle p with a wall (row: as for add_contact())
+  void add_wall_contact(int p, const demc::coulomb::FrictionRow &row, double *history,
+                        const WallPart &w)
   {
+    Contact &c = contacts.emplace_back();
+    fill(c, p, row, 1.0, history);
     c.q = -1;
     c.wall = (int) walls.size();
     walls.push_back(w);
-    contacts.push_back(c);
   }
 
  private:
@@ -126,6 +123,17 @@ class FixCoulombFriction : public Fix {
   double largest_limit;    // over all ranks, this step
   int frozen_groupbit, norotate_groupbit;
 
+  static void fill(Contact &c, int p, const demc::coulomb::FrictionRow &row, double weight,
+                   double *history)
+  {
+    c.p = p;
+    c.n = row.n;
+    c.arm_p = row.arm_p;
+    c.arm_q = row.arm_q;
+    c.limit = row.limit;
+    c.weight = weight;
+    c.history = history;
+  }
   void check_fix_order();
   void check_not_rotating() const;
   void prepare_atoms(double h);

@@ -16,6 +16,7 @@
 #include "fix_coulomb_friction.h"
 #include "pair_gran_coulomb.h"
 #include "pair_gran_demc_keywords.h"
+#include "resistance_keywords.h"
 
 #include "atom.h"
 #include "citeme.h"
@@ -32,12 +33,13 @@ namespace cf = demc::coulomb;
 
 /* ----------------------------------------------------------------------
    fix ID group wall/gran/coulomb hooke kn mu | hertz E nu mu
-       [damping nu_n 0 | restitution e 0] wallstyle args [wiggle ... | translate ...]
+       [damping nu_n 0 | restitution e 0] [rolling sds k gamma mu] [twisting sds k gamma mu]
+       wallstyle args [wiggle ... | translate ...]
 ------------------------------------------------------------------------- */
 
 FixWallGranCoulomb::FixWallGranCoulomb(LAMMPS *lmp, int narg, char **arg) :
     FixWallGranFixedHistory(lmp, narg, arg, H_SIZE, RECORD_VERSION), law(cf::HOOKE), c1(0.0),
-    c2(0.0), mu(0.0), kfactor(0.0), friction(nullptr)
+    c2(0.0), mu(0.0), friction(nullptr)
 {
   if (lmp->citeme) lmp->citeme->add(demc::cite_sakamaki);
   if (narg < 6)
@@ -67,8 +69,8 @@ FixWallGranCoulomb::FixWallGranCoulomb(LAMMPS *lmp, int narg, char **arg) :
     error->all(FLERR,
                law_error("the tangential dashpot must be 0: the friction alone acts "
                          "tangentially (a dashpot would pass Coulomb's limit)"));
-  // hertz: the wall of the particles' material, E* = E / (2 (1 - nu^2)), R* the particle's radius
-  kfactor = law == cf::HOOKE ? c1 : 4.0 / 3.0 * c1 / (2.0 * (1.0 - c2 * c2));
+  // hertz: the wall of the particles' material, R* the particle's radius
+  step_params = {law, cf::stiffness_factor(law, c1, c2), mu, dashpots, resistance};
 
   allocate_history();
 }
@@ -77,7 +79,15 @@ FixWallGranCoulomb::~FixWallGranCoulomb() = default;
 
 int FixWallGranCoulomb::law_keyword(int narg, char **arg, int iarg)
 {
-  return parse_damping_keyword(narg, arg, iarg, law == cf::HERTZ);
+  const int used = parse_damping_keyword(narg, arg, iarg, law == cf::HERTZ);
+  if (used) return used;
+  const int resisting =
+      parse_resistance_keyword(lmp, fmt::format("Fix {}", style), narg, arg, iarg, resistance);
+  if (resistance.twisting == demc::resistance::TWISTING_MARSHALL)
+    error->all(FLERR,
+               law_error("twisting marshall takes its stiffness and dashpot from a tangential "
+                         "spring, which gran/coulomb does not have: use twisting sds"));
+  return resisting;
 }
 
 // damping_cap and limit_damping: refused, as by the pair style (demc_is_dashpot_limit_keyword())
@@ -106,6 +116,13 @@ int FixWallGranCoulomb::history_side(int i) const
   return static_cast<int>(history[i][H_SIDE]);
 }
 
+/* the wall contact in the compact form of two spheres (demc::SphereContact): the contact point
+   at arm_p n from the particle's centre (r_p = arm_p n); the wall's arm is not used */
+static demc::SphereContact sphere_geometry(const FixWallGranDemc::Contact &c)
+{
+  return {c.overlap, c.n, c.n_old, c.du, demc::contact_twirl(c), demc::norm(c.r_p), 0.0};
+}
+
 /* ----------------------------------------------------------------------
    one particle touching surface `side`: the normal force (its dashpot kept
    repulsive), the contact handed to the friction fix
@@ -117,35 +134,32 @@ FixWallGranDemc::Touch FixWallGranCoulomb::touch(const Contact &c, int side, boo
   double *h = history[i];
   if (history_side(i) != side)
     for (int k = 0; k < H_SIZE; k++) h[k] = 0.0;
-  const double k = law == cf::HERTZ ? kfactor * std::sqrt(atom->radius[i]) : kfactor;
-  const cf::NormalForce nf = cf::normal_force(law, k, c.overlap);
-  const double step = advance ? dt : 0.0;
-  const double dashpot = -demc::dot(
-      demc::dashpot_force(dashpots, c.du, c.n, nf.elastic, c.overlap, atom->rmass[i], step), c.n);
-  const double F_N = (!advance && setup_repeats_dashpots)
-      ? nf.elastic + h[H_FDAMP]
-      : cf::damped_normal_force(nf.elastic, dashpot);
+  const int mode = advance ? cf::ADVANCE : setup_repeats_dashpots ? cf::REPEAT : cf::SETUP;
+  // the wall: a partner of infinite radius and mass
+  cf::StepGeometry g;
+  g.c = sphere_geometry(c);
+  const Vec3 wall_spin = advance ? (1.0 / dt) * c.dth_q : Vec3{0.0, 0.0, 0.0};
+  g.w_rel = wall_spin - Vec3{atom->omega[i][0], atom->omega[i][1], atom->omega[i][2]};
+  g.r_eff = cf::effective_radius(atom->radius[i], cf::WALL_RADIUS);
+  g.m_eff = atom->rmass[i];
+  g.dt = advance ? dt : 0.0;
+  cf::Record record = cf::load_record(h, RECORD_LAYOUT);
+  const cf::StepResult r = cf::contact_step(step_params, g, mode, record);
   if (advance) {
-    cumulative[C_DAMPING] -= (F_N - nf.elastic) * demc::dot(c.du, c.n);
-    h[H_FDAMP] = F_N - nf.elastic;
+    cf::store_record(h, RECORD_LAYOUT, record);
+    cumulative[C_DAMPING] += r.damping_work;
+    cumulative[C_FRICTION] += r.resistance_friction;
   }
   h[H_SIDE] = side;
 
-  FixCoulombFriction::Contact fc;
-  fc.p = i;
-  fc.n = c.n;
-  fc.arm_p = demc::norm(c.r_p);    // (r_p = arm_p n)
-  fc.limit = mu * F_N;
-  fc.weight = 1.0;
-  fc.history = h;
   FixCoulombFriction::WallPart wall;
   wall.v = advance ? (1.0 / dt) * c.du_q : Vec3{0.0, 0.0, 0.0};
-  wall.w = advance ? (1.0 / dt) * c.dth_q : Vec3{0.0, 0.0, 0.0};
+  wall.w = wall_spin;
   wall.r_q = c.r_q;
   wall.move = c.du_q + demc::cross(c.dth_q, c.r_q);
   wall.fix = this;
-  friction->add_wall_contact(fc, wall);
-  return {-F_N * c.n, nf.energy, 0.0, false};
+  friction->add_wall_contact(i, r.row, h, wall);
+  return {r.force, r.normal_energy, r.resistance_stored, false, r.torque};
 }
 
 void FixWallGranCoulomb::friction_applied(int p, const Vec3 &force, const Vec3 &r_q,
@@ -154,21 +168,25 @@ void FixWallGranCoulomb::friction_applied(int p, const Vec3 &force, const Vec3 &
   add_late_tangential_force(p, force, r_q, wall_move, sliding, dissipated);
 }
 
-// separation: nothing stored to release (no tangential spring)
-void FixWallGranCoulomb::part(const Contact &c, bool)
+// separation: the rolling and twisting springs' energy is released through their sliders
+void FixWallGranCoulomb::part(const Contact &c, bool advance)
 {
+  if (advance)
+    cumulative[C_FRICTION] +=
+        cf::parting_energy(step_params, cf::load_record(history[c.p], RECORD_LAYOUT), 0.0);
   for (int k = 0; k < H_SIZE; k++) history[c.p][k] = 0.0;
 }
 
 /* restart record (format version RECORD_VERSION): [count, marker, version, H_SIZE, history].
-   Version 1 had no dashpot force (H_FDAMP values), files written before records had a marker
+   Version 2 had no rolling and twisting values (H_ROLL values, which come in as 0), version 1
+   no dashpot force either (H_FDAMP values), files written before records had a marker
    hold [count, the history of version 1]; the dashpot force comes in as 0 (as the setup of
    those versions took it). */
 
 void FixWallGranCoulomb::unpack_restart(int nlocal, int nth)
 {
   unpack_fixed_record(nlocal, nth, [](int version) {
-    return version == RECORD_VERSION ? H_SIZE : H_FDAMP;
+    return version == RECORD_VERSION ? H_SIZE : version == 2 ? H_ROLL : H_FDAMP;
   });
   demc_restart::checked_int(lmp, history[nlocal][H_SIDE], NO_SIDE, HI_SIDE,
                             law_error("wall side of a contact"));

@@ -19,6 +19,8 @@ FixStyle(wall/gran/coulomb,FixWallGranCoulomb);
 
 #include "fix_wall_gran_fixed_history.h"
 
+#include "coulomb_step.h"
+
 namespace LAMMPS_NS {
 
 class FixCoulombFriction;
@@ -32,9 +34,23 @@ class FixWallGranCoulomb : public FixWallGranFixedHistory {
   void unpack_restart(int, int) override;
 
   // one particle's record: the friction force on it (3), state and work (as in the pair
-  // style's history), then the side of the wall it touches, then the normal dashpot force of the
-  // last step (its repulsive part as applied), which the first setup after read_restart repeats
-  enum HistoryIndex { H_FX, H_FY, H_FZ, H_STATE, H_WORK, H_SIDE, H_FDAMP, H_SIZE };
+  // style's history), then the
+  // side of the wall it touches, then the normal dashpot force of the last step (its repulsive
+  // part as applied), which the first setup after read_restart repeats; then (rolling and
+  // twisting) the rolling spring (3), the twisting angle and their torque of the last step (3)
+  enum HistoryIndex {
+    H_FX,
+    H_FY,
+    H_FZ,
+    H_STATE,
+    H_WORK,
+    H_SIDE,
+    H_FDAMP,
+    H_ROLL,
+    H_TWIST = H_ROLL + 3,
+    H_TORQUE,
+    H_SIZE = H_TORQUE + 3
+  };
 
   // the friction fix's decision for a wall contact of this fix
   void friction_applied(int p, const demc::Vec3 &force, const demc::Vec3 &r_q,
@@ -50,9 +66,12 @@ class FixWallGranCoulomb : public FixWallGranFixedHistory {
  private:
   int law;              // demc::coulomb::NormalLaw
   double c1, c2, mu;    // hooke: kn; hertz: E, nu
-  double kfactor;       // kn or 4/3 E*
+  demc::coulomb::StepParams step_params;
+  static constexpr demc::coulomb::RecordLayout RECORD_LAYOUT = {H_FDAMP, H_ROLL, H_TWIST, H_TORQUE};
+  demc::resistance::Params resistance;    // keywords rolling, twisting
   FixCoulombFriction *friction;
-  static constexpr int RECORD_VERSION = 2;    // of the per-atom restart record
+  // of the per-atom restart record (3: the rolling and twisting values)
+  static constexpr int RECORD_VERSION = 3;
 };
 
 }    // namespace LAMMPS_NS

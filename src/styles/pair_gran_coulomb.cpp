@@ -13,6 +13,7 @@
 #include "demc_citations.h"
 #include "demc_restart_records.h"
 #include "fix_coulomb_friction.h"
+#include "resistance_keywords.h"
 
 #include "atom.h"
 #include "citeme.h"
@@ -27,6 +28,7 @@
 #include "neighbor.h"
 #include "update.h"
 
+#include <algorithm>
 #include <climits>
 #include <cmath>
 #include <cstring>
@@ -34,6 +36,7 @@
 using namespace LAMMPS_NS;
 using demc::Vec3;
 namespace cf = demc::coulomb;
+namespace rt = demc::resistance;
 
 /* ---------------------------------------------------------------------- */
 
@@ -68,15 +71,17 @@ void PairGranCoulomb::compute(int eflag, int vflag)
   friction->clear_contacts();
   // at setup the particles have not moved since the last step: no dashpots, no dissipation
   advance_step = (update->setupflag == 0);
+  const int mode = advance_step ? cf::ADVANCE : repeats_last_step() ? cf::REPEAT : cf::SETUP;
   const double step_dt = advance_step ? dt : 0.0;
-  const double *xs = loop.xs;
+  const bool resisting = record_layout.torque >= 0;
+  const double *xs = loop.xs, *omegas = loop.omegas;
   const int *type = atom->type;
   const double *radius = atom->radius;
-  const int stride = atom->ntypes + 1;
+  const int hsize = history_size;
   int **firsttouch = fix_history->firstflag;
   double **firsthistory = fix_history->firstvalue;
   double sum[E_SIZE] = {0.0};
-  double damping = dissipated_damping;
+  double damping = dissipated_damping, released = 0.0;
 
   for (int ii = 0; ii < list->inum; ii++) {
     const int i = list->ilist[ii];
@@ -91,40 +96,46 @@ void PairGranCoulomb::compute(int eflag, int vflag)
       const double dx = xj[0] - xi[0], dy = xj[1] - xi[1], dz = xj[2] - xi[2];
       const double rsq = dx * dx + dy * dy + dz * dz;
       const double radsum = radius[i] + radius[j];
-      double *history = &allhistory[H_SIZE * jj];
+      double *history = &allhistory[hsize * jj];
       if (rsq >= radsum * radsum) {
         if (touch[jj]) {
+          // the rolling and twisting springs' energy is released through their sliders
+          if (resisting && advance_step)
+            released += pair_weight(j) *
+                cf::parting_energy(type_step(type[i], type[j]),
+                                   cf::load_record(history, record_layout), 0.0);
           touch[jj] = 0;
-          for (int k = 0; k < H_SIZE; k++) history[k] = 0.0;
+          for (int k = 0; k < hsize; k++) history[k] = 0.0;
         }
         continue;
       }
-      const int ti = type[i], tj = type[j];
-      // (no start-of-step normal: the friction carries no tangential force between steps)
-      const demc::SphereContact c = sphere_contact(i, j, std::sqrt(rsq), advance_step, false);
-      const int kind = static_cast<int>(law[ti][tj]);
-      const double reff = radius[i] * radius[j] / radsum;
-      const double k = kind == cf::HERTZ ? kfactor[ti][tj] * std::sqrt(reff) : kfactor[ti][tj];
-      const cf::NormalForce nf = cf::normal_force(kind, k, c.overlap);
-      const demc::ContactDashpots &d = pair_dashpots[ti * stride + tj];
-      const double m_eff = demc::needs_effective_mass(d) ? contact_effective_mass(i, j) : 0.0;
-      // the dashpot's repulsive part (the force on p along -n)
-      const double dashpot =
-          -demc::dot(demc::dashpot_force(d, c.du, c.n, nf.elastic, c.overlap, m_eff, step_dt), c.n);
-      const double F_N = repeats_last_step() ? nf.elastic + history[H_FDAMP]
-                                             : cf::damped_normal_force(nf.elastic, dashpot);
-      if (advance_step) history[H_FDAMP] = F_N - nf.elastic;
+      // (the start-of-step normal only for the rolling spring: the friction carries no
+      // tangential force between steps)
+      const cf::StepParams &p = type_step(type[i], type[j]);
+      cf::StepGeometry g;
+      g.c = sphere_contact(i, j, std::sqrt(rsq), advance_step, resisting);
+      g.w_rel = resisting ? demc_vec(omegas + 3 * j) - demc_vec(omegas + 3 * i) : Vec3{0, 0, 0};
+      g.r_eff = cf::effective_radius(radius[i], radius[j]);
+      g.m_eff = demc::needs_effective_mass(p.dashpots) ? contact_effective_mass(i, j) : 0.0;
+      g.dt = step_dt;
+      cf::Record record = cf::load_record(history, record_layout);
+      const cf::StepResult r = cf::contact_step(p, g, mode, record);
+      if (advance_step) cf::store_record(history, record_layout, record);
       const double weight = pair_weight(j);
-      apply_force(i, j, c, -F_N * c.n, i, j, nf.energy);
+      const Vec3 axis = demc::sphere_torque_arm(g.c, r.force);
+      add_force(i, j, r.force, g.c.arm_p * axis + r.torque, g.c.arm_q * axis - r.torque, i, j,
+                r.normal_energy + r.resistance_stored);
       touch[jj] = 1;
-      // the work of the dashpot as applied (Eq. 7's cut included) over the step's movement
-      if (advance_step) damping -= weight * (F_N - nf.elastic) * demc::dot(c.du, c.n);
-      friction->add_contact(i, j, c.n, c.arm_p, c.arm_q, mu[ti][tj] * F_N, weight, history);
-      sum[E_NORMAL] += weight * nf.energy;
+      damping += weight * r.damping_work;
+      released += weight * r.resistance_friction;
+      friction->add_contact(i, j, r.row, weight, history);
+      sum[E_NORMAL] += weight * r.normal_energy;
+      sum[E_TANGENTIAL] += weight * r.resistance_stored;
       sum[E_CONTACTS] += weight;
     }
   }
   dissipated_damping = damping;
+  tangential_sum += released;
   for (int k = 0; k < E_SIZE; k++) pvector[k] = sum[k];
   pvector[E_FRICTION] = tangential_sum;
   pvector[E_DAMPING] = dissipated_damping;
@@ -166,6 +177,8 @@ void PairGranCoulomb::allocate()
   memory->create(mu, n + 1, n + 1, "pair:mu");
   memory->create(kfactor, n + 1, n + 1, "pair:kfactor");
   allocate_damping();
+  resistance.resize((n + 1) * (n + 1));
+  step_params.resize((n + 1) * (n + 1));
 }
 
 /* ----------------------------------------------------------------------
@@ -218,8 +231,10 @@ void PairGranCoulomb::settings(int narg, char **arg)
 }
 
 /* ----------------------------------------------------------------------
-   pair_coeff I J hooke kn mu [damping nu_n 0 | restitution e 0]
-   pair_coeff I J hertz E nu mu [damping nu_n 0 | restitution e 0]
+   pair_coeff I J hooke kn mu [keyword values ...]
+   pair_coeff I J hertz E nu mu [keyword values ...]
+   keywords: damping nu_n 0 | restitution e 0, rolling sds k_roll gamma_roll
+   mu_roll, twisting sds k_twist gamma_twist mu_twist
 ------------------------------------------------------------------------- */
 
 void PairGranCoulomb::coeff(int narg, char **arg)
@@ -227,7 +242,8 @@ void PairGranCoulomb::coeff(int narg, char **arg)
   if (narg < 3)
     error->all(FLERR,
                "Pair_coeff gran/coulomb expects: I J hooke kn mu | I J hertz E nu mu "
-               "[damping nu_n 0 | restitution e 0]");
+               "[damping nu_n 0 | restitution e 0] [rolling sds k gamma mu] "
+               "[twisting sds k gamma mu]");
   const std::string word = arg[2];
   int kind;
   if (word == "hooke")
@@ -238,10 +254,10 @@ void PairGranCoulomb::coeff(int narg, char **arg)
     error->all(FLERR, "Pair_coeff gran/coulomb: unknown normal law {} (expected hooke or hertz)",
                word);
   const int nlaw = kind == cf::HOOKE ? 2 : 3;    // kn mu | E nu mu
-  if (narg != 3 + nlaw && narg != 6 + nlaw)
+  if (narg < 3 + nlaw)
     error->all(FLERR,
-               "Pair_coeff gran/coulomb expects: I J {} [damping nu_n 0 | restitution e 0], got "
-               "{} arguments",
+               "Pair_coeff gran/coulomb expects: I J {} [damping nu_n 0 | restitution e 0] "
+               "[rolling sds k gamma mu] [twisting sds k gamma mu], got {} arguments",
                kind == cf::HOOKE ? "hooke kn mu" : "hertz E nu mu", narg);
   double v[3];
   for (int k = 0; k < nlaw; k++) v[k] = utils::numeric(FLERR, arg[3 + k], false, lmp);
@@ -255,17 +271,43 @@ void PairGranCoulomb::coeff(int narg, char **arg)
                one_c2);
   if (!(one_mu >= 0.0))
     error->all(FLERR, "Pair_coeff gran/coulomb: mu must be >= 0, got {}", one_mu);
-  double dn = 0.0, dt_ = 0.0, e = 0.0, et = 0.0;
-  if (narg > 3 + nlaw) {
-    const char *kw = arg[3 + nlaw];
-    const bool damping = strcmp(kw, "damping") == 0;
-    if (!damping && strcmp(kw, "restitution") != 0)
-      error->all(FLERR,
-                 "Unknown pair_coeff gran/coulomb keyword: {} (expected 'damping' or "
-                 "'restitution')",
-                 kw);
-    const double a = utils::numeric(FLERR, arg[4 + nlaw], false, lmp);
-    const double b = utils::numeric(FLERR, arg[5 + nlaw], false, lmp);
+  double a = 0.0, b = 0.0;
+  bool dashpot_set = false, damping = true;
+  rt::Params r;
+  for (int iarg = 3 + nlaw; iarg < narg;)
+    iarg += parse_coeff_keyword(narg, arg, iarg, dashpot_set, a, b, damping, r);
+  if (!allocated) allocate();
+  set_coefficients(arg[0], arg[1],
+                   {{law, (double) kind},
+                    {c1, one_c1},
+                    {c2, one_c2},
+                    {mu, one_mu},
+                    {damp_n, damping ? a : 0.0},
+                    {damp_t, 0.0},
+                    {restitution, damping ? 0.0 : a},
+                    {restitution_t, 0.0}});
+  int ilo, ihi, jlo, jhi;
+  utils::bounds(FLERR, arg[0], 1, atom->ntypes, ilo, ihi, error);
+  utils::bounds(FLERR, arg[1], 1, atom->ntypes, jlo, jhi, error);
+  const int stride = atom->ntypes + 1;
+  for (int i = ilo; i <= ihi; i++)
+    for (int j = std::max(jlo, i); j <= jhi; j++) resistance[i * stride + j] = r;
+}
+
+/* one keyword of pair_coeff at arg[iarg]: the dashpot (once; a, b: its two values, damping:
+   constant rather than restitution) or rolling / twisting resistance; returns the arguments
+   used */
+int PairGranCoulomb::parse_coeff_keyword(int narg, char **arg, int iarg, bool &dashpot_set,
+                                         double &a, double &b, bool &damping, rt::Params &r)
+{
+  const char *kw = arg[iarg];
+  if (strcmp(kw, "damping") == 0 || strcmp(kw, "restitution") == 0) {
+    if (dashpot_set) error->all(FLERR, "Pair_coeff gran/coulomb: {} given twice or with the other dashpot keyword", kw);
+    if (iarg + 3 > narg) utils::missing_cmd_args(FLERR, std::string("pair_coeff gran/coulomb ") + kw, error);
+    dashpot_set = true;
+    damping = strcmp(kw, "damping") == 0;
+    a = utils::numeric(FLERR, arg[iarg + 1], false, lmp);
+    b = utils::numeric(FLERR, arg[iarg + 2], false, lmp);
     const std::string problem = demc_damping_values_problem(!damping, a, b);
     if (!problem.empty()) error->all(FLERR, "Pair_coeff gran/coulomb: {}", problem);
     if (b != 0.0)
@@ -273,18 +315,20 @@ void PairGranCoulomb::coeff(int narg, char **arg)
                  "Pair_coeff gran/coulomb: the tangential dashpot ({} {} {}) must be 0: the "
                  "friction alone acts tangentially (a dashpot would pass Coulomb's limit)",
                  kw, a, b);
-    (damping ? dn : e) = a;
+    return 3;
   }
-  if (!allocated) allocate();
-  set_coefficients(arg[0], arg[1],
-                   {{law, (double) kind},
-                    {c1, one_c1},
-                    {c2, one_c2},
-                    {mu, one_mu},
-                    {damp_n, dn},
-                    {damp_t, dt_},
-                    {restitution, e},
-                    {restitution_t, et}});
+  const int used = parse_resistance_keyword(lmp, "Pair_coeff gran/coulomb", narg, arg, iarg, r);
+  if (used == 0)
+    error->all(FLERR,
+               "Unknown pair_coeff gran/coulomb keyword: {} (expected 'damping', 'restitution', "
+               "'rolling' or 'twisting')",
+               kw);
+  // Marshall's twisting is made of the tangential spring, which exact Coulomb friction has not
+  if (r.twisting == rt::TWISTING_MARSHALL)
+    error->all(FLERR,
+               "Pair_coeff gran/coulomb: twisting marshall takes its stiffness and dashpot from a "
+               "tangential spring, which gran/coulomb does not have: use twisting sds");
+  return used;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -295,8 +339,14 @@ void PairGranCoulomb::init_style()
     error->all(FLERR,
                "Pair gran/coulomb has no Kokkos variant and does not run with Kokkos enabled");
   PairGranDemc::init_style();
+  const int old_size = history_size;
+  set_history_layout();
+  if (fix_history != nullptr && history_size != old_size)
+    error->all(FLERR,
+               "Pair gran/coulomb: rolling or twisting cannot be switched on or off for all type "
+               "pairs after a run (the contact histories are laid out for the first run's)");
   if (fix_history == nullptr) {
-    auto cmd = fmt::format("{} all DEMC/NEIGH_HISTORY {}", history_fix_id(), (int) H_SIZE);
+    auto cmd = fmt::format("{} all DEMC/NEIGH_HISTORY {}", history_fix_id(), history_size);
     fix_history =
         dynamic_cast<FixNeighHistory *>(modify->replace_fix(history_fix_id() + "_DUMMY", cmd, 1));
     fix_history->pair = this;
@@ -304,6 +354,20 @@ void PairGranCoulomb::init_style()
   init_restitution_damping();
   restitution_active = any_restitution_damping();
   place_friction_fix();
+}
+
+/* the history's layout: with rolling or twisting on any type pair, room for the springs and
+   the torque in every contact's */
+void PairGranCoulomb::set_history_layout()
+{
+  bool any = false;
+  const int stride = atom->ntypes + 1;
+  for (int i = 1; i <= atom->ntypes; i++)
+    for (int j = i; j <= atom->ntypes; j++)
+      if (setflag[i][j] && rt::active(resistance[i * stride + j])) any = true;
+  history_size = any ? H_RESISTANCE_SIZE : H_SIZE;
+  record_layout = any ? cf::RecordLayout{H_FDAMP, H_ROLL, H_TWIST, H_TORQUE}
+                      : cf::RecordLayout{H_FDAMP, -1, -1, -1};
 }
 
 /* the friction fix must come after every fix that adds force: at the end of the list (made
@@ -348,22 +412,49 @@ double PairGranCoulomb::init_one(int i, int j)
     }
     mu[i][j] = std::sqrt(mu[i][i] * mu[j][j]);
     mix_damping(i, j);
+    mix_resistance(i, j);
   }
-  // hooke: kn; hertz: 4/3 E* with E* = E / (2 (1 - nu^2)) for one material
-  kfactor[i][j] = static_cast<int>(law[i][j]) == cf::HOOKE
-      ? c1[i][j]
-      : 4.0 / 3.0 * c1[i][j] / (2.0 * (1.0 - c2[i][j] * c2[i][j]));
+  const int kind = static_cast<int>(law[i][j]);
+  kfactor[i][j] = cf::stiffness_factor(kind, c1[i][j], c2[i][j]);
   for (double **a : {law, c1, c2, mu, kfactor, damp_n, damp_t, restitution, restitution_t})
     a[j][i] = a[i][j];
-  set_pair_dashpots(i, j, static_cast<int>(law[i][j]) == cf::HERTZ);
+  set_pair_dashpots(i, j, kind == cf::HERTZ);
+  const int stride = atom->ntypes + 1;
+  resistance[j * stride + i] = resistance[i * stride + j];
+  step_params[i * stride + j] = {kind, kfactor[i][j], mu[i][j], pair_dashpots[i * stride + j],
+                                 resistance[i * stride + j]};
+  step_params[j * stride + i] = step_params[i * stride + j];
   return contact_cutoff(i, j);
 }
 
-/* history of pair (i,j) seen from j: the friction force changes sign, state and work do not */
+/* unlike types: the same models, the geometric means of their coefficients */
+void PairGranCoulomb::mix_resistance(int i, int j)
+{
+  const int stride = atom->ntypes + 1;
+  const rt::Params &a = resistance[i * stride + i], &b = resistance[j * stride + j];
+  if (a.rolling != b.rolling || a.twisting != b.twisting)
+    error->all(FLERR,
+               "Pair gran/coulomb: types {} and {} have different rolling or twisting models: "
+               "set pair_coeff {} {} explicitly",
+               i, j, i, j);
+  auto mixed = [](const rt::Sds &x, const rt::Sds &y) {
+    return rt::Sds{std::sqrt(x.k * y.k), std::sqrt(x.gamma * y.gamma), std::sqrt(x.mu * y.mu)};
+  };
+  rt::Params m = a;
+  m.roll = mixed(a.roll, b.roll);
+  m.twist = mixed(a.twist, b.twist);
+  resistance[i * stride + j] = m;
+}
+
+/* history of pair (i,j) seen from j: the friction force and the resistance's torque change
+   sign; state, work, the rolling spring and the twisting angle do not (w_q - w_p and n both
+   change sign) */
 void PairGranCoulomb::transfer_history(double *source, double *target, int, int)
 {
-  for (int k = 0; k < H_SIZE; k++) target[k] = source[k];
+  for (int k = 0; k < history_size; k++) target[k] = source[k];
   for (int k = H_FX; k <= H_FZ; k++) target[k] = -source[k];
+  if (history_size == H_RESISTANCE_SIZE)
+    for (int k = H_TORQUE; k < H_TORQUE + 3; k++) target[k] = -source[k];
 }
 
 /* ---------------------------------------------------------------------- */
@@ -390,8 +481,9 @@ void PairGranCoulomb::read_restart(FILE *fp)
 /* ----------------------------------------------------------------------
    settings (rank 0 writes): a versioned record (write_settings_record()) of
    the common keywords, the iteration's tolerance and sweeps, and the
-   norotate group's name (its length, then a character a value). Files
-   written before settings had markers hold the code, the tolerance and the
+   norotate group's name (its length, then a character a value), then
+   (version 2) each type pair's rolling and twisting (i <= j, RESISTANCE_VALUES
+   each). Files written before settings had markers hold the code, the tolerance and the
    sweeps as doubles, then the name as an int length and its characters.
 ------------------------------------------------------------------------- */
 
@@ -400,6 +492,10 @@ void PairGranCoulomb::write_restart_settings(FILE *fp)
   std::vector<double> values = {common_keywords_code(), iterate_tolerance,
                                 (double) iterate_max_sweeps, (double) norotate_group.size()};
   for (const char ch : norotate_group) values.push_back((double) (unsigned char) ch);
+  const int stride = atom->ntypes + 1;
+  for (int i = 1; i <= atom->ntypes; i++)
+    for (int j = i; j <= atom->ntypes; j++)
+      append_resistance_values(resistance[i * stride + j], values);
   write_settings_record(fp, SETTINGS_VERSION, values);
 }
 
@@ -408,15 +504,24 @@ void PairGranCoulomb::read_restart_settings(FILE *fp)
   using demc_restart::checked_int;
   const std::string who = "Pair gran/coulomb settings";
   std::vector<double> values;
-  if (read_settings_record(fp, SETTINGS_VERSION, values)) {
+  int version = 0;
+  const int stride = atom->ntypes + 1;
+  resistance.assign(stride * stride, rt::Params());
+  if (read_settings_record(fp, SETTINGS_VERSION, values, &version)) {
     checked_int(lmp, (double) values.size(), 4, INT_MAX, who + ": values");
     const long len = checked_int(lmp, values[3], 0, (long) values.size() - 4,
                                  who + ": length of the norotate group's name");
-    checked_int(lmp, (double) values.size(), 4 + len, 4 + len, who + ": values");
+    const long pairs = version >= 2 ? (long) atom->ntypes * (atom->ntypes + 1) / 2 : 0;
+    const long size = 4 + len + pairs * RESISTANCE_VALUES;
+    checked_int(lmp, (double) values.size(), size, size, who + ": values");
     std::string name;
     for (long k = 0; k < len; k++)
       name.push_back((char) checked_int(lmp, values[4 + k], 1, 255, who + ": group name"));
     norotate_group = name;
+    const double *v = values.data() + 4 + len;
+    for (int i = 1; i <= atom->ntypes && pairs; i++)
+      for (int j = i; j <= atom->ntypes; j++, v += RESISTANCE_VALUES)
+        resistance[i * stride + j] = resistance_from_values(lmp, v, who);
   } else {
     for (int k = 0; k < 3; k++) values.push_back(read_double(fp));
     int len = 0;
@@ -444,9 +549,17 @@ std::string PairGranCoulomb::coeff_words(int i, int j) const
   const std::string damping = restitution[i][j] > 0.0
       ? fmt::format("restitution {:.17g} 0", restitution[i][j])
       : fmt::format("damping {:.17g} 0", damp_n[i][j]);
+  const rt::Params &r = resistance[i * (atom->ntypes + 1) + j];
+  std::string extra;
+  if (r.rolling)
+    extra += fmt::format(" rolling sds {:.17g} {:.17g} {:.17g}", r.roll.k, r.roll.gamma, r.roll.mu);
+  if (r.twisting == rt::TWISTING_SDS)
+    extra += fmt::format(" twisting sds {:.17g} {:.17g} {:.17g}", r.twist.k, r.twist.gamma,
+                         r.twist.mu);
   if (static_cast<int>(law[i][j]) == cf::HOOKE)
-    return fmt::format("hooke {:.17g} {:.17g} {}", c1[i][j], mu[i][j], damping);
-  return fmt::format("hertz {:.17g} {:.17g} {:.17g} {}", c1[i][j], c2[i][j], mu[i][j], damping);
+    return fmt::format("hooke {:.17g} {:.17g} {}{}", c1[i][j], mu[i][j], damping, extra);
+  return fmt::format("hertz {:.17g} {:.17g} {:.17g} {}{}", c1[i][j], c2[i][j], mu[i][j], damping,
+                     extra);
 }
 
 void PairGranCoulomb::write_data(FILE *fp)
@@ -478,13 +591,12 @@ double PairGranCoulomb::single(int i, int j, int itype, int jtype, double rsq, d
       list && fix_history && fix_history->firstvalue && find_single_slot(i, j, owner, slot);
   if (rsq >= radsum * radsum || !found) return 0.0;
   // the history holds the friction force on its list's owner
-  const double *h = &fix_history->firstvalue[owner][H_SIZE * slot];
+  const double *h = &fix_history->firstvalue[owner][history_size * slot];
   const double sign = (owner == i) ? 1.0 : -1.0;
   const double r = std::sqrt(rsq), overlap = radsum - r;
   const int kind = static_cast<int>(law[itype][jtype]);
-  const double reff = atom->radius[i] * atom->radius[j] / radsum;
-  const double k = kind == cf::HERTZ ? kfactor[itype][jtype] * std::sqrt(reff)
-                                     : kfactor[itype][jtype];
+  const double k = cf::contact_stiffness(kind, kfactor[itype][jtype],
+                                         cf::effective_radius(atom->radius[i], atom->radius[j]));
   const cf::NormalForce nf = cf::normal_force(kind, k, overlap);
   const Vec3 ft = {sign * h[H_FX], sign * h[H_FY], sign * h[H_FZ]};
   fforce = nf.elastic / r;

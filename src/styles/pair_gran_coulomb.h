@@ -16,7 +16,7 @@ PairStyle(gran/coulomb,PairGranCoulomb);
 #ifndef DEMC_PAIR_GRAN_COULOMB_H
 #define DEMC_PAIR_GRAN_COULOMB_H
 
-#include "coulomb_friction.h"
+#include "coulomb_step.h"
 #include "pair_gran_demc.h"
 
 #include <string>
@@ -53,6 +53,9 @@ class PairGranCoulomb : public PairGranDemc {
   // dashpot force of the last step (its repulsive part as applied), which the first setup after
   // read_restart repeats with the last step's friction (see repeats_last_step())
   enum HistoryIndex { H_FX, H_FY, H_FZ, H_STATE, H_WORK, H_FDAMP, H_SIZE };
+  // with rolling or twisting resistance on any type pair the history continues: the rolling
+  // spring (3), the twisting angle, the resistance's torque on i of the last step (3)
+  enum ResistanceIndex { H_ROLL = H_SIZE, H_TWIST = H_ROLL + 3, H_TORQUE, H_RESISTANCE_SIZE = H_TORQUE + 3 };
   enum ContactState { NO_STATE = 0, STICKING = 1, SLIDING = 2 };
   // pvector after the package's layout: the friction solver's sweeps and its residual
   // (the largest force change a further sweep would make / the largest mu F_N) at the last step
@@ -80,13 +83,28 @@ class PairGranCoulomb : public PairGranDemc {
   // per type pair: normal law (a demc::coulomb::NormalLaw), its coefficients (hooke: kn, 0;
   // hertz: E, nu), friction coefficient; the stiffness factor of the law (kn or 4/3 E*)
   double **law, **c1, **c2, **mu, **kfactor;
+  // per type pair (index i (ntypes + 1) + j): rolling and twisting resistance (pair_coeff
+  // keywords rolling, twisting), and the contact step's parameters (init_one())
+  std::vector<demc::resistance::Params> resistance;
+  std::vector<demc::coulomb::StepParams> step_params;
+  int history_size = H_SIZE;    // values per contact history
+  demc::coulomb::RecordLayout record_layout = {H_FDAMP, -1, -1, -1};
   bool restitution_active = false;
   bool advance_step = false;
   FixCoulombFriction *friction;
   class FixNeighHistory *fix_history;
 
-  static constexpr int SETTINGS_VERSION = 1;    // of the settings' restart record
+  // of the settings' restart record (2: the type pairs' rolling and twisting after the name)
+  static constexpr int SETTINGS_VERSION = 2;
   void allocate();
+  int parse_coeff_keyword(int narg, char **arg, int iarg, bool &dashpot_set, double &a, double &b,
+                          bool &damping, demc::resistance::Params &r);
+  void mix_resistance(int i, int j);
+  void set_history_layout();
+  demc::coulomb::StepParams &type_step(int ti, int tj)
+  {
+    return step_params[ti * (atom->ntypes + 1) + tj];
+  }
   void place_friction_fix();
   std::string friction_fix_id() const { return history_fix_id() + "_FRICTION"; }
   std::string coeff_words(int i, int j) const;

@@ -108,7 +108,8 @@ void DemcCoefficientIO::write_settings_record(FILE *fp, int version,
   fwrite(values.data(), sizeof(double), values.size(), fp);
 }
 
-bool DemcCoefficientIO::read_settings_record(FILE *fp, int newest, std::vector<double> &values)
+bool DemcCoefficientIO::read_settings_record(FILE *fp, int newest, std::vector<double> &values,
+                                             int *version)
 {
   PairGranDemc &pair = owner();
   int versioned = 0;
@@ -123,7 +124,8 @@ bool DemcCoefficientIO::read_settings_record(FILE *fp, int newest, std::vector<d
   MPI_Bcast(&versioned, 1, MPI_INT, 0, pair.world);
   if (!versioned) return false;
   const std::string who = "Pair " + pair.style_name + " settings";
-  demc_restart::checked_version(pair.lmp, read_double(fp), newest, who);
+  const int v = demc_restart::checked_version(pair.lmp, read_double(fp), newest, who);
+  if (version) *version = v;
   const long n =
       demc_restart::checked_int(pair.lmp, read_double(fp), 0, 1L << 24, who + ": values");
   values.resize(n);

@@ -39,7 +39,8 @@ class DemcCoefficientIO {
      before settings had markers, whose first value is never the marker) it leaves the file
      where it was and returns false. */
   void write_settings_record(FILE *fp, int version, const std::vector<double> &values) const;
-  bool read_settings_record(FILE *fp, int newest, std::vector<double> &values);
+  bool read_settings_record(FILE *fp, int newest, std::vector<double> &values,
+                            int *version = nullptr);
   // per type pair i <= j: setflag, then (if set) one value of each coefficient array
   void write_coefficients(FILE *fp, const std::vector<double **> &arrays) const;
   void read_coefficients(FILE *fp, const std::vector<double **> &arrays);

@@ -6,9 +6,13 @@
    inside the dead zone |x| <= mu F_N / k); a block on a slope (rest while tan(alpha) <= mu,
    a = g (sin - mu cos) above); Eq. 24's reduced mass against the rigid-body kinematics of the
    contact point; a sphere rolling without slip (a = 5/7 g sin alpha) or sliding (a = g (sin -
-   mu cos), spin-up 5 mu g cos / (2 R)) on a fixed plane; the kinetic energy a kick removes. */
+   mu cos), spin-up 5 mu g cos / (2 R)) on a fixed plane; the kinetic energy a kick removes;
+   the contact step (coulomb_step.h): Hertz's force against a partner of radius r_q and against
+   a wall (r_q infinite) in the ratio sqrt(r_q / (r_p + r_q)), the dashpot's force and work,
+   Eq. 7's cut, the last step's dashpot force repeated after a restart. */
 
 #include "coulomb_friction.h"
+#include "coulomb_step.h"
 
 #include <gtest/gtest.h>
 
@@ -449,4 +453,58 @@ TEST(CoulombKernel, NesterovMomentumIsFistas)
     t = t_next;
   }
   EXPECT_EQ(cf::nesterov_momentum(1.0).beta, 0.0);    // the first step (and a restart): none
+}
+
+namespace {
+// a hertz contact of overlap d along z, closing at speed v over the step dt
+cf::StepGeometry closing_contact(double d, double v, double r_eff, double dt)
+{
+  cf::StepGeometry g;
+  g.c.overlap = d;
+  g.c.n = g.c.n_old = {0.0, 0.0, 1.0};
+  g.c.du = {0.0, 0.0, -v * dt};    // q approaches p
+  g.c.twirl = 0.0;
+  g.c.arm_p = 0.01 - 0.5 * d;
+  g.c.arm_q = 0.5;
+  g.w_rel = {0.0, 0.0, 0.0};
+  g.r_eff = r_eff;
+  g.m_eff = 0.0;
+  g.dt = dt;
+  return g;
+}
+}    // namespace
+
+/* F = 4/3 E* sqrt(R*) d^3/2 with R* = r_p r_q / (r_p + r_q), R* = r_p for a wall; a dashpot
+   nu_n adds nu_n v while closing (its work nu_n v^2 dt), is cut at -P while parting fast
+   (Eq. 7: F_N = 0, work P v dt), and the first setup after a restart repeats the stored one. */
+TEST(CoulombKernel, ContactStepOfPairAndWall)
+{
+  const double E = 1e9, nu = 0.3, r_p = 0.01, r_q = 0.02, d = 1e-6, dt = 1e-5;
+  const double estar = E / (2.0 * (1.0 - nu * nu));
+  cf::StepParams p = {cf::HERTZ, cf::stiffness_factor(cf::HERTZ, E, nu), 0.4, {}, {}};
+  cf::Record rec = {0.0, {{0.0, 0.0, 0.0}, 0.0}, {0.0, 0.0, 0.0}};
+  const double r_pair = cf::effective_radius(r_p, r_q), r_wall = cf::effective_radius(r_p, cf::WALL_RADIUS);
+  EXPECT_EQ(r_wall, r_p);
+  const cf::StepResult pair = cf::contact_step(p, closing_contact(d, 0.0, r_pair, dt), cf::ADVANCE, rec);
+  const cf::StepResult wall = cf::contact_step(p, closing_contact(d, 0.0, r_wall, dt), cf::ADVANCE, rec);
+  const double closed = 4.0 / 3.0 * estar * std::sqrt(r_p) * d * std::sqrt(d);
+  EXPECT_NEAR(wall.F_N, closed, 1e-14 * closed);
+  EXPECT_NEAR(pair.F_N / wall.F_N, std::sqrt(r_q / (r_p + r_q)), 1e-15);
+  EXPECT_EQ(wall.row.limit, 0.4 * wall.F_N);
+  EXPECT_EQ(wall.force.z, -wall.F_N);
+  // a dashpot of 0.2 N s/m at 0.1 m/s closing: + 0.02 N, work 0.02 N * v dt
+  p.dashpots.nu_n = 0.2;
+  const double v = 0.1;
+  const cf::StepResult closing = cf::contact_step(p, closing_contact(d, v, r_wall, dt), cf::ADVANCE, rec);
+  EXPECT_NEAR(closing.F_N - closed, 0.2 * v, 1e-12 * closed);
+  EXPECT_NEAR(closing.damping_work, 0.2 * v * v * dt, 1e-12 * 0.2 * v * v * dt);
+  EXPECT_EQ(rec.fdamp, closing.F_N - wall.F_N);
+  // the setup after a restart: the stored dashpot force, whatever the velocities say
+  const cf::StepResult repeated = cf::contact_step(p, closing_contact(d, 0.0, r_wall, dt), cf::REPEAT, rec);
+  EXPECT_EQ(repeated.F_N, closing.F_N);
+  EXPECT_EQ(repeated.damping_work, 0.0);
+  // parting at 10 m/s: the dashpot would pull by 2 N > P; Eq. 7 cuts it at -P
+  const cf::StepResult parting = cf::contact_step(p, closing_contact(d, -10.0, r_wall, dt), cf::ADVANCE, rec);
+  EXPECT_EQ(parting.F_N, 0.0);
+  EXPECT_NEAR(parting.damping_work, closed * 10.0 * dt, 1e-12 * closed * 10.0 * dt);
 }

@@ -38,7 +38,7 @@
 namespace demc_test {
 
 struct Incline {
-  std::string law;         // "kuhn" or "jaeger"
+  std::string law;         // "kuhn", "jaeger" or "coulomb"
   bool wall;               // a wall fix, else the pair style against a frozen sphere
   double alpha;            // degrees
   std::string damping;     // e.g. "restitution 0.3 1"
@@ -67,6 +67,7 @@ inline double incline_acceleration(double alpha_deg)
 // the law's coefficients (before the damping words) and the overlap at rest under normal load N
 inline std::string incline_law_coefficients(const std::string &law)
 {
+  if (law == "coulomb") return "hertz 1e9 0.3 0.5";    // E* as jaeger's
   return law == "kuhn" ? "1e6 8e5 0.5" : "1e9 0.3 0.5";
 }
 inline double incline_overlap(const std::string &law, bool wall, double N)
@@ -108,10 +109,13 @@ inline std::vector<std::string> incline_input(const Incline &c)
              "velocity all set 0 0 0", "neighbor 0.001 bin",
              "neigh_modify delay 0 exclude type 2 2"});
   if (c.wall) {
-    in.insert(
-        in.end(),
-        {"pair_style none",
-         fmt::format("fix w small wall/gran/{} {} {} zplane 0 NULL", c.law, coeffs, c.keywords)});
+    // (gran/coulomb's wall needs its pair style, whose friction fix decides the friction)
+    if (c.law == "coulomb")
+      in.insert(in.end(), {"pair_style gran/coulomb", "pair_coeff * * " + coeffs});
+    else
+      in.push_back("pair_style none");
+    in.push_back(
+        fmt::format("fix w small wall/gran/{} {} {} zplane 0 NULL", c.law, coeffs, c.keywords));
   } else {
     in.insert(in.end(),
               {fmt::format("pair_style gran/{} {}", c.law, c.keywords), "pair_coeff * * " + coeffs,

@@ -11,8 +11,10 @@
    - a tetrahedron of four spheres on a wall, held 10 % above its friction threshold and
      collapsing below it; held by the direct treatment at the static forces, creeping with dt;
    - the wall's per-atom contacts array holds its whole force, friction included;
-   - energy balance of a frictional packing, restart continuity, bad input. */
+   - energy balance of a frictional packing, restart continuity, bad input;
+   - the pair against a frozen sphere of 1e6 times the radius is the wall, step by step. */
 #include "lammps_session.h"
+#include "prescribed_motion.h"
 
 #include "kernel_common.h"
 
@@ -33,6 +35,8 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <fstream>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -325,35 +329,61 @@ std::vector<std::string> packing(const std::string &coeff_extra, bool newton = t
    without damping, within 4e-7 with it; without the two half kicks -3.1e-4, -1.6e-4, -7.8e-5.
    Bound 5e-6 e0 (3 x the measured at dt); booking 1e-4 of the friction (a quarter of e0) wrong
    moves the balance by 2.5e-5 e0. */
+namespace {
+// the balance's drift over `steps` of dt, relative to the initial energy (see below)
+double packing_energy_drift(const std::string &coeff_extra, double dt, int steps)
+{
+  LammpsSession s;
+  s.load_plugin();
+  s.commands(packing(coeff_extra));
+  s.commands(energy_computes("gran/coulomb"));
+  s.command(fmt::format("timestep {:.17g}", dt));
+  const double e0 = total_energy(s);
+  const auto e_setup = s.pair_extra();
+  const double ahead_at_start = e_setup[2] + e_setup[3];
+  s.commands({"variable dissipated equal c_e[3]+c_e[4]", "fix booked all vector 1 v_dissipated",
+              "run " + std::to_string(steps)});
+  auto *booked = s.lmp->modify->get_fix_by_id("booked");
+  const int n = booked->size_vector;
+  EXPECT_GE(n, 2);
+  const double last_kick = booked->compute_vector(n - 1) - booked->compute_vector(n - 2);
+  const auto e = s.pair_extra();
+  const double e1 = total_energy(s);
+  EXPECT_GT(e[2], 0.05 * e0) << coeff_extra;
+  EXPECT_GT(e[4], 100.0) << "contacts" << coeff_extra;
+  if (coeff_extra.empty()) { EXPECT_EQ(e[3], 0.0); }
+  const double drift = (e1 - 0.5 * last_kick) - (e0 - ahead_at_start);
+  std::printf("[ energy   ] dt %.1e: relative drift %.2e (half kicks ahead: %.2e at the start, "
+              "%.2e at the end), friction/initial %.3f%s\n",
+              dt, drift / e0, ahead_at_start / e0, 0.5 * last_kick / e0, e[2] / e0,
+              coeff_extra.c_str());
+  return drift / e0;
+}
+}    // namespace
+
 TEST(GranCoulomb, EnergyBalanceOfFrictionalPacking)
 {
-  for (const std::string damping : {"", " damping 0.002 0"}) {
-    LammpsSession s;
-    s.load_plugin();
-    s.commands(packing(damping));
-    s.commands(energy_computes("gran/coulomb"));
-    s.command("timestep 2e-7");
-    const double e0 = total_energy(s);
-    const auto e_setup = s.pair_extra();
-    const double ahead_at_start = e_setup[2] + e_setup[3];
-    s.commands({"variable dissipated equal c_e[3]+c_e[4]", "fix booked all vector 1 v_dissipated",
-                "run 3000"});
-    auto *booked = s.lmp->modify->get_fix_by_id("booked");
-    const int n = booked->size_vector;
-    ASSERT_GE(n, 2);
-    const double last_kick = booked->compute_vector(n - 1) - booked->compute_vector(n - 2);
-    const auto e = s.pair_extra();
-    const double e1 = total_energy(s);
-    EXPECT_GT(e[2], 0.05 * e0) << damping;
-    EXPECT_GT(e[4], 100.0) << "contacts" << damping;
-    if (damping.empty()) { EXPECT_EQ(e[3], 0.0); }
-    const double drift = (e1 - 0.5 * last_kick) - (e0 - ahead_at_start);
-    std::printf("[ energy   ] relative drift %.2e (half kicks ahead: %.2e at the start, %.2e at "
-                "the end), friction/initial %.3f%s\n",
-                drift / e0, ahead_at_start / e0, 0.5 * last_kick / e0, e[2] / e0,
-                damping.empty() ? "" : " (with damping)");
-    EXPECT_NEAR(drift, 0.0, 5e-6 * e0) << damping;
-  }
+  for (const std::string damping : {"", " damping 0.002 0"})
+    EXPECT_NEAR(packing_energy_drift(damping, 2e-7, 3000), 0.0, 5e-6) << damping;
+}
+
+/* With rolling and twisting resistance the springs' energy and their sliders' and dashpots'
+   dissipation are in the sums. The resistance's work over a step is taken with the end-of-step torques, as the integrator
+   applies them: an error first order in dt (as gran/kuhn's, test_rolling_twisting.cpp). Over
+   the same 0.6 ms at dt and dt/2 the drift must halve (ratio 1.8 to 2.2), and Richardson's
+   extrapolation to dt = 0, 2 drift(dt/2) - drift(dt), vanish but for the second-order terms:
+   1e-2 of drift(dt) (omega dt ~ 3e-3 of the first-order one, as there) and the normal springs'
+   own error, which EnergyBalanceOfFrictionalPacking holds to 5e-6. */
+TEST(GranCoulomb, EnergyBalanceWithRollingAndTwisting)
+{
+  const std::string extra = " damping 0.002 0 rolling sds 2.0e3 0.01 0.1 twisting sds 1e-5 1e-10 3e-5";
+  const double drift = packing_energy_drift(extra, 2e-7, 3000);
+  const double drift_half = packing_energy_drift(extra, 1e-7, 6000);
+  std::printf("[ energy   ] with rolling and twisting: extrapolated to dt = 0: %.1e\n",
+              2.0 * drift_half - drift);
+  EXPECT_GT(drift / drift_half, 1.8);
+  EXPECT_LT(drift / drift_half, 2.2);
+  EXPECT_LT(std::fabs(2.0 * drift_half - drift), 1e-2 * std::fabs(drift) + 5e-6);
 }
 
 /* N + M steps straight = N steps, restart file, M steps (the friction forces and states are in
@@ -363,15 +393,19 @@ TEST(GranCoulomb, EnergyBalanceOfFrictionalPacking)
    decided at once gives other forces than the step before, so two runs are not one. */
 TEST(GranCoulomb, RestartContinuity)
 {
+  // and with rolling and twisting resistance (their springs and last torques in the histories,
+  // their coefficients in the settings)
+  for (const std::string extra : {"", " rolling sds 2.0e3 0.01 0.1 twisting sds 1e-5 1e-10 3e-5"})
   for (bool newton : {true, false}) {
     const std::string stem = std::string("coulomb_restart_") + (newton ? "on" : "off");
-    PerAtom straight, resumed;
+    PerAtom straight, resumed, straight_t, resumed_t;
     {
       LammpsSession s;
       s.load_plugin();
-      s.commands(packing("", newton));
+      s.commands(packing(extra, newton));
       s.commands({"restart 150 " + stem + ".*.bin", "run 200"});
       straight = s.forces();
+      straight_t = s.torques();
     }
     {
       LammpsSession s;
@@ -381,9 +415,11 @@ TEST(GranCoulomb, RestartContinuity)
                   "neigh_modify delay 0", "fix integrate all nve/sphere", "timestep 1e-5",
                   "run 50"});
       resumed = s.forces();
+      resumed_t = s.torques();
     }
     std::remove((stem + ".150.bin").c_str());
-    EXPECT_LT(max_relative_difference(straight, resumed), 1e-12) << "newton " << newton;
+    EXPECT_LT(max_relative_difference(straight, resumed), 1e-12) << "newton " << newton << extra;
+    EXPECT_LT(max_relative_difference(straight_t, resumed_t), 1e-12) << "newton " << newton << extra;
   }
 }
 
@@ -422,6 +458,15 @@ TEST(GranCoulomb, BadInputGivesClearErrors)
       {sphere, "pair_coeff * * hooke 1e5 0.5 damping -1 0", "damping coefficients must be >= 0"},
       {sphere, "pair_coeff * * hooke 1e5 0.5 dumping 1 0",
        "Unknown pair_coeff gran/coulomb keyword: dumping"},
+      {sphere, "pair_coeff * * hooke 1e5 0.5 twisting marshall", "twisting marshall takes"},
+      {sphere, "pair_coeff * * hooke 1e5 0.5 rolling sds -1 0 0.1", "k must be >= 0"},
+      {sphere, "pair_coeff * * hooke 1e5 0.5 rolling sds 1 0", "Illegal"},
+      {sphere, "pair_coeff * * hooke 1e5 0.5 damping 1 0 restitution 0.5 0", "given twice"},
+      {with({"pair_coeff 1 1 hooke 1e5 0.5 rolling sds 1e3 0 0.1", "pair_coeff 2 2 hooke 1e5 0.5"}),
+       "run 0", "types 1 and 2 have different rolling or twisting models"},
+      {with({"pair_coeff * * hooke 1e5 0.5"}),
+       "fix w all wall/gran/coulomb hooke 1e5 0.5 twisting marshall zplane 0 NULL",
+       "twisting marshall takes"},
       {sphere, "pair_style gran/coulomb iterate 0 10", "the tolerance must be > 0"},
       {sphere, "pair_style gran/coulomb iterate 1e-6 0", "max_sweeps must be >= 1"},
       {sphere, "pair_style gran/coulomb iterate", "missing argument"},
@@ -970,4 +1015,221 @@ TEST(GranCoulomb, IterateWarnsWhenItRunsOutOfSweeps)
   const auto e = s.pair_extra();
   EXPECT_EQ(e[6], 2.0);
   EXPECT_GT(e[7], 1e-14);
+}
+
+/* ---------------------------------------------------------------- one contact step
+   The pair style and the wall call one contact step (kernels/coulomb_step.h), the wall as a
+   partner of infinite radius and mass. A sphere of radius R driven along a random path
+   (prescribed positions, velocities and spins, one step at a time: no feedback) against a
+   frozen sphere of radius 1e6 R and against a flat wall (zplane) gets the same force, torque,
+   damping work and friction work at every step, to the curvature's effect. Hertz (the
+   effective radius enters), restitution damping (the effective mass), friction sticking and
+   sliding (the path's tangential velocity changes sign and size). What curvature changes,
+   relative to the normal force F_N: the effective radius R R_p / (R + R_p) = R (1 - R / R_p),
+   F_N by R / R_p / 2 (Hertz: sqrt(R)); the surface under the sphere, at lateral offset d,
+   lies lower by d^2 / (2 R_p) (the overlap changes by that of the smallest overlap z_min: F_N
+   by 3/2 of it) and is tilted by d / R_p (the force turns: by |F| d / R_p). With d_max the
+   path's largest lateral offset, the bound is R / R_p + 2 d_max / R_p + 2 d_max^2 / (R_p z_min)
+   of the largest force. To that adds the round-off of a geometry of size R_p: the overlap comes
+   from three numbers of that size (the centres' distance, its square, the radius sum), each
+   rounded by half an ulp(R_p) (1.8e-12 m for R_p = 1e4 m), which moves the largest force by
+   3/2 of 1.5 ulp(R_p) / z_max. The friction follows the normal force (sliding: mu F_N;
+   sticking: the same velocities and forces). The works: the same bound of their sums. */
+namespace {
+
+struct StepTrace {
+  std::vector<std::array<double, 6>> force_torque;    // of the sphere, every step
+  std::vector<std::array<double, 2>> works;           // friction, damping (cumulative)
+};
+
+struct RandomPath {
+  std::vector<demc::Vec3> x, v, w;
+};
+
+constexpr double EQ_R = 0.01, EQ_BIG = 1e6 * EQ_R, EQ_DT = 1e-5;
+// hertz E = 1e9, nu = 0.3 of both bodies: E* = 5.49e8 Pa; the overlap under 0.1 N is ~1.3e-6 m
+constexpr double EQ_Z0 = 1.3e-6;
+
+RandomPath random_path(unsigned seed, int steps)
+{
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  RandomPath p;
+  double z = EQ_Z0, x = 0.0, y = 0.0;
+  demc::Vec3 v = {0.0, 0.0, 0.0}, w = {0.0, 0.0, 0.0};
+  for (int k = 0; k < steps; k++) {
+    // the overlap wanders within [0.3, 3] z0; the sphere slides at up to 2 cm/s (reversing),
+    // spins at up to 4 rad/s (2 cm/s at its surface): sticking and sliding steps
+    const double z_next = std::min(3.0 * EQ_Z0, std::max(0.3 * EQ_Z0, z + 0.1 * EQ_Z0 * u(gen)));
+    if (k % 20 == 0) {
+      v = {0.02 * u(gen) - x / (20 * EQ_DT), 0.02 * u(gen) - y / (20 * EQ_DT), 0.0};
+      w = {4.0 * u(gen), 4.0 * u(gen), 4.0 * u(gen)};
+    }
+    v.z = -(z_next - z) / EQ_DT;
+    x += v.x * EQ_DT;
+    y += v.y * EQ_DT;
+    z = z_next;
+    p.x.push_back({x, y, EQ_R - z});
+    p.v.push_back(v);
+    p.w.push_back(w);
+  }
+  return p;
+}
+
+StepTrace follow_path(const RandomPath &path, bool wall, const std::string &resistance)
+{
+  LammpsSession s;
+  s.load_plugin();
+  const std::string coeffs = "hertz 1e9 0.3 0.5 restitution 0.5 0" + resistance;
+  s.commands({"units si", "atom_style sphere", "atom_modify map array", "boundary f f f",
+              "comm_modify vel yes",
+              wall ? std::string("region box block -1 1 -1 1 -1 1 units box")
+                   // (neighbor bins no smaller than half the big sphere)
+                   : fmt::format("region box block {0} {1} {0} {1} {2} 1 units box", -EQ_BIG - 1.0,
+                                 EQ_BIG + 1.0, -2.0 * EQ_BIG - 1.0),
+              "create_box 1 box",
+              fmt::format("create_atoms 1 single 0 0 {:.17g} units box", EQ_R - EQ_Z0)});
+  if (!wall)
+    s.commands({fmt::format("create_atoms 1 single 0 0 {:.17g} units box", -EQ_BIG),
+                fmt::format("set atom 2 diameter {:.17g}", 2 * EQ_BIG)});
+  s.commands({fmt::format("set atom 1 diameter {:.17g}", 2 * EQ_R), "set group all density 2500",
+              "group small id 1", "neighbor 0.001 bin", "neigh_modify delay 0",
+              "pair_style gran/coulomb",
+              wall ? "pair_coeff * * " + coeffs : "pair_coeff * * " + coeffs});
+  if (wall)
+    s.command("fix floor small wall/gran/coulomb " + coeffs + " zplane 0 NULL");
+  else
+    s.commands({"group big id 2", "fix freeze big freeze", "compute e all pair gran/coulomb"});
+  s.commands({"fix g small gravity 9.81 vector 0 0 -1",
+              fmt::format("timestep {:.17g}", EQ_DT), "run 0 post no"});
+  StepTrace t;
+  auto *atom = s.lmp->atom;
+  for (size_t k = 0; k < path.x.size(); k++) {
+    const int i = atom->map(1);
+    put(atom->x[i], path.x[k]);
+    put(atom->v[i], path.v[k]);
+    put(atom->omega[i], path.w[k]);
+    s.command("run 1 pre no post no");
+    const int j = atom->map(1);
+    t.force_torque.push_back({atom->f[j][0], atom->f[j][1], atom->f[j][2], atom->torque[j][0],
+                              atom->torque[j][1], atom->torque[j][2]});
+    if (wall) {
+      auto *f = s.lmp->modify->get_fix_by_id("floor");
+      t.works.push_back({f->compute_vector(3 + 2), f->compute_vector(3 + 3)});
+    } else {
+      const auto e = s.pair_extra();
+      t.works.push_back({e[2], e[3]});
+    }
+  }
+  return t;
+}
+
+}    // namespace
+
+/* and with rolling and twisting resistance: the rolling spring (k 1e3 N/m) reaches its limit
+   mu_roll F_N within ~25 steps of the path's spins, the twisting one (k 1e-2 N m/rad) within
+   ~10: springs loaded and sliding; the partner's and the wall's spins are zero, the rolling
+   radius R R_p / (R + R_p) against R: the same bound */
+TEST(GranCoulomb, PairAgainstAHugeSphereIsTheWall)
+{
+  for (const std::string resistance :
+       {"", " rolling sds 1e3 0.5 0.1 twisting sds 1e-2 1e-6 3e-5"})
+  for (unsigned seed : {1u, 7u, 2026u}) {
+    const RandomPath path = random_path(seed, 400);
+    const StepTrace pair = follow_path(path, false, resistance),
+                    wall = follow_path(path, true, resistance);
+    double d_max = 0.0, z_min = 1.0, z_max = 0.0;
+    for (const auto &x : path.x) {
+      d_max = std::max(d_max, std::hypot(x.x, x.y));
+      z_min = std::min(z_min, EQ_R - x.z);
+      z_max = std::max(z_max, EQ_R - x.z);
+    }
+    const double ulp = std::nextafter(EQ_BIG, 2.0 * EQ_BIG) - EQ_BIG;
+    const double bound = EQ_R / EQ_BIG + 2.0 * d_max / EQ_BIG +
+        2.0 * d_max * d_max / (EQ_BIG * z_min) + 1.5 * 1.5 * ulp / z_max;
+    double largest_f = 0.0, largest_t = 0.0, worst_f = 0.0, worst_t = 0.0;
+    for (size_t k = 0; k < pair.force_torque.size(); k++)
+      for (int c = 0; c < 3; c++) {
+        largest_f = std::max(largest_f, std::fabs(wall.force_torque[k][c]));
+        largest_t = std::max(largest_t, std::fabs(wall.force_torque[k][3 + c]));
+        worst_f = std::max(worst_f, std::fabs(pair.force_torque[k][c] - wall.force_torque[k][c]));
+        worst_t = std::max(worst_t, std::fabs(pair.force_torque[k][3 + c] -
+                                              wall.force_torque[k][3 + c]));
+      }
+    const auto &pw = pair.works.back(), &ww = wall.works.back();
+    std::printf("[ step     ] seed %u%s: force %.1e, torque %.1e of the largest; friction work "
+                "%.1e, damping work %.1e relative (%.3g J, %.3g J); bound %.1e\n",
+                seed, resistance.empty() ? "" : " (rolling, twisting)", worst_f / largest_f, worst_t / largest_t, std::fabs(pw[0] / ww[0] - 1.0),
+                std::fabs(pw[1] / ww[1] - 1.0), ww[0], ww[1], bound);
+    EXPECT_GT(ww[0], 0.0);    // the friction slid
+    EXPECT_GT(ww[1], 0.0);    // and the dashpot worked
+    EXPECT_LE(worst_f, bound * largest_f) << seed;
+    EXPECT_LE(worst_t, bound * largest_t) << seed;
+    // (the rolling dashpot's work goes with the square of the rolling velocity R_eff w: twice
+    // the effective radius's R / R_p)
+    const double work_bound = bound + EQ_R / EQ_BIG;
+    EXPECT_NEAR(pw[0], ww[0], work_bound * ww[0]) << seed;
+    EXPECT_NEAR(pw[1], ww[1], work_bound * ww[1]) << seed;
+  }
+}
+
+namespace {
+// the lines of a data file's "PairIJ Coeffs" section
+std::vector<std::string> pair_ij_lines(const std::string &file)
+{
+  std::ifstream in(file);
+  std::vector<std::string> out;
+  std::string line;
+  bool inside = false;
+  while (std::getline(in, line)) {
+    if (line.rfind("PairIJ Coeffs", 0) == 0) {
+      inside = true;
+      continue;
+    }
+    if (!inside || line.empty()) {
+      if (inside && !out.empty()) break;
+      continue;
+    }
+    out.push_back(line);
+  }
+  return out;
+}
+}    // namespace
+
+/* write_data pair ij writes every type pair's rolling and twisting (unlike types: the geometric
+   means, the documented mixing), and read_data gives them back: written again, the same lines */
+TEST(GranCoulomb, WriteDataKeepsRollingAndTwisting)
+{
+  {
+    LammpsSession s;
+    s.load_plugin();
+    s.commands(dense_packing_input(
+        {"pair_style gran/coulomb",
+         "pair_coeff 1 1 hooke 2000 0.5 rolling sds 2000 0.01 0.1 twisting sds 1e-5 0 3e-5",
+         "pair_coeff 2 2 hooke 3000 0.4 rolling sds 1000 0.04 0.2 twisting sds 4e-5 0 1e-5"},
+        true));
+    s.commands({"run 0", "write_data coulomb_coeffs.data pair ij"});
+  }
+  const auto first = pair_ij_lines("coulomb_coeffs.data");
+  ASSERT_EQ(first.size(), 3u);
+  EXPECT_NE(first[0].find("rolling sds 2000 0.01 0.10000000000000001 twisting sds 1.0000000000000001e-05 0 3.0000000000000001e-05"),
+            std::string::npos)
+      << first[0];
+  EXPECT_NE(first[1].find(fmt::format("rolling sds {:.17g} {:.17g} {:.17g} twisting sds {:.17g} 0 "
+                                      "{:.17g}",
+                                      std::sqrt(2000.0 * 1000.0), std::sqrt(0.01 * 0.04),
+                                      std::sqrt(0.1 * 0.2), std::sqrt(1e-5 * 4e-5),
+                                      std::sqrt(3e-5 * 1e-5))),
+            std::string::npos)
+      << first[1];
+  {
+    LammpsSession s;
+    s.load_plugin();
+    s.commands({"units si", "atom_style sphere", "comm_modify vel yes", "pair_style gran/coulomb",
+                "read_data coulomb_coeffs.data", "run 0",
+                "write_data coulomb_coeffs.data pair ij"});
+  }
+  const auto second = pair_ij_lines("coulomb_coeffs.data");
+  std::remove("coulomb_coeffs.data");
+  EXPECT_EQ(first, second);
 }

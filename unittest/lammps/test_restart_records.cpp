@@ -575,9 +575,10 @@ TEST(RestartRecords, RegionAndCoulombRecordsOfANewerVersionOrDamagedAreRefused)
   }
   const std::vector<char> coulomb = file_bytes("coulomb_newer.bin");
   std::remove("coulomb_newer.bin");
-  // settings: marker, 1, 4 values (keywords, tolerance, sweeps, no group name)
+  // settings: marker, 2, 12 values (keywords, tolerance, sweeps, no group name, the one type
+  // pair's rolling and twisting: 8 values)
   auto settings = [](auto at) {
-    return at(1) == 1.0 && at(2) == 4.0 && at(4) == 1e-6 && at(5) == 20.0 && at(6) == 0.0;
+    return at(1) == 2.0 && at(2) == 12.0 && at(4) == 1e-6 && at(5) == 20.0 && at(6) == 0.0;
   };
   const auto newer_settings = patch_records(coulomb, settings, [](auto set) {
     set(1, 99.0);
@@ -588,9 +589,10 @@ TEST(RestartRecords, RegionAndCoulombRecordsOfANewerVersionOrDamagedAreRefused)
     set(5, 1e300);
   });
   expect_refused(sweeps.first, coulomb_fixes, "sweeps", "coulomb sweeps");
-  // a wall record: marker, 2, 7 values (friction force, state 1 or 2, work, side 1, dashpot)
+  // a wall record: marker, 3, 14 values (friction force, state 1 or 2, work, side 1, dashpot,
+  // rolling and twisting: 7 values)
   auto wall_record = [](auto at) {
-    return at(1) == 2.0 && at(2) == 7.0 && (at(6) == 1.0 || at(6) == 2.0) && at(8) == 1.0;
+    return at(1) == 3.0 && at(2) == 14.0 && (at(6) == 1.0 || at(6) == 2.0) && at(8) == 1.0;
   };
   const auto newer_wall = patch_records(coulomb, wall_record, [](auto set) {
     set(1, 99.0);
@@ -604,7 +606,7 @@ TEST(RestartRecords, RegionAndCoulombRecordsOfANewerVersionOrDamagedAreRefused)
 }
 
 /* Continuation to round-off for the options of gran/coulomb (direct and iterated friction,
-   hooke and hertz, dashpots; its wall) and of the region walls (dashpots, restitution, their
+   hooke and hertz, dashpots, rolling and twisting; its wall) and of the region walls (dashpots, restitution, their
    limits, beta, history/max), as EveryOptionContinuesToRoundOff: one run of N + M steps that
    writes a restart file at step N against N steps read back from it and M steps on, in the
    dense packing (region walls: a plane region under it). */
@@ -626,6 +628,10 @@ TEST(RestartRecords, CoulombAndRegionWallOptionsContinueToRoundOff)
        ""},
       {coulomb, "wall/gran/coulomb hooke 2e3 0.5 damping 0.02 0 zplane 0 NULL"},
       {coulomb, "wall/gran/coulomb hertz 1e7 0.3 0.5 restitution 0.7 0 zplane 0 NULL"},
+      {{"pair_style gran/coulomb",
+        "pair_coeff * * hooke 2e3 0.5 rolling sds 2e3 0.01 0.1 twisting sds 1e-5 1e-10 3e-5"},
+       "wall/gran/coulomb hooke 2e3 0.5 rolling sds 2e3 0.01 0.1 twisting sds 1e-5 1e-10 3e-5 "
+       "zplane 0 NULL"},
       {{"pair_style gran/kuhn", "pair_coeff * * " + kuhn},
        "wall/gran/region/kuhn " + kuhn + " damping 0.02 0.01" + region},
       {{"pair_style gran/kuhn", "pair_coeff * * " + kuhn},

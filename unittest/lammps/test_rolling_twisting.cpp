@@ -1,5 +1,5 @@
 /* Layer (b): rolling and twisting resistance in pair_style gran/kuhn (keywords rolling sds,
-   twisting sds|marshall).
+   twisting sds|marshall) and gran/coulomb (pair_coeff keywords; its wall: the deceleration).
    - against LAMMPS's own pair_style granular (hooke, tangential linear_history, rolling sds,
      twisting sds or marshall), an independent implementation, on two spheres whose pair does
      not rotate: the torques and spins to 1e-12;
@@ -38,8 +38,11 @@ namespace {
    the radii, the package's with the contact arms), so the tangential forces stay zero; the
    torques are the rolling and twisting resistance alone, and the integrator keeps w_2 = -w_1.
    The spins are set after the setup (run 0), as the package's setup has no dashpot torque
-   and LAMMPS's has. Returns the torques on atom 1 and its spin every 50 steps. */
-std::vector<std::array<double, 3>> spinning_pair(const std::vector<std::string> &pair_lines)
+   and LAMMPS's has. Returns the torques on atom 1 and its spin every 50 steps.
+   held = false (gran/coulomb, which refuses fix setforce): no fixes at all, the spheres keep
+   their positions and spins (no integrator), and the torques are compared alone. */
+std::vector<std::array<double, 3>> spinning_pair(const std::vector<std::string> &pair_lines,
+                                                 bool held = true)
 {
   LammpsSession s;
   s.load_plugin();
@@ -51,8 +54,8 @@ std::vector<std::array<double, 3>> spinning_pair(const std::vector<std::string> 
               "set group all density 300", "neighbor 0.2 bin",
               "neigh_modify every 1 delay 0 check no"});
   s.commands(pair_lines);
-  s.commands({"fix hold all setforce 0 0 0", "fix integrate all nve/sphere", "timestep 1e-5",
-              "run 0 post no"});
+  if (held) s.commands({"fix hold all setforce 0 0 0", "fix integrate all nve/sphere"});
+  s.commands({"timestep 1e-5", "run 0 post no"});
   // W: a rolling part and a twisting part along n = (1, 2, 2) / 3
   s.commands({"set atom 1 omega 3.0 -1.0 0.5", "set atom 2 omega -3.0 1.0 -0.5"});
   std::vector<std::array<double, 3>> out;
@@ -81,12 +84,14 @@ double largest_difference(const std::vector<std::array<double, 3>> &a,
   return worst;
 }
 
-void expect_as_lammps(const std::string &ours, const std::string &granular, const char *what)
+void expect_as_lammps(const std::vector<std::string> &ours, const std::string &granular,
+                      const char *what, bool held = true)
 {
-  const auto a = spinning_pair({"pair_style gran/kuhn " + ours, "pair_coeff * * 1e5 8e4 0.5"});
+  const auto a = spinning_pair(ours, held);
   const auto b = spinning_pair({"pair_style granular",
                                 "pair_coeff * * hooke 1e5 0.0 tangential linear_history 8e4 0.0 "
-                                "0.5 " + granular});
+                                "0.5 " + granular},
+                               held);
   double largest_torque = 0.0, largest_spin = 0.0;
   const double dt = largest_difference(a, b, 0, largest_torque);
   const double dw = largest_difference(a, b, 1, largest_spin);
@@ -106,14 +111,27 @@ void expect_as_lammps(const std::string &ours, const std::string &granular, cons
    mu_twist 0.01 m: 10 N m within ~170 steps. The dashpots act throughout. */
 TEST(RollingTwisting, SdsEqualsPairGranular)
 {
-  expect_as_lammps("rolling sds 1e5 20 0.1 twisting sds 2e3 0.5 0.01",
+  expect_as_lammps({"pair_style gran/kuhn rolling sds 1e5 20 0.1 twisting sds 2e3 0.5 0.01",
+                    "pair_coeff * * 1e5 8e4 0.5"},
                    "rolling sds 1e5 20 0.1 twisting sds 2e3 0.5 0.01", "rolling + twisting sds");
+}
+
+/* gran/coulomb (pair_coeff keywords): the same normal force (hooke, no dashpot); the exact
+   friction is zero here (equal arms, opposite spins and opposite torques: no relative
+   tangential velocity, before or after the kick) as LAMMPS's tangential spring is */
+TEST(RollingTwisting, CoulombSdsEqualsPairGranular)
+{
+  expect_as_lammps({"pair_style gran/coulomb",
+                    "pair_coeff * * hooke 1e5 0.5 rolling sds 1e5 20 0.1 twisting sds 2e3 0.5 0.01"},
+                   "rolling sds 1e5 20 0.1 twisting sds 2e3 0.5 0.01",
+                   "gran/coulomb rolling + twisting sds", false);
 }
 
 // Marshall's twisting from the tangential spring (8e4), its dashpot (0) and mu (0.5)
 TEST(RollingTwisting, MarshallEqualsPairGranular)
 {
-  expect_as_lammps("rolling sds 5e4 0 0.05 twisting marshall",
+  expect_as_lammps({"pair_style gran/kuhn rolling sds 5e4 0 0.05 twisting marshall",
+                    "pair_coeff * * 1e5 8e4 0.5"},
                    "rolling sds 5e4 0 0.05 twisting marshall", "rolling sds + twisting marshall");
 }
 
@@ -277,12 +295,14 @@ namespace {
 
 constexpr double MU_ROLL = 0.1;
 
-Incline rolling_incline(double alpha_deg)
+Incline rolling_incline(double alpha_deg, const std::string &law = "kuhn", bool wall = false)
 {
   // k_roll 1e5 N/m: rolling spring frequency sqrt(k_roll / (7/5 m)) ~ 2600 rad/s, 240 steps
   // a period; gamma_roll 60: below critical (2 sqrt(7/5 m k_roll) = 77), the spring settles
-  return {"kuhn", false, alpha_deg, "restitution 0.3 1",
-          fmt::format("rolling sds 1e5 60 {}", MU_ROLL)};
+  const std::string rolling = fmt::format("rolling sds 1e5 60 {}", MU_ROLL);
+  // gran/coulomb: hertz, no tangential dashpot, the resistance in pair_coeff
+  if (law == "coulomb") return {law, wall, alpha_deg, "restitution 0.3 0 " + rolling, ""};
+  return {law, false, alpha_deg, "restitution 0.3 1", rolling};
 }
 
 // least-squares slope of v_x(t) over samples (t, v)
@@ -299,17 +319,17 @@ double slope(const std::vector<std::pair<double, double>> &tv)
   return (n * stv - st * sv) / (n * st2 - st * st);
 }
 
-}    // namespace
-
-TEST(RollingTwisting, RollingSphereDeceleratesAtFiveSeventhsMuRollG)
+void expect_rolling_deceleration(const std::string &law, bool wall = false)
 {
   LammpsSession s;
   s.load_plugin();
-  s.commands(incline_input(rolling_incline(0.0)));
+  s.commands(incline_input(rolling_incline(0.0, law, wall)));
   const double v0 = 0.02;    // m/s, rolling without slip: omega_y = v0 / R
   s.commands({fmt::format("velocity small set {} 0 0", v0),
               fmt::format("set type 1 omega 0 {} 0", v0 / INCLINE_RADIUS), "run 0 post no"});
-  const double a = 5.0 / 7.0 * MU_ROLL * INCLINE_G * INCLINE_BIG / (INCLINE_BIG + INCLINE_RADIUS);
+  // (the rolling radius: R R_big / (R + R_big), on a wall R)
+  const double a = 5.0 / 7.0 * MU_ROLL * INCLINE_G *
+      (wall ? 1.0 : INCLINE_BIG / (INCLINE_BIG + INCLINE_RADIUS));
   const double t_stop = v0 / a;    // 28.5 ms
   auto *atom = s.lmp->atom;
   std::vector<std::pair<double, double>> window;
@@ -325,10 +345,10 @@ TEST(RollingTwisting, RollingSphereDeceleratesAtFiveSeventhsMuRollG)
   const double x_stop = atom->x[atom->map(1)][0];
   const double measured = -slope(window);
   const double x_closed = v0 * v0 / (2.0 * a);
-  std::printf("[ rolling  ] deceleration %.6g m/s2, closed form 5/7 mu_roll g %.6g (relative "
+  std::printf("[ rolling  ] %s%s: deceleration %.6g m/s2, closed form 5/7 mu_roll g %.6g (relative "
               "%.1e); distance to the stop %.5g m, closed form %.5g m; after the stop |v| <= "
               "%.1e m/s\n",
-              measured, a, measured / a - 1.0, x_stop, x_closed, largest_after);
+              law.c_str(), wall ? " wall" : "", measured, a, measured / a - 1.0, x_stop, x_closed, largest_after);
   EXPECT_NEAR(measured, a, 1e-3 * a);
   // the distance: the same closed form integrated, give or take the rolling spring's stretch
   // s = mu_roll F_n / k_roll (3.5e-4 of it) and 1e-3 of it for the rest, as above
@@ -340,22 +360,42 @@ TEST(RollingTwisting, RollingSphereDeceleratesAtFiveSeventhsMuRollG)
   EXPECT_LT(largest_after, 1e-4);
 }
 
+}    // namespace
+
+TEST(RollingTwisting, RollingSphereDeceleratesAtFiveSeventhsMuRollG)
+{
+  expect_rolling_deceleration("kuhn");
+}
+
+/* gran/coulomb's exact friction holds the contact point at rest (no tangential spring to
+   ring): the same closed form, the same error sources */
+TEST(RollingTwisting, CoulombRollingSphereDeceleratesAtFiveSeventhsMuRollG)
+{
+  expect_rolling_deceleration("coulomb");
+  expect_rolling_deceleration("coulomb", true);    // fix wall/gran/coulomb
+}
+
 /* at 0.9 of the threshold tan(alpha) = mu_roll the sphere stays where it is (the rolling spring
    holds it after a stretch of m g sin(alpha) / k_roll ~ 1e-7 m, twice that with the
    overshoot); at 1.1 it rolls down at 5/7 g (sin(alpha) - mu_roll cos(alpha)). Tolerance 1e-3
    of 5/7 g mu_roll as above. */
 TEST(RollingTwisting, SphereOnInclineRollsOnlyAboveTanAlphaEqualsMuRoll)
 {
+  // (gran/coulomb and its wall: the exact friction holds the contact point; the same closed
+  // forms, on the wall with the rolling radius R: to R / R_big = 1e-5 the same)
+  for (const std::string law : {"kuhn", "coulomb", "coulomb wall"})
   for (const double factor : {0.9, 1.1}) {
     const double alpha = std::atan(factor * MU_ROLL);
-    const InclineRun r = run_incline(rolling_incline(alpha * 180.0 / INCLINE_PI));
+    const bool wall = law == "coulomb wall";
+    const InclineRun r = run_incline(
+        rolling_incline(alpha * 180.0 / INCLINE_PI, wall ? "coulomb" : law, wall));
     const double closed =
         factor < 1.0 ? 0.0 : 5.0 / 7.0 * INCLINE_G * (std::sin(alpha) - MU_ROLL * std::cos(alpha));
-    std::printf("[ incline  ] tan(alpha) = %.2f mu_roll: accelerations %.4e, %.4e m/s2, closed "
+    std::printf("[ incline  ] %s, tan(alpha) = %.2f mu_roll: accelerations %.4e, %.4e m/s2, closed "
                 "form %.4e; energy drift %.1e J of gravity's work %.1e J\n",
-                factor, r.a[0], r.a[1], closed, r.energy_drift, r.gravity_work);
+                law.c_str(), factor, r.a[0], r.a[1], closed, r.energy_drift, r.gravity_work);
     for (int k = 0; k < 2; k++)
-      EXPECT_NEAR(r.a[k], closed, 1e-3 * 5.0 / 7.0 * INCLINE_G * MU_ROLL) << factor;
+      EXPECT_NEAR(r.a[k], closed, 1e-3 * 5.0 / 7.0 * INCLINE_G * MU_ROLL) << law << factor;
   }
 }
 
@@ -422,39 +462,64 @@ PerAtom turned_by_90(const PerAtom &t)
   return out;
 }
 
-}    // namespace
-
-TEST(RollingTwisting, RigidRotationRestoresTorquesUnlikePairGranular)
+// the bound above
+constexpr double rotation_bound()
 {
-  const std::vector<std::string> ours_lines = {"pair_style gran/kuhn rolling sds 2.0e3 0.0 0.1 "
-                                               "twisting sds 1e-5 0.0 3e-5",
-                                               "pair_coeff * * 2.0e3 2.0e3 0.0"};
+  return 8.0 * (0.5 * INCLINE_PI) * (0.5 * INCLINE_PI) * (0.5 * INCLINE_PI) / 12.0 * 2.0 /
+      (3.0 * 1.7320508075688772) / 1e6;
+}
+
+/* a style's torques turned with the packing (at 90 degrees in 1000 and 2000 steps, and back):
+   within the bound above, and the difference is the carrying's third-order term (it falls by
+   4 when the steps double) */
+void expect_objective(const std::vector<std::string> &ours_lines,
+                                           const char *what)
+{
   const Turned ours = turn_there_and_back(ours_lines, 1000);
   const Turned finer = turn_there_and_back(ours_lines, 2000);
-  const Turned lammps = turn_there_and_back(
-      {"pair_style granular", "pair_coeff * * hooke 2.0e3 0.0 tangential linear_history 2.0e3 "
-                              "0.0 0.0 rolling sds 2.0e3 0.0 0.1 twisting sds 1e-5 0.0 3e-5"},
-      1000);
   const double ours_turned = max_relative_difference(turned_by_90(ours.before), ours.turned);
   const double ours_back = max_relative_difference(ours.before, ours.back);
   const double finer_turned = max_relative_difference(turned_by_90(finer.before), finer.turned);
-  const double lammps_turned = max_relative_difference(turned_by_90(lammps.before), lammps.turned);
-  const double lammps_back = max_relative_difference(lammps.before, lammps.back);
-  std::printf("[ rotation ] torques, largest difference / largest torque: gran/kuhn %.1e at 90 "
-              "degrees in 1000 steps (%.1e in 2000), %.1e back; pair granular %.1e at 90 "
-              "degrees, %.1e back\n",
-              ours_turned, finer_turned, ours_back, lammps_turned, lammps_back);
+  std::printf("[ rotation ] torques, largest difference / largest torque: %s %.1e at 90 degrees "
+              "in 1000 steps (%.1e in 2000), %.1e back\n",
+              what, ours_turned, finer_turned, ours_back);
   // the resistance is stressed, or the comparison proves nothing
   double largest = 0.0;
   for (const auto &t : ours.before)
     largest = std::max({largest, std::fabs(t[0]), std::fabs(t[1]), std::fabs(t[2])});
-  EXPECT_GT(largest, 0.0);
-  const double bound = 8.0 * std::pow(0.5 * INCLINE_PI, 3) / 12.0 * 2.0 / (3.0 * std::sqrt(3.0)) / 1e6;
-  EXPECT_LT(ours_turned, bound);
-  EXPECT_LT(ours_back, bound);
-  EXPECT_GT(ours_turned / finer_turned, 3.0);
-  EXPECT_LT(ours_turned / finer_turned, 5.0);
+  EXPECT_GT(largest, 0.0) << what;
+  const double bound = rotation_bound();
+  EXPECT_LT(ours_turned, bound) << what;
+  EXPECT_LT(ours_back, bound) << what;
+  EXPECT_GT(ours_turned / finer_turned, 3.0) << what;
+  EXPECT_LT(ours_turned / finer_turned, 5.0) << what;
+}
+
+}    // namespace
+
+TEST(RollingTwisting, RigidRotationRestoresTorquesUnlikePairGranular)
+{
+  expect_objective({"pair_style gran/kuhn rolling sds 2.0e3 0.0 0.1 twisting sds 1e-5 0.0 3e-5",
+                    "pair_coeff * * 2.0e3 2.0e3 0.0"},
+                   "gran/kuhn");
+  const Turned lammps = turn_there_and_back(
+      {"pair_style granular", "pair_coeff * * hooke 2.0e3 0.0 tangential linear_history 2.0e3 "
+                              "0.0 0.0 rolling sds 2.0e3 0.0 0.1 twisting sds 1e-5 0.0 3e-5"},
+      1000);
+  const double lammps_turned = max_relative_difference(turned_by_90(lammps.before), lammps.turned);
+  const double lammps_back = max_relative_difference(lammps.before, lammps.back);
+  std::printf("[ rotation ] pair granular %.1e at 90 degrees, %.1e back\n", lammps_turned,
+              lammps_back);
   // pair granular's springs lag by the twirl: an O(1) error, and partly left on the way back
   EXPECT_GT(lammps_turned, 0.1);
-  EXPECT_GT(lammps_back, 1e3 * bound);
+  EXPECT_GT(lammps_back, 1e3 * rotation_bound());
+}
+
+// gran/coulomb (mu = 0: its friction is zero, the torques are the resistance's alone)
+TEST(RollingTwisting, CoulombRigidRotationRestoresTorques)
+{
+  expect_objective({"pair_style gran/coulomb",
+                    "pair_coeff * * hooke 2.0e3 0.0 rolling sds 2.0e3 0.0 0.1 twisting sds 1e-5 "
+                    "0.0 3e-5"},
+                   "gran/coulomb");
 }

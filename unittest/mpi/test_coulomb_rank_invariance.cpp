@@ -72,13 +72,14 @@ void expect_solver_report(const Outcome &serial, double tolerance, int cap)
 /* The run of `style` on 1 rank against 2 and 4: forces and torques after `steps` steps agree
    to `agreement` of the largest; solver_tolerance and cap: iterate's (0: direct). */
 void expect_rank_invariant(const std::string &style, bool newton, double agreement, int steps,
-                           double solver_tolerance = 0.0, int cap = 0)
+                           double solver_tolerance = 0.0, int cap = 0,
+                           const std::string &coeff_extra = "")
 {
   int world, me;
   MPI_Comm_size(MPI_COMM_WORLD, &world);
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
-  const auto input =
-      dense_packing_input({style, "pair_coeff * * hooke 2.0e3 0.5 damping 0.002 0"}, newton);
+  const auto input = dense_packing_input(
+      {style, "pair_coeff * * hooke 2.0e3 0.5 damping 0.002 0" + coeff_extra}, newton);
   const Outcome serial = run_on(1, input, steps);
   for (int n : {2, 4}) {
     if (n > world) continue;
@@ -111,6 +112,14 @@ TEST(CoulombRankInvariance, DirectNewtonOn)
 TEST(CoulombRankInvariance, DirectNewtonOff)
 {
   expect_rank_invariant("pair_style gran/coulomb", false, 1e-9, 200);
+}
+
+// with rolling and twisting resistance (their torques on ghost atoms, newton off: each rank
+// computes a pair with a ghost and applies its own atom's share)
+TEST(CoulombRankInvariance, DirectWithRollingAndTwistingNewtonOff)
+{
+  expect_rank_invariant("pair_style gran/coulomb", false, 1e-9, 200, 0.0, 0,
+                        " rolling sds 2.0e3 0.01 0.1 twisting sds 1e-5 1e-10 3e-5");
 }
 
 /* Iterated: every contact's force is updated from the previous iterate's totals (Jacobi), so
