@@ -368,22 +368,16 @@ TEST(GranCoulomb, EnergyBalanceOfFrictionalPacking)
 }
 
 /* With rolling and twisting resistance the springs' energy and their sliders' and dashpots'
-   dissipation are in the sums. The resistance's work over a step is taken with the end-of-step torques, as the integrator
-   applies them: an error first order in dt (as gran/kuhn's, test_rolling_twisting.cpp). Over
-   the same 0.6 ms at dt and dt/2 the drift must halve (ratio 1.8 to 2.2), and Richardson's
-   extrapolation to dt = 0, 2 drift(dt/2) - drift(dt), vanish but for the second-order terms:
-   1e-2 of drift(dt) (omega dt ~ 3e-3 of the first-order one, as there) and the normal springs'
-   own error, which EnergyBalanceOfFrictionalPacking holds to 5e-6. */
+   dissipation are in the sums. The resistance's work over a step is the trapezoid of its start
+   and end torques, as velocity-Verlet's kinetic energy takes it, so the balance holds to the
+   normal springs' own time-step error, which EnergyBalanceOfFrictionalPacking holds to 5e-6
+   (measured -1.9e-6 here; booked with the end-of-step torques, as before, 6.4e-5, first order
+   in dt). */
 TEST(GranCoulomb, EnergyBalanceWithRollingAndTwisting)
 {
-  const std::string extra = " damping 0.002 0 rolling sds 2.0e3 0.01 0.1 twisting sds 1e-5 1e-10 3e-5";
-  const double drift = packing_energy_drift(extra, 2e-7, 3000);
-  const double drift_half = packing_energy_drift(extra, 1e-7, 6000);
-  std::printf("[ energy   ] with rolling and twisting: extrapolated to dt = 0: %.1e\n",
-              2.0 * drift_half - drift);
-  EXPECT_GT(drift / drift_half, 1.8);
-  EXPECT_LT(drift / drift_half, 2.2);
-  EXPECT_LT(std::fabs(2.0 * drift_half - drift), 1e-2 * std::fabs(drift) + 5e-6);
+  const std::string extra =
+      " damping 0.002 0 rolling sds 2.0e3 0.01 0.1 twisting sds 1e-5 1e-10 3e-5";
+  EXPECT_NEAR(packing_energy_drift(extra, 2e-7, 3000), 0.0, 5e-6);
 }
 
 /* N + M steps straight = N steps, restart file, M steps (the friction forces and states are in
