@@ -8,7 +8,9 @@
    - closed forms: a sphere rolling on a flat surface decelerates at 5/7 mu_roll g and stops;
      on an incline it stays at rest while tan(alpha) <= mu_roll and rolls down beyond;
    - rigid rotation of a loaded packing: the torques turn with it (pair granular's do not);
-   - restart continuity (rank invariance: unittest/mpi/test_rank_invariance.cpp);
+   - the same closed forms at fix wall/gran/kuhn's flat wall;
+   - restart continuity (rank invariance: unittest/mpi/test_rank_invariance.cpp; the walls':
+     test_wall_gran.cpp, test_wall_rank_invariance.cpp);
    - bad input gives clear errors. */
 #include "incline.h"
 #include "lammps_session.h"
@@ -220,6 +222,8 @@ TEST(RollingTwisting, BadInputGivesClearErrors)
       {"pair_style gran/kuhn twisting xyz", "unknown model xyz"},
       {"pair_style gran/kuhn rolling sds -1 0 0.1", "k must be >= 0"},
       {"pair_style gran/kuhn twisting sds 1 0 -0.1", "mu must be >= 0"},
+      {"fix w all wall/gran/kuhn 1e5 8e4 0.5 rolling sds 1 2 -3 zplane 0 NULL", "mu must be >= 0"},
+      {"fix w all wall/gran/kuhn 1e5 8e4 0.5 twisting xyz zplane 0 NULL", "unknown model xyz"},
   };
   for (const auto &c : cases) {
     LammpsSession s;
@@ -256,7 +260,7 @@ TEST(RollingTwisting, OptionsCannotChangeAfterARun)
 
 /* ---------------------------------------------------------------- closed forms
    A sphere of radius R = 1 cm, density 2500 kg/m3 (incline.h) on a frozen sphere of radius
-   1000 m standing for a flat surface (the walls do not take the options yet), gran/kuhn
+   1000 m standing for a flat surface, and on fix wall/gran/kuhn's flat wall, gran/kuhn
    1e6 8e5 0.5 with "restitution 0.3 1" (the start's normal and tangential oscillations die
    within ~1 ms). Rolling without slip, the rolling torque mu_roll F_n R_eff about the contact
    decelerates the sphere (I + m R^2 = 7/5 m R^2) at a = 5/7 mu_roll g R_eff / R; on a slope
@@ -278,11 +282,12 @@ namespace {
 
 constexpr double MU_ROLL = 0.1;
 
-Incline rolling_incline(double alpha_deg)
+// wall: fix wall/gran/kuhn (a flat surface), else the pair style against a frozen sphere
+Incline rolling_incline(double alpha_deg, bool wall = false)
 {
   // k_roll 1e5 N/m: rolling spring frequency sqrt(k_roll / (7/5 m)) ~ 2600 rad/s, 240 steps
   // a period; gamma_roll 60: below critical (2 sqrt(7/5 m k_roll) = 77), the spring settles
-  return {"kuhn", false, alpha_deg, "restitution 0.3 1",
+  return {"kuhn", wall, alpha_deg, "restitution 0.3 1",
           fmt::format("rolling sds 1e5 60 {}", MU_ROLL)};
 }
 
@@ -302,15 +307,19 @@ double slope(const std::vector<std::pair<double, double>> &tv)
 
 }    // namespace
 
-TEST(RollingTwisting, RollingSphereDeceleratesAtFiveSeventhsMuRollG)
+/* on the frozen sphere of radius INCLINE_BIG (the pair style) the slope's factor
+   INCLINE_BIG / (INCLINE_BIG + R) enters; on fix wall/gran/kuhn's flat wall (a partner of
+   infinite radius: the rolling radius is the sphere's) the closed form itself */
+void expect_rolling_deceleration(bool wall)
 {
   LammpsSession s;
   s.load_plugin();
-  s.commands(incline_input(rolling_incline(0.0)));
+  s.commands(incline_input(rolling_incline(0.0, wall)));
   const double v0 = 0.02;    // m/s, rolling without slip: omega_y = v0 / R
   s.commands({fmt::format("velocity small set {} 0 0", v0),
               fmt::format("set type 1 omega 0 {} 0", v0 / INCLINE_RADIUS), "run 0 post no"});
-  const double a = 5.0 / 7.0 * MU_ROLL * INCLINE_G * INCLINE_BIG / (INCLINE_BIG + INCLINE_RADIUS);
+  const double a = 5.0 / 7.0 * MU_ROLL * INCLINE_G *
+      (wall ? 1.0 : INCLINE_BIG / (INCLINE_BIG + INCLINE_RADIUS));
   const double t_stop = v0 / a;    // 28.5 ms
   auto *atom = s.lmp->atom;
   std::vector<std::pair<double, double>> window;
@@ -326,10 +335,11 @@ TEST(RollingTwisting, RollingSphereDeceleratesAtFiveSeventhsMuRollG)
   const double x_stop = atom->x[atom->map(1)][0];
   const double measured = -slope(window);
   const double x_closed = v0 * v0 / (2.0 * a);
-  std::printf("[ rolling  ] deceleration %.6g m/s2, closed form 5/7 mu_roll g %.6g (relative "
-              "%.1e); distance to the stop %.5g m, closed form %.5g m; after the stop |v| <= "
-              "%.1e m/s\n",
-              measured, a, measured / a - 1.0, x_stop, x_closed, largest_after);
+  std::printf("[ rolling  ] %s: deceleration %.6g m/s2, closed form 5/7 mu_roll g %.6g "
+              "(relative %.1e); distance to the stop %.5g m, closed form %.5g m; after the stop "
+              "|v| <= %.1e m/s\n",
+              wall ? "wall" : "pair", measured, a, measured / a - 1.0, x_stop, x_closed,
+              largest_after);
   EXPECT_NEAR(measured, a, 1e-3 * a);
   // the distance: the same closed form integrated, give or take the rolling spring's stretch
   // s = mu_roll F_n / k_roll (3.5e-4 of it) and 1e-3 of it for the rest, as above
@@ -341,22 +351,34 @@ TEST(RollingTwisting, RollingSphereDeceleratesAtFiveSeventhsMuRollG)
   EXPECT_LT(largest_after, 1e-4);
 }
 
+TEST(RollingTwisting, RollingSphereDeceleratesAtFiveSeventhsMuRollG)
+{
+  expect_rolling_deceleration(false);
+}
+
+TEST(RollingTwisting, RollingSphereOnWallDeceleratesAtFiveSeventhsMuRollG)
+{
+  expect_rolling_deceleration(true);
+}
+
 /* at 0.9 of the threshold tan(alpha) = mu_roll the sphere stays where it is (the rolling spring
    holds it after a stretch of m g sin(alpha) / k_roll ~ 1e-7 m, twice that with the
    overshoot); at 1.1 it rolls down at 5/7 g (sin(alpha) - mu_roll cos(alpha)). Tolerance 1e-3
    of 5/7 g mu_roll as above. */
 TEST(RollingTwisting, SphereOnInclineRollsOnlyAboveTanAlphaEqualsMuRoll)
 {
+  for (const bool wall : {false, true})
   for (const double factor : {0.9, 1.1}) {
     const double alpha = std::atan(factor * MU_ROLL);
-    const InclineRun r = run_incline(rolling_incline(alpha * 180.0 / INCLINE_PI));
+    const InclineRun r = run_incline(rolling_incline(alpha * 180.0 / INCLINE_PI, wall));
     const double closed =
         factor < 1.0 ? 0.0 : 5.0 / 7.0 * INCLINE_G * (std::sin(alpha) - MU_ROLL * std::cos(alpha));
-    std::printf("[ incline  ] tan(alpha) = %.2f mu_roll: accelerations %.4e, %.4e m/s2, closed "
+    std::printf("[ incline  ] %s, tan(alpha) = %.2f mu_roll: accelerations %.4e, %.4e m/s2, closed "
                 "form %.4e; energy drift %.1e J of gravity's work %.1e J\n",
-                factor, r.a[0], r.a[1], closed, r.energy_drift, r.gravity_work);
+                wall ? "wall" : "pair", factor, r.a[0], r.a[1], closed, r.energy_drift,
+                r.gravity_work);
     for (int k = 0; k < 2; k++)
-      EXPECT_NEAR(r.a[k], closed, 1e-3 * 5.0 / 7.0 * INCLINE_G * MU_ROLL) << factor;
+      EXPECT_NEAR(r.a[k], closed, 1e-3 * 5.0 / 7.0 * INCLINE_G * MU_ROLL) << factor << wall;
   }
 }
 
