@@ -61,8 +61,10 @@ template <class Row> KOKKOS_FORCEINLINE_FUNCTION RecordAt<Row> record_at(const R
    (forces from the stored history, nothing advanced), 1 during a run;
    ALL_ON: 1: every refinement on (the default), known to the compiler, which
    then drops the kernel's tests of the flags, as PairGranKuhn's
-   run_contact_law<true, false>; 2: some type pair has restitution damping,
-   added to the kernel's result (run_contact_law<false, true>); 0: neither.
+   run_contact_law<true, false, false>; 2: some type pair has restitution damping,
+   added to the kernel's result (run_contact_law<false, true, false>); 3: as 2, with
+   rolling or twisting resistance (run_contact_law<false, true, true>; without, the step's
+   resistance code is dropped from the loop); 0: none of these.
 ------------------------------------------------------------------------- */
 
 template <class DeviceType, int NEIGHFLAG, int NEWTON_PAIR, int EVFLAG, int ADVANCE, int ALL_ON>
@@ -123,7 +125,7 @@ struct KuhnPairLoop : PairGranKuhnKernelData<DeviceType>, DemcForceScatter<Devic
   // the rolling and twisting parameters of a type pair, nullptr if off
   KOKKOS_INLINE_FUNCTION const demc::resistance::Params *resist(int ti, int tj) const
   {
-    return this->layout.torque >= 0 ? &this->resistance(ti, tj) : nullptr;
+    return ALL_ON == 3 ? &this->resistance(ti, tj) : nullptr;
   }
 
   /* The touching pair (i, j) at list position jj: the contact step, its record, the force
@@ -154,7 +156,7 @@ struct KuhnPairLoop : PairGranKuhnKernelData<DeviceType>, DemcForceScatter<Devic
     const kuhn::Params &params = kuhn::params_for_step < ALL_ON == 1 > (type_params, folded);
     kuhn::Law law = {&params, nullptr, d.dashpot_limits, resist(ti, tj)};
     kuhn::Geometry g = {c.overlap, c.n, c.n_old, c.du, c.twirl, 0.0, {0.0, 0.0, 0.0}, 0.0};
-    if (ALL_ON == 2) {
+    if (ALL_ON >= 2) {
       law.restitution = &d.dashpots(ti, tj);
       if (demc::needs_effective_mass(*law.restitution)) g.m_eff = d.effective_mass(i, j);
     }
@@ -305,6 +307,10 @@ template <class DeviceType> void PairGranKuhnKokkos<DeviceType>::compute(int efl
   shared.dispatch(evflag, advance, [&](auto neigh, auto ev, auto adv) {
     constexpr int N = decltype(neigh)::value, EV = decltype(ev)::value, ADV = decltype(adv)::value;
     // setup steps are rare: only the run's steps get the variant with the flags folded
+    if (resistance_on()) {
+      this->template launch<N, EV, ADV, 3>(inum, sums);
+      return;
+    }
     if (restitution_active) {
       this->template launch<N, EV, ADV, 2>(inum, sums);
       return;

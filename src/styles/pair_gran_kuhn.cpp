@@ -133,14 +133,16 @@ void PairGranKuhn::flush_contacts(KuhnBuffer &buf, bool advance, double *sum, do
 {
   LawTotals totals = {sum, friction, damping};
   const bool all_on = refinements == kuhn::ALL;
-  if (all_on && restitution_active)
-    run_contact_law<true, true>(buf, advance, totals);
+  if (resistance_on())    // (the general variant: any refinements, any damping)
+    run_contact_law<false, true, true>(buf, advance, totals);
+  else if (all_on && restitution_active)
+    run_contact_law<true, true, false>(buf, advance, totals);
   else if (all_on)
-    run_contact_law<true, false>(buf, advance, totals);
+    run_contact_law<true, false, false>(buf, advance, totals);
   else if (restitution_active)
-    run_contact_law<false, true>(buf, advance, totals);
+    run_contact_law<false, true, false>(buf, advance, totals);
   else
-    run_contact_law<false, false>(buf, advance, totals);
+    run_contact_law<false, false, false>(buf, advance, totals);
   buf.n = 0;
 }
 
@@ -149,7 +151,7 @@ void PairGranKuhn::flush_contacts(KuhnBuffer &buf, bool advance, double *sum, do
    are independent from pair to pair, and so are the force updates: in short loops the processor
    overlaps them across pairs, which the ~800 instructions of one contact's whole step kept it
    from doing. */
-template <bool ALL_ON, bool RESTITUTION>
+template <bool ALL_ON, bool RESTITUTION, bool RESIST>
 void PairGranKuhn::run_contact_law(KuhnBuffer &buf, bool advance, LawTotals &totals)
 {
   const kuhn::Phase phase =
@@ -161,12 +163,12 @@ void PairGranKuhn::run_contact_law(KuhnBuffer &buf, bool advance, LawTotals &tot
     geometry[k] = sphere_contact(t.i, t.j, std::sqrt(t.rsq), advance);
   }
   for (int k = 0; k < buf.n; k++)
-    outcome[k] = step_contact<ALL_ON, RESTITUTION>(buf.pairs[k], geometry[k], phase, totals);
-  const bool couples = resistance_on();
+    outcome[k] =
+        step_contact<ALL_ON, RESTITUTION, RESIST>(buf.pairs[k], geometry[k], phase, totals);
   for (int k = 0; k < buf.n; k++) {
     const int i = buf.pairs[k].i, j = buf.pairs[k].j;
     const kuhn::Outcome &o = outcome[k];
-    if (couples) {    // the force's torques and the resistance's couple
+    if (RESIST) {    // the force's torques and the resistance's couple
       const Vec3 axis = demc::sphere_torque_arm(geometry[k], o.force);
       add_force(i, j, o.force, geometry[k].arm_p * axis + o.torque,
                 geometry[k].arm_q * axis - o.torque, i, j, o.Wn + o.Wt);
@@ -179,7 +181,7 @@ void PairGranKuhn::run_contact_law(KuhnBuffer &buf, bool advance, LawTotals &tot
 
 /* Contact t's step (geometry c) from its history, which a run's step replaces; the step's
    dissipation and energies into compute()'s sums. */
-template <bool ALL_ON, bool RESTITUTION>
+template <bool ALL_ON, bool RESTITUTION, bool RESIST>
 kuhn::Outcome PairGranKuhn::step_contact(const KuhnContact &t, const demc::SphereContact &c,
                                          kuhn::Phase phase, LawTotals &totals)
 {
@@ -193,7 +195,7 @@ kuhn::Outcome PairGranKuhn::step_contact(const KuhnContact &t, const demc::Spher
     law.restitution = &pair_dashpots[pair_type];
     if (demc::needs_effective_mass(*law.restitution)) g.m_eff = contact_effective_mass(i, j);
   }
-  if (resistance_on()) {
+  if (RESIST) {
     const double *omega = loop.omegas, *radius = atom->radius;
     law.resist = &resistance_params[pair_type];
     g.w_rel = demc_vec(omega + 3 * j) - demc_vec(omega + 3 * i);

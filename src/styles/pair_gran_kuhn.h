@@ -101,11 +101,13 @@ class PairGranKuhn : public PairGranDemc {
     double *sum;
     double &friction, &damping;
   };
-  template <bool ALL_ON, bool RESTITUTION>
+  // RESIST: rolling or twisting resistance is on (known to the compiler: without, the step's
+  // resistance code is dropped from the loop)
+  template <bool ALL_ON, bool RESTITUTION, bool RESIST>
   void run_contact_law(KuhnBuffer &buf, bool advance, LawTotals &totals);
   // one contact's step (demc::kuhn::contact_step()) with its record and compute()'s sums
   // (always inlined: out of line, the results went through memory)
-  template <bool ALL_ON, bool RESTITUTION>
+  template <bool ALL_ON, bool RESTITUTION, bool RESIST>
   DEMC_HOST_FLAT demc::kuhn::Outcome step_contact(const KuhnContact &t,
                                                   const demc::SphereContact &c,
                                                   demc::kuhn::Phase phase, LawTotals &totals);
