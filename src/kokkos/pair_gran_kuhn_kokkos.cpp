@@ -10,14 +10,14 @@
 
    Per-contact history: LAMMPS's fix neigh/history/kk (through
    FixNeighHistoryDemcKokkos, which works around its restart and
-   more-than-8-partners problems), 6 values per contact in the CPU style's
-   layout (PairGranKuhn::HistoryIndex).
+   more-than-8-partners problems), the CPU style's record per contact
+   (PairGranKuhn::HistoryIndex, record_layout).
 ------------------------------------------------------------------------- */
 
 #include "pair_gran_kuhn_kokkos.h"
 
 #include "contact_geometry.h"
-#include "kuhn_contact.h"
+#include "kuhn_step.h"
 
 #include "atom_kokkos.h"
 #include "atom_masks.h"
@@ -40,6 +40,17 @@ namespace kuhn = demc::kuhn;
 
 namespace {
 
+// a contact's record in a history row (DemcRow), indexed as kuhn::read_record() reads it
+template <class Row> struct RecordAt {
+  Row row;
+  int base;
+  KOKKOS_FORCEINLINE_FUNCTION double &operator[](int k) const { return row(base + k); }
+};
+template <class Row> KOKKOS_FORCEINLINE_FUNCTION RecordAt<Row> record_at(const Row &row, int base)
+{
+  return {row, base};
+}
+
 /* ----------------------------------------------------------------------
    The pair loop: one atom i of the half list and all its neighbors j.
    The body of PairGranKuhn::compute() on views. Device code: only Kokkos
@@ -50,8 +61,10 @@ namespace {
    (forces from the stored history, nothing advanced), 1 during a run;
    ALL_ON: 1: every refinement on (the default), known to the compiler, which
    then drops the kernel's tests of the flags, as PairGranKuhn's
-   run_contact_law<true, false>; 2: some type pair has restitution damping,
-   added to the kernel's result (run_contact_law<false, true>); 0: neither.
+   run_contact_law<true, false, false>; 2: some type pair has restitution damping,
+   added to the kernel's result (run_contact_law<false, true, false>); 3: as 2, with
+   rolling or twisting resistance (run_contact_law<false, true, true>; without, the step's
+   resistance code is dropped from the loop); 0: none of these.
 ------------------------------------------------------------------------- */
 
 template <class DeviceType, int NEIGHFLAG, int NEWTON_PAIR, int EVFLAG, int ADVANCE, int ALL_ON>
@@ -59,19 +72,6 @@ struct KuhnPairLoop : PairGranKuhnKernelData<DeviceType>, DemcForceScatter<Devic
   typedef DeviceType device_type;
   typedef PairGranKuhnSums value_type;
   typedef PairGranKuhnKernelData<DeviceType> Data;
-  enum {
-    H_FTX = PairGranKuhn::H_FTX,
-    H_FTY = PairGranKuhn::H_FTY,
-    H_FTZ = PairGranKuhn::H_FTZ,
-    H_ZETA = PairGranKuhn::H_ZETA,
-    H_WFRIC = PairGranKuhn::H_WFRIC,
-    H_WDAMP = PairGranKuhn::H_WDAMP,
-    H_FDAMP_X = PairGranKuhn::H_FDAMP_X,
-    H_FDAMP_Y = PairGranKuhn::H_FDAMP_Y,
-    H_FDAMP_Z = PairGranKuhn::H_FDAMP_Z,
-    H_SIZE = PairGranKuhn::H_SIZE
-  };
-
   typedef DemcForceScatter<DeviceType, NEIGHFLAG> Scatter;
   explicit KuhnPairLoop(const Data &d) : Data(d), Scatter(d) {}
 
@@ -98,20 +98,37 @@ struct KuhnPairLoop : PairGranKuhnKernelData<DeviceType>, DemcForceScatter<Devic
        neighbor a rewrite of its values in every step. */
     const auto touch_i = demc_row(d.touch, i);
     if (touch_i(jj) == 0) return false;
-    // separation releases the stored tangential energy through slip
-    const auto history_i = demc_row(d.history, i);
-    const int h = H_SIZE * jj;
-    if (ADVANCE) {
-      const Vec3 ft = {history_i(h + H_FTX), history_i(h + H_FTY), history_i(h + H_FTZ)};
-      sums.friction +=
-          pair_weight(j) * kuhn::separation_energy(d.params(d.type[i], d.type[j]).kt, ft);
-    }
+    // separation releases the energy the contact held
+    const auto h = record_at(demc_row(d.history, i), d.history_size * jj);
+    const int ti = d.type[i], tj = d.type[j];
+    const double r_eff = d.radius[i] * d.radius[j] / (d.radius[i] + d.radius[j]);
+    sums.friction += pair_weight(j) *
+        kuhn::parting_energy(d.params(ti, tj).kt, resist(ti, tj), record_of(h), r_eff);
     touch_i(jj) = 0;
-    for (int k = 0; k < H_SIZE; k++) history_i(h + k) = 0.0;
+    for (int k = 0; k < d.history_size; k++) h[k] = 0.0;
     return false;
   }
 
-  /* The touching pair (i, j) at list position jj: the contact law, its history, the force
+  /* fix neigh/history/kk ignores Pair::nondefault_history_transfer: when it hands the
+     history of pair (i,j) over to j (at re-neighboring and at the end of a run) it negates
+     ALL values. That is right for the forces and the torque (they then act on the other
+     particle; PairGranKuhn::transfer_history() does the same), wrong for the values that
+     do not change under the exchange. The stored overlap is > 0 for every touching pair,
+     so its sign says whether the values were handed over an odd number of times, and those
+     are read back times that sign (kuhn::read_record()); the record is written back with
+     sign +. The sign bit is tested, so a stored overlap of 0 keeps it. */
+  template <class H> KOKKOS_INLINE_FUNCTION kuhn::Record record_of(const H &h) const
+  {
+    return kuhn::read_record(h, this->layout, Kokkos::signbit(h[kuhn::R_ZETA]) ? -1.0 : 1.0);
+  }
+
+  // the rolling and twisting parameters of a type pair, nullptr if off
+  KOKKOS_INLINE_FUNCTION const demc::resistance::Params *resist(int ti, int tj) const
+  {
+    return ALL_ON == 3 ? &this->resistance(ti, tj) : nullptr;
+  }
+
+  /* The touching pair (i, j) at list position jj: the contact step, its record, the force
      and torque on j (through the scatter accesses) and on i (added to f_i, tor_i). */
   template <class AccessF, class AccessT>
   KOKKOS_INLINE_FUNCTION void contact(int i, int jj, int j, double rsq, value_type &sums,
@@ -119,100 +136,72 @@ struct KuhnPairLoop : PairGranKuhnKernelData<DeviceType>, DemcForceScatter<Devic
                                       Vec3 &tor_i) const
   {
     const Data &d = *this;
-    const double step_dt = ADVANCE ? d.dt : 0.0;
     const auto touch_i = demc_row(d.touch, i);
-    const auto history_i = demc_row(d.history, i);
-    const int h = H_SIZE * jj;    // this contact's history: history_i(h + PairGranKuhn::H_*)
+    const auto h = record_at(demc_row(d.history, i), d.history_size * jj);
     const double weight = pair_weight(j);
-
-    /* fix neigh/history/kk ignores Pair::nondefault_history_transfer: when it hands the
-       history of pair (i,j) over to j (at re-neighboring and at the end of a run) it
-       negates ALL values. That is right for the tangential force (it then acts on the
-       other particle; PairGranKuhn::transfer_history() does the same), wrong for the
-       scalars. The stored overlap is > 0 for every touching pair, so its sign says
-       whether the values were handed over an odd number of times, and the scalars are
-       read back times that sign: for the overlap and the damping work (>= 0 by
-       construction) this is fabs(); the friction work can be < 0 (elastic_slip no), where
-       fabs() would be wrong. The sign bit is tested, so a stored overlap of 0 keeps it. */
-    const double zeta_stored = history_i(h + H_ZETA);
-    const double sign = Kokkos::signbit(zeta_stored) ? -1.0 : 1.0;
+    const int ti = d.type[i], tj = d.type[j];
 
     // geometry and movements as the CPU style (PairGranDemc::sphere_contact): n from i to
     // j, positions at the start of the step x - v dt, contact point at the middle of the
     // overlap, nothing moves at setup
     const Vec3 x_i = demc_vec3(d.x, i), x_j = demc_vec3(d.x, j);
-    const demc::SphereContact g = demc::sphere_contact(
-        x_i, x_j, d.radius[i], d.radius[j], demc::math::sqrt(rsq), demc_vec3(d.v, i),
-        demc_vec3(d.v, j), demc_vec3(d.omega, i), demc_vec3(d.omega, j), step_dt);
-    // zeta_old: 0 unless touching before (CPU: touch ? zeta : 0); no dashpots at setup: the
-    // kernel skips them for a step of length 0
-    const kuhn::Kinematics m = {g.overlap, sign * zeta_stored, g.n, g.n_old, g.du, g.twirl,
-                                step_dt};
+    const Vec3 w_i = demc_vec3(d.omega, i), w_j = demc_vec3(d.omega, j);
+    const demc::SphereContact c =
+        demc::sphere_contact(x_i, x_j, d.radius[i], d.radius[j], demc::math::sqrt(rsq),
+                             demc_vec3(d.v, i), demc_vec3(d.v, j), w_i, w_j, ADVANCE ? d.dt : 0.0);
     // named: params_for_step() may return this reference (a view of another memory trait could
     // hand out a temporary, which must outlive the step)
-    const kuhn::Params &type_params = d.params(d.type[i], d.type[j]);
+    const kuhn::Params &type_params = d.params(ti, tj);
     kuhn::Params folded;
     const kuhn::Params &params = kuhn::params_for_step < ALL_ON == 1 > (type_params, folded);
-
-    const Vec3 ft_old = {history_i(h + H_FTX), history_i(h + H_FTY), history_i(h + H_FTZ)};
-    kuhn::Result res = kuhn::step(params, m, ft_old);
-    bool tangential = params.damp_t > 0.0;
-    if (ALL_ON == 2) {
-      const demc::ContactDashpots &dash = d.dashpots(d.type[i], d.type[j]);
-      const double m_eff = demc::needs_effective_mass(dash) ? d.effective_mass(i, j) : 0.0;
-      kuhn::add_restitution_dashpots(dash, m, m_eff, res);
-      tangential = tangential || demc::has_tangential_dashpot(dash);
+    kuhn::Law law = {&params, nullptr, d.dashpot_limits, resist(ti, tj)};
+    kuhn::Geometry g = {c.overlap, c.n, c.n_old, c.du, c.twirl, 0.0, {0.0, 0.0, 0.0}, 0.0};
+    if (ALL_ON >= 2) {
+      law.restitution = &d.dashpots(ti, tj);
+      if (demc::needs_effective_mass(*law.restitution)) g.m_eff = d.effective_mass(i, j);
     }
-    if (d.dashpot_limits.act_on(tangential))
-      kuhn::limit_dashpots(d.dashpot_limits, params.mu, m, res);
+    if (law.resist != nullptr) {
+      g.w_rel = w_j - w_i;
+      g.r_eff = d.radius[i] * d.radius[j] / (d.radius[i] + d.radius[j]);
+    }
+    const kuhn::Phase phase =
+        ADVANCE ? kuhn::ADVANCE : (d.repeat_dashpots ? kuhn::REPEAT : kuhn::HOLD);
+    kuhn::Record rec = record_of(h);
+    const kuhn::Outcome o = kuhn::contact_step(law, g, phase, d.dt, rec);
 
     if (ADVANCE) {
       touch_i(jj) = 1;
-      history_i(h + H_FTX) = res.ft.x;
-      history_i(h + H_FTY) = res.ft.y;
-      history_i(h + H_FTZ) = res.ft.z;
-      // the dashpot force on i, a force as ft: the hand-over's negation is its transfer too
-      history_i(h + H_FDAMP_X) = res.f_damp.x;
-      history_i(h + H_FDAMP_Y) = res.f_damp.y;
-      history_i(h + H_FDAMP_Z) = res.f_damp.z;
-      history_i(h + H_ZETA) = m.zeta_new;    // written back with sign +, and so:
-      history_i(h + H_WFRIC) = sign * history_i(h + H_WFRIC) + res.dWt_irrev;
-      history_i(h + H_WDAMP) = sign * history_i(h + H_WDAMP) + res.dW_damp;
-      sums.friction += weight * res.dWt_irrev;
-      sums.damping += weight * res.dW_damp;
+      kuhn::write_record(h, d.layout, rec);
+      sums.friction += weight * o.friction;
+      sums.damping += weight * o.damping;
     } else {
       // the CPU style's touch flag at setup: set iff a history is held (the flag that
       // fix neigh/history/kk leaves after a neighbor list build is not always 0 or 1)
-      touch_i(jj) = (zeta_stored != 0.0) ? 1 : 0;
-      // and its force: after read_restart the last step's dashpot force again
-      // (PairGranDemc::setup_repeats_dashpots)
-      if (d.repeat_dashpots)
-        res.force = res.force +
-            Vec3{history_i(h + H_FDAMP_X), history_i(h + H_FDAMP_Y), history_i(h + H_FDAMP_Z)};
+      touch_i(jj) = (h[kuhn::R_ZETA] != 0.0) ? 1 : 0;
     }
 
-    // force on i is res.force, j takes the reaction; torques from the contact vectors
-    const Vec3 &F = res.force;
-    const Vec3 torque_axis = demc::sphere_torque_arm(g, F);
+    // force on i is o.force, j takes the reaction; torques from the contact vectors and the
+    // resistance's couple
+    const Vec3 &F = o.force;
+    const Vec3 torque_axis = demc::sphere_torque_arm(c, F);
     f_i = f_i + F;
-    tor_i = tor_i + g.arm_p * torque_axis;
+    tor_i = tor_i + c.arm_p * torque_axis + o.torque;
     if (NEWTON_PAIR || j < d.nlocal)
-      demc_add_force_torque(a_f, a_torque, j, -F, g.arm_q * torque_axis);
+      demc_add_force_torque(a_f, a_torque, j, -F, c.arm_q * torque_axis - o.torque);
 
-    const double stored_t = res.Wt;
-    sums.normal += weight * res.Wn;
-    sums.tangential += weight * stored_t;
+    sums.normal += weight * o.Wn;
+    sums.tangential += weight * o.Wt;
     sums.contacts += weight;
-    if (res.branch == kuhn::BRANCH_SLIP || res.branch == kuhn::BRANCH_FRESH_SLIP)
-      sums.sliding += weight;
+    if (o.sliding) sums.sliding += weight;
     // energy and virial of this pair's force (not of the force accumulated on i so far)
-    if (EVFLAG) demc_tally<NEIGHFLAG, NEWTON_PAIR>(d, sums, i, j, res.Wn + stored_t, F, x_i - x_j);
+    if (EVFLAG) demc_tally<NEIGHFLAG, NEWTON_PAIR>(d, sums, i, j, o.Wn + o.Wt, F, x_i - x_j);
   }
 
   // the first pass's requests: the partner's data and the contact's history
   KOKKOS_INLINE_FUNCTION void prefetch_pair(int i, int jj, int j) const
   {
-    demc_prefetch_contact<Scatter>(*this, j, &demc_row(this->history, i)(H_SIZE * jj), H_SIZE);
+    demc_prefetch_contact<Scatter>(*this, j, &demc_row(this->history, i)(this->history_size * jj),
+                                   this->history_size);
   }
   // before the second pass: nothing more (the first pass asked for the whole history)
   KOKKOS_INLINE_FUNCTION void prefetch_pending(const DemcContactBlock &) const {}
@@ -260,7 +249,7 @@ template <class DeviceType> void PairGranKuhnKokkos<DeviceType>::init_style()
     auto cmd = fmt::format("{} all {} {}", history_fix_id(),
                            execution_space == Device ? "DEMC/NEIGH_HISTORY/KK/DEVICE"
                                                      : "DEMC/NEIGH_HISTORY/KK/HOST",
-                           (int) H_SIZE);
+                           history_size);
     fix_history =
         dynamic_cast<FixNeighHistory *>(modify->replace_fix(history_fix_id() + "_DUMMY", cmd, 1));
     if (fix_history == nullptr)
@@ -281,6 +270,7 @@ template <class DeviceType> void PairGranKuhnKokkos<DeviceType>::init_style()
   // coefficients per type pair for the device, filled by init_one()
   shared.size_type_params(k_params, atom->ntypes, "PairGranKuhn::params");
   shared.size_type_params(k_dashpots, atom->ntypes, "PairGranKuhn::dashpots");
+  shared.size_type_params(k_resistance, atom->ntypes, "PairGranKuhn::resistance");
 }
 
 /* ---------------------------------------------------------------------- */
@@ -290,6 +280,7 @@ template <class DeviceType> double PairGranKuhnKokkos<DeviceType>::init_one(int 
   const double cut = PairGranKuhn::init_one(i, j);
   shared.set_type_params(k_params, i, j, type_params(i, j));
   shared.set_type_params(k_dashpots, i, j, pair_dashpots[i * (atom->ntypes + 1) + j]);
+  shared.set_type_params(k_resistance, i, j, resistance_params[i * (atom->ntypes + 1) + j]);
   return cut;
 }
 
@@ -307,11 +298,19 @@ template <class DeviceType> void PairGranKuhnKokkos<DeviceType>::compute(int efl
   kdata.params = k_params.template view<DeviceType>();
   k_dashpots.template sync<DeviceType>();
   kdata.dashpots = k_dashpots.template view<DeviceType>();
+  k_resistance.template sync<DeviceType>();
+  kdata.resistance = k_resistance.template view<DeviceType>();
+  kdata.layout = record_layout;
+  kdata.history_size = history_size;
 
   PairGranKuhnSums sums;
   shared.dispatch(evflag, advance, [&](auto neigh, auto ev, auto adv) {
     constexpr int N = decltype(neigh)::value, EV = decltype(ev)::value, ADV = decltype(adv)::value;
     // setup steps are rare: only the run's steps get the variant with the flags folded
+    if (resistance_on()) {
+      this->template launch<N, EV, ADV, 3>(inum, sums);
+      return;
+    }
     if (restitution_active) {
       this->template launch<N, EV, ADV, 2>(inum, sums);
       return;
@@ -375,7 +374,7 @@ bool PairGranKuhnKokkos<DeviceType>::find_history_host(int i, int j, double *his
   fix_historyKK->k_firstvalue.sync_host();
   auto h_values = fix_historyKK->k_firstvalue.view_host();
   if (owner >= (int) h_values.extent(0)) return false;
-  const int h = H_SIZE * slot;
+  const int h = history_size * slot;
   const double sign = std::signbit(h_values(owner, h + H_ZETA)) ? -1.0 : 1.0;
   history[H_FTX] = h_values(owner, h + H_FTX);
   history[H_FTY] = h_values(owner, h + H_FTY);

@@ -71,6 +71,12 @@ template <class DeviceType> struct PairGranKuhnKernelData : DemcLoopViews<Device
   // restitution damping per type pair (PairGranDemc::pair_dashpots)
   typename Kokkos::DualView<demc::ContactDashpots **, Kokkos::LayoutRight,
                             DeviceType>::t_dev_const_um dashpots;
+  // rolling and twisting per type pair (PairGranKuhn::resistance_params)
+  typename Kokkos::DualView<demc::resistance::Params **, Kokkos::LayoutRight,
+                            DeviceType>::t_dev_const_um resistance;
+  // a contact's record in the history (PairGranKuhn::record_layout, history_size)
+  demc::kuhn::RecordLayout layout;
+  int history_size;
 };
 
 template <class DeviceType> class PairGranKuhnKokkos : public PairGranKuhn {
@@ -89,6 +95,7 @@ template <class DeviceType> class PairGranKuhnKokkos : public PairGranKuhn {
   PairGranKuhnKernelData<DeviceType> kdata;
   Kokkos::DualView<demc::kuhn::Params **, Kokkos::LayoutRight, DeviceType> k_params;
   Kokkos::DualView<demc::ContactDashpots **, Kokkos::LayoutRight, DeviceType> k_dashpots;
+  Kokkos::DualView<demc::resistance::Params **, Kokkos::LayoutRight, DeviceType> k_resistance;
   PairGranDemcKokkosShared<DeviceType> shared;    // set-up and bookkeeping around the functor
   FixNeighHistoryKokkos<DeviceType> *fix_historyKK;
 

@@ -490,7 +490,7 @@ void FixWallGranDemc::end_tallies()
 void FixWallGranDemc::apply(int i, const Contact &c, const Touch &t)
 {
   double *f = atom->f[i], *tq = atom->torque[i];
-  const Vec3 tor = demc::cross(c.r_p, t.force) + t.torque;
+  const Vec3 tor = demc::cross(c.r_p, t.force) + t.couple;
   f[0] += t.force.x;
   f[1] += t.force.y;
   f[2] += t.force.z;
@@ -504,14 +504,13 @@ void FixWallGranDemc::apply(int i, const Contact &c, const Touch &t)
   local[V_TORQUE_Z] -= c.r_q.x * t.force.y - c.r_q.y * t.force.x;
   local[V_TORQUE_X] -= c.r_q.y * t.force.z - c.r_q.z * t.force.y;
   local[V_TORQUE_Y] -= c.r_q.z * t.force.x - c.r_q.x * t.force.z;
-  // and a couple: its opposite on the wall, working with the wall's rotation
-  local[V_TORQUE_X] -= t.torque.x;
-  local[V_TORQUE_Y] -= t.torque.y;
-  local[V_TORQUE_Z] -= t.torque.z;
+  local[V_TORQUE_X] -= t.couple.x;    // (a couple: the same about every point)
+  local[V_TORQUE_Y] -= t.couple.y;
+  local[V_TORQUE_Z] -= t.couple.z;
   // the wall's movement at the contact point over the step (0 at setup) times the force the
   // particle takes, at the end of the step
   cumulative[C_WALL_WORK] += demc::dot(t.force, c.du_q + demc::cross(c.dth_q, c.r_q)) +
-      demc::dot(t.torque, c.dth_q);
+      demc::dot(t.couple, c.dth_q);
   local[energy_slot(PairGranDemc::E_NORMAL)] += t.normal_energy;
   local[energy_slot(PairGranDemc::E_TANGENTIAL)] += t.tangential_energy;
   local[energy_slot(PairGranDemc::E_CONTACTS)] += 1.0;

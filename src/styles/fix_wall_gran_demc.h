@@ -94,7 +94,7 @@ class FixWallGranDemc : public Fix {
     demc::Vec3 force;                           // on the particle
     double normal_energy, tangential_energy;    // stored at t+dt
     bool sliding;
-    demc::Vec3 torque = {0.0, 0.0, 0.0};    // a couple on the particle besides r_p x force
+    demc::Vec3 couple = {0.0, 0.0, 0.0};    // a torque on the particle besides the force's
   };
   // this rank's cumulative sums (rank 0 carries the totals after a restart)
   // C_WORK: the tangential work of the contacts (gran/jaeger's friction = work - stored);

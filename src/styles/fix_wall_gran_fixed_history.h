@@ -34,6 +34,7 @@ class FixWallGranFixedHistory : public FixWallGranDemc {
   double **history;
   // the arrays and the atom callbacks: at the end of the law's constructor (its arguments checked)
   void allocate_history();
+  void set_history_size(int n) { history_size = n; }    // (before allocate_history())
   /* atom nlocal's record of this fix (its nth) into history[nlocal]: [marker, version, length,
      values], or a record written before markers (version 0: [values]); stored_values(version)
      is how many values that version holds, those beyond come in as 0. Returns the version. */
@@ -41,7 +42,8 @@ class FixWallGranFixedHistory : public FixWallGranDemc {
   double history_memory() const;
 
  private:
-  const int history_size, record_version;
+  int history_size;
+  const int record_version;
   bool callbacks_added;
 };
 

@@ -13,6 +13,7 @@
 #include "demc_restart_records.h"
 
 #include "kuhn_keywords.h"
+#include "resistance_keywords.h"
 
 #include "demc_citations.h"
 #include "kuhn_contact.h"
@@ -32,11 +33,11 @@ static_assert(int(FixWallGranKuhn::H_WDAMP) == int(KH_WDAMP) &&
               "the wall's history starts with the shared Kuhn history");
 
 namespace {
-kuhn::Motion motion_of(const FixWallGranDemc::Contact &c, double zeta_old, double dt)
+kuhn::Motion motion_of(const FixWallGranDemc::Contact &c, double dt)
 {
   kuhn::Motion m;
   m.zeta_new = c.overlap;
-  m.zeta_old = zeta_old;
+  m.zeta_old = 0.0;    // (the record's: demc::kuhn::contact_step())
   m.n = c.n;
   m.n_old = c.n_old;
   m.du_p = c.du_p;
@@ -48,16 +49,13 @@ kuhn::Motion motion_of(const FixWallGranDemc::Contact &c, double zeta_old, doubl
   m.dt = dt;
   return m;
 }
-
-Vec3 tangential_force(const double *h)
-{
-  return {h[FixWallGranKuhn::H_FTX], h[FixWallGranKuhn::H_FTY], h[FixWallGranKuhn::H_FTZ]};
-}
 }    // namespace
 
 /* ----------------------------------------------------------------------
    fix ID group wall/gran/kuhn kn kt mu [damping nu_n nu_t | restitution e x_t]
        [fresh|elastic_slip|turn|project|twirl yes/no] [conventional]
+       [rolling sds k_roll gamma_roll mu_roll] [twisting sds k_twist gamma_twist mu_twist |
+       twisting marshall]
        wallstyle args [wiggle ... | translate ...]
 ------------------------------------------------------------------------- */
 
@@ -79,6 +77,9 @@ FixWallGranKuhn::FixWallGranKuhn(LAMMPS *lmp, int narg, char **arg) :
   if (kt <= 0.0) error->all(FLERR, law_error("kt must be > 0, got {}"), kt);
   if (mu < 0.0) error->all(FLERR, law_error("mu must be >= 0, got {}"), mu);
 
+  history_size = kuhn::place_resistance(resistance, H_SIZE, record_layout);
+  resistance_law = kuhn::resistance_for(resistance, kt, dashpots.nu_t, mu);
+  set_history_size(history_size);
   allocate_history();
 }
 
@@ -90,7 +91,10 @@ int FixWallGranKuhn::law_keyword(int narg, char **arg, int iarg)
 {
   const int used = parse_damping_keyword(narg, arg, iarg, false);
   if (used) return used;
-  return parse_kuhn_refinement(lmp, "fix " + std::string(style), narg, arg, iarg, refinements);
+  const std::string command = "fix " + std::string(style);
+  const int refinement = parse_kuhn_refinement(lmp, command, narg, arg, iarg, refinements);
+  if (refinement) return refinement;
+  return parse_resistance_keyword(lmp, command, narg, arg, iarg, resistance);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -112,58 +116,50 @@ FixWallGranDemc::Touch FixWallGranKuhn::touch(const Contact &c, int side, bool a
   params.kn = kn;
   params.kt = kt;
   params.mu = mu;
-  params.damp_n = advance ? dashpots.nu_n : 0.0;    // (restitution: add_restitution_dashpots())
-  params.damp_t = advance ? dashpots.nu_t : 0.0;
+  params.damp_n = dashpots.nu_n;    // (restitution: Law::restitution)
+  params.damp_t = dashpots.nu_t;
   params.flags = refinements;
-  const double zeta_old = (history_side(c.p) == side) ? h[H_ZETA] : 0.0;
-  const kuhn::Motion motion = motion_of(c, zeta_old, dt);
-  kuhn::Result res = kuhn::step(params, motion, tangential_force(h));
-  // at the first setup after read_restart the last step's dashpot force again, as the limits
-  // left it (see H_FDAMP_X and setup_repeats_dashpots); none for a fresh contact
-  if (!advance && setup_repeats_dashpots && zeta_old > 0.0)
-    res.force = res.force + Vec3{h[H_FDAMP_X], h[H_FDAMP_Y], h[H_FDAMP_Z]};
+  // the wall: a partner of infinite mass and radius, turning with the wall
+  const kuhn::Kinematics m = kuhn::kinematics_of(motion_of(c, dt));
+  const double radius = atom->radius[c.p];
+  const kuhn::Geometry g = {c.overlap, c.n, c.n_old, m.du, m.twirl, atom->rmass[c.p],
+                            (1.0 / dt) * c.dth_q - demc_vec(atom->omega[c.p]), radius};
+  const kuhn::Law law = {&params, &dashpots, dashpot_limits, resist()};
+  const kuhn::Phase phase =
+      advance ? kuhn::ADVANCE : (setup_repeats_dashpots ? kuhn::REPEAT : kuhn::HOLD);
+  kuhn::Record rec = kuhn::read_record(h, record_layout);
+  const kuhn::Outcome o = kuhn::contact_step(law, g, phase, dt, rec);
   if (advance) {
-    // restitution damping: against the wall (infinite mass) the effective mass is the
-    // particle's; then the dashpots' limits
-    const kuhn::Kinematics m = kuhn::kinematics_of(motion);
-    kuhn::add_restitution_dashpots(dashpots, m, atom->rmass[c.p], res);
-    if (dashpot_limits.act_on(demc::has_tangential_dashpot(dashpots)))
-      kuhn::limit_dashpots(dashpot_limits, mu, m, res);
-    store_kuhn_history(h, res, c.overlap);
+    kuhn::write_record(h, record_layout, rec);
     h[H_SIDE] = side;
-    h[H_FDAMP_X] = res.f_damp.x;
-    h[H_FDAMP_Y] = res.f_damp.y;
-    h[H_FDAMP_Z] = res.f_damp.z;
-    cumulative[C_FRICTION] += res.dWt_irrev;
-    cumulative[C_DAMPING] += res.dW_damp;
-    cumulative[C_WORK] += res.dWt;
+    cumulative[C_FRICTION] += o.friction;
+    cumulative[C_DAMPING] += o.damping;
+    cumulative[C_WORK] += o.work;
   }
-  const double limit = mu * res.fn;
-  const bool sliding = limit > 0.0 && demc::norm(res.ft) >= limit * (1.0 - 1e-9);
-  return {res.force, res.Wn, res.Wt, sliding};
+  return {o.force, o.Wn, o.Wt, o.sliding, o.torque};
 }
 
 /* ----------------------------------------------------------------------
-   separation: the kernel's separated step releases the stored tangential
-   energy as dissipation
+   separation: the energy the record holds is released as dissipation
 ------------------------------------------------------------------------- */
 
 void FixWallGranKuhn::part(const Contact &c, bool)
 {
   double *h = history[c.p];
-  cumulative[C_FRICTION] += kuhn::separation_energy(kt, tangential_force(h));
-  for (int k = 0; k < H_SIZE; k++) h[k] = 0.0;
+  cumulative[C_FRICTION] +=
+      kuhn::parting_energy(kt, resist(), kuhn::read_record(h, record_layout), atom->radius[c.p]);
+  for (int k = 0; k < history_size; k++) h[k] = 0.0;
 }
 
-/* restart record (format version 1): [count, marker, version, H_SIZE, history]; files written
+/* restart record (format version 1): [count, marker, version, size, history]; files written
    before records had a marker hold [8, the history up to H_SIDE] */
 
 void FixWallGranKuhn::unpack_restart(int nlocal, int nth)
 {
   // before markers: the values up to the side (the dashpot force comes in as 0, as the setup of
   // that version took it)
-  unpack_fixed_record(nlocal, nth, [](int version) {
-    return version == 0 ? H_FDAMP_X : H_SIZE;
+  unpack_fixed_record(nlocal, nth, [this](int version) {
+    return version == 0 ? H_FDAMP_X : history_size;
   });
   demc_restart::checked_int(lmp, history[nlocal][H_SIDE], NO_SIDE, HI_SIDE,
                             law_error("wall side of a contact"));

@@ -17,6 +17,8 @@ FixStyle(wall/gran/kuhn,FixWallGranKuhn);
 
 #include "fix_wall_gran_fixed_history.h"
 
+#include "kuhn_step.h"
+
 namespace LAMMPS_NS {
 
 class FixWallGranKuhn : public FixWallGranFixedHistory {
@@ -44,6 +46,9 @@ class FixWallGranKuhn : public FixWallGranFixedHistory {
     H_FDAMP_Z,
     H_SIZE
   };
+  // with rolling or twisting resistance (keywords rolling, twisting) the record continues
+  // after H_SIZE: the rolling spring (3 values), the twisting angle, the resistance's torque
+  // on the particle of the last step (demc::kuhn::place_resistance())
 
  protected:
   static constexpr int RECORD_VERSION = 1;    // of the per-atom restart record
@@ -55,6 +60,14 @@ class FixWallGranKuhn : public FixWallGranFixedHistory {
  private:
   double kn, kt, mu;       // (the dashpots: FixWallGranDemc)
   unsigned refinements;    // demc::kuhn::Refinement bits
+  // rolling and twisting resistance: the options, and with the law's coefficients filled in
+  demc::resistance::Params resistance, resistance_law;
+  demc::kuhn::RecordLayout record_layout = {H_FDAMP_X};
+  int history_size = H_SIZE;
+  const demc::resistance::Params *resist() const
+  {
+    return record_layout.torque >= 0 ? &resistance_law : nullptr;
+  }
 };
 
 }    // namespace LAMMPS_NS

@@ -574,7 +574,7 @@ void FixWallGranRegion<Law>::restore_list(int i, const double *values, long n, i
 
 /* an entry's record into the law's slot of atom i, checked and upgraded: wall/gran/jaeger's
    [size, record] is read as its restart records are (restore_record()); wall/gran/kuhn's is
-   its history (H_SIZE values, version 1) */
+   its history (exchange_size() values, version 1) */
 template <class Law>
 void FixWallGranRegion<Law>::restore_law_record(int i, const double *record, long n, int version)
 {
@@ -588,7 +588,8 @@ void FixWallGranRegion<Law>::restore_law_record(int i, const double *record, lon
   } else {
     if (version != Law::RECORD_VERSION)
       this->error->one(FLERR, this->law_error("no reader for wall record version {}"), version);
-    checked_int(lmp, (double) n, Law::H_SIZE, Law::H_SIZE, restart_who() + ": record size");
+    checked_int(lmp, (double) n, Law::exchange_size(i), Law::exchange_size(i),
+                restart_who() + ": record size");
     checked_int(lmp, record[Law::H_SIDE], FixWallGranDemc::LO_SIDE, FixWallGranDemc::HI_SIDE,
                 restart_who() + ": wall side of a contact");
     Law::unpack_exchange(i, const_cast<double *>(record));

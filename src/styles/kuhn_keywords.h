@@ -7,7 +7,7 @@
 #ifndef DEMC_KUHN_KEYWORDS_H
 #define DEMC_KUHN_KEYWORDS_H
 
-#include "kuhn_contact.h"
+#include "kuhn_step.h"
 
 #include "error.h"
 #include "lammps.h"
@@ -18,19 +18,11 @@
 
 namespace LAMMPS_NS {
 
-/* The first values of a Kuhn contact history, in both CPU styles (the wall adds its side). */
+/* The first values of a Kuhn contact history, in both CPU styles (the wall adds its side):
+   those of demc::kuhn::RecordIndex. */
 enum KuhnHistoryIndex { KH_FTX, KH_FTY, KH_FTZ, KH_ZETA, KH_WFRIC, KH_WDAMP, KH_SIZE };
-
-// a step's result into the history: the new tangential force and overlap, the work sums
-inline void store_kuhn_history(double *h, const demc::kuhn::Result &res, double zeta)
-{
-  h[KH_FTX] = res.ft.x;
-  h[KH_FTY] = res.ft.y;
-  h[KH_FTZ] = res.ft.z;
-  h[KH_ZETA] = zeta;
-  h[KH_WFRIC] += res.dWt_irrev;
-  h[KH_WDAMP] += res.dW_damp;
-}
+static_assert(int(KH_WDAMP) == int(demc::kuhn::R_WDAMP) && int(KH_SIZE) == int(demc::kuhn::R_FIXED),
+              "the Kuhn history begins with demc::kuhn::Record's fixed values");
 
 /* Parse the refinement keyword at arg[iarg] into bits ("conventional" clears them all;
    "fresh|elastic_slip|turn|project|twirl yes|no" sets or clears one). Returns the number

@@ -75,8 +75,6 @@ void PairGranKuhn::compute(int eflag, int vflag)
   const double *radius = atom->radius;
   int **firsttouch = fix_history->firstflag;
   double **firsthistory = fix_history->firstvalue;
-  // no dashpots at setup: the kernel skips them for a step of length 0
-  const double step_dt = advance ? dt : 0.0;
   // sums kept in locals: stores to the force arrays would make the compiler reload members
   double sum[E_SIZE] = {0.0};
   double friction = tangential_sum, damping = dissipated_damping;
@@ -106,25 +104,17 @@ void PairGranKuhn::compute(int eflag, int vflag)
       if (rsq < radsum * radsum) {
         buf.add({i, j, rsq, touch + jj, history});
         prefetch_contact(j, history, hsize);
-        if (buf.full()) flush_contacts(buf, advance, step_dt, sum, friction, damping);
+        if (buf.full()) flush_contacts(buf, advance, sum, friction, damping);
         continue;
       }
       if (touch[jj] == 0) continue;    // history is zero already
-      // separation releases the stored tangential energy through slip
-      if (advance) {
-        friction += pair_weight(j) *
-            kuhn::separation_energy(kt[type[i]][type[j]],
-                                    {history[H_FTX], history[H_FTY], history[H_FTZ]});
-        // and that of the rolling and twisting springs
-        if (h_roll >= 0 || h_twist >= 0)
-          friction += pair_weight(j) *
-              resistance_energy(type[i], type[j], radi * radius[j] / radsum, history);
-      }
+      // separation releases the energy the contact held
+      friction += pair_weight(j) * parting_energy(i, j, history);
       touch[jj] = 0;
       for (int k = 0; k < hsize; k++) history[k] = 0.0;
     }
   }
-  flush_contacts(buf, advance, step_dt, sum, friction, damping);
+  flush_contacts(buf, advance, sum, friction, damping);
   end_atom_energy();
   tangential_sum = friction;
   dissipated_damping = damping;
@@ -138,184 +128,113 @@ void PairGranKuhn::compute(int eflag, int vflag)
    the contact law on the touching pairs found by compute()'s first pass
 ------------------------------------------------------------------------- */
 
-void PairGranKuhn::flush_contacts(KuhnBuffer &buf, bool advance, double step_dt, double *sum,
-                                  double &friction, double &damping)
+void PairGranKuhn::flush_contacts(KuhnBuffer &buf, bool advance, double *sum, double &friction,
+                                  double &damping)
 {
   LawTotals totals = {sum, friction, damping};
   const bool all_on = refinements == kuhn::ALL;
-  if (all_on && restitution_active)
-    run_contact_law<true, true>(buf, advance, step_dt, totals);
+  if (resistance_on())    // (the general variant: any refinements, any damping)
+    run_contact_law<false, true, true>(buf, advance, totals);
+  else if (all_on && restitution_active)
+    run_contact_law<true, true, false>(buf, advance, totals);
   else if (all_on)
-    run_contact_law<true, false>(buf, advance, step_dt, totals);
+    run_contact_law<true, false, false>(buf, advance, totals);
   else if (restitution_active)
-    run_contact_law<false, true>(buf, advance, step_dt, totals);
+    run_contact_law<false, true, false>(buf, advance, totals);
   else
-    run_contact_law<false, false>(buf, advance, step_dt, totals);
+    run_contact_law<false, false, false>(buf, advance, totals);
   buf.n = 0;
 }
 
-/* Three loops over the block: the geometry of every pair, the contact law, then the forces and
+/* Three loops over the block: the geometry of every pair, the contact step, then the forces and
    torques added to the atoms. The geometry's loads (both atoms' positions, velocities, spins)
    are independent from pair to pair, and so are the force updates: in short loops the processor
    overlaps them across pairs, which the ~800 instructions of one contact's whole step kept it
    from doing. */
-template <bool ALL_ON, bool RESTITUTION>
-void PairGranKuhn::run_contact_law(KuhnBuffer &buf, bool advance, double step_dt, LawTotals &totals)
+template <bool ALL_ON, bool RESTITUTION, bool RESIST>
+void PairGranKuhn::run_contact_law(KuhnBuffer &buf, bool advance, LawTotals &totals)
 {
-  const int *type = atom->type;
+  const kuhn::Phase phase =
+      advance ? kuhn::ADVANCE : (repeats_dashpots(advance) ? kuhn::REPEAT : kuhn::HOLD);
   demc::SphereContact geometry[KuhnBuffer::SIZE];
-  StepOutcome outcome[KuhnBuffer::SIZE];
+  kuhn::Outcome outcome[KuhnBuffer::SIZE];
   for (int k = 0; k < buf.n; k++) {
     const KuhnContact &t = buf.pairs[k];
     geometry[k] = sphere_contact(t.i, t.j, std::sqrt(t.rsq), advance);
   }
-  for (int k = 0; k < buf.n; k++) {
-    const KuhnContact &t = buf.pairs[k];
-    const demc::SphereContact &c = geometry[k];
-    const kuhn::Kinematics m = {c.overlap, old_overlap(t), c.n, c.n_old, c.du, c.twirl, step_dt};
-    kuhn::Params folded;
-    kuhn::Result res = kuhn::step(
-        kuhn::params_for_step<ALL_ON>(type_params(type[t.i], type[t.j]), folded), m, old_force(t));
-    finish_step<RESTITUTION>(t, m, advance, res, totals, outcome[k]);
-  }
+  for (int k = 0; k < buf.n; k++)
+    outcome[k] =
+        step_contact<ALL_ON, RESTITUTION, RESIST>(buf.pairs[k], geometry[k], phase, totals);
   for (int k = 0; k < buf.n; k++) {
     const int i = buf.pairs[k].i, j = buf.pairs[k].j;
-    const StepOutcome &o = outcome[k];
-    apply_force(i, j, geometry[k], o.force, i, j, o.Wn + o.Wt);
-    tally_atoms(i, j, o.Wn, o.Wt, o.dWt, o.dW_damp);
+    const kuhn::Outcome &o = outcome[k];
+    if (RESIST) {    // the force's torques and the resistance's couple
+      const Vec3 axis = demc::sphere_torque_arm(geometry[k], o.force);
+      add_force(i, j, o.force, geometry[k].arm_p * axis + o.torque,
+                geometry[k].arm_q * axis - o.torque, i, j, o.Wn + o.Wt);
+    } else {
+      apply_force(i, j, geometry[k], o.force, i, j, o.Wn + o.Wt);
+    }
+    tally_atoms(i, j, o.Wn, o.Wt, o.work, o.damping);
   }
-  if (h_roll >= 0 || h_twist >= 0) apply_resistance(buf, geometry, advance, step_dt, totals);
 }
 
-/* ----------------------------------------------------------------------
-   rolling and twisting resistance of a block's contacts (demc::resistance::step()), after
-   the law's forces: the springs carried by the pair's rotation, the torques added to both
-   atoms, the dissipation into the friction and damping sums, the stored energy into the
-   tangential one. At setup the springs act as stored, without dashpots (as the law's), except
-   at the first setup after read_restart, which repeats the last step's torque.
-------------------------------------------------------------------------- */
+/* Contact t's step (geometry c) from its history, which a run's step replaces; the step's
+   dissipation and energies into compute()'s sums. */
+template <bool ALL_ON, bool RESTITUTION, bool RESIST>
+kuhn::Outcome PairGranKuhn::step_contact(const KuhnContact &t, const demc::SphereContact &c,
+                                         kuhn::Phase phase, LawTotals &totals)
+{
+  const int i = t.i, j = t.j;
+  const int pair_type = atom->type[i] * (atom->ntypes + 1) + atom->type[j];
+  kuhn::Params folded;
+  const kuhn::Params &p = kuhn::params_for_step<ALL_ON>(contact_params[pair_type], folded);
+  kuhn::Law law = {&p, nullptr, dashpot_limits, nullptr};
+  kuhn::Geometry g = {c.overlap, c.n, c.n_old, c.du, c.twirl, 0.0, {0.0, 0.0, 0.0}, 0.0};
+  if (RESTITUTION) {
+    law.restitution = &pair_dashpots[pair_type];
+    if (demc::needs_effective_mass(*law.restitution)) g.m_eff = contact_effective_mass(i, j);
+  }
+  if (RESIST) {
+    const double *omega = loop.omegas, *radius = atom->radius;
+    law.resist = &resistance_params[pair_type];
+    g.w_rel = demc_vec(omega + 3 * j) - demc_vec(omega + 3 * i);
+    g.r_eff = radius[i] * radius[j] / (radius[i] + radius[j]);
+  }
+  kuhn::Record rec = kuhn::read_record(t.history, record_layout);
+  const kuhn::Outcome o = kuhn::contact_step(law, g, phase, dt, rec);
+  const double weight = pair_weight(j);
+  if (phase == kuhn::ADVANCE) {
+    *t.touch = 1;
+    kuhn::write_record(t.history, record_layout, rec);
+    totals.friction += weight * o.friction;
+    totals.damping += weight * o.damping;
+  }
+  if (!eflag_global) return o;    // compute pair reads the sums on energy steps only
+  double *sum = totals.sum;
+  sum[E_NORMAL] += weight * o.Wn;
+  sum[E_TANGENTIAL] += weight * o.Wt;
+  sum[E_CONTACTS] += weight;
+  if (o.sliding) sum[E_SLIDING] += weight;
+  return o;
+}
 
-void PairGranKuhn::apply_resistance(const KuhnBuffer &buf, const demc::SphereContact *geometry,
-                                    bool advance, double step_dt, LawTotals &totals)
+/* the energy that the history of pair (i, j) holds (a contact about to part) */
+double PairGranKuhn::parting_energy(int i, int j, const double *history) const
 {
   const int *type = atom->type;
-  double *torque = loop.torques;
-  for (int k = 0; k < buf.n; k++) {
-    const KuhnContact &t = buf.pairs[k];
-    const int i = t.i, j = t.j;
-    double *h = t.history;
-    rt::Springs s = {{0.0, 0.0, 0.0}, 0.0};
-    if (h_roll >= 0) s.roll = {h[h_roll], h[h_roll + 1], h[h_roll + 2]};
-    if (h_twist >= 0) s.twist = h[h_twist];
-    const rt::Params &p = resistance_params[type[i] * (atom->ntypes + 1) + type[j]];
-    const rt::Input in = resistance_input(t, geometry[k], step_dt);
-    const rt::Result r = advance ? rt::step(p, in, s) : rt::held(p, in, s);
-    const Vec3 tor_i = repeats_dashpots(advance)
-        ? Vec3{h[h_torque], h[h_torque + 1], h[h_torque + 2]}
-        : r.torque;
-    const double weight = pair_weight(j);
-    if (advance) {
-      if (h_roll >= 0) {
-        h[h_roll] = s.roll.x;
-        h[h_roll + 1] = s.roll.y;
-        h[h_roll + 2] = s.roll.z;
-      }
-      if (h_twist >= 0) h[h_twist] = s.twist;
-      h[h_torque] = tor_i.x;
-      h[h_torque + 1] = tor_i.y;
-      h[h_torque + 2] = tor_i.z;
-      totals.friction += weight * (r.dissipated - r.damped);
-      totals.damping += weight * r.damped;
-    }
-    for (int c = 0; c < 3; c++) torque[3 * i + c] += (&tor_i.x)[c];
-    if (loop.newton || j < loop.nlocal)
-      for (int c = 0; c < 3; c++) torque[3 * j + c] -= (&tor_i.x)[c];
-    tally_atoms(i, j, 0.0, r.stored, advance ? r.work - r.damped : 0.0,
-                advance ? r.damped : 0.0);
-    if (eflag_global) totals.sum[E_TANGENTIAL] += weight * r.stored;
-  }
-}
-
-/* the geometry of contact t for the resistance: p = i, q = j, the normal from i to j */
-rt::Input PairGranKuhn::resistance_input(const KuhnContact &t, const demc::SphereContact &c,
-                                         double step_dt) const
-{
-  const double *omega = loop.omegas, *radius = atom->radius;
-  const double r_eff = radius[t.i] * radius[t.j] / (radius[t.i] + radius[t.j]);
-  const double fn = kn[atom->type[t.i]][atom->type[t.j]] * c.overlap;
-  const Vec3 w_rel = demc_vec(omega + 3 * t.j) - demc_vec(omega + 3 * t.i);
-  const double a = std::sqrt(c.overlap * r_eff);    // LAMMPS's contact radius of hooke
-  return {c.n, c.n_old, c.twirl, w_rel, r_eff, a, fn, step_dt};
-}
-
-double PairGranKuhn::resistance_energy(int itype, int jtype, double r_eff,
-                                       const double *history) const
-{
-  rt::Springs s = {{0.0, 0.0, 0.0}, 0.0};
-  if (h_roll >= 0) s.roll = {history[h_roll], history[h_roll + 1], history[h_roll + 2]};
-  if (h_twist >= 0) s.twist = history[h_twist];
-  const double zeta = history[H_ZETA];
-  return rt::stored_energy(resistance_params[itype * (atom->ntypes + 1) + jtype], s,
-                           std::sqrt((zeta > 0.0 ? zeta : 0.0) * r_eff));
+  const double *radius = atom->radius;
+  const int pair_type = type[i] * (atom->ntypes + 1) + type[j];
+  const rt::Params *resist = resistance_on() ? &resistance_params[pair_type] : nullptr;
+  return kuhn::parting_energy(kt[type[i]][type[j]], resist,
+                              kuhn::read_record(history, record_layout),
+                              radius[i] * radius[j] / (radius[i] + radius[j]));
 }
 
 /* the history's layout for the resistance options */
 void PairGranKuhn::set_history_layout()
 {
-  int n = H_SIZE;
-  h_roll = h_twist = h_torque = -1;
-  if (resistance.rolling) {
-    h_roll = n;
-    n += 3;
-  }
-  if (resistance.twisting != rt::TWISTING_NONE) h_twist = n++;
-  if (rt::active(resistance)) {
-    h_torque = n;
-    n += 3;
-  }
-  history_size = n;
-}
-
-/* A step's result res of contact t (motion m) into its history, compute()'s sums and out; with
-   restitution damping, its dashpots first, then the dashpots' limits (damping_cap,
-   limit_damping). */
-template <bool RESTITUTION>
-void PairGranKuhn::finish_step(const KuhnContact &t, const kuhn::Kinematics &m, bool advance,
-                               kuhn::Result &res, LawTotals &totals, StepOutcome &out)
-{
-  const int i = t.i, j = t.j;
-  const double weight = pair_weight(j);
-  const int *type = atom->type;
-  const kuhn::Params &p = type_params(type[i], type[j]);
-  bool tangential = p.damp_t > 0.0;
-  // at the first setup after read_restart the last step's dashpot force again, as the limits
-  // left it (see setup_repeats_dashpots; zero for a fresh contact)
-  if (repeats_dashpots(advance))
-    res.force = res.force + Vec3{t.history[H_FDAMP_X], t.history[H_FDAMP_Y], t.history[H_FDAMP_Z]};
-  if (RESTITUTION) {
-    const demc::ContactDashpots &d = pair_dashpots[type[i] * (atom->ntypes + 1) + type[j]];
-    const double m_eff = demc::needs_effective_mass(d) ? contact_effective_mass(i, j) : 0.0;
-    kuhn::add_restitution_dashpots(d, m, m_eff, res);
-    tangential = tangential || demc::has_tangential_dashpot(d);
-  }
-  if (dashpot_limits.act_on(tangential)) kuhn::limit_dashpots(dashpot_limits, p.mu, m, res);
-  if (advance) {
-    *t.touch = 1;
-    store_kuhn_history(t.history, res, m.zeta_new);
-    t.history[H_FDAMP_X] = res.f_damp.x;
-    t.history[H_FDAMP_Y] = res.f_damp.y;
-    t.history[H_FDAMP_Z] = res.f_damp.z;
-    totals.friction += weight * res.dWt_irrev;
-    totals.damping += weight * res.dW_damp;
-  }
-  out = {res.force, res.Wn, res.Wt, advance ? res.dWt : 0.0, advance ? res.dW_damp : 0.0};
-  if (!eflag_global) return;    // compute pair reads the sums on energy steps only
-  double *sum = totals.sum;
-  sum[E_NORMAL] += weight * res.Wn;
-  sum[E_TANGENTIAL] += weight * res.Wt;
-  sum[E_CONTACTS] += weight;
-  if (res.branch == kuhn::BRANCH_SLIP || res.branch == kuhn::BRANCH_FRESH_SLIP)
-    sum[E_SLIDING] += weight;
+  history_size = kuhn::place_resistance(resistance, H_SIZE, record_layout);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -393,9 +312,6 @@ void PairGranKuhn::init_style()
   }
   init_restitution_damping();
   restitution_active = any_restitution_damping();
-  if (rt::active(resistance) && kokkosable)
-    error->all(FLERR, "pair_style {}: rolling and twisting are not available in the Kokkos "
-                      "variant yet (use gran/kuhn)", running_style_name());
 }
 
 /* ----------------------------------------------------------------------
@@ -425,9 +341,8 @@ double PairGranKuhn::init_one(int i, int j)
   contact_params[i * stride + j] = contact_params[j * stride + i] = ij;
   // twisting marshall takes the law's tangential spring, dashpot and friction coefficient
   resistance_params.resize(stride * stride);
-  rt::Params r = resistance;
-  if (r.twisting == rt::TWISTING_MARSHALL) r.twist = {kt[i][j], damp_t[i][j], mu[i][j]};
-  resistance_params[i * stride + j] = resistance_params[j * stride + i] = r;
+  resistance_params[i * stride + j] = resistance_params[j * stride + i] =
+      kuhn::resistance_for(resistance, kt[i][j], damp_t[i][j], mu[i][j]);
   return contact_cutoff(i, j);
 }
 
@@ -446,8 +361,9 @@ void PairGranKuhn::transfer_history(double *source, double *target, int, int)
   target[H_FDAMP_X] = -source[H_FDAMP_X];
   target[H_FDAMP_Y] = -source[H_FDAMP_Y];
   target[H_FDAMP_Z] = -source[H_FDAMP_Z];
-  if (h_torque >= 0)
-    for (int k = 0; k < 3; k++) target[h_torque + k] = -source[h_torque + k];
+  const int torque = record_layout.torque;
+  if (torque >= 0)
+    for (int k = 0; k < 3; k++) target[torque + k] = -source[torque + k];
 }
 
 /* ---------------------------------------------------------------------- */

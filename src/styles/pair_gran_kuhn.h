@@ -14,7 +14,7 @@ PairStyle(gran/kuhn,PairGranKuhn);
 #ifndef DEMC_PAIR_GRAN_KUHN_H
 #define DEMC_PAIR_GRAN_KUHN_H
 
-#include "kuhn_contact.h"
+#include "kuhn_step.h"
 #include "pair_gran_demc.h"
 #include "rolling_twisting.h"
 
@@ -90,7 +90,7 @@ class PairGranKuhn : public PairGranDemc {
   };
   // 128 touching pairs a block (the size measured best: bench/HISTORY.md)
   using KuhnBuffer = BufferOf<KuhnContact, 128>;
-  void flush_contacts(KuhnBuffer &buf, bool advance, double step_dt, double *sum, double &friction,
+  void flush_contacts(KuhnBuffer &buf, bool advance, double *sum, double &friction,
                       double &damping);
   // ALL_ON: every refinement on (the default), known to the compiler, so that the kernel's
   // tests of the refinement bits fold away
@@ -101,41 +101,29 @@ class PairGranKuhn : public PairGranDemc {
     double *sum;
     double &friction, &damping;
   };
-  // a contact's force and energies for the block's last loop
-  struct StepOutcome {
-    demc::Vec3 force;
-    double Wn, Wt, dWt, dW_damp;
-  };
-  template <bool ALL_ON, bool RESTITUTION>
-  void run_contact_law(KuhnBuffer &buf, bool advance, double step_dt, LawTotals &totals);
+  // RESIST: rolling or twisting resistance is on (known to the compiler: without, the step's
+  // resistance code is dropped from the loop)
+  template <bool ALL_ON, bool RESTITUTION, bool RESIST>
+  void run_contact_law(KuhnBuffer &buf, bool advance, LawTotals &totals);
+  // one contact's step (demc::kuhn::contact_step()) with its record and compute()'s sums
   // (always inlined: out of line, the results went through memory)
-  template <bool RESTITUTION>
-  DEMC_HOST_FLAT void finish_step(const KuhnContact &t, const demc::kuhn::Kinematics &m,
-                                  bool advance, demc::kuhn::Result &res, LawTotals &totals,
-                                  StepOutcome &out);
-  // a contact's overlap and tangential force at the start of the step (0 if it was not touching)
-  static double old_overlap(const KuhnContact &t) { return *t.touch ? t.history[H_ZETA] : 0.0; }
-  static demc::Vec3 old_force(const KuhnContact &t)
-  {
-    return {t.history[H_FTX], t.history[H_FTY], t.history[H_FTZ]};
-  }
+  template <bool ALL_ON, bool RESTITUTION, bool RESIST>
+  DEMC_HOST_FLAT demc::kuhn::Outcome step_contact(const KuhnContact &t,
+                                                  const demc::SphereContact &c,
+                                                  demc::kuhn::Phase phase, LawTotals &totals);
   bool restitution_active = false;    // init_style()
 
   // rolling and twisting resistance (pair_style keywords rolling, twisting): the options, and
   // per type pair the kernel's parameters (twisting marshall: the law's kt, damp_t, mu)
   demc::resistance::Params resistance;
   std::vector<demc::resistance::Params> resistance_params;
-  // values per contact history, and where the resistance's are (-1: option off)
+  // values per contact history, and where the record's values lie in it (kuhn_step.h)
   int history_size = H_SIZE;
-  int h_roll = -1, h_twist = -1, h_torque = -1;
+  demc::kuhn::RecordLayout record_layout = {H_FDAMP_X};
+  bool resistance_on() const { return record_layout.torque >= 0; }
   void set_history_layout();
-  // the resistance's torques and tallies for a block, after the law's (geometry: the block's)
-  void apply_resistance(const KuhnBuffer &buf, const demc::SphereContact *geometry, bool advance,
-                        double step_dt, LawTotals &totals);
-  demc::resistance::Input resistance_input(const KuhnContact &t, const demc::SphereContact &c,
-                                           double step_dt) const;
-  // the energy the resistance's springs hold in a history (released when the contact parts)
-  double resistance_energy(int itype, int jtype, double r_eff, const double *history) const;
+  // the energy a contact's history holds, released when the contact parts
+  double parting_energy(int i, int j, const double *history) const;
 
   void allocate();
   double single_from_history(int itype, int jtype, double rsq, double radsum, const double *history,

@@ -28,6 +28,7 @@
    KokkosKuhnMpi.* runs under mpirun -np 2: the Kokkos style on 2 ranks agrees with the
    CPU style and the Kokkos style on 1 rank (also with 18 contacts per atom). */
 #include "incline.h"
+#include "kernel_common.h"
 #include "kokkos_test_support.h"
 #include "lammps_session.h"
 
@@ -52,6 +53,7 @@
 #include <fstream>
 #include <functional>
 #include <iomanip>
+#include <random>
 #include <string>
 
 using namespace demc_test;
@@ -226,12 +228,13 @@ TEST(KokkosKuhn, DashpotsContinueFromARestartFile)
 // it needs). Both need FixNeighHistoryDemcKokkos: with LAMMPS's fix neigh/history/kk the
 // write_restart command between runs attaches histories to the wrong partners (O(1)
 // differences) and read_restart restores no history at all.
-TEST(KokkosKuhn, RestartContinuity)
+namespace {
+void expect_restart_continuity(const std::string &style_args, const std::string &name)
 {
-  const std::string file =
-      std::string(DEMC_TEST_OUTPUT_DIR) + "/kokkos_kuhn_restart_t" + threads() + ".bin";
-  const auto input =
-      dense_packing_input({"pair_style gran/kuhn", "pair_coeff * * 2.0e3 2.0e3 0.5"}, false);
+  const std::string file = std::string(DEMC_TEST_OUTPUT_DIR) + "/kokkos_kuhn_" + name + "_t" +
+      threads() + ".bin";
+  const auto input = dense_packing_input(
+      {"pair_style gran/kuhn" + style_args, "pair_coeff * * 2.0e3 2.0e3 0.5"}, false);
   auto forces_after = [&](const std::vector<std::string> &lines) {
     LammpsSession s(MPI_COMM_WORLD, kokkos_args());
     s.load_plugin();
@@ -251,9 +254,31 @@ TEST(KokkosKuhn, RestartContinuity)
   std::remove(file.c_str());
   const double dw = max_relative_difference(straight, written);
   const double dr = max_relative_difference(straight, resumed);
-  printf("[ measured ] restart: write_restart between runs %.3g, read_restart %.3g\n", dw, dr);
+  printf("[ measured ] restart%s: write_restart between runs %.3g, read_restart %.3g\n",
+         style_args.c_str(), dw, dr);
   EXPECT_LT(dw, 1e-10) << "write_restart between runs changed the run";
   EXPECT_LT(dr, 1e-10) << "the run resumed from the restart file differs";
+}
+}    // namespace
+
+TEST(KokkosKuhn, RestartContinuity)
+{
+  expect_restart_continuity("", "restart");
+}
+
+// the rolling and twisting springs are part of the histories that restart files carry
+TEST(KokkosKuhn, RestartContinuityWithRollingTwisting)
+{
+  expect_restart_continuity(" rolling sds 2.0e3 0.0 0.1 twisting sds 1e-5 0.0 3e-5", "rolling");
+}
+
+// rolling and twisting (with their dashpots) in a packing: as the CPU style
+TEST(KokkosKuhn, RollingTwistingAsCpuStyle)
+{
+  // (weak enough that the packing still moves and is re-neighbored)
+  const std::string options = " rolling sds 200 0.001 0.01 twisting sds 1e-6 1e-10 3e-6";
+  expect_same_physics(run(MPI_COMM_WORLD, {}, options),
+                      run(MPI_COMM_WORLD, kokkos_args(), options));
 }
 
 namespace {
@@ -511,4 +536,143 @@ TEST(KokkosKuhnMpi, NewAtomWithADeletedAtomsIdAsCpuStyle)
 TEST(KokkosKuhnMpi, BalanceBetweenRunsAsCpuStyle)
 {
   expect_balance_as_cpu_style(pair_lines());
+}
+
+/* ----------------------------------------------------------------------
+   one contact step: two spheres driven along random paths (fuzzed, seeded: pressed,
+   sheared, spun, lifted off and touching again, re-neighbored every step so that fix
+   neigh/history/kk hands the record over with its negation) give through gran/kuhn/kk on
+   the host the same forces, torques, pair energy and pair vector as through gran/kuhn, to
+   the bit: both call demc::kuhn::contact_step() on the same numbers, one contact leaves no
+   sum whose order could differ.
+------------------------------------------------------------------------- */
+
+namespace {
+
+struct PathStep {
+  std::vector<double> values;    // forces and torques of both atoms, energy, pair vector
+};
+
+std::vector<PathStep> driven_pair(const std::vector<std::string> &args, const std::string &pair,
+                                  unsigned seed, int &builds)
+{
+  const double dt = 1e-3, pi = 3.14159265358979323846;
+  LammpsSession s(MPI_COMM_WORLD, args);
+  s.load_plugin();
+  s.commands({"units si", "atom_style sphere", "atom_modify map array", "boundary f f f",
+              "newton off", "comm_modify vel yes", "region box block -5 5 -5 5 -5 5 units box",
+              "create_box 1 box", "create_atoms 1 single 0 0 0 units box",
+              "create_atoms 1 single 0.33 0.66 0.66 units box", "set group all diameter 1.0",
+              "set group all density 1000", "neighbor 0.02 bin",
+              "neigh_modify every 1 delay 0 check no", "pair_style " + pair,
+              "pair_coeff * * 1e5 8e4 0.5 damping 20 10", "compute e all pair gran/kuhn",
+              fmt::format("timestep {}", dt), "thermo 1", "run 0 post no"});
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  demc::Vec3 v[2] = {}, w[2] = {};
+  auto *atom = s.lmp->atom;
+  const demc::Vec3 n = {1.0 / 3.0, 2.0 / 3.0, 2.0 / 3.0};
+  std::vector<PathStep> out;
+  for (int k = 0; k < 300; k++) {
+    // the overlap follows 0.01 + 0.013 sin(2 pi k / 100) m along n, the rest random walks
+    const double approach = -0.013 * (std::sin(2.0 * pi * (k + 1) / 100.0) -
+                                      std::sin(2.0 * pi * k / 100.0)) / dt;
+    for (int a = 0; a < 2; a++) {
+      v[a] = 0.9 * v[a] + 0.1 * demc::Vec3{0.6 * u(rng), 0.6 * u(rng), 0.6 * u(rng)};
+      w[a] = 0.8 * w[a] + 0.2 * demc::Vec3{1.5 * u(rng), 1.5 * u(rng), 1.5 * u(rng)};
+    }
+    // (the normal part of the relative velocity is set by the overlap's path)
+    demc::Vec3 vd[2] = {v[0], v[1]};
+    const double rel = demc::dot(v[1] - v[0], n);
+    vd[1] = vd[1] + (0.5 * (approach - rel)) * n;
+    vd[0] = vd[0] - (0.5 * (approach - rel)) * n;
+    for (int a = 0; a < 2; a++) {
+      const int i = atom->map(a + 1);
+      for (int c = 0; c < 3; c++) {
+        atom->x[i][c] += dt * (&vd[a].x)[c];
+        atom->v[i][c] = (&vd[a].x)[c];
+        atom->omega[i][c] = (&w[a].x)[c];
+      }
+    }
+    s.command("run 1 pre no post no");
+    PathStep p;
+    for (int a = 1; a <= 2; a++)
+      for (double **arr : {atom->f, atom->torque})
+        for (int c = 0; c < 3; c++) p.values.push_back(arr[atom->map(a)][c]);
+    p.values.push_back(s.pair_energy());
+    for (double e : s.pair_extra()) p.values.push_back(e);
+    out.push_back(p);
+  }
+  builds = (int) s.lmp->neighbor->ncalls;
+  return out;
+}
+
+void expect_bitwise_as_cpu_step(const std::string &options, unsigned seed)
+{
+  int builds_cpu = 0, builds_kk = 0;
+  const auto cpu = driven_pair({}, "gran/kuhn " + options, seed, builds_cpu);
+  const auto kk = driven_pair(kokkos_args(), "gran/kuhn " + options, seed, builds_kk);
+  ASSERT_EQ(cpu.size(), kk.size());
+  int differing = 0, first = -1, sliding = 0, apart = 0;
+  for (size_t k = 0; k < cpu.size(); k++) {
+    ASSERT_EQ(cpu[k].values.size(), kk[k].values.size());
+    bool same = true;
+    for (size_t q = 0; q < cpu[k].values.size(); q++)
+      same = same && cpu[k].values[q] == kk[k].values[q];
+    if (!same && first < 0) first = (int) k;
+    differing += !same;
+    const size_t pv = 13;    // the pair vector after 12 forces/torques and the energy
+    sliding += cpu[k].values[pv + 5] > 0.0;
+    apart += cpu[k].values[pv + 4] == 0.0;
+  }
+  std::printf("[ measured ] gran/kuhn/kk vs gran/kuhn (%s, seed %u): %d of %zu steps differ "
+              "(first %d); %d sliding, %d apart, %d neighbor list builds\n",
+              options.c_str(), seed, differing, cpu.size(), first, sliding, apart, builds_kk);
+  EXPECT_EQ(differing, 0) << "first differing step " << first;
+  EXPECT_GT(sliding, 10);
+  EXPECT_GT(apart, 10);
+  EXPECT_GT(builds_kk, 100) << "the lists were not rebuilt: no hand-over of the record";
+}
+
+}    // namespace
+
+TEST(KokkosKuhn, StepBitwiseAsCpuStepAlongRandomPaths)
+{
+  expect_bitwise_as_cpu_step("", 11);
+  expect_bitwise_as_cpu_step("rolling sds 1e4 5 0.05 twisting sds 50 0.5 0.02", 12);
+  expect_bitwise_as_cpu_step("rolling sds 1e4 0 0.05 twisting marshall limit_damping", 13);
+  expect_bitwise_as_cpu_step("conventional rolling sds 3e3 2 0.1", 14);
+}
+
+/* rolling resistance through gran/kuhn/kk: the closed form of the CPU style's test
+   (test_rolling_twisting.cpp): a sphere rolling on a frozen sphere of radius 1000 m (1e-5 of a
+   flat surface) decelerates at 5/7 mu_roll g; tolerance 1e-3 of it as there */
+TEST(KokkosKuhn, RollingSphereDeceleratesAtFiveSeventhsMuRollG)
+{
+  const double mu_roll = 0.1, v0 = 0.02;
+  LammpsSession s(MPI_COMM_WORLD, kokkos_args());
+  s.load_plugin();
+  s.commands(incline_input({"kuhn", false, 0.0, "restitution 0.3 1",
+                            fmt::format("rolling sds 1e5 60 {}", mu_roll)}));
+  s.commands({fmt::format("velocity small set {} 0 0", v0),
+              fmt::format("set type 1 omega 0 {} 0", v0 / INCLINE_RADIUS), "run 0 post no"});
+  const double a = 5.0 / 7.0 * mu_roll * INCLINE_G * INCLINE_BIG / (INCLINE_BIG + INCLINE_RADIUS);
+  auto *atom = s.lmp->atom;
+  double st = 0, st2 = 0, sv = 0, stv = 0;
+  int n = 0;
+  for (int chunk = 1; chunk <= 44; chunk++) {    // 22 ms (the stop: 28.5 ms)
+    s.command("run 50 pre no post no");
+    const double t = chunk * 50 * 1e-5, v = atom->v[atom->map(1)][0];
+    if (t < 0.002) continue;
+    st += t;
+    st2 += t * t;
+    sv += v;
+    stv += t * v;
+    n++;
+  }
+  const double measured = -(n * stv - st * sv) / (n * st2 - st * st);
+  std::printf("[ rolling  ] gran/kuhn/kk: deceleration %.6g m/s2, closed form %.6g (relative "
+              "%.1e)\n",
+              measured, a, measured / a - 1.0);
+  EXPECT_NEAR(measured, a, 1e-3 * a);
 }

@@ -8,7 +8,9 @@
    - closed forms: a sphere rolling on a flat surface decelerates at 5/7 mu_roll g and stops;
      on an incline it stays at rest while tan(alpha) <= mu_roll and rolls down beyond;
    - rigid rotation of a loaded packing: the torques turn with it (pair granular's do not);
-   - restart continuity (rank invariance: unittest/mpi/test_rank_invariance.cpp);
+   - the same closed forms at fix wall/gran/kuhn's flat wall;
+   - restart continuity (rank invariance: unittest/mpi/test_rank_invariance.cpp; the walls':
+     test_wall_gran.cpp, test_wall_rank_invariance.cpp);
    - bad input gives clear errors. */
 #include "incline.h"
 #include "lammps_session.h"
@@ -237,6 +239,8 @@ TEST(RollingTwisting, BadInputGivesClearErrors)
       {"pair_style gran/kuhn twisting xyz", "unknown model xyz"},
       {"pair_style gran/kuhn rolling sds -1 0 0.1", "k must be >= 0"},
       {"pair_style gran/kuhn twisting sds 1 0 -0.1", "mu must be >= 0"},
+      {"fix w all wall/gran/kuhn 1e5 8e4 0.5 rolling sds 1 2 -3 zplane 0 NULL", "mu must be >= 0"},
+      {"fix w all wall/gran/kuhn 1e5 8e4 0.5 twisting xyz zplane 0 NULL", "unknown model xyz"},
   };
   for (const auto &c : cases) {
     LammpsSession s;
@@ -273,7 +277,7 @@ TEST(RollingTwisting, OptionsCannotChangeAfterARun)
 
 /* ---------------------------------------------------------------- closed forms
    A sphere of radius R = 1 cm, density 2500 kg/m3 (incline.h) on a frozen sphere of radius
-   1000 m standing for a flat surface (the walls do not take the options yet), gran/kuhn
+   1000 m standing for a flat surface, and on fix wall/gran/kuhn's flat wall, gran/kuhn
    1e6 8e5 0.5 with "restitution 0.3 1" (the start's normal and tangential oscillations die
    within ~1 ms). Rolling without slip, the rolling torque mu_roll F_n R_eff about the contact
    decelerates the sphere (I + m R^2 = 7/5 m R^2) at a = 5/7 mu_roll g R_eff / R; on a slope
@@ -295,6 +299,7 @@ namespace {
 
 constexpr double MU_ROLL = 0.1;
 
+// wall: the law's wall fix (a flat surface), else the pair style against a frozen sphere
 Incline rolling_incline(double alpha_deg, const std::string &law = "kuhn", bool wall = false)
 {
   // k_roll 1e5 N/m: rolling spring frequency sqrt(k_roll / (7/5 m)) ~ 2600 rad/s, 240 steps
@@ -302,7 +307,7 @@ Incline rolling_incline(double alpha_deg, const std::string &law = "kuhn", bool 
   const std::string rolling = fmt::format("rolling sds 1e5 60 {}", MU_ROLL);
   // gran/coulomb: hertz, no tangential dashpot, the resistance in pair_coeff
   if (law == "coulomb") return {law, wall, alpha_deg, "restitution 0.3 0 " + rolling, ""};
-  return {law, false, alpha_deg, "restitution 0.3 1", rolling};
+  return {law, wall, alpha_deg, "restitution 0.3 1", rolling};
 }
 
 // least-squares slope of v_x(t) over samples (t, v)
@@ -319,6 +324,9 @@ double slope(const std::vector<std::pair<double, double>> &tv)
   return (n * stv - st * sv) / (n * st2 - st * st);
 }
 
+/* on the frozen sphere of radius INCLINE_BIG (the pair style) the slope's factor
+   INCLINE_BIG / (INCLINE_BIG + R) enters; on the law's flat wall (a partner of infinite
+   radius: the rolling radius is the sphere's) the closed form itself */
 void expect_rolling_deceleration(const std::string &law, bool wall = false)
 {
   LammpsSession s;
@@ -327,7 +335,6 @@ void expect_rolling_deceleration(const std::string &law, bool wall = false)
   const double v0 = 0.02;    // m/s, rolling without slip: omega_y = v0 / R
   s.commands({fmt::format("velocity small set {} 0 0", v0),
               fmt::format("set type 1 omega 0 {} 0", v0 / INCLINE_RADIUS), "run 0 post no"});
-  // (the rolling radius: R R_big / (R + R_big), on a wall R)
   const double a = 5.0 / 7.0 * MU_ROLL * INCLINE_G *
       (wall ? 1.0 : INCLINE_BIG / (INCLINE_BIG + INCLINE_RADIUS));
   const double t_stop = v0 / a;    // 28.5 ms
@@ -345,10 +352,11 @@ void expect_rolling_deceleration(const std::string &law, bool wall = false)
   const double x_stop = atom->x[atom->map(1)][0];
   const double measured = -slope(window);
   const double x_closed = v0 * v0 / (2.0 * a);
-  std::printf("[ rolling  ] %s%s: deceleration %.6g m/s2, closed form 5/7 mu_roll g %.6g (relative "
-              "%.1e); distance to the stop %.5g m, closed form %.5g m; after the stop |v| <= "
-              "%.1e m/s\n",
-              law.c_str(), wall ? " wall" : "", measured, a, measured / a - 1.0, x_stop, x_closed, largest_after);
+  std::printf("[ rolling  ] %s%s: deceleration %.6g m/s2, closed form 5/7 mu_roll g %.6g "
+              "(relative %.1e); distance to the stop %.5g m, closed form %.5g m; after the stop "
+              "|v| <= %.1e m/s\n",
+              law.c_str(), wall ? " wall" : "", measured, a, measured / a - 1.0, x_stop, x_closed,
+              largest_after);
   EXPECT_NEAR(measured, a, 1e-3 * a);
   // the distance: the same closed form integrated, give or take the rolling spring's stretch
   // s = mu_roll F_n / k_roll (3.5e-4 of it) and 1e-3 of it for the rest, as above
@@ -367,6 +375,11 @@ TEST(RollingTwisting, RollingSphereDeceleratesAtFiveSeventhsMuRollG)
   expect_rolling_deceleration("kuhn");
 }
 
+TEST(RollingTwisting, RollingSphereOnWallDeceleratesAtFiveSeventhsMuRollG)
+{
+  expect_rolling_deceleration("kuhn", true);    // fix wall/gran/kuhn
+}
+
 /* gran/coulomb's exact friction holds the contact point at rest (no tangential spring to
    ring): the same closed form, the same error sources */
 TEST(RollingTwisting, CoulombRollingSphereDeceleratesAtFiveSeventhsMuRollG)
@@ -381,14 +394,13 @@ TEST(RollingTwisting, CoulombRollingSphereDeceleratesAtFiveSeventhsMuRollG)
    of 5/7 g mu_roll as above. */
 TEST(RollingTwisting, SphereOnInclineRollsOnlyAboveTanAlphaEqualsMuRoll)
 {
-  // (gran/coulomb and its wall: the exact friction holds the contact point; the same closed
-  // forms, on the wall with the rolling radius R: to R / R_big = 1e-5 the same)
-  for (const std::string law : {"kuhn", "coulomb", "coulomb wall"})
+  // (the walls: the rolling radius is R; to R / R_big = 1e-5 the same closed forms)
+  for (const std::string law : {"kuhn", "kuhn wall", "coulomb", "coulomb wall"})
   for (const double factor : {0.9, 1.1}) {
     const double alpha = std::atan(factor * MU_ROLL);
-    const bool wall = law == "coulomb wall";
+    const bool wall = law.find(" wall") != std::string::npos;
     const InclineRun r = run_incline(
-        rolling_incline(alpha * 180.0 / INCLINE_PI, wall ? "coulomb" : law, wall));
+        rolling_incline(alpha * 180.0 / INCLINE_PI, law.substr(0, law.find(' ')), wall));
     const double closed =
         factor < 1.0 ? 0.0 : 5.0 / 7.0 * INCLINE_G * (std::sin(alpha) - MU_ROLL * std::cos(alpha));
     std::printf("[ incline  ] %s, tan(alpha) = %.2f mu_roll: accelerations %.4e, %.4e m/s2, closed "

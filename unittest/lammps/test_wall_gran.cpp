@@ -29,6 +29,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -930,6 +931,11 @@ TEST(WallGran, RestartContinuity)
        "wall/gran/kuhn 2e3 1.5e3 0.4 zplane 0 0.0075 wiggle z 0.0000002 0.002 rotate 20"},
       {{"jaeger", {"pair_style gran/jaeger", "pair_coeff * * 1e7 0.3 0.5"}, ""},
        "wall/gran/jaeger 2e7 0.25 0.4 zplane 0 0.0075 translate v_vx 0 v_vz"},
+      // rolling and twisting: the springs in the wall's records (without dashpots: the setup
+      // of the run after write_restart in the uninterrupted run has none, as for the law's)
+      {{"kuhn_rolling", {"pair_style gran/kuhn", "pair_coeff * * 2e3 2e3 0.5"}, ""},
+       "wall/gran/kuhn 2e3 1.5e3 0.4 rolling sds 1e3 0 0.1 twisting sds 1e-6 0 1e-4 "
+       "zplane 0 0.0075 wiggle z 0.0000002 0.002 rotate 20"},
   };
   const std::vector<std::string> variables = {"variable vx equal 0.05*sin(0.05*step)",
                                               "variable vz equal 0.002*cos(0.03*step)"};
@@ -937,7 +943,7 @@ TEST(WallGran, RestartContinuity)
     const std::string file = std::string("wall_restart_") + c.first.name + ".bin";
     const std::string fix = "fix w all " + c.second;
     const std::vector<std::string> rest = {"fix integrate all nve/sphere", "timestep 1e-5"};
-    PerAtom straight, resumed;
+    PerAtom straight, resumed, straight_t, resumed_t;
     std::vector<double> w_straight, w_resumed;
     {
       LammpsSession s;
@@ -951,6 +957,7 @@ TEST(WallGran, RestartContinuity)
       s.commands(rest);
       s.commands({"run 150", "write_restart " + file, "run 50"});
       straight = s.forces();
+      straight_t = s.torques();
       w_straight = fix_vector(s, "w");
     }
     {
@@ -962,10 +969,12 @@ TEST(WallGran, RestartContinuity)
       s.commands(rest);
       s.command("run 50");
       resumed = s.forces();
+      resumed_t = s.torques();
       w_resumed = fix_vector(s, "w");
     }
     std::remove(file.c_str());
     EXPECT_LT(max_relative_difference(straight, resumed), 1e-12) << c.first.name;
+    EXPECT_LT(max_relative_difference(straight_t, resumed_t), 1e-12) << c.first.name;
     for (int k = 0; k < V_SIZE; k++)
       EXPECT_NEAR(w_straight[k], w_resumed[k], 1e-10 * std::max(std::fabs(w_straight[k]), 1e-12))
           << c.first.name << " " << k;
@@ -1102,4 +1111,141 @@ TEST(WallGran, BadInputGivesClearErrors)
   s.commands({"units si", "atom_style atomic", "boundary p p f", "region box block 0 1 0 1 0 1",
               "create_box 1 box"});
   expect_error(s, j + "1e7 0.3 0.5 zplane 0 NULL", "requires atom attributes radius, rmass, omega");
+}
+
+/* ----------------------------------------------------------------------
+   one contact step for the pair and the wall: a sphere of radius R = 1 m driven along a
+   random path (fuzzed, seeded) against a frozen sphere of radius R_b = 1e6 R through
+   pair_style gran/kuhn, and along the same path against a flat wall through fix
+   wall/gran/kuhn, gives the same force, torque, stored energies, friction and damping work
+   and sliding count at every step, with and without rolling and twisting resistance. The
+   path presses, shears, spins and lifts the sphere off (the overlap dips below 0 in every
+   period): parting and fresh contacts are on it.
+   What differs is the curvature: the rolling radius R R_b / (R + R_b) = R (1 - R/R_b) (the
+   rolling torque and spring carry it squared: 2 R/R_b; marshall's twisting through the
+   contact radius: R/R_b), the normal's tilt by the distance travelled over R_b (< 0.2 m:
+   0.2 R/R_b) and the round-off of the partner's coordinates, 1e6 m * 2e-16 against the
+   overlap of 1e-2 m (2e-8 relative, 0.02 R/R_b). Tolerance: 4 R/R_b of each quantity's
+   largest value along the path.
+------------------------------------------------------------------------- */
+
+namespace {
+
+struct PathSample {
+  Vec3 force, torque;
+  std::vector<double> energies;    // normal, tangential, friction, damping, contacts, sliding
+};
+
+const double PATH_RB = 1.0e6;
+
+std::vector<PathSample> kuhn_path(bool wall, const std::string &options, unsigned seed)
+{
+  const double dt = 1e-3;
+  const int steps = 360;
+  LammpsSession s;
+  s.load_plugin();
+  const std::string coeffs = "1e5 8e4 0.5 damping 20 10";
+  s.commands({"units si", "atom_style sphere", "atom_modify map array", "boundary f f f",
+              "comm_modify vel yes",
+              wall ? "region box block -10 10 -10 10 -1 10 units box"
+                   // (neighbor bins no smaller than half the big sphere, as incline.h)
+                   : fmt::format("region box block {0} {1} {0} {1} {0} 10 units box",
+                                 -PATH_RB - 2.0, PATH_RB + 2.0),
+              "create_box 2 box", "create_atoms 1 single 0 0 0.99 units box"});
+  if (!wall) s.command(fmt::format("create_atoms 2 single 0 0 {} units box", -PATH_RB));
+  s.commands({"set type 1 diameter 2.0", fmt::format("set type 2 diameter {}", 2.0 * PATH_RB),
+              "set group all density 1000", "group small type 1", "neighbor 0.1 bin",
+              "neigh_modify every 1 delay 0 check yes"});
+  if (wall) {
+    s.commands({"pair_style none",
+                "fix w small wall/gran/kuhn " + coeffs + " " + options + " zplane 0 NULL"});
+  } else {
+    s.commands({"pair_style gran/kuhn " + options, "pair_coeff * * " + coeffs,
+                "compute e all pair gran/kuhn"});
+  }
+  s.commands({fmt::format("timestep {}", dt), "thermo 1", "run 0 post no"});
+  // the path: overlap 0.01 + 0.013 sin(2 pi k / 120) m, tangential velocity and spin random walks
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  Vec3 vt = {0.0, 0.0, 0.0}, w = {0.0, 0.0, 0.0};
+  auto overlap = [](int k) { return 0.01 + 0.013 * std::sin(2.0 * PI * k / 120.0); };
+  auto *atom = s.lmp->atom;
+  std::vector<PathSample> out;
+  for (int k = 0; k < steps; k++) {
+    vt = 0.8 * vt + 0.2 * Vec3{0.6 * u(rng), 0.6 * u(rng), 0.0};
+    w = 0.8 * w + 0.2 * Vec3{1.5 * u(rng), 1.5 * u(rng), 1.5 * u(rng)};
+    const int i = atom->map(1);
+    const double vz = -(overlap(k + 1) - overlap(k)) / dt;
+    const Vec3 v = {vt.x, vt.y, vz};
+    put(atom->x[i], get(atom->x[i]) + dt * v);
+    put(atom->v[i], v);
+    put(atom->omega[i], w);
+    s.command("run 1 pre no post no");
+    PathSample p;
+    p.force = get(atom->f[atom->map(1)]);
+    p.torque = get(atom->torque[atom->map(1)]);
+    if (wall) {
+      const auto f = fix_vector(s, "w");
+      p.energies = {f[V_NORMAL], f[V_TANGENTIAL], f[V_FRICTION],
+                    f[V_DAMPING], f[V_CONTACTS],  f[V_SLIDING]};
+    } else {
+      p.energies = s.pair_extra();
+      p.energies.resize(6);
+    }
+    out.push_back(p);
+  }
+  return out;
+}
+
+void expect_wall_as_huge_partner(const std::string &options, unsigned seed)
+{
+  const auto pair = kuhn_path(false, options, seed), wall = kuhn_path(true, options, seed);
+  ASSERT_EQ(pair.size(), wall.size());
+  double scale[10] = {0}, worst[10] = {0};    // force, torque, four energies
+  int sliding = 0, parted = 0, differing_counts = 0;
+  for (size_t k = 0; k < pair.size(); k++) {
+    double d[10], m[10];
+    d[0] = demc::norm(pair[k].force - wall[k].force);
+    m[0] = demc::norm(pair[k].force);
+    d[1] = demc::norm(pair[k].torque - wall[k].torque);
+    m[1] = demc::norm(pair[k].torque);
+    for (int e = 0; e < 4; e++) {
+      d[2 + e] = std::fabs(pair[k].energies[e] - wall[k].energies[e]);
+      m[2 + e] = std::fabs(pair[k].energies[e]);
+    }
+    for (int q = 0; q < 6; q++) {
+      worst[q] = std::max(worst[q], d[q]);
+      scale[q] = std::max(scale[q], m[q]);
+    }
+    if (pair[k].energies[4] != wall[k].energies[4] || pair[k].energies[5] != wall[k].energies[5])
+      differing_counts++;
+    sliding += pair[k].energies[5] > 0.0;
+    parted += pair[k].energies[4] == 0.0;
+  }
+  const char *names[6] = {"force", "torque", "normal energy", "tangential energy", "friction",
+                          "damping"};
+  std::printf("[ measured ] wall vs frozen partner of radius 1e6 R (%s, seed %u): relative "
+              "deviations force %.2e torque %.2e Wn %.2e Wt %.2e friction %.2e damping %.2e "
+              "(R/R_b = %.0e); %d sliding steps, %d apart\n",
+              options.c_str(), seed, worst[0] / scale[0], worst[1] / scale[1],
+              worst[2] / scale[2], worst[3] / scale[3], worst[4] / scale[4], worst[5] / scale[5],
+              1.0 / PATH_RB, sliding, parted);
+  for (int q = 0; q < 6; q++) {
+    EXPECT_GT(scale[q], 0.0) << names[q];
+    EXPECT_LE(worst[q], 4.0 / PATH_RB * scale[q]) << names[q] << ", " << options;
+  }
+  EXPECT_EQ(differing_counts, 0) << "contact and sliding counts";
+  // the path exercises what it should: sliding, parting and fresh contacts
+  EXPECT_GT(sliding, 10);
+  EXPECT_GT(parted, 10);
+}
+
+}    // namespace
+
+TEST(WallGranKuhn, WallEqualsHugeFrozenPartnerAlongRandomPaths)
+{
+  expect_wall_as_huge_partner("", 1);
+  expect_wall_as_huge_partner("rolling sds 1e4 5 0.05 twisting sds 50 0.5 0.02", 2);
+  expect_wall_as_huge_partner("rolling sds 1e4 0 0.05 twisting marshall limit_damping", 3);
+  expect_wall_as_huge_partner("conventional rolling sds 3e3 2 0.1", 4);
 }

@@ -127,6 +127,16 @@ TEST(WallRankInvariance, KuhnNewtonOff)
   expect_rank_invariant(KUHN, KUHN_WALL, false);
 }
 
+/* rolling and twisting resistance at the walls (the pair without: the walls' springs alone
+   migrate with the atoms); the layer's spins load both springs */
+TEST(WallRankInvariance, KuhnRollingTwisting)
+{
+  expect_rank_invariant(KUHN,
+                        "wall/gran/kuhn 2e3 1.5e3 0.4 damping 0.002 0.001 rolling sds 1e3 0.001 "
+                        "0.1 twisting marshall",
+                        true);
+}
+
 TEST(WallRankInvariance, JaegerNewtonOn)
 {
   expect_rank_invariant(JAEGER, JAEGER_WALL, true);
