@@ -29,7 +29,6 @@ class FixWallGranCoulomb : public FixWallGranFixedHistory {
   ~FixWallGranCoulomb() override;
   void init() override;
   double memory_usage() override;
-  void unpack_restart(int, int) override;
 
   // one particle's record: the friction force on it (3), state and work (as in the pair
   // style's history), then the side of the wall it touches, then the normal dashpot force of the
@@ -46,13 +45,13 @@ class FixWallGranCoulomb : public FixWallGranFixedHistory {
   Touch touch(const Contact &, int, bool) override;
   void part(const Contact &, bool) override;
   int history_side(int) const override;
+  void check_restored_history(int) const override;
 
  private:
   int law;              // demc::coulomb::NormalLaw
   double c1, c2, mu;    // hooke: kn; hertz: E, nu
   double kfactor;       // kn or 4/3 E*
   FixCoulombFriction *friction;
-  static constexpr int RECORD_VERSION = 2;    // of the per-atom restart record
 };
 
 }    // namespace LAMMPS_NS

@@ -85,7 +85,6 @@ class PairGranCoulomb : public PairGranDemc {
   FixCoulombFriction *friction;
   class FixNeighHistory *fix_history;
 
-  static constexpr int SETTINGS_VERSION = 1;    // of the settings' restart record
   void allocate();
   void place_friction_fix();
   std::string friction_fix_id() const { return history_fix_id() + "_FRICTION"; }

@@ -99,36 +99,15 @@ double DemcCoefficientIO::read_double(FILE *fp)
 
 /* ---------------------------------------------------------------------- */
 
-void DemcCoefficientIO::write_settings_record(FILE *fp, int version,
-                                              const std::vector<double> &values) const
+void DemcCoefficientIO::write_settings_record(FILE *fp, const std::vector<double> &values) const
 {
-  write_double(fp, demc_restart::record_marker());
-  write_double(fp, version);
-  write_double(fp, (double) values.size());
-  fwrite(values.data(), sizeof(double), values.size(), fp);
+  demc_restart::write_file_record(fp, values);
 }
 
-bool DemcCoefficientIO::read_settings_record(FILE *fp, int newest, std::vector<double> &values)
+std::vector<double> DemcCoefficientIO::read_settings_record(FILE *fp)
 {
   PairGranDemc &pair = owner();
-  int versioned = 0;
-  if (pair.comm->me == 0) {
-    double first = 0.0;
-    utils::sfread(FLERR, &first, sizeof(double), 1, fp, nullptr, pair.error);
-    versioned = demc_restart::is_record_marker(first) ? 1 : 0;
-    if (!versioned && fseek(fp, -(long) sizeof(double), SEEK_CUR) != 0)
-      pair.error->one(FLERR, "Pair {}: cannot read the restart file's settings again",
-                      pair.style_name);
-  }
-  MPI_Bcast(&versioned, 1, MPI_INT, 0, pair.world);
-  if (!versioned) return false;
-  const std::string who = "Pair " + pair.style_name + " settings";
-  demc_restart::checked_version(pair.lmp, read_double(fp), newest, who);
-  const long n =
-      demc_restart::checked_int(pair.lmp, read_double(fp), 0, 1L << 24, who + ": values");
-  values.resize(n);
-  for (double &v : values) v = read_double(fp);
-  return true;
+  return demc_restart::read_file_record(pair.lmp, fp, "Pair " + pair.style_name + " settings");
 }
 
 /* ----------------------------------------------------------------------
@@ -170,15 +149,9 @@ void DemcCoefficientIO::write_law_coefficients(FILE *fp, std::vector<double **> 
   write_coefficients(fp, law);
 }
 
-void DemcCoefficientIO::read_law_coefficients(FILE *fp, std::vector<double **> law,
-                                              bool with_restitution)
+void DemcCoefficientIO::read_law_coefficients(FILE *fp, std::vector<double **> law)
 {
   PairGranDemc &pair = owner();
-  law.insert(law.end(), {pair.damp_n, pair.damp_t});
-  if (with_restitution) law.insert(law.end(), {pair.restitution, pair.restitution_t});
+  law.insert(law.end(), {pair.damp_n, pair.damp_t, pair.restitution, pair.restitution_t});
   read_coefficients(fp, law);
-  if (with_restitution) return;
-  for (int i = 0; i <= pair.atom->ntypes; i++)
-    for (int j = 0; j <= pair.atom->ntypes; j++)
-      pair.restitution[i][j] = pair.restitution_t[i][j] = 0.0;
 }
