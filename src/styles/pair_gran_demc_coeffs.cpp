@@ -83,22 +83,6 @@ void DemcCoefficientIO::set_coefficients(const char *types_i, const char *types_
 
 /* ---------------------------------------------------------------------- */
 
-void DemcCoefficientIO::write_double(FILE *fp, double value) const
-{
-  fwrite(&value, sizeof(double), 1, fp);
-}
-
-double DemcCoefficientIO::read_double(FILE *fp)
-{
-  PairGranDemc &pair = owner();
-  double value = 0.0;
-  if (pair.comm->me == 0) utils::sfread(FLERR, &value, sizeof(double), 1, fp, nullptr, pair.error);
-  MPI_Bcast(&value, 1, MPI_DOUBLE, 0, pair.world);
-  return value;
-}
-
-/* ---------------------------------------------------------------------- */
-
 void DemcCoefficientIO::write_settings_record(FILE *fp, const std::vector<double> &values) const
 {
   demc_restart::write_file_record(fp, values);
@@ -111,33 +95,43 @@ std::vector<double> DemcCoefficientIO::read_settings_record(FILE *fp)
 }
 
 /* ----------------------------------------------------------------------
-   the coefficients of the type pairs for restart files (rank 0 writes,
-   rank 0 reads and broadcasts)
+   the coefficients of the type pairs for restart files, a record of the
+   package's format (rank 0 writes; read collectively): per type pair
+   i <= j its setflag, then (if set) one value of each coefficient array
 ------------------------------------------------------------------------- */
 
 void DemcCoefficientIO::write_coefficients(FILE *fp, const std::vector<double **> &arrays) const
 {
   const PairGranDemc &pair = owner();
+  std::vector<double> values;
   for (int i = 1; i <= pair.atom->ntypes; i++)
     for (int j = i; j <= pair.atom->ntypes; j++) {
-      fwrite(&pair.setflag[i][j], sizeof(int), 1, fp);
+      values.push_back(pair.setflag[i][j] ? 1.0 : 0.0);
       if (!pair.setflag[i][j]) continue;
-      for (double **a : arrays) write_double(fp, a[i][j]);
+      for (double **a : arrays) values.push_back(a[i][j]);
     }
+  demc_restart::write_file_record(fp, values);
 }
 
 void DemcCoefficientIO::read_coefficients(FILE *fp, const std::vector<double **> &arrays)
 {
   PairGranDemc &pair = owner();
-  int **setflag = pair.setflag;
+  const std::string who = "Pair " + pair.style_name + " coefficients";
+  const std::vector<double> values = demc_restart::read_file_record(pair.lmp, fp, who);
+  size_t k = 0;
+  auto next = [&]() {
+    if (k >= values.size()) pair.error->all(FLERR, "{}: the restart file's record ends early", who);
+    return values[k++];
+  };
   for (int i = 1; i <= pair.atom->ntypes; i++)
     for (int j = i; j <= pair.atom->ntypes; j++) {
-      if (pair.comm->me == 0)
-        utils::sfread(FLERR, &setflag[i][j], sizeof(int), 1, fp, nullptr, pair.error);
-      MPI_Bcast(&setflag[i][j], 1, MPI_INT, 0, pair.world);
-      if (!setflag[i][j]) continue;
-      for (double **a : arrays) a[i][j] = read_double(fp);
+      pair.setflag[i][j] =
+          (int) demc_restart::checked_int(pair.lmp, next(), 0, 1, who + ": setflag");
+      if (!pair.setflag[i][j]) continue;
+      for (double **a : arrays) a[i][j] = next();
     }
+  demc_restart::checked_int(pair.lmp, (double) k, (long) values.size(), (long) values.size(),
+                            who + ": values read of the record");
 }
 
 /* ---------------------------------------------------------------------- */

@@ -31,13 +31,12 @@ class DemcCoefficientIO {
   void set_coefficients(const char *types_i, const char *types_j,
                         std::initializer_list<std::pair<double **, double>> values);
 
-  void write_double(FILE *fp, double value) const;
-  double read_double(FILE *fp);
   /* the settings' restart record, a record of the package's format (demc_restart_records.h;
      rank 0 writes); read_settings_record() (collective) returns its values */
   void write_settings_record(FILE *fp, const std::vector<double> &values) const;
   std::vector<double> read_settings_record(FILE *fp);
-  // per type pair i <= j: setflag, then (if set) one value of each coefficient array
+  // a record (demc_restart_records.h) of, per type pair i <= j, setflag, then (if set) one
+  // value of each coefficient array
   void write_coefficients(FILE *fp, const std::vector<double **> &arrays) const;
   void read_coefficients(FILE *fp, const std::vector<double **> &arrays);
   // restart files: the law's coefficient arrays, then the dashpots'

@@ -411,10 +411,10 @@ void expect_refused(const std::vector<char> &bytes, const std::vector<std::strin
    layouts are not read): an earlier format version, or records without the package's marker
    (as all records were before markers). The records are made by hand from a file of this
    version (gran/jaeger, wall/gran/jaeger and their per-atom data): its s-th record gets the
-   other version, or loses its marker to the number 1; s = 0 to 5 are the pair's settings, the
-   global records of the per-atom energy fix and of the wall fix, and the first atom's records
-   of the three per-atom fixes (energies, contact histories, wall): the error names the reader
-   of each. */
+   other version, or loses its marker to the number 1; s = 0 to 6 are the pair's settings and
+   coefficients, the global records of the per-atom energy fix and of the wall fix, and the
+   first atom's records of the three per-atom fixes (energies, contact histories, wall): the
+   error names the reader of each. */
 TEST(RestartRecords, RecordsOfAnotherFormatVersionAreRefused)
 {
   const std::string file = "other_version_records.bin";
@@ -436,7 +436,8 @@ TEST(RestartRecords, RecordsOfAnotherFormatVersionAreRefused)
     memcpy(&version, &bytes[k + 8], 8);
     ASSERT_EQ(version, format_version) << "a record at byte " << k;
   }
-  const std::string readers[6] = {"Pair gran/jaeger settings",
+  const std::string readers[7] = {"Pair gran/jaeger settings",
+                                  "Pair gran/jaeger coefficients",
                                   "Fix DEMC/ATOM_ENERGY",
                                   "Fix wall/gran/jaeger: wall record",
                                   "Fix DEMC/ATOM_ENERGY",
@@ -452,7 +453,7 @@ TEST(RestartRecords, RecordsOfAnotherFormatVersionAreRefused)
     std::string message;    // a part of the error
   };
   std::vector<Other> others;
-  for (int place = 0; place < 6; place++) {
+  for (int place = 0; place < 7; place++) {
     others.push_back({place, false, 99.0, readers[place] + newer});
     others.push_back({place, false, 5.0, readers[place] + development});
     others.push_back({place, true, 0.0, readers[place] + development});
