@@ -95,8 +95,15 @@ void FixWallGranFixedHistory::unpack_restart(int nlocal, int nth)
 {
   const auto record = demc_restart::open_peratom_record(lmp, nlocal, nth, history_size,
                                                         history_size, law_error("wall record"));
-  for (int k = 0; k < history_size; k++) history[nlocal][k] = record.values[k];
-  check_restored_history(nlocal);
+  restore_exchanged(nlocal, record.values, record.n);
+}
+
+void FixWallGranFixedHistory::restore_exchanged(int i, const double *buf, long n)
+{
+  demc_restart::checked_int(lmp, (double) n, history_size, history_size,
+                            law_error("wall record size"));
+  for (int k = 0; k < history_size; k++) history[i][k] = buf[k];
+  check_restored_history(i);
 }
 
 double FixWallGranFixedHistory::history_memory() const

@@ -36,6 +36,8 @@ class FixWallGranFixedHistory : public FixWallGranDemc {
   void allocate_history();
   // error->one unless atom i's history read from a restart file is one the law can hold
   virtual void check_restored_history(int i) const = 0;
+  // what pack_exchange() wrote (n values), read from a restart file into atom i's, checked
+  void restore_exchanged(int i, const double *buf, long n);
   double history_memory() const;
 
  private:

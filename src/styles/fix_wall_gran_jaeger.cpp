@@ -393,6 +393,14 @@ void FixWallGranJaeger::restore_record(int i, std::vector<double> &rec)
   records[i] = std::move(rec);
 }
 
+void FixWallGranJaeger::restore_exchanged(int i, const double *buf, long n)
+{
+  demc_restart::checked_int(lmp, (double) n, 1, INT_MAX, law_error("wall record size"));
+  demc_restart::checked_int(lmp, buf[0], n - 1, n - 1, law_error("wall record size"));
+  std::vector<double> rec(buf + 1, buf + n);
+  restore_record(i, rec);
+}
+
 // the records of a restart file that sit with other atoms, to their atoms (collective)
 void FixWallGranJaeger::init_records_from_restart()
 {

@@ -88,9 +88,11 @@ class FixWallGranJaeger : public FixWallGranDemc {
   };
 
  protected:
-  // a record read from a restart file into atom i's, checked (the region walls' lists hold
-  // these records too)
+  // a record read from a restart file into atom i's, checked
   void restore_record(int i, std::vector<double> &rec);
+  // what pack_exchange() wrote (n values), read from a restart file into atom i's, checked (the
+  // region walls' lists hold these)
+  void restore_exchanged(int i, const double *buf, long n);
   int law_keyword(int, char **, int) override;
   Touch touch(const Contact &, int, bool) override;
   void part(const Contact &, bool) override;

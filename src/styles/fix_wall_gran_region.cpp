@@ -18,7 +18,6 @@
 #include <climits>
 #include <cmath>
 #include <cstring>
-#include <type_traits>
 
 using namespace LAMMPS_NS;
 using demc::Vec3;
@@ -519,7 +518,8 @@ template <class Law> void FixWallGranRegion<Law>::init_lists_from_restart()
 }
 
 /* a list of n values read from a restart file into atom i's: each entry's surface ID and
-   record length checked before they are used, its record taken by the law and packed again */
+   record length checked before they are used, its record taken by the law (checked as its
+   restart records are) and packed again */
 template <class Law>
 void FixWallGranRegion<Law>::restore_list(int i, const double *values, long n)
 {
@@ -531,7 +531,7 @@ void FixWallGranRegion<Law>::restore_list(int i, const double *values, long n)
         checked_int(this->lmp, values[at + E_IWALL], 0, INT_MAX, restart_who() + ": surface ID");
     const long length = checked_int(this->lmp, values[at + E_LENGTH], 1, n - at - E_RECORD,
                                     restart_who() + ": record length");
-    restore_law_record(i, values + at + E_RECORD, length);
+    Law::restore_exchanged(i, values + at + E_RECORD, length);
     packed.resize(Law::exchange_size(i));
     const int size = Law::pack_exchange(i, packed.data());
     list.insert(list.end(), {(double) iwall, (double) size});
@@ -540,26 +540,6 @@ void FixWallGranRegion<Law>::restore_list(int i, const double *values, long n)
   }
   Law::set_arrays(i);    // (the slot is scratch: the lists hold the records)
   lists[i].swap(list);
-}
-
-/* an entry's record into the law's slot of atom i, checked: wall/gran/jaeger's [size, record]
-   as its restart records are (restore_record()); wall/gran/kuhn's is its history (H_SIZE
-   values), checked as its restart records are (check_restored_history()) */
-template <class Law>
-void FixWallGranRegion<Law>::restore_law_record(int i, const double *record, long n)
-{
-  using demc_restart::checked_int;
-  LAMMPS *lmp = this->lmp;
-  if constexpr (std::is_same<Law, FixWallGranJaeger>::value) {
-    checked_int(lmp, (double) n, 2, INT_MAX, restart_who() + ": record size");
-    checked_int(lmp, record[0], n - 1, n - 1, restart_who() + ": record size");
-    std::vector<double> rec(record + 1, record + n);
-    this->restore_record(i, rec);
-  } else {
-    checked_int(lmp, (double) n, Law::H_SIZE, Law::H_SIZE, restart_who() + ": record size");
-    Law::unpack_exchange(i, const_cast<double *>(record));
-    this->check_restored_history(i);
-  }
 }
 
 template <class Law> double FixWallGranRegion<Law>::memory_usage()

@@ -136,9 +136,6 @@ template <class Law> class FixWallGranRegion : public Law {
   demc_restart::SpreadReader restart_in;
   void init_lists_from_restart();
   void restore_list(int i, const double *values, long n);
-  // one entry's record (what the law's pack_exchange() wrote) into the law's slot of atom i,
-  // checked
-  void restore_law_record(int i, const double *record, long n);
   std::string restart_who() const;
 };
 
