@@ -41,7 +41,7 @@ template <class DeviceType> struct HostList {
 
 template <class DeviceType>
 FixJaegerHistoryKokkos<DeviceType>::FixJaegerHistoryKokkos(LAMMPS *lmp, int narg, char **arg) :
-    FixJaegerHistory(lmp, narg, arg, 1), forced_merges(0.0), handed_over(0.0),
+    FixJaegerHistory(lmp, narg, arg, 1), forced_merges(0.0),
     run_forced_merges(0.0), run_forced_contacts(0.0), run_contacts(0.0), kk_stats_step(-1),
     stamp(1.0)
 {
@@ -317,15 +317,13 @@ void FixJaegerHistoryKokkos<DeviceType>::local_stats(double *sums, double &longe
 }
 
 /* ----------------------------------------------------------------------
-   the global vector (intensive), as the CPU fix's f_ID[1..5] plus two:
+   the global vector (intensive), as the CPU fix's f_ID[1..5] plus one:
    1 records, 2 mean stack length, 3 longest stack, 4 bytes of the record
    pools per record (spare and freed records and the rings of freed rows
    included, as the CPU fix counts its arena; the touch flags add an int per
    neighbor-list slot, as the CPU fix's handles a long), 5 all merges made by
-   the kernel, 6 merges forced by a full stack (capacity = history/max), 7
-   records of restart files read back negated (the earlier layout's
-   hand-over, undone). 5-7 are cumulative since the fix was created, summed
-   over ranks.
+   the kernel, 6 merges forced by a full stack (capacity = history/max). 5
+   and 6 are cumulative since the fix was created, summed over ranks.
 ------------------------------------------------------------------------- */
 
 template <class DeviceType> double FixJaegerHistoryKokkos<DeviceType>::compute_vector(int n)
@@ -336,11 +334,11 @@ template <class DeviceType> double FixJaegerHistoryKokkos<DeviceType>::compute_v
     local_stats(local, longest);
     local[2] = (double) (pool.span() + big.span()) * sizeof(double) +
         (double) (freed[SMALL_POOL].rows.span() + freed[BIG_POOL].rows.span()) * sizeof(int);
-    const double counts[3] = {merges, forced_merges, handed_over};
+    const double counts[2] = {merges, forced_merges};
     static_assert((int) K_MERGES == (int) S_MERGES && K_FORCED_MERGES == K_MERGES + 1 &&
-                      K_HANDED_OVER == K_MERGES + 2,
+                      K_SIZE == K_MERGES + 2,
                   "the counts follow the record statistics, as in the CPU fix's vector");
-    reduce_stats(local, longest, counts, 3, kk_stats);
+    reduce_stats(local, longest, counts, 2, kk_stats);
   }
   return kk_stats[n];
 }
@@ -385,51 +383,13 @@ template <class DeviceType> void FixJaegerHistoryKokkos<DeviceType>::post_run()
 }
 
 /* ----------------------------------------------------------------------
-   restart records: the CPU fix's (format version 5; 4 upgraded as the CPU fix does). Files of this fix's
-   earlier layout hold per atom its partner count and per partner its ID (as
-   LAMMPS's ubuf) and a record of fixed size: record versions 1 and 2 with
-   markers, and before markers LAMMPS's own count first. Their records are
-   converted to the CPU fix's stores; a history longer than history/max is
-   refused.
+   restart records: the CPU fix's; a history longer than history/max is
+   refused
 ------------------------------------------------------------------------- */
 
 template <class DeviceType>
-void FixJaegerHistoryKokkos<DeviceType>::unpack_restart(int nlocal, int nth)
+void FixJaegerHistoryKokkos<DeviceType>::restore_store(int i, std::vector<double> &store)
 {
-  double **extra = atom->extra;
-  int m = 0;
-  for (int k = 0; k < nth; k++) m += static_cast<int>(extra[nlocal][m]);
-  const double *record = &extra[nlocal][m + 1];
-  if (demc_restart::is_versioned(record)) {
-    FixJaegerHistory::unpack_restart(nlocal, nth);
-    return;
-  }
-  // a file written before markers: [count, n, n x (ID, dnum_file values)]
-  const std::string who = fmt::format("Fix {}", style);
-  const long count = demc_restart::checked_int(lmp, extra[nlocal][m], 2, atom->nextra_store - m,
-                                               who + ": record size");
-  stored_by_post_run = true;
-  std::vector<double> store = convert_earlier_store(record, count - 1, 0);
-  check_store(store);
-  check_lengths(store);
-  peratom[nlocal] = std::move(store);
-}
-
-template <class DeviceType>
-void FixJaegerHistoryKokkos<DeviceType>::restore_store(int i, std::vector<double> &store,
-                                                       int version)
-{
-  if (version == 1 || version == 2) {
-    std::vector<double> converted =
-        convert_earlier_store(store.data(), (long) store.size(), version);
-    check_store(converted);
-    check_lengths(converted);
-    peratom[i] = std::move(converted);
-    return;
-  }
-  if (version != 4 && version != RECORD_VERSION)
-    error->one(FLERR, "Fix {}: no reader for record version {}", style, version);
-  upgrade_records(store, version);
   check_store(store);
   check_lengths(store);
   peratom[i] = std::move(store);
@@ -447,93 +407,6 @@ void FixJaegerHistoryKokkos<DeviceType>::check_lengths(const std::vector<double>
                  "more than history/max {}: set 'history/max {}' or more in the pair_style command",
                  length, max_points, length);
   }
-}
-
-/* a store of the earlier layout (`values` values: the partner count n, then per partner its
-   ID and dnum_file values) in the CPU fix's layout: [ID, size, record] per partner */
-
-template <class DeviceType>
-std::vector<double> FixJaegerHistoryKokkos<DeviceType>::convert_earlier_store(const double *in,
-                                                                              long values,
-                                                                              int version)
-{
-  using demc_restart::checked_int;
-  const std::string who = fmt::format("Fix {}", style);
-  const long left = checked_int(lmp, (double) values, 1, LONG_MAX, who + ": record size") - 1;
-  const int n = (int) checked_int(lmp, in[0], 0, left, who + ": partners");
-  std::vector<double> store, rec;
-  if (n == 0) return store;
-  const int dnum_file = (int) (left / n) - 1;
-  checked_int(lmp, (double) left, (long) n * (dnum_file + 1), (long) n * (dnum_file + 1),
-              who + ": values for its partners");
-  for (int p = 0; p < n; p++) {
-    const double *entry = in + 1 + (long) p * (dnum_file + 1);
-    const auto id = (tagint) ubuf(entry[0]).i;
-    if (id < 1 || id > MAXTAGINT)
-      error->one(FLERR, "{}: the restart file holds a partner atom ID of {}", who, id);
-    restore_earlier_record(entry + 1, dnum_file, version, rec);
-    store.push_back((double) id);
-    store.push_back((double) rec.size());
-    store.insert(store.end(), rec.begin(), rec.end());
-  }
-  return store;
-}
-
-/* The header of an earlier record of dnum_file values: version 2 the current one without the
-   spent pruning budget (which comes in as 0, none spent), version 1
-   R1_POINTS, before markers R1_TYPES or R1_FDAMP_X (alike modulo 4 with no other); 0: none. */
-template <class DeviceType>
-int FixJaegerHistoryKokkos<DeviceType>::earlier_header(int dnum_file, int version) const
-{
-  static_assert(R1_TYPES + 1 == R1_FDAMP_X && R1_FDAMP_X + 3 == R1_POINTS,
-                "the key and then the dashpot force were added last to the version 1 header");
-  int header = 0;
-  if (version == 2) header = R_PRUNE_FORCE;    // (the spent pruning budget came later)
-  if (version == 1) header = R1_POINTS;
-  if (version == 0) header = (dnum_file - R1_TYPES) % POINT == 0 ? R1_TYPES : R1_FDAMP_X;
-  return dnum_file >= header && (dnum_file - header) % POINT == 0 ? header : 0;
-}
-
-/* A record of the earlier layout in the current one, of its history's length. Version 2 is
-   the current header; earlier ones come in with U_t not known (R_STORED -1: taken from the
-   whole history when next needed), no forced merge, the type pair 0 (not known) and the
-   dashpot force 0 where their layout did not hold them. The earlier layout negated every value
-   of a record it handed from one atom to the other (fix neigh/history/kk): the sign bit of the
-   length tells, and the negation is undone. */
-
-template <class DeviceType>
-void FixJaegerHistoryKokkos<DeviceType>::restore_earlier_record(const double *in, int dnum_file,
-                                                                int version,
-                                                                std::vector<double> &out)
-{
-  using demc_restart::checked_int;
-  const std::string who = "Pair gran/jaeger/kk";
-  const int header = earlier_header(dnum_file, version);
-  if (header == 0)
-    error->one(FLERR, "{}: a restart record of {} values per contact is of no layout of version {}",
-               who, dnum_file, version);
-  const int length_at = version == 2 ? (int) R_LENGTH : (int) R1_LENGTH;
-  const double sign = std::signbit(in[length_at]) ? -1.0 : 1.0;
-  const int length = (int) checked_int(lmp, sign * in[length_at], 0, (dnum_file - header) / POINT,
-                                       who + ": history length of a record");
-  if (sign < 0.0) handed_over += 1.0;
-  out.assign(R_POINTS + POINT * length, 0.0);
-  if (version == 2) {
-    for (int k = 0; k < R_PRUNE_FORCE; k++) out[k] = sign * in[k];
-    for (int k = 0; k < POINT * length; k++) out[R_POINTS + k] = sign * in[header + k];
-  } else {
-    for (int k = 0; k < 4; k++) out[R_QW + k] = sign * in[R1_QW + k];
-    out[R_WORK] = sign * in[R1_WORK];
-    out[R_DAMPWORK] = sign * in[R1_DAMPWORK];
-    out[R_STORED] = -1.0;
-    if (header > R1_TYPES) out[R_TYPES] = sign * in[R1_TYPES];
-    if (header > R1_FDAMP_X)
-      for (int k = 0; k < 3; k++) out[R_FDAMP_X + k] = sign * in[R1_FDAMP_X + k];
-    for (int k = 0; k < POINT * length; k++) out[R_POINTS + k] = sign * in[header + k];
-  }
-  out[R_LENGTH] = length;
-  checked_int(lmp, out[R_TYPES], 0, INT_MAX, who + ": type pair of a record");
-  checked_int(lmp, out[R_FORCED_RUN], 0, LONG_MAX, who + ": forced-merge run of a record");
 }
 
 namespace LAMMPS_NS {

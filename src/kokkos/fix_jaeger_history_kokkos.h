@@ -25,9 +25,7 @@
      big one, go to a ring per pool (`freed`), from which later steps take
      records first: between re-neighborings the pools follow the contacts
      held, not all those opened.
-   - restart files: the CPU fix's records; files written by the earlier
-     layout of this fix (fix neigh/history/kk's partner arrays of fixed-size
-     records, record versions 0 to 2) are read and converted.
+   - restart files: the CPU fix's records.
    - a global vector like the CPU fix's (see compute_vector()), with the merge
      counters the pair style adds to.
 ------------------------------------------------------------------------- */
@@ -48,18 +46,6 @@ template <class DeviceType> class FixJaegerHistoryKokkos : public FixJaegerHisto
      which the contact last merged because its history was full (run_stamp(); 0: none), so that
      a run counts the contacts its forced merges touched. */
   enum Record { R_FORCED_RUN = R_CAPACITY, R_POINTS = R_HEADER };
-  /* the records of restart files of this fix's earlier layout (format versions 0 to 2, fixed
-     size): version 1 (and before markers: its first R1_TYPES values, or its first R1_FDAMP_X)
-     had no U_t and the length after the work */
-  enum RecordVersion1 {
-    R1_QW,
-    R1_WORK = 4,
-    R1_DAMPWORK,
-    R1_LENGTH,
-    R1_TYPES,
-    R1_FDAMP_X,
-    R1_POINTS = R1_FDAMP_X + 3
-  };
   enum KkStats {
     K_CONTACTS,             // records held (a contact with a ghost atom: one per side)
     K_MEAN_LENGTH,          // mean stack length (points)
@@ -67,7 +53,6 @@ template <class DeviceType> class FixJaegerHistoryKokkos : public FixJaegerHisto
     K_BYTES_PER_CONTACT,    // bytes of the record pools per record
     K_MERGES,               // all merges by the kernel (capacity and beta), cumulative
     K_FORCED_MERGES,        // merges forced by a full stack (history/max), cumulative
-    K_HANDED_OVER,          // records read back negated (from restart files of before)
     K_SIZE
   };
   static constexpr int SMALL = 8;             // points of a small record
@@ -98,7 +83,6 @@ template <class DeviceType> class FixJaegerHistoryKokkos : public FixJaegerHisto
   void pre_exchange() override;
   void post_neighbor() override;
   double memory_usage() override;
-  void unpack_restart(int, int) override;
 
   // touch flags per neighbor slot (atom, jj): see the file header
   DAT::tdual_int_2d k_firstflag;
@@ -129,7 +113,7 @@ template <class DeviceType> class FixJaegerHistoryKokkos : public FixJaegerHisto
   bool has_big() const { return max_points > SMALL; }
 
   // counters the pair style adds to (this rank's; compute_vector() sums over ranks)
-  double forced_merges, handed_over;
+  double forced_merges;
   /* this run's forced merges, the contacts they touched and the contacts it held (at its
      setup, and opened since), this rank's, a pair across ranks counted half on each;
      post_run() warns when there were forced merges */
@@ -149,13 +133,7 @@ template <class DeviceType> class FixJaegerHistoryKokkos : public FixJaegerHisto
   double kk_stats[K_SIZE];
   bigint kk_stats_step;
   double stamp;
-  void restore_store(int i, std::vector<double> &store, int version) override;
-  // a store of the earlier layout (partner count, then per partner its ID as LAMMPS's ubuf
-  // and a record of fixed size) in the CPU fix's layout
-  std::vector<double> convert_earlier_store(const double *in, long values, int version);
-  int earlier_header(int dnum_file, int version) const;    // 0: no layout of the version
-  void restore_earlier_record(const double *in, int dnum_file, int version,
-                              std::vector<double> &out);
+  void restore_store(int i, std::vector<double> &store) override;
   void check_lengths(const std::vector<double> &store) const;
   void size_flags(int rows, int slots);
   // the pools as pre_exchange() found them, in host memory: the stores' references name them

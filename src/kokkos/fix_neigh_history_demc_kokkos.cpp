@@ -27,7 +27,6 @@ FixNeighHistoryDemcKokkos<DeviceType>::FixNeighHistoryDemcKokkos(LAMMPS *lmp, in
     FixNeighHistoryKokkos<DeviceType>(lmp, narg, arg), stored_by_post_run(false),
     tag_data_of_base(nullptr)
 {
-  reading_version = RECORD_VERSION;
   // the base constructor's grow_arrays(atom->nmax) ran before this class existed
   partner_rows = this->atom->nmax;
   partner_columns = this->maxpartner;
@@ -260,8 +259,8 @@ template <class DeviceType> void FixNeighHistoryDemcKokkos<DeviceType>::write_re
 }
 
 /* ----------------------------------------------------------------------
-   restart records spread evenly over the atoms (demc_restart_records.h),
-   format version 1: per atom with partners the layout of
+   restart records spread evenly over the atoms (demc_restart_records.h):
+   per atom with partners the layout of
    FixNeighHistory::pack_restart() without its count (n, then per partner its
    ID as LAMMPS's ubuf and dnum values). FixNeighHistory::pack_restart() reads
    the host side of the Kokkos arrays; pack_exchange() is the public way to
@@ -286,7 +285,7 @@ template <class DeviceType> int FixNeighHistoryDemcKokkos<DeviceType>::maxsize_r
     }
     begin[i + 1] = (long) packed.size();
   }
-  restart_out.build(this->lmp, record_version(), [&](int i) {
+  restart_out.build(this->lmp, [&](int i) {
     return std::make_pair(packed.data() + begin[i], begin[i + 1] - begin[i]);
   });
   return restart_out.max_record_size(this->lmp);
@@ -308,23 +307,9 @@ int FixNeighHistoryDemcKokkos<DeviceType>::pack_restart(int i, double *buf)
 template <class DeviceType>
 void FixNeighHistoryDemcKokkos<DeviceType>::unpack_restart(int nlocal, int nth)
 {
-  double **extra = this->atom->extra;
-  int m = 0;
-  for (int i = 0; i < nth; i++) m += static_cast<int>(extra[nlocal][m]);
-  const double *record = &extra[nlocal][m + 1];
   stored_by_post_run = true;    // a copy that write_restart may write again before a run
-  const std::string who = fmt::format("Fix {}", this->style);
-  if (demc_restart::is_versioned(record)) {
-    reading_version = record_version();
-    restore_partners(nlocal, nullptr, 0, this->dnum);    // none until init()
-    restart_in.take(this->lmp, record, record_version(), who);
-    return;
-  }
-  // a file written before markers: [count, n, n x (ID, dnum_file values)]
-  const long count = demc_restart::checked_int(this->lmp, extra[nlocal][m], 2,
-                                               this->atom->nextra_store - m, who + ": record size");
-  reading_version = 0;
-  restore_partners(nlocal, record + 1, record[0], count - 2);
+  restore_partners(nlocal, {0.0});    // none until init()
+  restart_in.take(this->lmp, nlocal, nth, fmt::format("Fix {}", this->style));
 }
 
 template <class DeviceType> void FixNeighHistoryDemcKokkos<DeviceType>::init()
@@ -337,37 +322,23 @@ template <class DeviceType> void FixNeighHistoryDemcKokkos<DeviceType>::init()
 template <class DeviceType> void FixNeighHistoryDemcKokkos<DeviceType>::init_records_from_restart()
 {
   restart_in.assemble(
-      this->lmp,
-      [this](int i, std::vector<double> &payload, int version) {
-        if (version < 1 || version > record_version())
-          this->error->one(FLERR, "Fix {}: no reader for record version {}", this->style, version);
-        reading_version = version;
-        restore_partners(i, payload.data() + 1, payload[0], (long) payload.size() - 1);
-      },
+      this->lmp, [this](int i, std::vector<double> &payload) { restore_partners(i, payload); },
       fmt::format("Fix {}", this->style));
 }
 
 /* ----------------------------------------------------------------------
-   the partners of atom i from a restart record (n partners in `values`
-   values: per partner its ID and dnum_file values) into the Kokkos arrays,
-   through unpack_exchange() (layout: n, the n IDs, then the n*dnum values),
-   which syncs and marks the host side
+   the partners of atom i from a restart payload (checked as the CPU fix's)
+   into the Kokkos arrays, through unpack_exchange() (layout: n, the n IDs,
+   then the n*dnum values), which syncs and marks the host side
 ------------------------------------------------------------------------- */
 
 template <class DeviceType>
-void FixNeighHistoryDemcKokkos<DeviceType>::restore_partners(int i, const double *in,
-                                                             double partners, long values)
+void FixNeighHistoryDemcKokkos<DeviceType>::restore_partners(int i,
+                                                             const std::vector<double> &payload)
 {
-  using demc_restart::checked_int;
-  const std::string who = fmt::format("Fix {}", this->style);
   const int dnum = this->dnum;
-  const int n = (int) checked_int(this->lmp, partners, 0, values, who + ": partners");
-  const int dnum_file = n > 0 ? (int) (values / n) - 1 : dnum;
-  if (n > 0) {
-    checked_int(this->lmp, (double) values, (long) n * (dnum_file + 1), (long) n * (dnum_file + 1),
-                who + ": values for its partners");
-    check_values_per_partner(dnum_file);
-  }
+  const int n = (int) demc_restart::checked_partner_payload(
+      this->lmp, payload, dnum, fmt::format("Fix {}", this->style));
   if (n > this->maxpartner) {    // grow the Kokkos arrays (contents kept) before writing
     this->maxpartner = n;
     this->grow_arrays(this->atom->nmax);
@@ -375,31 +346,11 @@ void FixNeighHistoryDemcKokkos<DeviceType>::restore_partners(int i, const double
   scratch.assign((size_t) (dnum + 1) * n + 1, 0.0);
   scratch[0] = n;
   for (int p = 0; p < n; p++) {
-    const double *entry = in + (long) p * (dnum_file + 1);
-    const auto id = (tagint) ubuf(entry[0]).i;
-    if (id < 1 || id > MAXTAGINT)
-      this->error->one(FLERR, "{}: the restart file holds a partner atom ID of {}", who, id);
-    scratch[1 + p] = (double) id;
-    restore_values(entry + 1, dnum_file, &scratch[1 + n + dnum * p]);
+    const double *entry = &payload[1 + (size_t) p * (dnum + 1)];
+    scratch[1 + p] = (double) (tagint) ubuf(entry[0]).i;
+    for (int k = 0; k < dnum; k++) scratch[1 + n + dnum * p + k] = entry[1 + k];
   }
   FixNeighHistoryKokkos<DeviceType>::unpack_exchange(i, scratch.data());
-}
-
-// records of this format version have this style's values per partner; histories of files
-// before markers may have fewer (gran/kuhn's grew at their end: the rest are read as zeros)
-template <class DeviceType>
-void FixNeighHistoryDemcKokkos<DeviceType>::check_values_per_partner(int dnum_file) const
-{
-  if (reading_version != 0 ? dnum_file != this->dnum : (dnum_file < 1 || dnum_file > this->dnum))
-    this->error->one(FLERR, "Fix {}: the restart file holds {} values per contact, this style {}",
-                     this->style, dnum_file, this->dnum);
-}
-
-template <class DeviceType>
-void FixNeighHistoryDemcKokkos<DeviceType>::restore_values(const double *in, int dnum_file,
-                                                           double *out) const
-{
-  for (int k = 0; k < this->dnum; k++) out[k] = k < dnum_file ? in[k] : 0.0;
 }
 
 namespace LAMMPS_NS {

@@ -105,24 +105,12 @@ class FixNeighHistoryDemcKokkos : public FixNeighHistoryKokkos<DeviceType> {
   bool stored_by_post_run;    // per-atom copy is current and no run has started since
   std::vector<double> scratch;
   PartnerFlagsOfGhosts ghost_partner_flags;
-  /* unpack_restart(): one partner's values from a restart file, dnum_file of them, into the
-     dnum of a slot. A subclass whose slot layout grew converts earlier files' layout here. */
-  virtual void restore_values(const double *in, int dnum_file, double *out) const;
-  // error->one unless a restart file's dnum_file values per partner can be read (records of
-  // format version reading_version)
-  virtual void check_values_per_partner(int dnum_file) const;
-
-  /* restart records (demc_restart_records.h), format version 1: per atom with partners the
-     layout of FixNeighHistory::pack_restart() without its count; a subclass whose values per
-     partner changed layout since gives its own version (record_version()) and reads the
-     earlier ones in restore_values() */
-  static constexpr int RECORD_VERSION = 1;
-  virtual int record_version() const { return RECORD_VERSION; }
+  /* restart records (demc_restart_records.h): per atom with partners the layout of
+     FixNeighHistory::pack_restart() without its count, as the CPU fix's, read through the same
+     check (demc_restart::checked_partner_payload()) */
   demc_restart::SpreadWriter restart_out;
   demc_restart::SpreadReader restart_in;
-  void restore_partners(int i, const double *in, double partners, long values);
-  // the format version of the records being read (0: a file written before markers)
-  int reading_version;
+  void restore_partners(int i, const std::vector<double> &payload);
   void init_records_from_restart();
 
   void ensure_partner_capacity(int needed_here);

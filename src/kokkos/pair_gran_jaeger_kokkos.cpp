@@ -25,9 +25,7 @@
    Orientation. As in the CPU style, a record describes the contact with p =
    the atom of smaller ID (frame, stack, work): it is the same record whichever
    atom lists the pair, so it needs no transfer rule. The records reach the
-   pools from the history fix's per-atom stores as they are (restart files of
-   the earlier layout, whose records were negated on a hand-over, are
-   converted and checked when they are read).
+   pools from the history fix's per-atom stores as they are.
 
    Which records hold a contact: one whose frame quaternion is not zero (a unit
    quaternion; a closed record's header is zeroed here). The

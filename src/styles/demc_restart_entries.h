@@ -1,22 +1,29 @@
 /* -*- c++ -*- ----------------------------------------------------------
    dem-contact: the per-atom fix records of a restart file that no fix has
-   claimed yet, and pair hybrid's map of sub-styles per type pair.
+   claimed yet.
 
    LAMMPS hands a restart file's per-atom fix data to a new fix only when its
    ID and style both match, and silently drops what is left at the first run
    (a line in the log, no warning). For contact histories that means a run
    that goes on with every contact fresh. The styles of this package look at
-   the records left over to stop with an error instead (pair_gran_demc.cpp,
-   fix_wall_gran_demc.cpp). Modify and PairHybrid keep these lists protected:
-   they are read through pointers to members formed in a derived class, the
-   one legal way to read a protected member of an object one did not make.
+   the records left over to stop with an error instead (pair_gran_demc_history.cpp,
+   fix_wall_gran_demc.cpp).
+
+   The one place where the package reads members of LAMMPS that are not
+   public: Modify keeps the list of a restart file's per-atom fix records
+   (id_restart_peratom, style_restart_peratom, used_restart_peratom)
+   protected and has no public function that gives it (LAMMPS 4 Jul 2026). It
+   is read through pointers to members formed in a derived class, the one
+   legal way to read a protected member of an object one did not make. A
+   LAMMPS that renames the members stops the build here; one that changes
+   their meaning fails StyleClashes.GiveClearErrors (its restart files whose
+   histories no fix takes must end in this package's errors).
 ------------------------------------------------------------------------- */
 
 #ifndef DEMC_RESTART_ENTRIES_H
 #define DEMC_RESTART_ENTRIES_H
 
 #include "modify.h"
-#include "pair_hybrid.h"
 #include "utils.h"
 
 #include <string>
@@ -33,15 +40,6 @@ namespace detail {
     static char **LAMMPS_NS::Modify::*ids() { return &ModifyAccess::id_restart_peratom; }
     static char **LAMMPS_NS::Modify::*styles() { return &ModifyAccess::style_restart_peratom; }
     static int *LAMMPS_NS::Modify::*used() { return &ModifyAccess::used_restart_peratom; }
-  };
-  struct HybridAccess : LAMMPS_NS::PairHybrid {
-    static LAMMPS_NS::Pair **LAMMPS_NS::PairHybrid::*styles_member()
-    {
-      return &HybridAccess::styles;
-    }
-    static char **LAMMPS_NS::PairHybrid::*keywords_member() { return &HybridAccess::keywords; }
-    static int **LAMMPS_NS::PairHybrid::*nmap_member() { return &HybridAccess::nmap; }
-    static int ***LAMMPS_NS::PairHybrid::*map_member() { return &HybridAccess::map; }
   };
 }    // namespace detail
 
@@ -73,34 +71,6 @@ inline bool is_contact_history_style(const std::string &style)
 inline bool is_wall_history_style(const std::string &style)
 {
   return LAMMPS_NS::utils::strmatch(style, "^wall/gran");
-}
-
-// pair styles that are contact laws: each computes the whole contact force of a touching pair
-// (LAMMPS's gran/* and granular*, this package's gran/kuhn and gran/jaeger; not tracker)
-inline bool is_contact_law_keyword(const std::string &keyword)
-{
-  return LAMMPS_NS::utils::strmatch(keyword, "^gran");
-}
-
-// the sub-styles of a pair hybrid (any flavour) set for type pair (i, j), with their keywords
-struct SubStyles {
-  std::vector<LAMMPS_NS::Pair *> pairs;
-  std::vector<std::string> keywords;
-};
-
-inline SubStyles hybrid_substyles(LAMMPS_NS::PairHybrid *hybrid, int i, int j)
-{
-  SubStyles out;
-  LAMMPS_NS::Pair **styles = hybrid->*detail::HybridAccess::styles_member();
-  char **keywords = hybrid->*detail::HybridAccess::keywords_member();
-  int **nmap = hybrid->*detail::HybridAccess::nmap_member();
-  int ***map = hybrid->*detail::HybridAccess::map_member();
-  if (!nmap || !map) return out;
-  for (int k = 0; k < nmap[i][j]; k++) {
-    out.pairs.push_back(styles[map[i][j][k]]);
-    out.keywords.emplace_back(keywords[map[i][j][k]]);
-  }
-  return out;
 }
 
 }    // namespace demc_restart

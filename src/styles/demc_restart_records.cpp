@@ -1,5 +1,5 @@
 /* ----------------------------------------------------------------------
-   dem-contact: restart records that know their version, and per-atom
+   dem-contact: the package's one restart record format, and per-atom
    restart data spread evenly over the atoms (see the header).
 ------------------------------------------------------------------------- */
 
@@ -9,6 +9,7 @@
 #include "comm.h"
 #include "error.h"
 #include "lammps.h"
+#include "utils.h"
 
 #include <algorithm>
 #include <climits>
@@ -21,7 +22,7 @@ using namespace LAMMPS_NS;
 namespace demc_restart {
 
 namespace {
-  // a quiet NaN whose payload spells "de" (the wall fixes' global records used it first)
+  // a quiet NaN whose payload spells "de"
   constexpr unsigned long long MARKER_BITS = 0x7ff8000000006465ULL;
 
   // a fragment: owner atom ID, offset in the owner's payload, count, payload size, values
@@ -73,25 +74,6 @@ double record_marker()
   return marker;
 }
 
-int pack_fixed_record(double *buf, int version, const double *values, int n)
-{
-  const int count = 1 + PERATOM_HEADER + n;
-  buf[0] = count;
-  buf[1] = record_marker();
-  buf[2] = version;
-  buf[3] = n;
-  for (int k = 0; k < n; k++) buf[1 + PERATOM_HEADER + k] = values[k];
-  return count;
-}
-
-bool is_record_marker(double value)
-{
-  // compared bit for bit: a NaN test could be optimised away, and any other NaN is no marker
-  unsigned long long bits;
-  memcpy(&bits, &value, sizeof(bits));
-  return bits == MARKER_BITS;
-}
-
 long checked_int(LAMMPS *lmp, double value, long lo, long hi, const std::string &what)
 {
   // (the comparisons are false for a NaN)
@@ -103,23 +85,127 @@ long checked_int(LAMMPS *lmp, double value, long lo, long hi, const std::string 
   return (long) value;
 }
 
-int checked_version(LAMMPS *lmp, double value, int newest, const std::string &who)
+/* ---------------------------------------------------------------------- */
+
+void put_header(double *header, long n)
 {
-  const long version = checked_int(lmp, value, 0, INT_MAX, who + ": record version");
-  if (version > newest)
+  header[0] = record_marker();
+  header[1] = FORMAT_VERSION;
+  header[2] = (double) n;
+}
+
+long open_record(LAMMPS *lmp, const double *header, long lo, long hi, const std::string &who)
+{
+  // the marker compared bit for bit: a NaN test could be optimised away, and any other NaN is
+  // no marker
+  unsigned long long bits;
+  memcpy(&bits, &header[0], sizeof(bits));
+  const double version = header[1];
+  if (bits != MARKER_BITS || !(version >= FORMAT_VERSION))
+    lmp->error->one(FLERR,
+                    "{}: the restart file was written by a development version of the package "
+                    "(its records are not of format version {}) and cannot be read: continue "
+                    "the run with the version that wrote it, or start it again",
+                    who, FORMAT_VERSION);
+  if (version != FORMAT_VERSION)
     lmp->error->one(FLERR,
                     "{}: the restart file's records have format version {}, this version of the "
-                    "package reads versions up to {}: read it with the version that wrote it "
-                    "(or a newer one)",
-                    who, version, newest);
-  return (int) version;
+                    "package reads version {}: read it with a version of the package that "
+                    "knows its format",
+                    who, version, FORMAT_VERSION);
+  return checked_int(lmp, header[2], lo, hi, who + ": number of values of a record");
 }
 
 /* ---------------------------------------------------------------------- */
 
-void SpreadWriter::build(LAMMPS *lmp, int format_version, const Payload &payload)
+void write_global_record(FILE *fp, const std::vector<double> &values)
 {
-  version = format_version;
+  const int size = (int) ((HEADER + values.size()) * sizeof(double));
+  fwrite(&size, sizeof(int), 1, fp);
+  write_file_record(fp, values);
+}
+
+const double *read_global_record(LAMMPS *lmp, const char *buf, long n, const std::string &who)
+{
+  const auto *record = reinterpret_cast<const double *>(buf);
+  open_record(lmp, record, n, n, who);
+  return record + HEADER;
+}
+
+void write_file_record(FILE *fp, const std::vector<double> &values)
+{
+  double header[HEADER];
+  put_header(header, (long) values.size());
+  fwrite(header, sizeof(double), HEADER, fp);
+  fwrite(values.data(), sizeof(double), values.size(), fp);
+}
+
+std::vector<double> read_file_record(LAMMPS *lmp, FILE *fp, const std::string &who)
+{
+  double header[HEADER] = {0.0, 0.0, 0.0};
+  if (lmp->comm->me == 0)
+    utils::sfread(FLERR, header, sizeof(double), HEADER, fp, nullptr, lmp->error);
+  MPI_Bcast(header, HEADER, MPI_DOUBLE, 0, lmp->world);
+  std::vector<double> values(open_record(lmp, header, 0, 1L << 24, who));
+  if (lmp->comm->me == 0 && !values.empty())
+    utils::sfread(FLERR, values.data(), sizeof(double), values.size(), fp, nullptr, lmp->error);
+  MPI_Bcast(values.data(), (int) values.size(), MPI_DOUBLE, 0, lmp->world);
+  return values;
+}
+
+/* ---------------------------------------------------------------------- */
+
+int pack_peratom_record(double *buf, const double *values, long n)
+{
+  buf[0] = peratom_record_size(n);
+  put_header(buf + 1, n);
+  std::copy(values, values + n, buf + 1 + HEADER);
+  return peratom_record_size(n);
+}
+
+PeratomRecord open_peratom_record(LAMMPS *lmp, int i, int nth, long lo, long hi,
+                                  const std::string &who)
+{
+  // LAMMPS keeps atom i's records of all fixes end to end, each led by its count
+  const double *extra = lmp->atom->extra[i];
+  const long store = lmp->atom->nextra_store;
+  long m = 0;
+  for (int k = 0; k <= nth; k++) {
+    const long count = checked_int(lmp, m < store ? extra[m] : NAN, 1, store - m,
+                                   who + ": size of a per-atom record");
+    if (k == nth) {
+      if (count < 1 + HEADER)
+        lmp->error->one(FLERR, "{}: a per-atom record of {} values has no envelope", who, count);
+      const long n = open_record(lmp, extra + m + 1, lo, hi, who);
+      checked_int(lmp, (double) n, count - 1 - HEADER, count - 1 - HEADER,
+                  who + ": values of a per-atom record for its size");
+      return {extra + m + 1 + HEADER, n};
+    }
+    m += count;
+  }
+  return {nullptr, 0};
+}
+
+long checked_partner_payload(LAMMPS *lmp, const std::vector<double> &payload, int dnum,
+                             const std::string &who)
+{
+  const long size = (long) payload.size();
+  const long n = checked_int(lmp, size > 0 ? payload[0] : NAN, 0, (size - 1) / (dnum + 1),
+                             who + ": partners");
+  checked_int(lmp, (double) size, 1 + n * (dnum + 1), 1 + n * (dnum + 1),
+              who + ": values for its partners (another style's?)");
+  for (long p = 0; p < n; p++) {
+    const tagint id = (tagint) ubuf(payload[1 + p * (dnum + 1)]).i;
+    if (id < 1 || id > MAXTAGINT)
+      lmp->error->one(FLERR, "{}: the restart file holds a partner atom ID of {}", who, id);
+  }
+  return n;
+}
+
+/* ---------------------------------------------------------------------- */
+
+void SpreadWriter::build(LAMMPS *lmp, const Payload &payload)
+{
   const int nlocal = lmp->atom->nlocal;
   const tagint *tag = lmp->atom->tag;
   long total = 0;
@@ -169,7 +255,7 @@ int SpreadWriter::max_record_size(LAMMPS *lmp) const
   long largest = 0;
   for (size_t i = 0; i + 1 < begin.size(); i++)
     largest = std::max(largest, begin[i + 1] - begin[i]);
-  long mine = 1 + PERATOM_HEADER + largest, all = 0;
+  long mine = peratom_record_size(largest), all = 0;
   MPI_Allreduce(&mine, &all, 1, MPI_LONG, MPI_MAX, lmp->world);
   if (all > INT_MAX)
     lmp->error->all(FLERR, "Restart records: {} values per atom, more than LAMMPS can store", all);
@@ -188,18 +274,12 @@ void SpreadWriter::check_atom(LAMMPS *lmp, int i) const
 int SpreadWriter::record_size(LAMMPS *lmp, int i) const
 {
   check_atom(lmp, i);
-  return 1 + PERATOM_HEADER + (int) (begin[i + 1] - begin[i]);
+  return peratom_record_size(begin[i + 1] - begin[i]);
 }
 
 int SpreadWriter::pack(int i, double *buf) const
 {
-  const long n = begin[i + 1] - begin[i];
-  buf[0] = (double) (1 + PERATOM_HEADER + n);    // LAMMPS's count, itself included
-  buf[1] = record_marker();
-  buf[2] = version;
-  buf[3] = (double) n;
-  std::copy(pieces.begin() + begin[i], pieces.begin() + begin[i + 1], buf + 1 + PERATOM_HEADER);
-  return 1 + PERATOM_HEADER + (int) n;
+  return pack_peratom_record(buf, pieces.data() + begin[i], begin[i + 1] - begin[i]);
 }
 
 void SpreadWriter::clear()
@@ -215,15 +295,11 @@ double SpreadWriter::memory_usage() const
 
 /* ---------------------------------------------------------------------- */
 
-void SpreadReader::take(LAMMPS *lmp, const double *record, int newest, const std::string &who)
+void SpreadReader::take(LAMMPS *lmp, int i, int nth, const std::string &who)
 {
-  const int v = checked_version(lmp, record[1], newest, who);
-  if (version >= 0 && v != version)
-    lmp->error->one(FLERR, "{}: the restart file's records have two format versions, {} and {}",
-                    who, version, v);
-  version = v;
-  const long n = checked_int(lmp, record[2], 0, INT_MAX, who + ": record length");
-  const double *values = record + PERATOM_HEADER;
+  const PeratomRecord record = open_peratom_record(lmp, i, nth, 0, INT_MAX, who);
+  const long n = record.n;
+  const double *values = record.values;
   for (long m = 0; m < n;) {
     if (n - m < F_HEADER)
       lmp->error->one(FLERR, "{}: a restart record ends inside a fragment header", who);
@@ -243,8 +319,6 @@ void SpreadReader::assemble(LAMMPS *lmp, const Deliver &deliver, const std::stri
   long held = (long) fragments.size(), any = 0;
   MPI_Allreduce(&held, &any, 1, MPI_LONG, MPI_MAX, lmp->world);
   if (any == 0) return;
-  int file_version = version;
-  MPI_Allreduce(&version, &file_version, 1, MPI_INT, MPI_MAX, lmp->world);
 
   const int nlocal = lmp->atom->nlocal, nprocs = lmp->comm->nprocs;
   const tagint *tag = lmp->atom->tag;
@@ -298,7 +372,6 @@ void SpreadReader::assemble(LAMMPS *lmp, const Deliver &deliver, const std::stri
                   fragments.begin() + m + F_HEADER + (long) fragments[m + F_COUNT]);
   }
   fragments = std::vector<double>();
-  version = -1;
   in = exchange(lmp, out, from);
   out = decltype(out)();
 
@@ -325,7 +398,7 @@ void SpreadReader::assemble(LAMMPS *lmp, const Deliver &deliver, const std::stri
       lmp->error->one(FLERR, "{}: the restart file holds {} of the {} values of atom {}", who,
                       entry.second.filled, entry.second.payload.size(), entry.first);
     const auto i = local_index.find(entry.first);
-    if (i != local_index.end()) deliver(i->second, entry.second.payload, file_version);
+    if (i != local_index.end()) deliver(i->second, entry.second.payload);
   }
 }
 

@@ -57,8 +57,7 @@ void FixDemcAtomEnergy::attach(PairGranDemc *owner)
   have_restored_sums = false;
 }
 
-/* global record (format version 1): marker, version, 2, the friction and damping sums; files
-   written before records had markers hold the two sums only */
+// global record (demc_restart_records.h): the friction and damping sums
 
 void FixDemcAtomEnergy::write_restart(FILE *fp)
 {
@@ -68,24 +67,12 @@ void FixDemcAtomEnergy::write_restart(FILE *fp)
     mine[1] = pair->dissipated_damping;
   }
   MPI_Reduce(mine, total, 2, MPI_DOUBLE, MPI_SUM, 0, world);
-  if (comm->me == 0) {
-    const double record[5] = {demc_restart::record_marker(), RECORD_VERSION, 2.0, total[0],
-                              total[1]};
-    int size = sizeof(record);
-    fwrite(&size, sizeof(int), 1, fp);
-    fwrite(record, sizeof(double), 5, fp);
-  }
+  if (comm->me == 0) demc_restart::write_global_record(fp, {total[0], total[1]});
 }
 
 void FixDemcAtomEnergy::restart(char *buf)
 {
-  auto *record = reinterpret_cast<double *>(buf);
-  const double *sums = record;
-  if (demc_restart::is_record_marker(record[0])) {
-    demc_restart::checked_version(lmp, record[1], RECORD_VERSION, "Fix DEMC/ATOM_ENERGY");
-    demc_restart::checked_int(lmp, record[2], 2, 2, "Fix DEMC/ATOM_ENERGY: global record length");
-    sums = record + 3;
-  }
+  const double *sums = demc_restart::read_global_record(lmp, buf, 2, "Fix DEMC/ATOM_ENERGY");
   restored_sums[0] = sums[0];
   restored_sums[1] = sums[1];
   have_restored_sums = true;
@@ -165,34 +152,18 @@ int FixDemcAtomEnergy::unpack_exchange(int nlocal, double *buf)
   return NCOLS;
 }
 
-/* per-atom record (format version 1): [count, marker, version, NCOLS, the columns]; files
-   written before records had markers hold [NCOLS + 1, the columns] */
+// per-atom record (demc_restart_records.h): the NCOLS columns
 
 int FixDemcAtomEnergy::pack_restart(int i, double *buf)
 {
-  buf[0] = size_restart(i);    // count including itself, as the other fixes expect
-  buf[1] = demc_restart::record_marker();
-  buf[2] = RECORD_VERSION;
-  buf[3] = NCOLS;
-  for (int k = 0; k < NCOLS; k++) buf[1 + demc_restart::PERATOM_HEADER + k] = values[i][k];
-  return size_restart(i);
+  return demc_restart::pack_peratom_record(buf, values[i], NCOLS);
 }
 
 void FixDemcAtomEnergy::unpack_restart(int nlocal, int nth)
 {
-  double **extra = atom->extra;
-  int m = 0;
-  for (int k = 0; k < nth; k++) m += static_cast<int>(extra[nlocal][m]);
-  const double *record = &extra[nlocal][m + 1], *columns = record;
-  if (demc_restart::is_versioned(record)) {
-    demc_restart::checked_version(lmp, record[1], RECORD_VERSION, "Fix DEMC/ATOM_ENERGY");
-    demc_restart::checked_int(lmp, record[2], NCOLS, NCOLS, "Fix DEMC/ATOM_ENERGY: columns");
-    columns = record + demc_restart::PERATOM_HEADER;
-  } else {
-    demc_restart::checked_int(lmp, extra[nlocal][m], NCOLS + 1, NCOLS + 1,
-                              "Fix DEMC/ATOM_ENERGY: record size");
-  }
-  for (int k = 0; k < NCOLS; k++) values[nlocal][k] = columns[k];
+  const auto record =
+      demc_restart::open_peratom_record(lmp, nlocal, nth, NCOLS, NCOLS, "Fix DEMC/ATOM_ENERGY");
+  for (int k = 0; k < NCOLS; k++) values[nlocal][k] = record.values[k];
 }
 
 double FixDemcAtomEnergy::memory_usage()

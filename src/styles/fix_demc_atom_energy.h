@@ -24,6 +24,7 @@ FixStyle(DEMC/ATOM_ENERGY,FixDemcAtomEnergy);
 #ifndef DEMC_FIX_DEMC_ATOM_ENERGY_H
 #define DEMC_FIX_DEMC_ATOM_ENERGY_H
 
+#include "demc_restart_records.h"
 #include "fix.h"
 
 namespace LAMMPS_NS {
@@ -45,8 +46,8 @@ class FixDemcAtomEnergy : public Fix {
   void unpack_reverse_comm(int, int *, double *) override;
   int pack_restart(int, double *) override;
   void unpack_restart(int, int) override;
-  int size_restart(int) override { return 1 + 3 + NCOLS; }    // count, marker, version, NCOLS
-  int maxsize_restart() override { return 1 + 3 + NCOLS; }
+  int size_restart(int) override { return demc_restart::peratom_record_size(NCOLS); }
+  int maxsize_restart() override { return demc_restart::peratom_record_size(NCOLS); }
 
   // the pair style's step: begin, add each contact's shares, end
   void begin_step(bool stored_is_tallied);
@@ -68,7 +69,6 @@ class FixDemcAtomEnergy : public Fix {
   double **values;        // per owned atom, the NCOLS columns (array_atom)
   double **step_share;    // this step's shares, owned and ghost atoms
 
-  static constexpr int RECORD_VERSION = 1;    // of the restart records
   int nmax_share;
   bool tally_stored;
   class PairGranDemc *pair;

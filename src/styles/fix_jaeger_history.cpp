@@ -506,12 +506,10 @@ void FixJaegerHistory::unpack_reverse_comm(int n, int *list, double *buf)
    atoms since, so the neighbor list no longer matches them. So is a copy
    read from a restart file and not yet used by a run.
 
-   Per-atom records (format version RECORD_VERSION): each atom's store
-   [partner tag, record size, record] ..., spread evenly over the atoms'
-   restart slots (demc_restart_records.h), so that reading a file back needs
-   memory for the mean store, not the largest. Version 5: the record header
-   of R_HEADER values (version 4: without the spent pruning budget). Files written before the records had a marker hold
-   each atom's own store, in one of three header layouts (upgrade_records()).
+   Per-atom records: each atom's store [partner tag, record size, record]
+   ..., spread evenly over the atoms' restart slots (demc_restart_records.h),
+   so that reading a file back needs memory for the mean store, not the
+   largest.
 ------------------------------------------------------------------------- */
 
 void FixJaegerHistory::write_restart(FILE *fp)
@@ -532,7 +530,7 @@ int FixJaegerHistory::maxsize_restart()
   // init(): write_restart noinit)
   init_records_from_restart();
   store_by_value();
-  restart_out.build(lmp, RECORD_VERSION, [this](int i) {
+  restart_out.build(lmp, [this](int i) {
     return std::make_pair(peratom[i].data(), (long) peratom[i].size());
   });
   return restart_out.max_record_size(lmp);
@@ -552,44 +550,22 @@ int FixJaegerHistory::pack_restart(int i, double *buf)
 
 void FixJaegerHistory::unpack_restart(int nlocal, int nth)
 {
-  double **extra = atom->extra;
-  int m = 0;
-  for (int k = 0; k < nth; k++) m += static_cast<int>(extra[nlocal][m]);
-  const double *record = &extra[nlocal][m + 1];
   // a copy of the histories that write_restart may write again before a run (see above)
   stored_by_post_run = true;
-  if (demc_restart::is_versioned(record)) {
-    restart_in.take(lmp, record, RECORD_VERSION, "Fix DEMC/JAEGER_HISTORY");
-    return;
-  }
-  const int count = (int) demc_restart::checked_int(lmp, extra[nlocal][m], 2, atom->nextra_store,
-                                                    "Fix DEMC/JAEGER_HISTORY: record size");
-  const int size = (int) demc_restart::checked_int(lmp, record[0], 0, count - 2,
-                                                   "Fix DEMC/JAEGER_HISTORY: store size");
-  std::vector<double> store(record + 1, record + 1 + size);
-  restore_store(nlocal, store, 0);
+  restart_in.take(lmp, nlocal, nth, "Fix DEMC/JAEGER_HISTORY");
 }
 
 // the records of a restart file whose stores sit with other atoms, to their atoms (collective)
 void FixJaegerHistory::init_records_from_restart()
 {
   restart_in.assemble(
-      lmp,
-      [this](int i, std::vector<double> &store, int version) {
-        restore_store(i, store, version);
-      },
+      lmp, [this](int i, std::vector<double> &store) { restore_store(i, store); },
       "Fix DEMC/JAEGER_HISTORY");
   set_maxexchange();
 }
 
-/* a store of format version `version` (0: a file written before records had markers) into
-   atom i's, upgraded to this version's layout and checked */
-
-void FixJaegerHistory::restore_store(int i, std::vector<double> &store, int version)
+void FixJaegerHistory::restore_store(int i, std::vector<double> &store)
 {
-  if (version != 0 && version != 4 && version != RECORD_VERSION)
-    error->one(FLERR, "Fix DEMC/JAEGER_HISTORY: no reader for record version {}", version);
-  upgrade_records(store, version);
   check_store(store);
   peratom[i] = std::move(store);
 }
@@ -614,47 +590,6 @@ void FixJaegerHistory::check_store(const std::vector<double> &store) const
     checked_int(lmp, rec[R_CAPACITY], 0, INT_MAX, who + ": record capacity");
     checked_int(lmp, rec[R_TYPES], 0, INT_MAX, who + ": record type pair");
     m += 2 + (size_t) size;
-  }
-}
-
-/* The record headers of the layouts (all begin with R_CAPACITY, R_LENGTH, the frame, the work
-   and the damping work): 8 values before R_TYPES, 9 before R_STORED, 10 before the dashpot
-   force (files before markers: layouts 1 to 3), 13 before the spent pruning budget (format
-   version 4, the first with markers), R_HEADER now (version 5). A record's header
-   is its size less 4 values per point. Added values come in as: R_TYPES 0 (not known:
-   PairGranJaeger::convert_histories() takes the contact's type pair as it finds it), R_STORED
-   -1 (not known: the pair style takes U_t from the history), the dashpot force 0 (as the setup
-   of those versions took it), the spent pruning budget 0. */
-
-void FixJaegerHistory::upgrade_records(std::vector<double> &store, int version) const
-{
-  static_assert(R_TYPES == 8 && R_STORED == 9 && R_FDAMP_X == 10 && R_PRUNE_FORCE == 13 &&
-                    R_HEADER == 15,
-                "the layouts grew at the end of the header");
-  using demc_restart::checked_int;
-  const std::string who = "Fix DEMC/JAEGER_HISTORY";
-  for (size_t m = 0; m < store.size(); m += 2 + (size_t) store[m + 1]) {
-    const long left = (long) (store.size() - m);
-    checked_int(lmp, (double) left, 2 + R_TYPES, LONG_MAX, who + ": values left in a store");
-    const long size = checked_int(lmp, store[m + 1], R_TYPES, left - 2, who + ": record size");
-    const long length = checked_int(lmp, store[m + 2 + R_LENGTH], 0, (size - R_TYPES) / POINT,
-                                    who + ": history length");
-    const long header = size - POINT * length;
-    const bool known = version == 0   ? (header >= R_TYPES && header <= R_FDAMP_X)
-        : version == 4                  ? header == R_PRUNE_FORCE
-                                        : header == R_HEADER;
-    if (!known)
-      error->one(FLERR,
-                 "{}: a record of {} values with {} history points is of no layout of format "
-                 "version {}",
-                 who, size, length, version);
-    if (header <= R_TYPES) store.insert(store.begin() + (long) (m + 2) + R_TYPES, 0.0);
-    if (header <= R_STORED) store.insert(store.begin() + (long) (m + 2) + R_STORED, -1.0);
-    if (header <= R_FDAMP_X)
-      store.insert(store.begin() + (long) (m + 2) + R_FDAMP_X, R_PRUNE_FORCE - R_FDAMP_X, 0.0);
-    if (header <= R_PRUNE_FORCE)
-      store.insert(store.begin() + (long) (m + 2) + R_PRUNE_FORCE, R_HEADER - R_PRUNE_FORCE, 0.0);
-    store[m + 1] = (double) (size + R_HEADER - header);
   }
 }
 

@@ -41,11 +41,11 @@ namespace LAMMPS_NS {
 class FixJaegerHistory : public Fix {
  public:
   /* record layout: header, then `capacity` points of 4 doubles (z, P, tx, ty). R_TYPES: the
-     type pair whose material the history holds (demc::jaeger::type_pair_key(); 0: not known,
-     a record of a restart file written before it existed), so that a contact whose atoms
+     type pair whose material the history holds (demc::jaeger::type_pair_key(); 0: not known),
+     so that a contact whose atoms
      changed type is moved to its new material. R_STORED: the stored tangential energy U_t,
      which the kernel carries from step to step with work yes; negative: not known (work no,
-     a history changed outside a step, a restart file written before it existed), then taken
+     a history changed outside a step), then taken
      from the whole history when next needed. R_FDAMP_X..Z: the dashpot force on p of the last
      step (global frame), which the force of a run's setup repeats: a run that follows another
      or a restart file then continues as the run that went straight on (the velocities the
@@ -146,14 +146,12 @@ class FixJaegerHistory : public Fix {
      (a reference to a record of the arena, or of gran/jaeger/kk's pools: referred_record()) */
   std::vector<std::vector<double>> peratom;
   static constexpr size_t RETAINED_STORE = 64;    // values a cleared store may keep room for
-  // restart records: this layout's format version (see unpack_restart()); the writer and
-  // reader of records spread evenly over the atoms
-  static constexpr int RECORD_VERSION = 5;
+  // restart records: the writer and reader of records spread evenly over the atoms
   demc_restart::SpreadWriter restart_out;
   demc_restart::SpreadReader restart_in;
   void init_records_from_restart();
-  virtual void restore_store(int i, std::vector<double> &store, int version);
-  void upgrade_records(std::vector<double> &store, int version) const;
+  // a store read from a restart file into atom i's, checked
+  virtual void restore_store(int i, std::vector<double> &store);
   void check_store(const std::vector<double> &store) const;
   bool stored_by_post_run;
   PartnerFlagsOfGhosts ghost_partner_flags;

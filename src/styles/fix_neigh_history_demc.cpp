@@ -83,7 +83,7 @@ int FixNeighHistoryDemc::maxsize_restart()
     }
     begin[i + 1] = (long) packed.size();
   }
-  restart_out.build(lmp, RECORD_VERSION, [&](int i) {
+  restart_out.build(lmp, [&](int i) {
     return std::make_pair(packed.data() + begin[i], begin[i + 1] - begin[i]);
   });
   return restart_out.max_record_size(lmp);
@@ -103,22 +103,10 @@ int FixNeighHistoryDemc::pack_restart(int i, double *buf)
 
 void FixNeighHistoryDemc::unpack_restart(int nlocal, int nth)
 {
-  double **extra = atom->extra;
-  int m = 0;
-  for (int k = 0; k < nth; k++) m += static_cast<int>(extra[nlocal][m]);
   // a copy of the histories that write_restart may write again before a run
   stored_by_post_run = true;
   npartner[nlocal] = 0;
-  const std::string who = fmt::format("Fix {}", style);
-  if (demc_restart::is_versioned(&extra[nlocal][m + 1])) {
-    restart_in.take(lmp, &extra[nlocal][m + 1], RECORD_VERSION, who);
-    return;
-  }
-  // a file written before markers: the record is the payload, after LAMMPS's count
-  const long count = demc_restart::checked_int(lmp, extra[nlocal][m], 2, atom->nextra_store - m,
-                                               who + ": record size");
-  const std::vector<double> payload(&extra[nlocal][m + 1], &extra[nlocal][m] + count);
-  restore_partners(nlocal, payload, 0);
+  restart_in.take(lmp, nlocal, nth, fmt::format("Fix {}", style));
 }
 
 void FixNeighHistoryDemc::init()
@@ -131,27 +119,14 @@ void FixNeighHistoryDemc::init()
 void FixNeighHistoryDemc::init_records_from_restart()
 {
   restart_in.assemble(
-      lmp,
-      [this](int i, std::vector<double> &payload, int version) {
-        restore_partners(i, payload, version);
-      },
+      lmp, [this](int i, std::vector<double> &payload) { restore_partners(i, payload); },
       fmt::format("Fix {}", style));
 }
 
-void FixNeighHistoryDemc::restore_partners(int i, const std::vector<double> &payload, int version)
+void FixNeighHistoryDemc::restore_partners(int i, const std::vector<double> &payload)
 {
-  using demc_restart::checked_int;
   const std::string who = fmt::format("Fix {}", style);
-  if (version != 0 && version != RECORD_VERSION)
-    error->one(FLERR, "{}: no reader for record version {}", who, version);
-  // values per partner in the file: histories grew at their end (gran/kuhn's dashpot force
-  // before markers, gran/coulomb's in version 1), the values a file lacks come in as 0 (as the
-  // setup of those versions took them)
-  const long n = checked_int(lmp, payload[0], 0, (long) payload.size() - 1, who + ": partners");
-  const long dnum_file = n > 0 ? ((long) payload.size() - 1) / n - 1 : dnum;
-  checked_int(lmp, (double) payload.size(), 1 + n * (dnum_file + 1), 1 + n * (dnum_file + 1),
-              who + ": values for its partners");
-  checked_int(lmp, (double) dnum_file, 1, dnum, who + ": values per partner (another style's?)");
+  const long n = demc_restart::checked_partner_payload(lmp, payload, dnum, who);
   if (ipage_atom == nullptr) allocate_pages();
   npartner[i] = (int) n;
   maxpartner = std::max(maxpartner, (int) n);
@@ -163,12 +138,9 @@ void FixNeighHistoryDemc::restore_partners(int i, const std::vector<double> &pay
                "boost neigh_modify one",
                who, atom->tag[i], n);
   for (long p = 0; p < n; p++) {
-    const double *entry = &payload[1 + p * (dnum_file + 1)];
-    const tagint id = (tagint) ubuf(entry[0]).i;
-    if (id < 1 || id > MAXTAGINT) error->one(FLERR, "{}: a partner atom ID of {}", who, id);
-    partner[i][p] = id;
-    for (long k = 0; k < dnum; k++)
-      valuepartner[i][dnum * p + k] = k < dnum_file ? entry[1 + k] : 0.0;
+    const double *entry = &payload[1 + p * (dnum + 1)];
+    partner[i][p] = (tagint) ubuf(entry[0]).i;
+    for (long k = 0; k < dnum; k++) valuepartner[i][dnum * p + k] = entry[1 + k];
   }
 }
 

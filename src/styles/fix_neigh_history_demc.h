@@ -57,13 +57,12 @@ class FixNeighHistoryDemc : public FixNeighHistory {
   bool stored_by_post_run;    // per-atom copy is current and no run has started since
   PartnerFlagsOfGhosts ghost_partner_flags;
 
-  /* restart records, format version 1: per atom with partners the layout of
-     FixNeighHistory::pack_restart() without its count: n, then per partner its ID (as
-     LAMMPS's ubuf) and dnum values */
-  static constexpr int RECORD_VERSION = 1;
+  /* restart records: per atom with partners the layout of FixNeighHistory::pack_restart()
+     without its count (n, then per partner its ID as LAMMPS's ubuf and dnum values), spread
+     evenly over the atoms (demc_restart_records.h) */
   demc_restart::SpreadWriter restart_out;
   demc_restart::SpreadReader restart_in;
-  void restore_partners(int i, const std::vector<double> &payload, int version);
+  void restore_partners(int i, const std::vector<double> &payload);
   void init_records_from_restart();
 };
 

@@ -38,8 +38,8 @@ namespace cf = demc::coulomb;
 ------------------------------------------------------------------------- */
 
 FixWallGranCoulomb::FixWallGranCoulomb(LAMMPS *lmp, int narg, char **arg) :
-    FixWallGranFixedHistory(lmp, narg, arg, H_SIZE, RECORD_VERSION), law(cf::HOOKE), c1(0.0),
-    c2(0.0), mu(0.0), friction(nullptr)
+    FixWallGranFixedHistory(lmp, narg, arg, H_SIZE), law(cf::HOOKE), c1(0.0), c2(0.0), mu(0.0),
+    friction(nullptr)
 {
   if (lmp->citeme) lmp->citeme->add(demc::cite_sakamaki);
   if (narg < 6)
@@ -177,20 +177,12 @@ void FixWallGranCoulomb::part(const Contact &c, bool advance)
   for (int k = 0; k < H_SIZE; k++) history[c.p][k] = 0.0;
 }
 
-/* restart record (format version RECORD_VERSION): [count, marker, version, H_SIZE, history].
-   Version 2 had no rolling and twisting values (H_ROLL values, which come in as 0), version 1
-   no dashpot force either (H_FDAMP values), files written before records had a marker
-   hold [count, the history of version 1]; the dashpot force comes in as 0 (as the setup of
-   those versions took it). */
-
-void FixWallGranCoulomb::unpack_restart(int nlocal, int nth)
+// a history read from a restart file (FixWallGranFixedHistory's record)
+void FixWallGranCoulomb::check_restored_history(int i) const
 {
-  unpack_fixed_record(nlocal, nth, [](int version) {
-    return version == RECORD_VERSION ? H_SIZE : version == 2 ? H_ROLL : H_FDAMP;
-  });
-  demc_restart::checked_int(lmp, history[nlocal][H_SIDE], NO_SIDE, HI_SIDE,
+  demc_restart::checked_int(lmp, history[i][H_SIDE], NO_SIDE, HI_SIDE,
                             law_error("wall side of a contact"));
-  demc_restart::checked_int(lmp, history[nlocal][H_STATE], PairGranCoulomb::NO_STATE,
+  demc_restart::checked_int(lmp, history[i][H_STATE], PairGranCoulomb::NO_STATE,
                             PairGranCoulomb::SLIDING, law_error("wall contact state"));
 }
 

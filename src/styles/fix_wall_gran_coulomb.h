@@ -31,7 +31,6 @@ class FixWallGranCoulomb : public FixWallGranFixedHistory {
   ~FixWallGranCoulomb() override;
   void init() override;
   double memory_usage() override;
-  void unpack_restart(int, int) override;
 
   // one particle's record: the friction force on it (3), state and work (as in the pair
   // style's history), then the
@@ -62,6 +61,7 @@ class FixWallGranCoulomb : public FixWallGranFixedHistory {
   Touch touch(const Contact &, int, bool) override;
   void part(const Contact &, bool) override;
   int history_side(int) const override;
+  void check_restored_history(int) const override;
 
  private:
   int law;              // demc::coulomb::NormalLaw
@@ -70,8 +70,6 @@ class FixWallGranCoulomb : public FixWallGranFixedHistory {
   static constexpr demc::coulomb::RecordLayout RECORD_LAYOUT = {H_FDAMP, H_ROLL, H_TWIST, H_TORQUE};
   demc::resistance::Params resistance;    // keywords rolling, twisting
   FixCoulombFriction *friction;
-  // of the per-atom restart record (3: the rolling and twisting values)
-  static constexpr int RECORD_VERSION = 3;
 };
 
 }    // namespace LAMMPS_NS

@@ -21,6 +21,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <vector>
 
 using namespace LAMMPS_NS;
 using namespace FixConst;
@@ -58,13 +59,8 @@ int axis_of(const char *word)
   return -1;
 }
 
-/* global restart record (format version 3): the package's marker, the version, the number of
-   values that follow, displacement (3), elapsed time, cumulative sums. Version 2 had no count
-   (RESTART_HEADER - 1 values before the sums); records before markers start with the
-   displacement (never the marker) and hold the first three sums only. */
-constexpr int RESTART_HEADER = 7;
-constexpr int RESTART_VERSION = 3;
-constexpr int OLD_RESTART_HEADER = 4, OLD_RESTART_SUMS = 3;
+// global restart record (demc_restart_records.h): displacement (3), elapsed time, the sums
+constexpr int RESTART_VALUES = 4;
 }    // namespace
 
 /* ---------------------------------------------------------------------- */
@@ -612,37 +608,18 @@ void FixWallGranDemc::write_restart(FILE *fp)
   double totals[C_SIZE];
   MPI_Reduce(cumulative, totals, C_SIZE, MPI_DOUBLE, MPI_SUM, 0, world);
   if (comm->me != 0) return;
-  double list[RESTART_HEADER + C_SIZE] = {demc_restart::record_marker(),
-                                          RESTART_VERSION,
-                                          RESTART_HEADER - 3 + C_SIZE,
-                                          disp[0],
-                                          disp[1],
-                                          disp[2],
-                                          elapsed};
-  for (int k = 0; k < C_SIZE; k++) list[RESTART_HEADER + k] = totals[k];
-  const int size = (int) sizeof(list);
-  fwrite(&size, sizeof(int), 1, fp);
-  fwrite(list, sizeof(double), RESTART_HEADER + C_SIZE, fp);
+  std::vector<double> values = {disp[0], disp[1], disp[2], elapsed};
+  values.insert(values.end(), totals, totals + C_SIZE);
+  demc_restart::write_global_record(fp, values);
 }
 
 void FixWallGranDemc::restart(char *buf)
 {
   setup_repeats_dashpots = true;
-  const auto *list = reinterpret_cast<const double *>(buf);
-  const bool versioned = demc_restart::is_record_marker(list[0]);
-  const int version = versioned
-      ? demc_restart::checked_version(lmp, list[1], RESTART_VERSION, law_error("wall record"))
-      : 0;
-  if (versioned && version < 2)
-    error->all(FLERR, law_error("the restart file's wall record has version {}, unknown"), version);
-  if (version == RESTART_VERSION)
-    demc_restart::checked_int(lmp, list[2], RESTART_HEADER - 3 + C_SIZE,
-                              RESTART_HEADER - 3 + C_SIZE, law_error("wall record length"));
-  const int header = versioned ? (version == 2 ? RESTART_HEADER - 1 : RESTART_HEADER)
-                               : OLD_RESTART_HEADER;
-  const int sums = versioned ? static_cast<int>(C_SIZE) : OLD_RESTART_SUMS;
-  for (int k = 0; k < 3; k++) disp[k] = list[header - 4 + k];
-  elapsed = list[header - 1];
+  const double *values =
+      demc_restart::read_global_record(lmp, buf, RESTART_VALUES + C_SIZE, law_error("wall record"));
+  for (int k = 0; k < 3; k++) disp[k] = values[k];
+  elapsed = values[3];
   for (int k = 0; k < C_SIZE; k++)
-    cumulative[k] = (comm->me == 0 && k < sums) ? list[header + k] : 0.0;
+    cumulative[k] = (comm->me == 0) ? values[RESTART_VALUES + k] : 0.0;
 }

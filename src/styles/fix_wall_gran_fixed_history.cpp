@@ -16,9 +16,9 @@
 using namespace LAMMPS_NS;
 
 FixWallGranFixedHistory::FixWallGranFixedHistory(LAMMPS *lmp, int narg, char **arg,
-                                                 int history_size, int record_version) :
+                                                 int history_size) :
     FixWallGranDemc(lmp, narg, arg), history(nullptr), history_size(history_size),
-    record_version(record_version), callbacks_added(false)
+    callbacks_added(false)
 {
 }
 
@@ -73,46 +73,37 @@ int FixWallGranFixedHistory::unpack_exchange(int nlocal, double *buf)
 }
 
 /* ----------------------------------------------------------------------
-   restart record: [count, marker, version, length, history]
+   restart: a per-atom record of the history (demc_restart_records.h)
 ------------------------------------------------------------------------- */
 
 int FixWallGranFixedHistory::pack_restart(int i, double *buf)
 {
-  return demc_restart::pack_fixed_record(buf, record_version, history[i], history_size);
+  return demc_restart::pack_peratom_record(buf, history[i], history_size);
 }
 
 int FixWallGranFixedHistory::size_restart(int)
 {
-  return 1 + demc_restart::PERATOM_HEADER + history_size;
+  return demc_restart::peratom_record_size(history_size);
 }
 
 int FixWallGranFixedHistory::maxsize_restart()
 {
-  return 1 + demc_restart::PERATOM_HEADER + history_size;
+  return demc_restart::peratom_record_size(history_size);
 }
 
-int FixWallGranFixedHistory::unpack_fixed_record(int nlocal, int nth,
-                                                 const std::function<int(int)> &stored_values)
+void FixWallGranFixedHistory::unpack_restart(int nlocal, int nth)
 {
-  double **extra = atom->extra;
-  int m = 0;
-  for (int k = 0; k < nth; k++) m += static_cast<int>(extra[nlocal][m]);
-  const double *record = &extra[nlocal][m + 1];
-  const double *values = record;
-  int version = 0, stored = 0;
-  if (demc_restart::is_versioned(record)) {
-    version =
-        demc_restart::checked_version(lmp, record[1], record_version, law_error("wall record"));
-    stored = stored_values(version);
-    demc_restart::checked_int(lmp, record[2], stored, stored, law_error("wall record length"));
-    values = record + demc_restart::PERATOM_HEADER;
-  } else {
-    stored = stored_values(0);
-    demc_restart::checked_int(lmp, extra[nlocal][m], stored + 1, stored + 1,
-                              law_error("wall record size"));
-  }
-  for (int k = 0; k < history_size; k++) history[nlocal][k] = k < stored ? values[k] : 0.0;
-  return version;
+  const auto record = demc_restart::open_peratom_record(lmp, nlocal, nth, history_size,
+                                                        history_size, law_error("wall record"));
+  restore_exchanged(nlocal, record.values, record.n);
+}
+
+void FixWallGranFixedHistory::restore_exchanged(int i, const double *buf, long n)
+{
+  demc_restart::checked_int(lmp, (double) n, history_size, history_size,
+                            law_error("wall record size"));
+  for (int k = 0; k < history_size; k++) history[i][k] = buf[k];
+  check_restored_history(i);
 }
 
 double FixWallGranFixedHistory::history_memory() const

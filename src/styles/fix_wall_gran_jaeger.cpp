@@ -346,17 +346,15 @@ int FixWallGranJaeger::unpack_exchange(int nlocal, double *buf)
   return n + 1;
 }
 
-/* Restart: records (format version RECORD_VERSION) spread evenly over the atoms' restart
-   slots (demc_restart_records.h), so that reading a file back needs memory for the mean
-   record, not the longest. Files written before the records had a marker hold each atom's own
-   record [n, n values] (see restore_record()). */
+/* Restart: records spread evenly over the atoms' restart slots (demc_restart_records.h), so
+   that reading a file back needs memory for the mean record, not the longest. */
 
 int FixWallGranJaeger::maxsize_restart()
 {
   // called by Modify::write_restart() on every rank before the atoms' records are packed
   // (records of a file read since, not yet taken by an init(): write_restart noinit)
   init_records_from_restart();
-  restart_out.build(lmp, RECORD_VERSION, [this](int i) {
+  restart_out.build(lmp, [this](int i) {
     return std::make_pair(records[i].data(), (long) used_size(records[i]));
   });
   return restart_out.max_record_size(lmp);
@@ -376,60 +374,11 @@ int FixWallGranJaeger::pack_restart(int i, double *buf)
 
 void FixWallGranJaeger::unpack_restart(int nlocal, int nth)
 {
-  double **extra = atom->extra;
-  int m = 0;
-  for (int k = 0; k < nth; k++) m += static_cast<int>(extra[nlocal][m]);
-  const double *record = &extra[nlocal][m + 1];
-  if (demc_restart::is_versioned(record)) {
-    restart_in.take(lmp, record, RECORD_VERSION, law_error("wall contact history"));
-    return;
-  }
-  // a record of a file written before markers: [n, n values]
-  const int n = (int) demc_restart::checked_int(lmp, record[0], 0, atom->nextra_store - m - 2,
-                                                law_error("wall contact history size"));
-  std::vector<double> rec(record + 1, record + 1 + n);
-  restore_record(nlocal, rec, 0);
+  restart_in.take(lmp, nlocal, nth, law_error("wall contact history"));
 }
 
-/* a record of format version `version` (0: a file written before records had markers) into
-   atom i's, upgraded and checked. Version 3 and before placed the material after the damping
-   work and U_t and the dashpot force after it (HeaderVersion3); files before markers have
-   W3_STORED values (11) before U_t was kept, W3_FDAMP_X (12) before the dashpot force. Added
-   values come in as: U_t -1 (not known), the dashpot force 0 (as the setup of those versions
-   took it), the particle type 0 (not kept). Records before the material was kept (8 + 4 n
-   values) cannot be read. */
-
-void FixWallGranJaeger::restore_record(int i, std::vector<double> &rec, int version)
+void FixWallGranJaeger::restore_record(int i, std::vector<double> &rec)
 {
-  if (version != 0 && version != 3 && version != 4 && version != RECORD_VERSION)
-    error->one(FLERR, law_error("no reader for wall record version {}"), version);
-  if (!rec.empty() && version == 4) {
-    // version 5 added the pruning rule's spent budget after the dashpot force: none spent
-    static_assert(W_PRUNE_FORCE + 2 == W_ESTAR && W_HEADER == VERSION4_HEADER + 2,
-                  "version 5 put the spent budget before the material");
-    const long n = demc_restart::checked_int(lmp, (double) rec.size(), VERSION4_HEADER, INT_MAX,
-                                             law_error("wall contact history size"));
-    if ((n - VERSION4_HEADER) % POINT != 0)
-      error->one(FLERR, "Fix {}: a wall contact history of {} values is no record of version 4",
-                 style, n);
-    rec.insert(rec.begin() + W_PRUNE_FORCE, 2, 0.0);
-  } else if (!rec.empty() && version != RECORD_VERSION) {
-    const long n = demc_restart::checked_int(lmp, (double) rec.size(), W3_STORED, INT_MAX,
-                                             law_error("wall contact history size"));
-    const long length =
-        demc_restart::checked_int(lmp, rec[W_LENGTH], 0, n / POINT, law_error("history length"));
-    const long header = n - POINT * length;
-    const bool known = version == 0 ? (header == W3_STORED || header == W3_FDAMP_X)
-                                    : header == W3_HEADER;
-    if (!known)
-      error->one(FLERR,
-                 "Fix {}: a wall contact history of {} values is not a record of format version "
-                 "{} (restart file written before 2026-11-25?)",
-                 style, n, version);
-    if (header == W3_STORED) rec.insert(rec.begin() + W3_STORED, -1.0);
-    if (header <= W3_FDAMP_X) rec.insert(rec.begin() + W3_FDAMP_X, W3_HEADER - W3_FDAMP_X, 0.0);
-    upgrade_from_version3(rec);
-  }
   if (!rec.empty()) {
     using demc_restart::checked_int;
     const long n = (long) rec.size();
@@ -444,29 +393,19 @@ void FixWallGranJaeger::restore_record(int i, std::vector<double> &rec, int vers
   records[i] = std::move(rec);
 }
 
-void FixWallGranJaeger::upgrade_from_version3(std::vector<double> &rec) const
+void FixWallGranJaeger::restore_exchanged(int i, const double *buf, long n)
 {
-  static_assert((int) W3_ESTAR == (int) W_TYPE && W3_HEADER + 3 == (int) W_HEADER,
-                "version 4 put the particle type where the material began, the material last; "
-                "version 5 the spent pruning budget (none) before the material");
-  std::vector<double> out(rec.size() + 3, 0.0);
-  std::copy(rec.begin(), rec.begin() + W3_ESTAR, out.begin());
-  out[W_TYPE] = 0.0;
-  out[W_STORED] = rec[W3_STORED];
-  std::copy(rec.begin() + W3_FDAMP_X, rec.begin() + W3_HEADER, out.begin() + W_FDAMP_X);
-  std::copy(rec.begin() + W3_ESTAR, rec.begin() + W3_STORED, out.begin() + W_ESTAR);
-  std::copy(rec.begin() + W3_HEADER, rec.end(), out.begin() + W_HEADER);
-  rec = std::move(out);
+  demc_restart::checked_int(lmp, (double) n, 1, INT_MAX, law_error("wall record size"));
+  demc_restart::checked_int(lmp, buf[0], n - 1, n - 1, law_error("wall record size"));
+  std::vector<double> rec(buf + 1, buf + n);
+  restore_record(i, rec);
 }
 
 // the records of a restart file that sit with other atoms, to their atoms (collective)
 void FixWallGranJaeger::init_records_from_restart()
 {
   restart_in.assemble(
-      lmp,
-      [this](int i, std::vector<double> &rec, int version) {
-        restore_record(i, rec, version);
-      },
+      lmp, [this](int i, std::vector<double> &rec) { restore_record(i, rec); },
       law_error("wall contact history"));
   update_maxexchange();
 }

@@ -59,8 +59,8 @@ class FixWallGranJaeger : public FixWallGranDemc {
      places), the key being the wall side and the type pair the particle's type, followed by
      the material the stack was made with (W_ESTAR..W_MU, see keep_material()). W_STORED: the
      stored tangential energy U_t, carried from step to step (the fix tallies it on every
-     step); negative: not known (after a change of material or a merge outside a step, or from
-     a restart file written before it was kept), then taken from the whole history.
+     step); negative: not known (after a change of material or a merge outside a step), then
+     taken from the whole history.
      W_FDAMP_X..Z: the dashpot force of the last step, which the force of a run's setup repeats
      (so that a run after another, or after read_restart, continues as the one that went
      straight on). W_PRUNE_FORCE, W_PRUNE_SHIFT: what the pruning rule has spent of the contact's
@@ -86,17 +86,13 @@ class FixWallGranJaeger : public FixWallGranDemc {
     W_MU,
     W_HEADER
   };
-  /* the header of format version 3 (and, without its last values, of files before markers):
-     the material after the damping work, then U_t and the dashpot force */
-  enum HeaderVersion3 { W3_ESTAR = 8, W3_STORED = 11, W3_FDAMP_X = 12, W3_HEADER = 15 };
 
  protected:
-  // restart records: this layout's format version; restore_record() reads a record of version
-  // `version` (0: before markers) into atom i's, upgraded and checked (the region walls' lists
-  // hold these records too)
-  static constexpr int RECORD_VERSION = 5;
-  static constexpr int VERSION4_HEADER = 16;    // version 4: no spent pruning budget
-  void restore_record(int i, std::vector<double> &rec, int version);
+  // a record read from a restart file into atom i's, checked
+  void restore_record(int i, std::vector<double> &rec);
+  // what pack_exchange() wrote (n values), read from a restart file into atom i's, checked (the
+  // region walls' lists hold these)
+  void restore_exchanged(int i, const double *buf, long n);
   int law_keyword(int, char **, int) override;
   Touch touch(const Contact &, int, bool) override;
   void part(const Contact &, bool) override;
@@ -118,8 +114,6 @@ class FixWallGranJaeger : public FixWallGranDemc {
 
   demc::jaeger::Material material(int i) const;
   void open(std::vector<double> &rec, int side, int type, const demc::jaeger::Material &mat) const;
-  // a record of format version 3 (or one before markers, upgraded to it) in this layout
-  void upgrade_from_version3(std::vector<double> &rec) const;
   demc::jaeger::StepResult advance_record(std::vector<double> &rec, const demc::jaeger::Material &,
                                           const Contact &, const demc::frame::Quat &);
   void update_maxexchange();

@@ -60,7 +60,7 @@ kuhn::Motion motion_of(const FixWallGranDemc::Contact &c, double dt)
 ------------------------------------------------------------------------- */
 
 FixWallGranKuhn::FixWallGranKuhn(LAMMPS *lmp, int narg, char **arg) :
-    FixWallGranFixedHistory(lmp, narg, arg, H_SIZE, RECORD_VERSION), kn(0.0), kt(0.0), mu(0.0),
+    FixWallGranFixedHistory(lmp, narg, arg, H_SIZE), kn(0.0), kt(0.0), mu(0.0),
     refinements(kuhn::ALL)
 {
   if (lmp->citeme) lmp->citeme->add(demc::cite_kuhn_suzuki_daouadji);
@@ -151,17 +151,10 @@ void FixWallGranKuhn::part(const Contact &c, bool)
   for (int k = 0; k < history_size; k++) h[k] = 0.0;
 }
 
-/* restart record (format version 1): [count, marker, version, size, history]; files written
-   before records had a marker hold [8, the history up to H_SIDE] */
-
-void FixWallGranKuhn::unpack_restart(int nlocal, int nth)
+// a history read from a restart file (FixWallGranFixedHistory's record)
+void FixWallGranKuhn::check_restored_history(int i) const
 {
-  // before markers: the values up to the side (the dashpot force comes in as 0, as the setup of
-  // that version took it)
-  unpack_fixed_record(nlocal, nth, [this](int version) {
-    return version == 0 ? H_FDAMP_X : history_size;
-  });
-  demc_restart::checked_int(lmp, history[nlocal][H_SIDE], NO_SIDE, HI_SIDE,
+  demc_restart::checked_int(lmp, history[i][H_SIDE], NO_SIDE, HI_SIDE,
                             law_error("wall side of a contact"));
 }
 

@@ -26,7 +26,6 @@ class FixWallGranKuhn : public FixWallGranFixedHistory {
   FixWallGranKuhn(class LAMMPS *, int, char **);
   ~FixWallGranKuhn() override;
   double memory_usage() override;
-  void unpack_restart(int, int) override;
 
   // one particle's record: tangential force on the particle, overlap at the end of the
   // last step, this contact's friction and damping work, the surface it touches (a Side)
@@ -51,7 +50,7 @@ class FixWallGranKuhn : public FixWallGranFixedHistory {
   // on the particle of the last step (demc::kuhn::place_resistance())
 
  protected:
-  static constexpr int RECORD_VERSION = 1;    // of the per-atom restart record
+  void check_restored_history(int) const override;
   int law_keyword(int, char **, int) override;
   Touch touch(const Contact &, int, bool) override;
   void part(const Contact &, bool) override;

@@ -18,7 +18,6 @@
 #include <climits>
 #include <cmath>
 #include <cstring>
-#include <type_traits>
 
 using namespace LAMMPS_NS;
 using demc::Vec3;
@@ -468,22 +467,10 @@ template <class Law> void FixWallGranRegion<Law>::check_list(int i) const
 }
 
 /* ----------------------------------------------------------------------
-   restart: each atom's list as a payload [the law's record version, list],
-   spread evenly over the atoms' restart slots (format version
-   RECORD_VERSION; demc_restart_records.h), so that reading a file back needs
-   memory for the mean list, not the longest. Files written before the
-   records had a marker hold each atom's own [list size, list] with the
-   law's records of that time (law_version_before_markers()).
+   restart: each atom's list spread evenly over the atoms' restart slots
+   (demc_restart_records.h), so that reading a file back needs memory for
+   the mean list, not the longest
 ------------------------------------------------------------------------- */
-
-namespace {
-// the law's record version inside the lists of region wall restart files written before
-// their records had a marker: wall/gran/kuhn's 1, wall/gran/jaeger's 3
-template <class Law> constexpr int law_version_before_markers()
-{
-  return std::is_same<Law, FixWallGranJaeger>::value ? 3 : 1;
-}
-}    // namespace
 
 template <class Law> std::string FixWallGranRegion<Law>::restart_who() const
 {
@@ -495,12 +482,8 @@ template <class Law> int FixWallGranRegion<Law>::maxsize_restart()
   // called by Modify::write_restart() on every rank before the atoms' records are packed
   // (lists of a file read since, not yet taken by an init(): write_restart noinit)
   init_lists_from_restart();
-  // (the writer reads one atom's payload before it asks for the next one)
-  restart_out.build(this->lmp, RECORD_VERSION, [this](int i) {
-    if (lists[i].empty()) return std::make_pair((const double *) nullptr, 0L);
-    payload.assign(1, (double) Law::RECORD_VERSION);
-    payload.insert(payload.end(), lists[i].begin(), lists[i].end());
-    return std::make_pair((const double *) payload.data(), (long) payload.size());
+  restart_out.build(this->lmp, [this](int i) {
+    return std::make_pair((const double *) lists[i].data(), (long) lists[i].size());
   });
   return restart_out.max_record_size(this->lmp);
 }
@@ -519,18 +502,7 @@ template <class Law> int FixWallGranRegion<Law>::pack_restart(int i, double *buf
 
 template <class Law> void FixWallGranRegion<Law>::unpack_restart(int nlocal, int nth)
 {
-  double **extra = this->atom->extra;
-  int m = 0;
-  for (int k = 0; k < nth; k++) m += static_cast<int>(extra[nlocal][m]);
-  const double *record = &extra[nlocal][m + 1];
-  if (demc_restart::is_versioned(record)) {
-    restart_in.take(this->lmp, record, RECORD_VERSION, restart_who());
-    return;
-  }
-  // a record of a file written before markers: [list size, list]
-  const long n = demc_restart::checked_int(
-      this->lmp, record[0], 0, this->atom->nextra_store - m - 2, restart_who() + " size");
-  restore_list(nlocal, record + 1, n, law_version_before_markers<Law>());
+  restart_in.take(this->lmp, nlocal, nth, restart_who());
 }
 
 // the lists of a restart file that sit with other atoms, to their atoms (collective)
@@ -538,20 +510,18 @@ template <class Law> void FixWallGranRegion<Law>::init_lists_from_restart()
 {
   restart_in.assemble(
       this->lmp,
-      [this](int i, std::vector<double> &values, int) {
-        const int law_version = demc_restart::checked_version(
-            this->lmp, values[0], Law::RECORD_VERSION, restart_who() + " (the law's records)");
-        restore_list(i, values.data() + 1, (long) values.size() - 1, law_version);
+      [this](int i, std::vector<double> &values) {
+        restore_list(i, values.data(), (long) values.size());
       },
       restart_who());
   this->maxexchange = std::max(this->maxexchange, largest_list() + 1);
 }
 
 /* a list of n values read from a restart file into atom i's: each entry's surface ID and
-   record length checked before they are used, its record taken by the law (upgraded to the
-   law's present layout) and packed again */
+   record length checked before they are used, its record taken by the law (checked as its
+   restart records are) and packed again */
 template <class Law>
-void FixWallGranRegion<Law>::restore_list(int i, const double *values, long n, int law_version)
+void FixWallGranRegion<Law>::restore_list(int i, const double *values, long n)
 {
   using demc_restart::checked_int;
   std::vector<double> list;
@@ -561,7 +531,7 @@ void FixWallGranRegion<Law>::restore_list(int i, const double *values, long n, i
         checked_int(this->lmp, values[at + E_IWALL], 0, INT_MAX, restart_who() + ": surface ID");
     const long length = checked_int(this->lmp, values[at + E_LENGTH], 1, n - at - E_RECORD,
                                     restart_who() + ": record length");
-    restore_law_record(i, values + at + E_RECORD, length, law_version);
+    Law::restore_exchanged(i, values + at + E_RECORD, length);
     packed.resize(Law::exchange_size(i));
     const int size = Law::pack_exchange(i, packed.data());
     list.insert(list.end(), {(double) iwall, (double) size});
@@ -570,30 +540,6 @@ void FixWallGranRegion<Law>::restore_list(int i, const double *values, long n, i
   }
   Law::set_arrays(i);    // (the slot is scratch: the lists hold the records)
   lists[i].swap(list);
-}
-
-/* an entry's record into the law's slot of atom i, checked and upgraded: wall/gran/jaeger's
-   [size, record] is read as its restart records are (restore_record()); wall/gran/kuhn's is
-   its history (exchange_size() values, version 1) */
-template <class Law>
-void FixWallGranRegion<Law>::restore_law_record(int i, const double *record, long n, int version)
-{
-  using demc_restart::checked_int;
-  LAMMPS *lmp = this->lmp;
-  if constexpr (std::is_same<Law, FixWallGranJaeger>::value) {
-    checked_int(lmp, (double) n, 2, INT_MAX, restart_who() + ": record size");
-    checked_int(lmp, record[0], n - 1, n - 1, restart_who() + ": record size");
-    std::vector<double> rec(record + 1, record + n);
-    this->restore_record(i, rec, version);
-  } else {
-    if (version != Law::RECORD_VERSION)
-      this->error->one(FLERR, this->law_error("no reader for wall record version {}"), version);
-    checked_int(lmp, (double) n, Law::exchange_size(i), Law::exchange_size(i),
-                restart_who() + ": record size");
-    checked_int(lmp, record[Law::H_SIDE], FixWallGranDemc::LO_SIDE, FixWallGranDemc::HI_SIDE,
-                restart_who() + ": wall side of a contact");
-    Law::unpack_exchange(i, const_cast<double *>(record));
-  }
 }
 
 template <class Law> double FixWallGranRegion<Law>::memory_usage()

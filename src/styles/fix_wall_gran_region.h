@@ -130,18 +130,12 @@ template <class Law> class FixWallGranRegion : public Law {
   int largest_list() const;
   void check_list(int i) const;
 
-  /* restart records (format version RECORD_VERSION): each atom's payload is the law's record
-     version followed by its list, spread evenly over the atoms' restart slots
-     (demc_restart_records.h); an entry's record is upgraded by the law's reader */
-  static constexpr int RECORD_VERSION = 1;
+  // restart records: each atom's list, spread evenly over the atoms' restart slots
+  // (demc_restart_records.h)
   demc_restart::SpreadWriter restart_out;
   demc_restart::SpreadReader restart_in;
-  std::vector<double> payload;    // one atom's payload being written
   void init_lists_from_restart();
-  void restore_list(int i, const double *values, long n, int law_version);
-  // one entry's record (what the law's pack_exchange() wrote, in the law's record version
-  // `version`) into the law's slot of atom i, checked and upgraded
-  void restore_law_record(int i, const double *record, long n, int version);
+  void restore_list(int i, const double *values, long n);
   std::string restart_who() const;
 };
 

@@ -469,7 +469,7 @@ void PairGranCoulomb::read_restart(FILE *fp)
 {
   read_restart_settings(fp);
   allocate();
-  read_law_coefficients(fp, {law, c1, c2, mu}, true);
+  read_law_coefficients(fp, {law, c1, c2, mu});
   for (int i = 1; i <= atom->ntypes; i++)
     for (int j = i; j <= atom->ntypes; j++)
       if (setflag[i][j])
@@ -479,12 +479,10 @@ void PairGranCoulomb::read_restart(FILE *fp)
 }
 
 /* ----------------------------------------------------------------------
-   settings (rank 0 writes): a versioned record (write_settings_record()) of
-   the common keywords, the iteration's tolerance and sweeps, and the
-   norotate group's name (its length, then a character a value), then
-   (version 2) each type pair's rolling and twisting (i <= j, RESISTANCE_VALUES
-   each). Files written before settings had markers hold the code, the tolerance and the
-   sweeps as doubles, then the name as an int length and its characters.
+   settings (rank 0 writes): a record (write_settings_record()) of the
+   common keywords, the iteration's tolerance and sweeps, the norotate
+   group's name (its length, then a character a value), then each type
+   pair's rolling and twisting (i <= j, RESISTANCE_VALUES each)
 ------------------------------------------------------------------------- */
 
 void PairGranCoulomb::write_restart_settings(FILE *fp)
@@ -496,43 +494,30 @@ void PairGranCoulomb::write_restart_settings(FILE *fp)
   for (int i = 1; i <= atom->ntypes; i++)
     for (int j = i; j <= atom->ntypes; j++)
       append_resistance_values(resistance[i * stride + j], values);
-  write_settings_record(fp, SETTINGS_VERSION, values);
+  write_settings_record(fp, values);
 }
 
 void PairGranCoulomb::read_restart_settings(FILE *fp)
 {
   using demc_restart::checked_int;
   const std::string who = "Pair gran/coulomb settings";
-  std::vector<double> values;
-  int version = 0;
+  const std::vector<double> values = read_settings_record(fp);
   const int stride = atom->ntypes + 1;
   resistance.assign(stride * stride, rt::Params());
-  if (read_settings_record(fp, SETTINGS_VERSION, values, &version)) {
-    checked_int(lmp, (double) values.size(), 4, INT_MAX, who + ": values");
-    const long len = checked_int(lmp, values[3], 0, (long) values.size() - 4,
-                                 who + ": length of the norotate group's name");
-    const long pairs = version >= 2 ? (long) atom->ntypes * (atom->ntypes + 1) / 2 : 0;
-    const long size = 4 + len + pairs * RESISTANCE_VALUES;
-    checked_int(lmp, (double) values.size(), size, size, who + ": values");
-    std::string name;
-    for (long k = 0; k < len; k++)
-      name.push_back((char) checked_int(lmp, values[4 + k], 1, 255, who + ": group name"));
-    norotate_group = name;
-    const double *v = values.data() + 4 + len;
-    for (int i = 1; i <= atom->ntypes && pairs; i++)
-      for (int j = i; j <= atom->ntypes; j++, v += RESISTANCE_VALUES)
-        resistance[i * stride + j] = resistance_from_values(lmp, v, who);
-  } else {
-    for (int k = 0; k < 3; k++) values.push_back(read_double(fp));
-    int len = 0;
-    if (comm->me == 0) utils::sfread(FLERR, &len, sizeof(int), 1, fp, nullptr, error);
-    MPI_Bcast(&len, 1, MPI_INT, 0, world);
-    checked_int(lmp, len, 0, 1 << 20, who + ": length of the norotate group's name");
-    std::string name(len, ' ');
-    if (comm->me == 0 && len) utils::sfread(FLERR, &name[0], 1, len, fp, nullptr, error);
-    if (len) MPI_Bcast(&name[0], len, MPI_CHAR, 0, world);
-    norotate_group = name;
-  }
+  checked_int(lmp, (double) values.size(), 4, INT_MAX, who + ": values");
+  const long len = checked_int(lmp, values[3], 0, (long) values.size() - 4,
+                               who + ": length of the norotate group's name");
+  const long pairs = (long) atom->ntypes * (atom->ntypes + 1) / 2;
+  const long size = 4 + len + pairs * RESISTANCE_VALUES;
+  checked_int(lmp, (double) values.size(), size, size, who + ": values");
+  std::string name;
+  for (long k = 0; k < len; k++)
+    name.push_back((char) checked_int(lmp, values[4 + k], 1, 255, who + ": group name"));
+  norotate_group = name;
+  const double *v = values.data() + 4 + len;
+  for (int i = 1; i <= atom->ntypes; i++)
+    for (int j = i; j <= atom->ntypes; j++, v += RESISTANCE_VALUES)
+      resistance[i * stride + j] = resistance_from_values(lmp, v, who);
   set_common_keywords((double) checked_int(lmp, values[0], 0, 27, who + ": keywords"));
   setup_repeats_dashpots = true;
   iterate_tolerance = values[1];

@@ -94,8 +94,6 @@ class PairGranCoulomb : public PairGranDemc {
   FixCoulombFriction *friction;
   class FixNeighHistory *fix_history;
 
-  // of the settings' restart record (2: the type pairs' rolling and twisting after the name)
-  static constexpr int SETTINGS_VERSION = 2;
   void allocate();
   int parse_coeff_keyword(int narg, char **arg, int iarg, bool &dashpot_set, double &a, double &b,
                           bool &damping, demc::resistance::Params &r);

@@ -6,8 +6,6 @@
 
 #include "pair_gran_demc.h"
 
-#include "demc_restart_entries.h"
-
 #include "atom.h"
 #include "comm.h"
 #include "compute.h"
@@ -15,8 +13,40 @@
 #include "force.h"
 #include "modify.h"
 #include "pair_hybrid.h"
+#include "utils.h"
+
+#include <utility>
+#include <vector>
 
 using namespace LAMMPS_NS;
+
+namespace {
+/* the sub-styles of pair hybrid (any flavour) that are contact laws, with their keywords:
+   LAMMPS's gran/* and granular*, this package's gran/kuhn, gran/jaeger, gran/coulomb (not
+   tracker), found through Force's public look-ups (the nsub-th match; with one match, every
+   nsub gives it) */
+std::vector<std::pair<Pair *, std::string>> contact_law_substyles(Force *force)
+{
+  std::vector<std::pair<Pair *, std::string>> out;
+  for (int nsub = 1;; nsub++) {
+    Pair *p = force->pair_match("^gran", 0, nsub);
+    if (p == nullptr || (!out.empty() && p == out.front().first)) break;
+    out.emplace_back(p, force->pair_match_ptr(p));
+  }
+  return out;
+}
+
+/* whether sub-style p (keyword) of pair hybrid/overlay or hybrid/scaled computes type pair
+   (i, j): a style of its keyword is mapped there (PairHybrid::check_ijtype()), and p has
+   coefficients there (which tells two instances of one style apart: these flavours map a
+   sub-style to every type pair it has coefficients for) */
+bool computes(PairHybrid *hybrid, Pair *p, const std::string &keyword, int i, int j)
+{
+  std::string word = keyword;
+  return hybrid->check_ijtype(i, j, word.data()) && p->allocated && p->setflag &&
+      p->setflag[i][j];
+}
+}    // namespace
 
 /* ---------------------------------------------------------------------- */
 
@@ -78,23 +108,23 @@ void LAMMPS_NS::demc_check_overlapping_contact_laws(LAMMPS *lmp, Pair *me, const
   Force *force = lmp->force;
   auto *hybrid = dynamic_cast<PairHybrid *>(force->pair);
   if (hybrid == nullptr || force->pair == me) return;
+  // plain pair hybrid maps one sub-style to a type pair
+  if (!utils::strmatch(force->pair_style, "^hybrid/overlay") &&
+      !utils::strmatch(force->pair_style, "^hybrid/scaled"))
+    return;
+  const auto laws = contact_law_substyles(force);
+  const char *my_keyword = force->pair_match_ptr(me);
+  if (my_keyword == nullptr) return;
   for (int i = 1; i <= lmp->atom->ntypes; i++)
     for (int j = i; j <= lmp->atom->ntypes; j++) {
-      const auto sub = demc_restart::hybrid_substyles(hybrid, i, j);
-      bool mine = false;
-      for (auto *p : sub.pairs) mine = mine || p == me;
-      if (!mine) continue;
-      for (size_t k = 0; k < sub.pairs.size(); k++) {
-        if (sub.pairs[k] == me) continue;
-        const bool law = dynamic_cast<PairGranDemc *>(sub.pairs[k]) != nullptr ||
-            demc_restart::is_contact_law_keyword(sub.keywords[k]);
-        if (law)
+      if (!computes(hybrid, me, my_keyword, i, j)) continue;
+      for (const auto &law : laws)
+        if (law.first != me && computes(hybrid, law.first, law.second, i, j))
           lmp->error->all(
               FLERR,
               "Pair {}: atom types {} {} have two contact laws in pair_style {} ({} and {}): "
               "each adds its own contact force and keeps its own history, so every contact "
               "would count twice. Give each type pair one granular pair style",
-              style, i, j, force->pair_style, style, sub.keywords[k]);
-      }
+              style, i, j, force->pair_style, style, law.second);
     }
 }

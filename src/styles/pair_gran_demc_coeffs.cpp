@@ -83,84 +83,55 @@ void DemcCoefficientIO::set_coefficients(const char *types_i, const char *types_
 
 /* ---------------------------------------------------------------------- */
 
-void DemcCoefficientIO::write_double(FILE *fp, double value) const
+void DemcCoefficientIO::write_settings_record(FILE *fp, const std::vector<double> &values) const
 {
-  fwrite(&value, sizeof(double), 1, fp);
+  demc_restart::write_file_record(fp, values);
 }
 
-double DemcCoefficientIO::read_double(FILE *fp)
+std::vector<double> DemcCoefficientIO::read_settings_record(FILE *fp)
 {
   PairGranDemc &pair = owner();
-  double value = 0.0;
-  if (pair.comm->me == 0) utils::sfread(FLERR, &value, sizeof(double), 1, fp, nullptr, pair.error);
-  MPI_Bcast(&value, 1, MPI_DOUBLE, 0, pair.world);
-  return value;
-}
-
-/* ---------------------------------------------------------------------- */
-
-void DemcCoefficientIO::write_settings_record(FILE *fp, int version,
-                                              const std::vector<double> &values) const
-{
-  write_double(fp, demc_restart::record_marker());
-  write_double(fp, version);
-  write_double(fp, (double) values.size());
-  fwrite(values.data(), sizeof(double), values.size(), fp);
-}
-
-bool DemcCoefficientIO::read_settings_record(FILE *fp, int newest, std::vector<double> &values,
-                                             int *version)
-{
-  PairGranDemc &pair = owner();
-  int versioned = 0;
-  if (pair.comm->me == 0) {
-    double first = 0.0;
-    utils::sfread(FLERR, &first, sizeof(double), 1, fp, nullptr, pair.error);
-    versioned = demc_restart::is_record_marker(first) ? 1 : 0;
-    if (!versioned && fseek(fp, -(long) sizeof(double), SEEK_CUR) != 0)
-      pair.error->one(FLERR, "Pair {}: cannot read the restart file's settings again",
-                      pair.style_name);
-  }
-  MPI_Bcast(&versioned, 1, MPI_INT, 0, pair.world);
-  if (!versioned) return false;
-  const std::string who = "Pair " + pair.style_name + " settings";
-  const int v = demc_restart::checked_version(pair.lmp, read_double(fp), newest, who);
-  if (version) *version = v;
-  const long n =
-      demc_restart::checked_int(pair.lmp, read_double(fp), 0, 1L << 24, who + ": values");
-  values.resize(n);
-  for (double &v : values) v = read_double(fp);
-  return true;
+  return demc_restart::read_file_record(pair.lmp, fp, "Pair " + pair.style_name + " settings");
 }
 
 /* ----------------------------------------------------------------------
-   the coefficients of the type pairs for restart files (rank 0 writes,
-   rank 0 reads and broadcasts)
+   the coefficients of the type pairs for restart files, a record of the
+   package's format (rank 0 writes; read collectively): per type pair
+   i <= j its setflag, then (if set) one value of each coefficient array
 ------------------------------------------------------------------------- */
 
 void DemcCoefficientIO::write_coefficients(FILE *fp, const std::vector<double **> &arrays) const
 {
   const PairGranDemc &pair = owner();
+  std::vector<double> values;
   for (int i = 1; i <= pair.atom->ntypes; i++)
     for (int j = i; j <= pair.atom->ntypes; j++) {
-      fwrite(&pair.setflag[i][j], sizeof(int), 1, fp);
+      values.push_back(pair.setflag[i][j] ? 1.0 : 0.0);
       if (!pair.setflag[i][j]) continue;
-      for (double **a : arrays) write_double(fp, a[i][j]);
+      for (double **a : arrays) values.push_back(a[i][j]);
     }
+  demc_restart::write_file_record(fp, values);
 }
 
 void DemcCoefficientIO::read_coefficients(FILE *fp, const std::vector<double **> &arrays)
 {
   PairGranDemc &pair = owner();
-  int **setflag = pair.setflag;
+  const std::string who = "Pair " + pair.style_name + " coefficients";
+  const std::vector<double> values = demc_restart::read_file_record(pair.lmp, fp, who);
+  size_t k = 0;
+  auto next = [&]() {
+    if (k >= values.size()) pair.error->all(FLERR, "{}: the restart file's record ends early", who);
+    return values[k++];
+  };
   for (int i = 1; i <= pair.atom->ntypes; i++)
     for (int j = i; j <= pair.atom->ntypes; j++) {
-      if (pair.comm->me == 0)
-        utils::sfread(FLERR, &setflag[i][j], sizeof(int), 1, fp, nullptr, pair.error);
-      MPI_Bcast(&setflag[i][j], 1, MPI_INT, 0, pair.world);
-      if (!setflag[i][j]) continue;
-      for (double **a : arrays) a[i][j] = read_double(fp);
+      pair.setflag[i][j] =
+          (int) demc_restart::checked_int(pair.lmp, next(), 0, 1, who + ": setflag");
+      if (!pair.setflag[i][j]) continue;
+      for (double **a : arrays) a[i][j] = next();
     }
+  demc_restart::checked_int(pair.lmp, (double) k, (long) values.size(), (long) values.size(),
+                            who + ": values read of the record");
 }
 
 /* ---------------------------------------------------------------------- */
@@ -172,15 +143,9 @@ void DemcCoefficientIO::write_law_coefficients(FILE *fp, std::vector<double **> 
   write_coefficients(fp, law);
 }
 
-void DemcCoefficientIO::read_law_coefficients(FILE *fp, std::vector<double **> law,
-                                              bool with_restitution)
+void DemcCoefficientIO::read_law_coefficients(FILE *fp, std::vector<double **> law)
 {
   PairGranDemc &pair = owner();
-  law.insert(law.end(), {pair.damp_n, pair.damp_t});
-  if (with_restitution) law.insert(law.end(), {pair.restitution, pair.restitution_t});
+  law.insert(law.end(), {pair.damp_n, pair.damp_t, pair.restitution, pair.restitution_t});
   read_coefficients(fp, law);
-  if (with_restitution) return;
-  for (int i = 0; i <= pair.atom->ntypes; i++)
-    for (int j = 0; j <= pair.atom->ntypes; j++)
-      pair.restitution[i][j] = pair.restitution_t[i][j] = 0.0;
 }

@@ -31,23 +31,17 @@ class DemcCoefficientIO {
   void set_coefficients(const char *types_i, const char *types_j,
                         std::initializer_list<std::pair<double **, double>> values);
 
-  void write_double(FILE *fp, double value) const;
-  double read_double(FILE *fp);
-  /* the settings' restart record: the package's marker, a format version, the number of
-     values, the values (rank 0 writes). read_settings_record() (collective) reads one when the
-     file holds one here and refuses a version newer than `newest`; otherwise (a file written
-     before settings had markers, whose first value is never the marker) it leaves the file
-     where it was and returns false. */
-  void write_settings_record(FILE *fp, int version, const std::vector<double> &values) const;
-  bool read_settings_record(FILE *fp, int newest, std::vector<double> &values,
-                            int *version = nullptr);
-  // per type pair i <= j: setflag, then (if set) one value of each coefficient array
+  /* the settings' restart record, a record of the package's format (demc_restart_records.h;
+     rank 0 writes); read_settings_record() (collective) returns its values */
+  void write_settings_record(FILE *fp, const std::vector<double> &values) const;
+  std::vector<double> read_settings_record(FILE *fp);
+  // a record (demc_restart_records.h) of, per type pair i <= j, setflag, then (if set) one
+  // value of each coefficient array
   void write_coefficients(FILE *fp, const std::vector<double **> &arrays) const;
   void read_coefficients(FILE *fp, const std::vector<double **> &arrays);
-  // restart files: the law's coefficient arrays, then the dashpots' (a file written before
-  // restitution damping, with_restitution false, holds the constant dashpots only)
+  // restart files: the law's coefficient arrays, then the dashpots'
   void write_law_coefficients(FILE *fp, std::vector<double **> law) const;
-  void read_law_coefficients(FILE *fp, std::vector<double **> law, bool with_restitution);
+  void read_law_coefficients(FILE *fp, std::vector<double **> law);
 
  private:
   class PairGranDemc &owner();

@@ -23,8 +23,6 @@ class DemcDampingTable {
      restitution (0: none) and the tangential ratio */
   double **damp_n = nullptr, **damp_t = nullptr;
   double **restitution = nullptr, **restitution_t = nullptr;
-  bool restart_has_restitution = false;    // read_restart_settings(): the file's coefficients
-                                           // hold them
   // the kernel's dashpots per type pair (index i * (n + 1) + j) after init_one
   std::vector<demc::ContactDashpots> pair_dashpots;
   // restitution damping: fix freeze's group (its particles count as infinitely heavy in the

@@ -67,10 +67,9 @@ class DemcSharedKeywords {
   }
   // returns the number of arguments used, 0 if arg[iarg] is not one of the keywords
   int parse_common_keyword(int narg, char **arg, int iarg);
-  /* energy/atom, schedule, damping_cap no and limit_damping as one number of a restart file's
-     settings: bits 1, 2, 8 and 16 (gran/kuhn adds bit 4 for its own use). A file written before
-     a keyword was kept holds 0 in its bit, which reads as the keyword's default: schedule
-     dynamic, damping_cap yes, no limit_damping. */
+  // energy/atom, schedule, damping_cap no and limit_damping as one number of a restart file's
+  // settings: bits 1, 2, 8 and 16
+
   double common_keywords_code() const
   {
     return (energy_per_atom ? 1.0 : 0.0) + (static_schedule ? 2.0 : 0.0) +

@@ -67,7 +67,7 @@ jaeger::Stack stack_of(double *rec, int bounded_capacity)
 
 PairGranJaeger::PairGranJaeger(LAMMPS *lmp) :
     PairGranDemc(lmp, "gran/jaeger"), youngs(nullptr), poisson(nullptr), mu(nullptr),
-    estar(nullptr), gstar(nullptr), check_materials(false), restart_has_materials(false), beta(0.0),
+    estar(nullptr), gstar(nullptr), check_materials(false), beta(0.0),
     prune(jaeger::kDefaultPrune), max_length(0), work(true), last_energy_step(-1),
     energy_interval(0), carry_length(0), fix_history(nullptr)
 {
@@ -524,13 +524,7 @@ void PairGranJaeger::read_restart(FILE *fp)
 {
   read_restart_settings(fp);
   allocate();
-  read_law_coefficients(fp, {youngs, poisson, mu}, restart_has_restitution);
-  if (restart_has_materials) return;
-  // files written before 2026-11-25 do not hold the histories' materials: they were made with
-  // the coefficients (unless pair_coeff changed them before write_restart)
-  history_materials = type_pair_table(atom->ntypes, [this](int i, int j) {
-    return (setflag[i][i] && setflag[j][j]) ? type_pair_material(i, j) : jaeger::Material{};
-  });
+  read_law_coefficients(fp, {youngs, poisson, mu});
 }
 
 /* ----------------------------------------------------------------------
@@ -550,49 +544,38 @@ void PairGranJaeger::read_history_materials(const std::function<double()> &next)
 
 /* ----------------------------------------------------------------------
    settings (rank 0 only; the cumulative sums travel with fix DEMC/ATOM_ENERGY):
-   a versioned record (write_settings_record()) of beta, history/max, the
-   common keywords, the flags (work + 2: the histories' materials follow +
-   4: the coefficients include restitution damping), the histories'
-   materials, and (version 2) the pruning tolerance. Files written before
-   settings had markers hold the same values without the record's header;
-   files without a tolerance were written by versions that kept every point
-   (prune 0), and continue so.
+   a record (write_settings_record()) of beta, history/max, the common
+   keywords, work (1: yes), the histories' materials and the pruning
+   tolerance
 ------------------------------------------------------------------------- */
 
 void PairGranJaeger::write_restart_settings(FILE *fp)
 {
   std::vector<double> values = {beta, (double) max_length, common_keywords_code(),
-                                (work ? 1.0 : 0.0) + 2.0 + 4.0};
+                                work ? 1.0 : 0.0};
   write_history_materials(values);
   values.push_back(prune);
-  write_settings_record(fp, SETTINGS_VERSION, values);
+  write_settings_record(fp, values);
 }
 
 void PairGranJaeger::read_restart_settings(FILE *fp)
 {
-  std::vector<double> values;
-  const bool versioned = read_settings_record(fp, SETTINGS_VERSION, values);
-  size_t k = 0;
-  auto next = [&]() {
-    if (!versioned) return read_double(fp);
-    if (k >= values.size())
-      error->all(FLERR, "Pair gran/jaeger: the restart file's settings end early");
-    return values[k++];
-  };
   using demc_restart::checked_int;
+  const std::string who = "Pair gran/jaeger settings";
+  const std::vector<double> values = read_settings_record(fp);
+  const long pairs = (long) atom->ntypes * (atom->ntypes + 1) / 2;
+  checked_int(lmp, (double) values.size(), 5 + 3 * pairs, 5 + 3 * pairs, who + ": values");
+  size_t k = 0;
+  auto next = [&]() { return values[k++]; };
   beta = next();
-  max_length = (int) checked_int(lmp, next(), 0, INT_MAX, "Pair gran/jaeger: history/max");
-  set_common_keywords((double) checked_int(lmp, next(), 0, 27, "Pair gran/jaeger: keywords"));
+  max_length = (int) checked_int(lmp, next(), 0, INT_MAX, who + ": history/max");
+  set_common_keywords((double) checked_int(lmp, next(), 0, 27, who + ": keywords"));
   setup_repeats_dashpots = true;
-  const int code = (int) checked_int(lmp, next(), 0, 7, "Pair gran/jaeger: settings flags");
-  restart_has_restitution = (code & 4) != 0;
-  restart_has_materials = (code & 2) != 0;
-  work = (code & 1) != 0;
-  if (restart_has_materials) read_history_materials(next);
-  prune = (versioned && k < values.size()) ? next() : 0.0;
+  work = checked_int(lmp, next(), 0, 1, who + ": work") != 0;
+  read_history_materials(next);
+  prune = next();
   if (!(prune >= 0.0 && prune < 1.0))
-    error->all(FLERR,
-               "Pair gran/jaeger: the restart file's pruning tolerance {} is not within [0, 1)",
+    error->all(FLERR, "{}: the restart file's pruning tolerance {} is not within [0, 1)", who,
                prune);
 }
 

@@ -75,10 +75,8 @@ class PairGranJaeger : public PairGranDemc {
      whose material differs from its contact's is moved to it (demc::jaeger::change_material()). */
   std::vector<demc::jaeger::Material> history_materials;
   bool check_materials;
-  bool restart_has_materials;    // read_restart_settings(): the file holds them
   void write_history_materials(std::vector<double> &out) const;
   void read_history_materials(const std::function<double()> &next);
-  static constexpr int SETTINGS_VERSION = 2;    // of the settings' restart record (2: prune)
   void convert_histories();
   // a record's key (R_TYPES): the type pair of atoms i and j, smaller type first (the tables
   // per type pair are symmetric), so that both records of a pair with a ghost name the same

@@ -380,51 +380,38 @@ void PairGranKuhn::read_restart(FILE *fp)
 {
   read_restart_settings(fp);
   allocate();
-  read_law_coefficients(fp, {kn, kt, mu}, restart_has_restitution);
+  read_law_coefficients(fp, {kn, kt, mu});
 }
 
 /* ----------------------------------------------------------------------
    settings (the cumulative sums go to the restart file through fix
    DEMC/ATOM_ENERGY: this is called on rank 0 only, where no collective
-   communication is possible): a versioned record (write_settings_record())
-   of the refinement bits and the common keywords (+ 4: the coefficients
-   include restitution damping). Files written before settings had markers
-   hold the bits as an unsigned int, then the code.
+   communication is possible): a record (write_settings_record()) of the
+   refinement bits, the common keywords and the resistance sub-models
 ------------------------------------------------------------------------- */
 
 void PairGranKuhn::write_restart_settings(FILE *fp)
 {
-  std::vector<double> values = {(double) refinements, common_keywords_code() + 4.0};
+  std::vector<double> values = {(double) refinements, common_keywords_code()};
   append_resistance_values(resistance, values);
-  write_settings_record(fp, SETTINGS_VERSION, values);
+  write_settings_record(fp, values);
 }
 
 /* ---------------------------------------------------------------------- */
 
 void PairGranKuhn::read_restart_settings(FILE *fp)
 {
-  std::vector<double> values;
-  double code = 0.0;
-  if (read_settings_record(fp, SETTINGS_VERSION, values)) {
-    if (values.size() < 2)
-      error->all(FLERR, "Pair gran/kuhn: the restart file's settings end early");
-    refinements = (unsigned) demc_restart::checked_int(lmp, values[0], 0, INT_MAX,
-                                                       "Pair gran/kuhn: refinements");
-    code = values[1];
-    resistance = values.size() >= 2 + RESISTANCE_VALUES
-        ? resistance_from_values(lmp, values.data() + 2, "Pair gran/kuhn: restart settings")
-        : rt::Params();
-  } else {
-    if (comm->me == 0) utils::sfread(FLERR, &refinements, sizeof(unsigned), 1, fp, nullptr, error);
-    // as bytes: the MPI stubs of a LAMMPS built without MPI have no MPI_UNSIGNED
-    MPI_Bcast(&refinements, sizeof(unsigned), MPI_BYTE, 0, world);
-    code = read_double(fp);
-  }
-  const int bits = (int) demc_restart::checked_int(lmp, code, 0, 31, "Pair gran/kuhn: keywords");
+  const std::string who = "Pair gran/kuhn settings";
+  const std::vector<double> values = read_settings_record(fp);
+  demc_restart::checked_int(lmp, (double) values.size(), 2 + RESISTANCE_VALUES,
+                            2 + RESISTANCE_VALUES, who + ": values");
+  refinements = (unsigned) demc_restart::checked_int(lmp, values[0], 0, INT_MAX,
+                                                     who + ": refinements");
+  resistance = resistance_from_values(lmp, values.data() + 2, who);
   setup_repeats_dashpots = true;
   set_history_layout();
-  restart_has_restitution = (bits & 4) != 0;
-  set_common_keywords(bits);
+  set_common_keywords(
+      (double) demc_restart::checked_int(lmp, values[1], 0, 27, who + ": keywords"));
 }
 
 /* ---------------------------------------------------------------------- */

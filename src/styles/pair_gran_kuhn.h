@@ -71,8 +71,6 @@ class PairGranKuhn : public PairGranDemc {
   double **kn, **kt, **mu;    // (the dashpots: PairGranDemc)
   unsigned refinements;       // demc::kuhn::Refinement bits
 
-  // the format version of the settings' restart record
-  static constexpr int SETTINGS_VERSION = 1;
   // the kernel's parameters per type pair, (ntypes + 1)^2, set by init_one()
   std::vector<demc::kuhn::Params> contact_params;
   const demc::kuhn::Params &type_params(int i, int j) const

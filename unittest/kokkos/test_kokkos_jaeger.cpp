@@ -18,8 +18,6 @@
      - write_restart between runs and read_restart continue the run (default capacity);
        a restart file of another capacity and a change of history/max between runs give
        clear errors; so do newton on, full neighbor lists and energy/atom yes;
-     - a restart file whose records are of format version 1 (before they held U_t) continues
-       the run of the version that wrote it, U_t carried from the first walk on;
      - a run whose histories reach the capacity ends with a warning that gives the merges (N - C
        for a contact that pushes a point every step, as the CPU style counts them) and the
        contacts they touched; none where nothing merged;
@@ -28,7 +26,6 @@
        wall give the CPU style's forces and wall vectors.
    KokkosJaegerMpi.* runs under mpirun -np 2: the Kokkos style on 2 ranks agrees with the
    CPU style and the Kokkos style on 1 rank. */
-#include "earlier_version.h"
 #include "incline.h"
 #include "kokkos_test_support.h"
 #include "lammps_session.h"
@@ -72,8 +69,8 @@ const int STEPS = 100;
 const std::string ROOMY = " history/max 24";
 const char *HISTORY_FIX = "DEMC_GRAN_JAEGER_HISTORY0";
 // history fix vector: records, mean length, longest, bytes per record, merges (all),
-// then for the Kokkos fix only: merges forced by the capacity, records handed over
-enum { S_CONTACTS, S_MEAN, S_LONGEST, S_BYTES, S_MERGES, S_FORCED, S_HANDED_OVER };
+// then for the Kokkos fix only: merges forced by the capacity
+enum { S_CONTACTS, S_MEAN, S_LONGEST, S_BYTES, S_MERGES, S_FORCED };
 
 std::vector<std::string> pair_lines(const std::string &style_args)
 {
@@ -147,23 +144,20 @@ void expect_same_physics(const Outcome &cpu, const Outcome &kk, double tol = 1e-
   EXPECT_GE(kk.neighbor_builds, 2) << "no re-neighboring during the run";
   // history statistics: the same records and stacks
   ASSERT_GE(cpu.stats.size(), 5u);
-  ASSERT_GE(kk.stats.size(), 7u);
+  ASSERT_GE(kk.stats.size(), 6u);
   EXPECT_EQ(cpu.stats[S_CONTACTS], kk.stats[S_CONTACTS]) << "records";
   EXPECT_NEAR(cpu.stats[S_MEAN], kk.stats[S_MEAN], 1e-12 * cpu.stats[S_MEAN])
       << "mean stack length";
   EXPECT_EQ(cpu.stats[S_LONGEST], kk.stats[S_LONGEST]) << "longest stack";
-  // records move between the atoms' stores as they are (only restart files of the earlier
-  // layout hold negated ones)
-  EXPECT_EQ(kk.stats[S_HANDED_OVER], 0.0) << "records read back negated";
   int me;
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
   if (me == 0)
     printf("[ measured ] forces %.3g torques %.3g pvector %.3g virial %.3g per-atom virial %.3g "
            "per-atom energy %.3g pair/local %.3g (max relative differences); records %g, longest "
            "stack %g, "
-           "merges cpu %g kk %g (forced by the capacity %g), records handed over %g\n",
+           "merges cpu %g kk %g (forced by the capacity %g)\n",
            df, dt, dp, dv, ds, de, dc, kk.stats[S_CONTACTS], kk.stats[S_LONGEST],
-           cpu.stats[S_MERGES], kk.stats[S_MERGES], kk.stats[S_FORCED], kk.stats[S_HANDED_OVER]);
+           cpu.stats[S_MERGES], kk.stats[S_MERGES], kk.stats[S_FORCED]);
 }
 
 std::string thread_file()
@@ -507,16 +501,13 @@ TEST(KokkosJaeger, MoreThanEightContactsPerAtom)
   const double df = max_relative_difference(cpu.forces, kk.forces);
   const double dt = max_relative_difference(cpu.torques, kk.torques);
   const double de = relative(cpu.pvector[1], kk.pvector[1]);
-  printf("[ measured ] 18 contacts per atom: forces %.3g torques %.3g tangential energy %.3g, "
-         "records handed "
-         "over %g\n",
-         df, dt, de, kk.stats[S_HANDED_OVER]);
+  printf("[ measured ] 18 contacts per atom: forces %.3g torques %.3g tangential energy %.3g\n",
+         df, dt, de);
   EXPECT_GT(cpu.pvector[4], 4000.0);    // 9 contacts per atom
   EXPECT_LT(df, 1e-10);
   EXPECT_LT(dt, 1e-10);
   EXPECT_LT(de, 1e-10);
   EXPECT_EQ(cpu.stats[S_MERGES], kk.stats[S_MERGES]);
-  EXPECT_EQ(kk.stats[S_HANDED_OVER], 0.0) << "records read back negated";
 }
 
 /* Records are kept for contacts, not for neighbor-list entries, and sized to their
@@ -653,51 +644,6 @@ TEST(KokkosJaeger, ChangedCoefficientsThroughRestart)
     for (double &c : f) c *= 0.2;
   EXPECT_LT(max_relative_difference(before, s.forces()), 1e-12);
   std::remove(file.c_str());
-}
-
-// a restart file of gran/jaeger/kk before its records named their type pair (80af862, history/max
-// 8): the records are read one value longer, with the key 0, and the run goes on as it went on
-TEST(KokkosJaeger, ReadsRecordsOfAnEarlierLayout)
-{
-  LammpsSession s(MPI_COMM_WORLD, kokkos_args());
-  s.load_plugin();
-  const EarlierRun earlier = continue_earlier_pair_run(s, "restart_80af862_jaeger_kk");
-  ASSERT_EQ(earlier.pair.size(), 5u);
-  EXPECT_GE(earlier.pair[4], 20.0);
-}
-
-/* a restart file of gran/jaeger/kk whose records are of format version 1 (11126b1, history/max
-   8: the layout before the records held U_t): read into this layout with U_t not known. The
-   run goes on as it went on (forces, pvector), and U_t carried from the first walk on (every step
-   an energy step, so every contact carries it) is, 10 steps on, the walk's of a run that
-   carries nothing (an energy step at its end only) */
-TEST(KokkosJaeger, ReadsVersion1Records)
-{
-  const std::string dir = DEMC_TEST_DATA_DIR, stem = "restart_11126b1_jaeger_kk";
-  const std::vector<std::string> resume = {"read_restart " + dir + "/" + stem + ".bin",
-                                           "neighbor 0.0003 bin",
-                                           "neigh_modify delay 0",
-                                           "fix integrate all nve/sphere",
-                                           "timestep 1e-5",
-                                           "compute p all pair gran/jaeger/kk",
-                                           "thermo_style custom step c_p[2]"};
-  auto stored_after_10_steps = [&](const std::string &thermo) {
-    LammpsSession s(MPI_COMM_WORLD, kokkos_args());
-    s.load_plugin();
-    s.commands(resume);
-    s.commands({"thermo " + thermo, "run 10"});
-    return s.pair_extra()[1];
-  };
-  const double carried = stored_after_10_steps("1"), walked = stored_after_10_steps("10");
-  EXPECT_GT(walked, 0.0) << "the contacts should store tangential energy";
-  EXPECT_NEAR(carried, walked, 1e-10 * walked);
-
-  LammpsSession s(MPI_COMM_WORLD, kokkos_args());
-  s.load_plugin();
-  const EarlierRun earlier = read_earlier_run(dir + "/" + stem + "_expected.txt");
-  s.commands(resume);
-  s.commands({"thermo 1", "run 200"});
-  expect_continues_earlier_run(s, earlier, "");
 }
 
 TEST(KokkosJaeger, UnsupportedSettingsGiveClearErrors)

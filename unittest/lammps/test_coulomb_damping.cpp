@@ -253,8 +253,7 @@ TEST(CoulombDamping, LimitDampingOnWalls)
     }
 }
 
-/* the keywords are kept in restart files (and files written before them read as the defaults:
-   GranKuhn.ReadsARestartFileOfAnEarlierVersion and the like) */
+// the keywords are kept in restart files
 TEST(CoulombDamping, KeywordsSurviveRestart)
 {
   for (const std::string style : {"gran/kuhn", "gran/jaeger"}) {

@@ -2,11 +2,9 @@
    - two spheres under prescribed motion reproduce the kernel and the contact
      frame called directly with the same movements;
    - restart continuity with long stacks; the history statistics vector;
-   - a restart file of an earlier version (pair and wall fix) continues that version's run;
    - restitution damping against LAMMPS's pair_style granular coeff_restitution;
    - bad input gives clear errors. */
 #include "collision.h"
-#include "earlier_version.h"
 #include "lammps_session.h"
 #include "prescribed_motion.h"
 #include "relaxing_packing.h"
@@ -759,46 +757,6 @@ TEST(GranJaeger, RestitutionDampingErrorsAtInit)
   s.commands({"pair_coeff 1 1 1e7 0.3 0.5 damping 1 1",
               "pair_coeff 2 2 1e7 0.3 0.5 restitution 0.5 0",
               "pair_coeff 1 2 1e7 0.3 0.5 restitution 0.6 0", "run 0"});
-}
-
-/* A restart file written by an earlier version of the package (de0f446, before restitution
-   damping and turning walls changed the pair's settings and the wall's global record): read
-   back, the run goes on as that version's own run went on after write_restart. The file, the
-   input that wrote it and what that run gave 200 steps later (pair energies, the wall's vector,
-   forces) are in unittest/data. */
-TEST(GranJaeger, ReadsARestartFileOfAnEarlierVersion)
-{
-  const EarlierRun earlier = continue_earlier_run("jaeger", "wall/gran/jaeger 2e7 0.25 0.4");
-  ASSERT_EQ(earlier.pair.size(), 5u);
-  // the earlier run had contacts with histories, friction and a wall that dragged them
-  EXPECT_GE(earlier.pair[4], 3.0);
-  EXPECT_GT(earlier.pair[2], 0.0);
-  EXPECT_GT(earlier.wall[5], 0.0);
-}
-
-/* A restart file of the version before the wall records took the pair records' header
-   (cb4b1f2, wall record format version 3: the material after the damping work): read back
-   and converted, the run goes on as that version's own run went on after write_restart. */
-TEST(GranJaeger, ReadsWallRecordsOfVersion3)
-{
-  const EarlierRun earlier =
-      continue_earlier_run("jaeger", "wall/gran/jaeger 2e7 0.25 0.4", "cb4b1f2");
-  // the earlier run had wall contacts with histories that the wall dragged
-  EXPECT_GE(earlier.wall[8], 1.0);
-  EXPECT_GT(earlier.wall[5], 0.0);
-}
-
-/* A restart file of the version before the records named their type pair (80af862): its
-   records, one value shorter, are read with the key 0 (type pair not known: the contact's own)
-   and the run goes on as that version's own run went on after write_restart (forces and pair
-   vector 200 steps later, in unittest/data with the input that wrote the file). */
-TEST(GranJaeger, ReadsRecordsOfAnEarlierLayout)
-{
-  LammpsSession s;
-  s.load_plugin();
-  const EarlierRun earlier = continue_earlier_pair_run(s, "restart_80af862_jaeger_cpu");
-  ASSERT_EQ(earlier.pair.size(), 5u);
-  EXPECT_GE(earlier.pair[4], 20.0);    // contacts that carried their histories through the file
 }
 
 // atom sorting carries the contact histories with their atoms

@@ -3,10 +3,8 @@
      with the same movements (signs, contact vectors, Eq. 5 inputs, torques, history);
    - the virial is the dyad of branch vector and force;
    - energy balance of a frictional packing without damping;
-   - restart continuity; a restart file of an earlier version (pair and wall fix) continues
-     that version's run; write_data round trip; bad input gives clear errors. */
+   - restart continuity; write_data round trip; bad input gives clear errors. */
 #include "collision.h"
-#include "earlier_version.h"
 #include "lammps_session.h"
 #include "prescribed_motion.h"
 
@@ -343,19 +341,6 @@ TEST(GranKuhn, ChangedTypesKeepTheForceOnTheNewCone)
   types.command("run 1");
   EXPECT_LT(max_relative_difference(coefficients.forces(), types.forces()), 1e-10);
   EXPECT_LE(largest_friction_ratio(types, "pl"), 0.1 * (1.0 + 1e-9));
-}
-
-/* A restart file written by an earlier version of the package (de0f446, before the wall's
-   global record got a version): read back, the run goes on as that version's own run went on
-   after write_restart (fixture, input and that run's values in unittest/data). */
-TEST(GranKuhn, ReadsARestartFileOfAnEarlierVersion)
-{
-  const EarlierRun earlier = continue_earlier_run("kuhn", "wall/gran/kuhn 2e3 1.5e3 0.4");
-  ASSERT_EQ(earlier.pair.size(), 6u);
-  // the earlier run had a contact holding a tangential force, friction, a dragging wall
-  EXPECT_GT(earlier.pair[1], 0.0);
-  EXPECT_GT(earlier.pair[2], 0.0);
-  EXPECT_GT(earlier.wall[5], 0.0);
 }
 
 /* restitution damping (pair_coeff ... restitution e x_t): LAMMPS's damping coeff_restitution

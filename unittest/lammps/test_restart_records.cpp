@@ -7,10 +7,9 @@
    - the same for a region wall's contact lists (long Jaeger stacks, capped ones, Kuhn's);
    - a record of a newer format version is refused with an error that says so, as are region
      wall and gran/coulomb records of a newer version or damaged;
-   - a file of region walls and gran/coulomb written before their records had markers
-     (unittest/data) continues that version's run;
+   - a record of a development version (an earlier format version, or one without the
+     package's marker) is refused with an error that says so;
    - every option (pair styles, walls, gran/coulomb, region walls) continues to round-off. */
-#include "earlier_version.h"
 #include "lammps_session.h"
 #include "long_history.h"
 #include "relaxing_packing.h"
@@ -134,57 +133,6 @@ TEST(RestartRecords, LongHistoriesReadBackWithMemoryOfTheMean)
     EXPECT_EQ(history_stat(t, 2), longest + STEPS_AFTER) << "the history went on growing";
     std::remove(file.c_str());
     std::remove(again.c_str());
-  }
-}
-
-/* A restart file from a newer version of the package, whose records this version cannot know:
-   the version of a kind of record raised in a file must stop read-back with an error naming
-   the version, not go on with misread histories or settings. Records: the package's marker
-   followed by its version; in this file (gran/jaeger, wall/gran/jaeger) version 5 marks the
-   pair's per-atom history records, version 3 the wall's records (global and per atom),
-   version 1 the pair's settings (read by read_restart) and its per-atom energy fix's records. */
-TEST(RestartRecords, NewerRecordVersionIsRefused)
-{
-  const std::string file = "newer_records.bin";
-  {
-    LammpsSession s;
-    s.load_plugin();
-    s.commands(long_history_input(" prune 0", true));
-    s.commands({"run 20", "write_restart " + file});
-  }
-  std::vector<char> bytes;
-  {
-    std::ifstream in(file, std::ios::binary);
-    bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  }
-  std::remove(file.c_str());
-  const uint64_t marker = 0x7ff8000000006465ULL;
-  for (const double old_version : {5.0, 3.0, 2.0, 1.0}) {
-    std::vector<char> patched_bytes = bytes;
-    const double new_version = 99.0;
-    int patched = 0;
-    for (size_t k = 0; k + 16 <= patched_bytes.size(); k++) {
-      if (memcmp(&patched_bytes[k], &marker, 8) != 0 ||
-          memcmp(&patched_bytes[k + 8], &old_version, 8) != 0)
-        continue;
-      memcpy(&patched_bytes[k + 8], &new_version, 8);
-      patched++;
-    }
-    ASSERT_GT(patched, 0) << "no record of version " << old_version;
-    const std::string newer = "newer_records_v" + std::to_string((int) old_version) + ".bin";
-    std::ofstream(newer, std::ios::binary)
-        .write(patched_bytes.data(), (std::streamsize) patched_bytes.size());
-    LammpsSession r;
-    r.load_plugin();
-    try {
-      r.command("read_restart " + newer);
-      r.commands(redefine_after_read(" prune 0"));
-      r.command("run 0");
-      ADD_FAILURE() << "a record of version 99 was read (was " << old_version << ")";
-    } catch (LAMMPS_NS::LAMMPSException &e) {
-      EXPECT_NE(std::string(e.what()).find("format version 99"), std::string::npos) << e.what();
-    }
-    std::remove(newer.c_str());
   }
 }
 
@@ -391,51 +339,6 @@ TEST(RestartRecords, RegionWallLongHistoriesContinue)
   }
 }
 
-/* A restart file written by the plugin of 11126b1, before region walls and gran/coulomb had
-   versioned records (unittest/data/restart_11126b1_region_coulomb.in: pair gran/coulomb with
-   iterate and a norotate group, wall/gran/coulomb, a region/jaeger block and a region/kuhn
-   post): read back and run 200 steps, forces, the pair's vector and the walls' vectors are
-   those of that version's run. */
-TEST(RestartRecords, ReadsRegionAndCoulombFilesOfAnEarlierVersion)
-{
-  const std::string dir = DEMC_TEST_DATA_DIR, stem = dir + "/restart_11126b1_region_coulomb";
-  const EarlierRun earlier = read_earlier_run(stem + "_expected.txt");
-  std::map<std::string, std::vector<double>> expected = earlier.vectors;
-  const PerAtom &forces = earlier.forces;
-  LammpsSession s;
-  s.load_plugin();
-  s.command("read_restart " + stem + ".bin");
-  if (!s.lmp->domain->get_region_by_id("sides"))
-    s.commands({"region post cylinder z 0 0 0.3 INF INF side out units box",
-                "region sides block -2.95 2.95 -2.95 2.95 -5 5 side in units box"});
-  s.commands({"neighbor 0.1 bin", "neigh_modify delay 0", "compute p all pair gran/coulomb",
-              "fix rj all wall/gran/region/jaeger 1e8 0.3 0.4 region sides",
-              "fix rk all wall/gran/region/kuhn 1e6 8e5 0.4 region post",
-              "fix floor all wall/gran/coulomb hooke 1e6 0.4 zplane -3 NULL",
-              "fix g all gravity 60 vector 0.2 0.1 -1", "fix integrate turning nve/sphere",
-              "fix slide still nve", "timestep 1e-4", "run 200"});
-  /* That version's friction solver (Gauss-Seidel) and today's (APGD) each stop anywhere within
-     iterate's 1e-10 of the largest mu F_N, so the runs agree to the tolerance, not to
-     round-off: 1e-8, derived as CoulombRankInvariance's ITERATED_AGREEMENT (measured: forces
-     3.6e-10, the floor's force 3.6e-10 of its y component). */
-  const double agreement = 1e-8;
-  EXPECT_LT(max_relative_difference(forces, s.forces()), agreement);
-  const auto pair = s.pair_extra();
-  ASSERT_EQ(expected["pair"].size(), 6u);
-  for (size_t k = 0; k < 6; k++)
-    EXPECT_NEAR(pair[k], expected["pair"][k], agreement * std::abs(expected["pair"][k])) << k;
-  for (const char *id : {"rj", "rk", "floor"}) {
-    ASSERT_EQ(expected[id].size(), 9u) << id;
-    std::vector<double> now = wall_vector(s, id);
-    now.resize(9);
-    expect_same_vectors(expected[id], now, agreement, id);
-    EXPECT_GT(expected[id][7], 0.0) << id << ": contacts";
-  }
-  int dim = 0;
-  const auto *tol = static_cast<double *>(s.lmp->force->pair->extract("iterate/tolerance", dim));
-  EXPECT_EQ(*tol, 1e-10);
-}
-
 namespace {
 
 std::vector<char> file_bytes(const std::string &file)
@@ -446,10 +349,11 @@ std::vector<char> file_bytes(const std::string &file)
 
 /* every place k (a byte offset) where the package's marker begins and at(k, j), the j-th
    double after the marker's first byte (0: the marker), passes `is_target`: patch(k) changes
-   the copy there. Returns the patched copy and the number of places. */
+   the copy there. Returns the patched copy and the number of places (their offsets in
+   `places`, when given). */
 template <class Target, class Patch>
 std::pair<std::vector<char>, int> patch_records(const std::vector<char> &bytes, Target is_target,
-                                                Patch patch)
+                                                Patch patch, std::vector<size_t> *places = nullptr)
 {
   const uint64_t marker = 0x7ff8000000006465ULL;
   std::vector<char> out = bytes;
@@ -462,6 +366,7 @@ std::pair<std::vector<char>, int> patch_records(const std::vector<char> &bytes, 
       return v;
     };
     if (!is_target(at)) continue;
+    if (places) places->push_back(k);
     auto set = [&](int j, double v) {
       memcpy(&out[k + 8 * (size_t) j], &v, 8);
     };
@@ -500,10 +405,73 @@ void expect_refused(const std::vector<char> &bytes, const std::vector<std::strin
 
 }    // namespace
 
-/* A region wall's records from a newer version of the package (the list's format, or the law's
-   records in it) and a damaged one (a surface ID that is no integer) are refused with an error
-   that says so; so are gran/coulomb's settings and wall records of a newer version and a wall
-   record whose side is no side. */
+/* A restart file whose records are of another format version than this package's is refused
+   when a record is read, with an error that says why: a newer version's (a layout this version
+   cannot know), or a development version's (written before the package's first release, whose
+   layouts are not read): an earlier format version, or records without the package's marker
+   (as all records were before markers). The records are made by hand from a file of this
+   version (gran/jaeger, wall/gran/jaeger and their per-atom data): its s-th record gets the
+   other version, or loses its marker to the number 1; s = 0 to 6 are the pair's settings and
+   coefficients, the global records of the per-atom energy fix and of the wall fix, and the
+   first atom's records of the three per-atom fixes (energies, contact histories, wall): the
+   error names the reader of each. */
+TEST(RestartRecords, RecordsOfAnotherFormatVersionAreRefused)
+{
+  const std::string file = "other_version_records.bin";
+  {
+    LammpsSession s;
+    s.load_plugin();
+    s.commands(long_history_input(" prune 0", true));
+    s.commands({"run 20", "write_restart " + file});
+  }
+  const std::vector<char> bytes = file_bytes(file);
+  std::remove(file.c_str());
+  const double format_version = 6.0;    // demc_restart::FORMAT_VERSION (the file's records)
+  std::vector<size_t> places;            // where the file's records begin, in file order
+  patch_records(
+      bytes, [](auto) { return true; }, [](auto) {}, &places);
+  ASSERT_GE(places.size(), 8u);
+  for (size_t k : places) {
+    double version = 0.0;
+    memcpy(&version, &bytes[k + 8], 8);
+    ASSERT_EQ(version, format_version) << "a record at byte " << k;
+  }
+  const std::string readers[7] = {"Pair gran/jaeger settings",
+                                  "Pair gran/jaeger coefficients",
+                                  "Fix DEMC/ATOM_ENERGY",
+                                  "Fix wall/gran/jaeger: wall record",
+                                  "Fix DEMC/ATOM_ENERGY",
+                                  "Fix DEMC/JAEGER_HISTORY",
+                                  "Fix wall/gran/jaeger: wall contact history"};
+  const std::string newer = ": the restart file's records have format version 99",
+                    development =
+                        ": the restart file was written by a development version of the package";
+  struct Other {
+    int place;              // the record changed
+    bool unmark;            // the marker replaced by 1
+    double version;         // else the version written
+    std::string message;    // a part of the error
+  };
+  std::vector<Other> others;
+  for (int place = 0; place < 7; place++) {
+    others.push_back({place, false, 99.0, readers[place] + newer});
+    others.push_back({place, false, 5.0, readers[place] + development});
+    others.push_back({place, true, 0.0, readers[place] + development});
+  }
+  for (const auto &o : others) {
+    std::vector<char> changed = bytes;
+    const double value = o.unmark ? 1.0 : o.version;
+    memcpy(&changed[places[o.place] + (o.unmark ? 0 : 8)], &value, 8);
+    const std::string kind =
+        o.unmark ? "without marker" : "of version " + std::to_string((int) o.version);
+    expect_refused(changed, redefine_after_read(" prune 0"), o.message,
+                   "record " + std::to_string(o.place) + " " + kind);
+  }
+}
+
+/* A region wall's records from a newer version of the package and a damaged one (a surface ID
+   that is no integer) are refused with an error that says so; so are gran/coulomb's settings
+   and wall records of a newer version and a wall record whose side is no side. */
 TEST(RestartRecords, RegionAndCoulombRecordsOfANewerVersionOrDamagedAreRefused)
 {
   const std::string wall = "jaeger 1e7 0.3 0.5";
@@ -520,27 +488,19 @@ TEST(RestartRecords, RegionAndCoulombRecordsOfANewerVersionOrDamagedAreRefused)
     if (line.rfind("fix ", 0) == 0 || line.rfind("variable ", 0) == 0 ||
         line.rfind("timestep", 0) == 0 || line.rfind("region cage", 0) == 0)
       fixes.push_back(line);
-  // the region wall's per-atom records: marker, version 1, length, then fragments [owner ID,
-  // offset, count, size, values]; a payload starts with the law's record version (5), then
-  // the list's first entry [surface ID, length, record]
-  auto region_record = [](auto at) {
-    return at(1) == 1.0 && at(2) >= 5.0;
-  };
+  /* the per-atom records (the region wall's and the energy fix's): marker, version, length,
+     then (the region wall's) fragments [owner ID, offset, count, size, values]; a list starts
+     with its first entry [surface ID, length, record], a jaeger record [size, values] */
   auto payload_start = [](auto at) {
-    return at(1) == 1.0 && at(4) == 0.0 && at(7) == 5.0;
+    return at(1) == 6.0 && at(4) == 0.0 && at(8) >= 2.0 && at(9) == at(8) - 1.0;
   };
-  const auto newer_list = patch_records(region, region_record, [](auto set) {
+  const auto newer_list = patch_records(region, payload_start, [](auto set) {
     set(1, 99.0);
   });
   ASSERT_GT(newer_list.second, 0);
   expect_refused(newer_list.first, fixes, "format version 99", "region list version");
-  const auto newer_law = patch_records(region, payload_start, [](auto set) {
-    set(7, 99.0);
-  });
-  ASSERT_GT(newer_law.second, 0);
-  expect_refused(newer_law.first, fixes, "format version 99", "region wall's law records");
   const auto damaged = patch_records(region, payload_start, [](auto set) {
-    set(8, 0.5);
+    set(7, 0.5);
   });
   expect_refused(damaged.first, fixes, "surface ID", "damaged surface ID");
 
@@ -575,10 +535,10 @@ TEST(RestartRecords, RegionAndCoulombRecordsOfANewerVersionOrDamagedAreRefused)
   }
   const std::vector<char> coulomb = file_bytes("coulomb_newer.bin");
   std::remove("coulomb_newer.bin");
-  // settings: marker, 2, 12 values (keywords, tolerance, sweeps, no group name, the one type
-  // pair's rolling and twisting: 8 values)
+  // settings: marker, version, 12 values (keywords, tolerance, sweeps, no group name, the one
+  // type pair's rolling and twisting: 8 values)
   auto settings = [](auto at) {
-    return at(1) == 2.0 && at(2) == 12.0 && at(4) == 1e-6 && at(5) == 20.0 && at(6) == 0.0;
+    return at(1) == 6.0 && at(2) == 12.0 && at(4) == 1e-6 && at(5) == 20.0 && at(6) == 0.0;
   };
   const auto newer_settings = patch_records(coulomb, settings, [](auto set) {
     set(1, 99.0);
@@ -589,10 +549,10 @@ TEST(RestartRecords, RegionAndCoulombRecordsOfANewerVersionOrDamagedAreRefused)
     set(5, 1e300);
   });
   expect_refused(sweeps.first, coulomb_fixes, "sweeps", "coulomb sweeps");
-  // a wall record: marker, 3, 14 values (friction force, state 1 or 2, work, side 1, dashpot,
-  // rolling and twisting: 7 values)
+  // a wall record: marker, version, 14 values (friction force, state 1 or 2, work, side 1,
+  // dashpot, rolling and twisting: 7 values)
   auto wall_record = [](auto at) {
-    return at(1) == 3.0 && at(2) == 14.0 && (at(6) == 1.0 || at(6) == 2.0) && at(8) == 1.0;
+    return at(1) == 6.0 && at(2) == 14.0 && (at(6) == 1.0 || at(6) == 2.0) && at(8) == 1.0;
   };
   const auto newer_wall = patch_records(coulomb, wall_record, [](auto set) {
     set(1, 99.0);

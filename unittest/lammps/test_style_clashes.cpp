@@ -184,7 +184,8 @@ TEST(StyleClashes, GiveClearErrors)
 }
 
 // what fits still works: the restart read back by the style that wrote it (also with new
-// keywords); a contact law overlaid with a style that is not one
+// keywords); a contact law overlaid with a style that is not one; two instances of a law in
+// plain hybrid
 TEST(StyleClashes, CompatibleCombinationsRun)
 {
   const std::vector<std::vector<std::string>> inputs = {
@@ -194,6 +195,12 @@ TEST(StyleClashes, CompatibleCombinationsRun)
       resumed("wall_kuhn.rst", {"fix w all wall/gran/kuhn 2e3 1.5e3 0.4 zplane 0 NULL"}),
       dense_packing_input({"pair_style hybrid/overlay gran/kuhn zero 0.003",
                            "pair_coeff * * gran/kuhn 2e3 2e3 0.5", "pair_coeff * * zero"},
+                          true),
+      // plain hybrid maps one sub-style to a type pair: the second instance takes 2 2 over
+      // (the first keeps coefficients there, which must not read as two laws)
+      dense_packing_input({"pair_style hybrid gran/jaeger gran/jaeger",
+                           "pair_coeff * * gran/jaeger 1 1e7 0.3 0.5",
+                           "pair_coeff 2 2 gran/jaeger 2 2e7 0.3 0.5"},
                           true),
   };
   for (const auto &in : inputs) {

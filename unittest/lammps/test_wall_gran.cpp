@@ -984,35 +984,6 @@ TEST(WallGran, RestartContinuity)
 }
 
 /* ----------------------------------------------------------------------
-   a wall's global restart record of an earlier version (displacement,
-   clock, three cumulative sums; no layout marker) is still read: the wall
-   is where the record puts it (the force on a sphere resting on it is kn
-   times the overlap the displacement makes) and the sums come back; the
-   wall's work, which such a record does not hold, starts at 0
-------------------------------------------------------------------------- */
-
-TEST(WallGran, ReadsTheWallRecordOfEarlierVersions)
-{
-  const double kn = 1.0e5, overlap = 1.0e-3, lift = 2.0e-4;
-  LammpsSession s;
-  s.load_plugin();
-  s.commands({"units si", "atom_style sphere", "atom_modify map array", "boundary f f f",
-              "region box block -2 2 -2 2 -2 2 units box", "create_box 1 box",
-              fmt::format("create_atoms 1 single 0 0 {} units box", RADIUS - overlap),
-              "set group all diameter 1.0", "set group all density 1000",
-              "fix w all wall/gran/kuhn 1e5 8e4 0.4 zplane 0 NULL"});
-  // disp x, y, z, elapsed time, friction, damping, tangential work
-  double old_record[] = {0.0, 0.0, lift, 0.25, 1.5, 2.5, 3.5};
-  s.lmp->modify->get_fix_by_id("w")->restart(reinterpret_cast<char *>(old_record));
-  s.command("run 0");
-  EXPECT_NEAR(s.forces()[1][2], kn * (overlap + lift), 1e-9 * kn * overlap);
-  const auto w = fix_vector(s, "w");
-  EXPECT_EQ(w[V_FRICTION], 1.5);
-  EXPECT_EQ(w[V_DAMPING], 2.5);
-  EXPECT_EQ(w[V_WALL_WORK], 0.0);
-}
-
-/* ----------------------------------------------------------------------
    every malformed command ends in a LAMMPS error naming the problem
 ------------------------------------------------------------------------- */
 
