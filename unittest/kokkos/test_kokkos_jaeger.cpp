@@ -28,6 +28,7 @@
        wall give the CPU style's forces and wall vectors.
    KokkosJaegerMpi.* runs under mpirun -np 2: the Kokkos style on 2 ranks agrees with the
    CPU style and the Kokkos style on 1 rank. */
+#include "contact_paths.h"
 #include "earlier_version.h"
 #include "incline.h"
 #include "kokkos_test_support.h"
@@ -198,6 +199,45 @@ TEST(KokkosJaeger, MatchesCpuStyle)
   EXPECT_EQ(kk.stats[S_FORCED], 0.0) << "a stack reached the capacity";
   EXPECT_GT(kk.stats[S_LONGEST], 8.0) << "the packing should build long stacks";
   EXPECT_LT(kk.stats[S_LONGEST], 24.0);
+}
+
+/* One contact step for both styles (demc::jaeger::contact_step()): on host spaces the random
+   paths of WallGranJaeger.SameStepAsPairWithHugePartner (a sphere pressed, sheared and spun
+   against a frozen sphere, here of its own size, then lifted off) give bitwise the forces, torques,
+   energies, work and history lengths of the CPU style, with room to spare and with a
+   history/max the histories reach (merges forced by the bound). */
+TEST(KokkosJaeger, SameContactStepAsCpuStyleBitwise)
+{
+  const double dt = 1e-4;
+  for (const auto &run : {std::make_pair(11u, std::string(" history/max 24")),
+                          std::make_pair(14u, std::string(" history/max 6"))}) {
+    const std::vector<PathStep> path = random_path(run.first, 30, dt);
+    const std::vector<std::string> partner = {
+        "create_atoms 1 single 0.1 -0.2 -0.5 units box", "set atom 2 diameter 1.0",
+        "neighbor 0.5 bin", "neigh_modify every 1 delay 0 check no",
+        "pair_style gran/jaeger" + run.second, "pair_coeff * * 1e7 0.3 0.4 damping 2 1",
+        "compute e all pair gran/jaeger", "thermo_style custom step c_e[*]"};
+    const auto cpu = drive_path(partner, path, dt, read_pair, "-2");
+    const auto kk = drive_path(partner, path, dt, read_pair, "-2", kokkos_args());
+    ASSERT_EQ(cpu.size(), kk.size());
+    double longest = 0.0, friction = 0.0;
+    for (size_t k = 0; k < cpu.size(); k++) {
+      const Reported &a = cpu[k], &b = kk[k];
+      const double va[] = {a.f.x, a.f.y, a.f.z, a.t.x, a.t.y, a.t.z, a.normal, a.tangential,
+                           a.friction, a.damping, a.contacts, a.longest};
+      const double vb[] = {b.f.x, b.f.y, b.f.z, b.t.x, b.t.y, b.t.z, b.normal, b.tangential,
+                           b.friction, b.damping, b.contacts, b.longest};
+      for (int m = 0; m < 12; m++)
+        EXPECT_EQ(va[m], vb[m]) << "seed " << run.first << " step " << k << " value " << m;
+      longest = std::max(longest, a.longest);
+      friction = std::max(friction, a.friction);
+    }
+    EXPECT_GT(friction, 0.0) << "the path slides";
+    if (run.second == " history/max 6")
+      EXPECT_EQ(longest, 6.0) << "the histories reach the bound";
+    else
+      EXPECT_GT(longest, 6.0) << "the path builds a long history";
+  }
 }
 
 /* Two pairs of spheres, one at rest and one whose sphere 2 approaches sphere 1 along x while it
