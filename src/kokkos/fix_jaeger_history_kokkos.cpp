@@ -5,6 +5,9 @@
 
 #include "fix_jaeger_history_kokkos.h"
 
+#include "jaeger_step.h"
+#include "pair_gran_jaeger.h"
+
 #include "atom_kokkos.h"
 #include "atom_masks.h"
 #include "comm.h"
@@ -390,7 +393,7 @@ template <class DeviceType> void FixJaegerHistoryKokkos<DeviceType>::post_run()
    LAMMPS's ubuf) and a record of fixed size: record versions 1 and 2 with
    markers, and before markers LAMMPS's own count first. Their records are
    converted to the CPU fix's stores; a history longer than history/max is
-   refused.
+   shortened to it (fit_lengths()).
 ------------------------------------------------------------------------- */
 
 template <class DeviceType>
@@ -411,7 +414,7 @@ void FixJaegerHistoryKokkos<DeviceType>::unpack_restart(int nlocal, int nth)
   stored_by_post_run = true;
   std::vector<double> store = convert_earlier_store(record, count - 1, 0);
   check_store(store);
-  check_lengths(store);
+  fit_lengths(store);
   peratom[nlocal] = std::move(store);
 }
 
@@ -423,7 +426,7 @@ void FixJaegerHistoryKokkos<DeviceType>::restore_store(int i, std::vector<double
     std::vector<double> converted =
         convert_earlier_store(store.data(), (long) store.size(), version);
     check_store(converted);
-    check_lengths(converted);
+    fit_lengths(converted);
     peratom[i] = std::move(converted);
     return;
   }
@@ -431,21 +434,33 @@ void FixJaegerHistoryKokkos<DeviceType>::restore_store(int i, std::vector<double
     error->one(FLERR, "Fix {}: no reader for record version {}", style, version);
   upgrade_records(store, version);
   check_store(store);
-  check_lengths(store);
+  fit_lengths(store);
   peratom[i] = std::move(store);
 }
 
-// every history of a store within history/max (a record has room for that many points)
+/* every history of a store within history/max (a record has room for that many points): a
+   longer one (a smaller history/max after read_restart) is shortened by the contact step's rule
+   (demc::jaeger::trim_record(): the kernel's merges, which keep the force), as the CPU style and
+   the walls shorten theirs before the next step; where the material of its type pair is not
+   known yet, the run stops with an error that names the length needed */
 template <class DeviceType>
-void FixJaegerHistoryKokkos<DeviceType>::check_lengths(const std::vector<double> &store) const
+void FixJaegerHistoryKokkos<DeviceType>::fit_lengths(std::vector<double> &store)
 {
   for (size_t m = 0; m < store.size(); m += 2 + (size_t) store[m + 1]) {
-    const int length = (int) store[m + 2 + R_LENGTH];
-    if (length > max_points)
+    double *rec = &store[m + 2];
+    const int length = (int) rec[R_LENGTH];
+    if (length <= max_points) continue;
+    demc::jaeger::Material mat;
+    auto *jaeger_pair = dynamic_cast<PairGranJaeger *>(pair);
+    if (jaeger_pair == nullptr || !jaeger_pair->record_material(rec, mat))
       error->one(FLERR,
                  "Pair gran/jaeger/kk: the restart file holds a contact history of {} points, "
                  "more than history/max {}: set 'history/max {}' or more in the pair_style command",
                  length, max_points, length);
+    merges += demc::jaeger::trim_record<demc::jaeger::PairRecord>(mat, rec, length, max_points);
+    const size_t keep = R_HEADER + 4 * (size_t) max_points;
+    store.erase(store.begin() + m + 2 + keep, store.begin() + m + 2 + (size_t) store[m + 1]);
+    store[m + 1] = (double) keep;
   }
 }
 

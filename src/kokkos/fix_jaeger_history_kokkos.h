@@ -156,7 +156,7 @@ template <class DeviceType> class FixJaegerHistoryKokkos : public FixJaegerHisto
   int earlier_header(int dnum_file, int version) const;    // 0: no layout of the version
   void restore_earlier_record(const double *in, int dnum_file, int version,
                               std::vector<double> &out);
-  void check_lengths(const std::vector<double> &store) const;
+  void fit_lengths(std::vector<double> &store);
   void size_flags(int rows, int slots);
   // the pools as pre_exchange() found them, in host memory: the stores' references name them
   typename Pool::host_mirror_type referred_small, referred_big;

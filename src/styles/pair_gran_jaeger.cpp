@@ -59,15 +59,15 @@ std::vector<jaeger::Material> type_pair_table(int n, MaterialOf material_of)
 // the arena's record of neighbor slot (i, jj): the Store of demc::jaeger::contact_step()
 class ArenaStore {
  public:
-  ArenaStore(FixJaegerHistory *fix, int i, int jj, int types) :
-      fix(fix), i(i), jj(jj), types(types), rec(fix->record(i, jj))
+  ArenaStore(FixJaegerHistory *fix, int i, int jj, int j, const int *type, int stride) :
+      fix(fix), rec(fix->record(i, jj)), type(type), i(i), jj(jj), j(j), stride(stride)
   {
   }
   double *record() const { return rec; }
   double *open()
   {
     rec = fix->open(i, jj, INITIAL_RECORD_CAPACITY);
-    rec[H::R_TYPES] = types;
+    rec[H::R_TYPES] = jaeger::type_pair_key(type[i], type[j], stride);
     return rec;
   }
   static int room(const double *r) { return static_cast<int>(r[H::R_CAPACITY]); }
@@ -77,8 +77,9 @@ class ArenaStore {
  private:
   static constexpr int INITIAL_RECORD_CAPACITY = 8;    // points
   FixJaegerHistory *fix;
-  int i, jj, types;
   double *rec;    // (read again per contact: an earlier pair's record may have moved the arena)
+  const int *type;
+  int i, jj, j, stride;
 };
 }    // namespace
 
@@ -209,7 +210,7 @@ void PairGranJaeger::compute_contact(const TouchingPair &t, bool advance, bool e
   const double m_eff = (t.touching && demc::needs_effective_mass(dashpots))
       ? contact_effective_mass(i, j)
       : 0.0;
-  ArenaStore store(fix_history, i, t.jj, material_key(i, j));
+  ArenaStore store(fix_history, i, t.jj, j, atom->type, atom->ntypes + 1);
   // at the first setup after read_restart, the last step's dashpot force again, as the limits
   // left it (from the record: the half-step velocities it came from are gone), so that the run
   // continues as if there had been no break (see setup_repeats_dashpots)
@@ -399,6 +400,18 @@ int PairGranJaeger::material_key(int i, int j) const
 int PairGranJaeger::history_key(const double *rec, int now) const
 {
   return jaeger::stored_type_pair_key(rec[H::R_TYPES], now, atom->ntypes + 1);
+}
+
+bool PairGranJaeger::record_material(const double *rec, jaeger::Material &mat) const
+{
+  const size_t table = (size_t) (atom->ntypes + 1) * (atom->ntypes + 1);
+  const int key = jaeger::stored_type_pair_key(rec[H::R_TYPES], 0, atom->ntypes + 1);
+  for (const auto *materials : {&history_materials, &pair_materials})
+    if (key > 0 && materials->size() == table && (*materials)[key].Estar > 0.0) {
+      mat = (*materials)[key];
+      return true;
+    }
+  return false;
 }
 
 /* ----------------------------------------------------------------------

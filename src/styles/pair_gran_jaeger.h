@@ -46,6 +46,9 @@ class PairGranJaeger : public PairGranDemc {
   // single()'s extra values after the shared ones (SingleIndex): stored tangential energy U_t,
   // the contact's cumulative tangential work since it formed, its history length (points)
   enum JaegerSingleIndex { S_STORED_T = S_LAW, S_WORK, S_LENGTH, S_JAEGER_SIZE };
+  // the material (without its radius) a contact record's history was made with, if known: its
+  // type pair's in the restart file's settings, else the coefficients' (after init_one())
+  bool record_material(const double *rec, demc::jaeger::Material &mat) const;
 
  protected:
   // per type pair: the coefficients given (E, nu) and the effective moduli (init_one)
