@@ -7,8 +7,9 @@
    4 doubles each). The pair style's arena records and the Kokkos slots share
    one layout, RecordField; the wall fixes keep the material their history was
    made with where the pair records name their type pair, so their header
-   places the same fields elsewhere (RecordLayout gives the offsets). What the
-   driver does per step, in the callers' order:
+   places the same fields elsewhere (RecordLayout gives the offsets). The parts
+   of a step, in the order of demc::jaeger::contact_step() (jaeger_step.h),
+   which every caller calls:
      1. frame: the contact frame carried from the last step, tilted to the new
         normal and twirled (contact_frame.h), or a new one;
      2. the step's tangential movement in that frame, only its part after first

@@ -5,6 +5,9 @@
 
 #include "fix_jaeger_history_kokkos.h"
 
+#include "jaeger_step.h"
+#include "pair_gran_jaeger.h"
+
 #include "atom_kokkos.h"
 #include "atom_masks.h"
 #include "comm.h"
@@ -384,28 +387,40 @@ template <class DeviceType> void FixJaegerHistoryKokkos<DeviceType>::post_run()
 
 /* ----------------------------------------------------------------------
    restart records: the CPU fix's; a history longer than history/max is
-   refused
+   shortened to it (fit_lengths())
 ------------------------------------------------------------------------- */
 
 template <class DeviceType>
 void FixJaegerHistoryKokkos<DeviceType>::restore_store(int i, std::vector<double> &store)
 {
   check_store(store);
-  check_lengths(store);
+  fit_lengths(store);
   peratom[i] = std::move(store);
 }
 
-// every history of a store within history/max (a record has room for that many points)
+/* every history of a store within history/max (a record has room for that many points): a
+   longer one (a smaller history/max after read_restart) is shortened by the contact step's rule
+   (demc::jaeger::trim_record(): the kernel's merges, which keep the force), as the CPU style and
+   the walls shorten theirs before the next step; where the material of its type pair is not
+   known yet, the run stops with an error that names the length needed */
 template <class DeviceType>
-void FixJaegerHistoryKokkos<DeviceType>::check_lengths(const std::vector<double> &store) const
+void FixJaegerHistoryKokkos<DeviceType>::fit_lengths(std::vector<double> &store)
 {
   for (size_t m = 0; m < store.size(); m += 2 + (size_t) store[m + 1]) {
-    const int length = (int) store[m + 2 + R_LENGTH];
-    if (length > max_points)
+    double *rec = &store[m + 2];
+    const int length = (int) rec[R_LENGTH];
+    if (length <= max_points) continue;
+    demc::jaeger::Material mat;
+    auto *jaeger_pair = dynamic_cast<PairGranJaeger *>(pair);
+    if (jaeger_pair == nullptr || !jaeger_pair->record_material(rec, mat))
       error->one(FLERR,
                  "Pair gran/jaeger/kk: the restart file holds a contact history of {} points, "
                  "more than history/max {}: set 'history/max {}' or more in the pair_style command",
                  length, max_points, length);
+    merges += demc::jaeger::trim_record<demc::jaeger::PairRecord>(mat, rec, length, max_points);
+    const size_t keep = R_HEADER + 4 * (size_t) max_points;
+    store.erase(store.begin() + m + 2 + keep, store.begin() + m + 2 + (size_t) store[m + 1]);
+    store[m + 1] = (double) keep;
   }
 }
 

@@ -134,7 +134,8 @@ template <class DeviceType> class FixJaegerHistoryKokkos : public FixJaegerHisto
   bigint kk_stats_step;
   double stamp;
   void restore_store(int i, std::vector<double> &store) override;
-  void check_lengths(const std::vector<double> &store) const;
+  // a history longer than history/max shortened to it, with the material it was made with
+  void fit_lengths(std::vector<double> &store);
   void size_flags(int rows, int slots);
   // the pools as pre_exchange() found them, in host memory: the stores' references name them
   typename Pool::host_mirror_type referred_small, referred_big;

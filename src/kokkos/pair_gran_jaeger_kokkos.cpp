@@ -5,9 +5,10 @@
    One physics: the functor below is the body of PairGranJaeger::compute()
    on views, step for step: the same geometry and movements
    (demc::sphere_contact(), what PairGranDemc::sphere_contact() calls) and
-   the same per-contact driver (kernels/jaeger_driver.h: frame, shift, the
-   carried U_t, demc::jaeger::step(), force with dashpots, parting) on a
-   record of the same layout. What differs is where the data live (Kokkos
+   the same contact step (demc::jaeger::contact_step(), kernels/jaeger_step.h:
+   open, frame, shift, the carried U_t, demc::jaeger::step(), force with
+   dashpots, parting) on a record of the same layout, the pools being its
+   Store (PoolStore). What differs is where the data live (Kokkos
    views, a record of fixed size per contact) and how sums are formed (a
    parallel reduction).
 
@@ -37,7 +38,7 @@
 #include "pair_gran_jaeger_kokkos.h"
 
 #include "contact_geometry.h"
-#include "jaeger_driver.h"
+#include "jaeger_step.h"
 
 #include "atom_kokkos.h"
 #include "atom_masks.h"
@@ -145,11 +146,6 @@ struct JaegerPairLoop :
     return true;
   }
 
-  KOKKOS_INLINE_FUNCTION jaeger::Stack stack_of(double *rec, int flag) const
-  {
-    return jaeger::record_stack<Layout>(rec, room_of(flag));
-  }
-
   /* The first compute() after an init: a history made with another material than its
      contact's now is moved to it, as PairGranJaeger::convert_histories() (params.old_mat: the
      histories' materials; E* = 0 where not known). */
@@ -163,13 +159,10 @@ struct JaegerPairLoop :
     rec[R_TYPES] = now;
     const jaeger::Material &from = d.params(before / stride, before % stride).old_mat;
     const jaeger::Material &to = d.params(now / stride, now % stride).mat;
-    if (!(from.Estar > 0.0) || jaeger::same_material(from, to)) return;
     const double R = jaeger::effective_radius(d.radius[i], d.radius[j]);
-    jaeger::Stack st = stack_of(rec, flag);
-    const double work =
-        jaeger::change_material(jaeger::with_radius(from, R), jaeger::with_radius(to, R), st);
-    rec[R_WORK] += work;
-    rec[R_STORED] = -1.0;    // U_t of the new material: taken from the history
+    const double work = jaeger::move_to_material<Layout>(rec, room_of(flag),
+                                                         jaeger::with_radius(from, R),
+                                                         jaeger::with_radius(to, R));
     sums.converted += ((NEWTON_PAIR || j < d.nlocal) ? 1.0 : 0.5) * work;
   }
 
@@ -230,6 +223,49 @@ struct JaegerPairLoop :
     return (overlaps && flag == 0) || flag < 0;
   }
 
+  /* The pools' record of a touch flag: the Store of demc::jaeger::contact_step(). A new
+     record takes the flag's closed record, else the next free small one; a full small record
+     moves to a big one (make_room()). Where a pool is full the contact waits. */
+  struct PoolStore {
+    const JaegerPairLoop &loop;
+    value_type &sums;
+    double *mem;    // the flag's record (also a closed one), null: none
+    int flag;
+    bool has;       // mem holds a contact
+    int types;      // the type pair's key (R_TYPES)
+    KOKKOS_INLINE_FUNCTION double *record() const { return has ? mem : nullptr; }
+    KOKKOS_INLINE_FUNCTION double *open()
+    {
+      if (mem == nullptr) {
+        int r = loop.take_freed_row(Rec::SMALL_POOL, sums);
+        if (r < 0) r = Kokkos::atomic_fetch_add(&loop.pool_used(), 1);
+        if (r >= loop.pool_records) {
+          sums.waiting += 1.0;
+          return nullptr;
+        }
+        mem = &loop.pool(r, 0);
+        flag = Rec::flag_of(false, r);
+      }
+      mem[R_FORCED_RUN] = 0.0;
+      mem[R_TYPES] = types;
+      has = true;
+      return mem;
+    }
+    KOKKOS_INLINE_FUNCTION int room(const double *) const { return loop.room_of(flag); }
+    KOKKOS_INLINE_FUNCTION double *reserve(double *, int)
+    {
+      return loop.make_room(mem, flag, sums) ? mem : nullptr;
+    }
+    KOKKOS_INLINE_FUNCTION void close(double *rec)
+    {
+      close_record(rec);
+      loop.free_record(flag, sums);
+      mem = nullptr;
+      has = false;
+      flag = 0;
+    }
+  };
+
   /* The step of pair (i, j), neighbor jj of i, that needs_contact(): the force on i is added
      to f_i and tor_i, the reaction to j through a_f and a_torque. */
   template <class AccessF, class AccessT>
@@ -252,11 +288,6 @@ struct JaegerPairLoop :
     double *rec = record_of(flag);
     const bool has = rec != nullptr && Rec::holds_contact(rec);
     if (d.convert && has) convert_history(rec, flag, i, j, itype, sums);
-    if (ADVANCE && has && touching && !make_room(rec, flag, sums)) {
-      note_waiting(i);
-      touch_i(jj) = -flag;
-      return;
-    }
     // CPU: a pair apart keeps its record at setup and parts on the next step
     if (!touching && !(has && ADVANCE)) {
       touch_i(jj) = has ? flag : 0;
@@ -275,83 +306,48 @@ struct JaegerPairLoop :
         demc_vec3(d.v, p), demc_vec3(d.v, q), demc_vec3(d.omega, p), demc_vec3(d.omega, q), step_dt,
         false);    // the frame carries the normal: no old normal needed
     const jaeger::Material mat = jaeger::with_radius(c.mat, jaeger::effective_radius(rad_i, rad_j));
-
-    if (!touching) {
-      // parting (ADVANCE, has): the last step still does work as the springs leave (the
-      // kernel clears the stack), as PairGranJaeger::part()
-      jaeger::Stack st = stack_of(rec, flag);
-      const double work =
-          jaeger::parting_work<Layout>(mat, rec, st, g.n, g.twirl, g.du, g.overlap, d.beta, d.work);
-      sums.work += weight * work;
-      close_record(rec);
-      free_record(flag, sums);
-      touch_i(jj) = 0;
-      return;
-    }
-
-    const frame::Quat qf = jaeger::contact_frame<Layout>(rec, has, ADVANCE, g.n, g.twirl);
-    if (!has && ADVANCE) {    // a new record (U_t = 0: no history yet)
-      if (rec == nullptr) {
-        int r = take_freed_row(Rec::SMALL_POOL, sums);
-        if (r < 0) r = Kokkos::atomic_fetch_add(&d.pool_used(), 1);
-        if (r >= d.pool_records) {    // nothing done yet: the pair waits (finish_waiting())
-          sums.waiting += 1.0;
-          note_waiting(i);
-          touch_i(jj) = 0;
-          return;
-        }
-        rec = &d.pool(r, 0);
-        flag = Rec::flag_of(false, r);
-      }
-      rec[R_WORK] = rec[R_DAMPWORK] = rec[R_STORED] = 0.0;
-      rec[Rec::R_PRUNE_FORCE] = rec[Rec::R_PRUNE_SHIFT] = 0.0;
-      rec[R_LENGTH] = 0.0;
-      rec[R_FORCED_RUN] = 0.0;
-      rec[R_TYPES] = jaeger::type_pair_key(itype, jtype, static_cast<int>(d.params.extent(0)));
-      sums.opened += weight;
-    }
-    if (!ADVANCE && has) sums.held += weight;
-    const bool held = has || ADVANCE;    // the CPU style's `hist != nullptr`
-
-    jaeger::StepResult res;
-    if (ADVANCE) {
-      const jaeger::Vec2 ds = jaeger::step_shift(qf, g.du, g.n, g.overlap, rec[R_LENGTH] == 0.0);
-      jaeger::Stack st = stack_of(rec, flag);
-      const int n_before = st.n;
-      res = jaeger::advance_record<Layout>(mat, rec, st, qf, g.overlap, ds, d.beta, d.work,
-                                           d.carry_length, d.prune);
-      sums.work += weight * res.work;
-      sums.merges += res.merges;
-      count_forced_merges(rec, jaeger::forced_merges(res, n_before, st.capacity), weight, sums);
-      touch_i(jj) = flag;
-    } else if (has) {
-      const jaeger::Stack st = stack_of(rec, flag);
-      res = jaeger::stored_force(mat, &st, g.overlap);
-      touch_i(jj) = flag;
-    } else {
-      res = jaeger::stored_force(mat, nullptr, g.overlap);
-      touch_i(jj) = 0;
-    }
-
     const double m_eff = demc::needs_effective_mass(c.dashpots) ? d.effective_mass(i, j) : 0.0;
+
+    PoolStore store{*this, sums, rec, flag, has,
+                    jaeger::type_pair_key(itype, jtype, static_cast<int>(d.params.extent(0)))};
+    jaeger::StepSettings s;
+    s.beta = d.beta;
+    s.prune = d.prune;
+    s.max_length = d.capacity;    // (big records hold history/max points, or the default bound)
+    s.work = d.work;
+    s.carry_length = d.carry_length;
+    s.dt = d.dt;
+    s.advance = ADVANCE;
     // at the first setup after read_restart the last step's dashpot force again, as the limits
     // left it (as the CPU style, R_FDAMP_X)
-    const jaeger::ContactForce cf = jaeger::assemble_force<Layout>(
-        has || ADVANCE ? rec : nullptr, qf, res, g.n, g.du, g.overlap, mat, c.dashpots,
-        d.dashpot_limits, m_eff, d.dt, ADVANCE, d.repeat_dashpots);
-    const Vec3 force = cf.force;
-    if (ADVANCE) sums.damping += weight * cf.damping_work;
-
+    s.repeat_dashpots = d.repeat_dashpots;
     // energies and counts only on energy steps, where compute pair reads them (as the CPU style)
-    const double un = d.eflag ? jaeger::normal_energy(mat, g.overlap) : 0.0;
-    const double ut = (d.eflag && held)
-        ? jaeger::record_stored_energy<Layout>(mat, rec, stack_of(rec, flag))
-        : 0.0;
+    s.normal_energy = s.tangential_energy = d.eflag;
+    const jaeger::StepOutcome o = jaeger::contact_step<Layout>(
+        store, mat, {g.n, g.du, g.overlap, g.twirl, m_eff}, touching, c.dashpots, d.dashpot_limits,
+        s);
+    if (o.wait) {    // nothing done: the pair waits for its pool to grow (finish_waiting())
+      note_waiting(i);
+      touch_i(jj) = store.has ? -store.flag : 0;
+      return;
+    }
+    sums.work += weight * o.work;
+    touch_i(jj) = o.rec ? store.flag : 0;
+    if (o.parted) return;
+    if (o.opened) sums.opened += weight;
+    if (!ADVANCE && has) sums.held += weight;
+    if (ADVANCE) {
+      sums.merges += o.merges;
+      count_forced_merges(o.rec, o.forced, weight, sums);
+      sums.damping += weight * o.damping_work;
+    }
+    const Vec3 force = o.force;
+    const double un = o.un, ut = o.ut;
     if (d.eflag) {
       sums.tangential += weight * ut;
       sums.normal += weight * un;
       sums.contacts += weight;
-      if (jaeger::at_friction_limit(mat, res)) sums.sliding += weight;
+      if (o.sliding) sums.sliding += weight;
     }
 
     // force on p is `force`, q takes the reaction; torques from the contact vectors
@@ -761,38 +757,14 @@ template <class DeviceType>
 double PairGranJaegerKokkos<DeviceType>::single(int i, int j, int itype, int jtype, double rsq,
                                                 double, double, double &fforce)
 {
-  using R = FixJaegerHistoryKokkos<DeviceType>;
   atomKK->sync(Host, X_MASK | RADIUS_MASK | TAG_MASK | TYPE_MASK);    // (type: contact_material())
   begin_single(i, j, rsq, fforce);    // (after the sync: it reads x)
-  const double *radius = atom->radius;
-  const double radsum = radius[i] + radius[j];
+  const double radsum = atom->radius[i] + atom->radius[j];
   std::vector<double> rec;
   if (rsq >= radsum * radsum) return 0.0;
   const int found = find_record_host(i, j, rec);
   if (found < 0) return 0.0;    // as the CPU style: a pair in neither list gives zeros
-  const bool has = found > 0;
-  const double r = std::sqrt(rsq);
-  const jaeger::Material mat = contact_material(i, j);
-  const double P = jaeger::hertz_force(mat, radsum - r);
-  fforce = P / r;    // force on i = fforce * (x_i - x_j): the normal part
-  Vec3 T = {0.0, 0.0, 0.0};
-  double ut = 0.0;
-  if (has && rec[R::R_LENGTH] > 0.0) {
-    jaeger::Stack st;
-    st.pts = reinterpret_cast<jaeger::Point *>(rec.data() + R::R_POINTS);
-    st.n = static_cast<int>(rec[R::R_LENGTH]);
-    st.capacity = st.n;
-    const jaeger::Point &top = st.pts[st.n - 1];
-    // T acts on p (the smaller ID), whichever list holds the pair; report it as the force on i
-    const double sign = atom->tag[i] < atom->tag[j] ? 1.0 : -1.0;
-    T = sign * frame::to_global(frame::load(&rec[R::R_QW]), top.tx, top.ty);
-    ut = jaeger::stored_energy(mat, st, rec[R::R_STORED]);
-    svector[S_STORED_T] = ut;
-    svector[S_WORK] = rec[R::R_WORK];
-    svector[S_LENGTH] = st.n;
-  }
-  set_single_forces(T, P, mat.mu);
-  return jaeger::normal_energy(mat, radsum - r) + ut;
+  return single_of_record(i, j, rsq, found > 0 ? rec.data() : nullptr, fforce);
 }
 
 /* ---------------------------------------------------------------------- */

@@ -4,16 +4,16 @@
    contact.
 
    LAMMPS work only: the per-particle record (equivalent load history,
-   contact frame, work) and the calls of pair_style gran/jaeger's
-   per-contact driver (kernels/jaeger_driver.h) with the particle as p and
-   the wall as q. Wall geometry, motion, force and
+   contact frame, work) as the Store of pair_style gran/jaeger's contact
+   step (demc::jaeger::contact_step(), kernels/jaeger_step.h), with the
+   particle as p and the wall as q. Wall geometry, motion, force and
    energy output: FixWallGranDemc.
 ------------------------------------------------------------------------- */
 
 #include "fix_wall_gran_jaeger.h"
 
 #include "demc_citations.h"
-#include "jaeger_driver.h"
+#include "jaeger_step.h"
 
 #include "atom.h"
 #include "citeme.h"
@@ -52,11 +52,43 @@ int used_size(const std::vector<double> &rec)
   return rec.empty() ? 0 : W::W_HEADER + POINT * stack_length(rec);
 }
 
-jaeger::Stack stack_of(std::vector<double> &rec)
+int room_of(const std::vector<double> &rec)
 {
-  return jaeger::record_stack<Layout>(rec.data(),
-                                      static_cast<int>((rec.size() - W::W_HEADER) / POINT));
+  return static_cast<int>((rec.size() - W::W_HEADER) / POINT);
 }
+
+// a particle's record: the Store of demc::jaeger::contact_step()
+class WallStore {
+ public:
+  WallStore(std::vector<double> &rec, int side, int type, const jaeger::Material &mat) :
+      rec(rec), side(side), type(type), mat(mat)
+  {
+  }
+  double *record() { return rec.empty() ? nullptr : rec.data(); }
+  double *open()
+  {
+    rec.assign(W::W_HEADER + POINT * INITIAL_RECORD_CAPACITY, 0.0);
+    rec[W::W_SIDE] = side;
+    rec[W::W_TYPE] = type;
+    rec[W::W_ESTAR] = mat.Estar;
+    rec[W::W_GSTAR] = mat.Gstar;
+    rec[W::W_MU] = mat.mu;
+    return rec.data();
+  }
+  int room(const double *) const { return room_of(rec); }
+  double *reserve(double *, int points)
+  {
+    rec.resize(W::W_HEADER + POINT * static_cast<size_t>(points));
+    return rec.data();
+  }
+  void close(double *) { rec.clear(); }
+
+ private:
+  static constexpr int INITIAL_RECORD_CAPACITY = 8;    // points
+  std::vector<double> &rec;
+  int side, type;
+  const jaeger::Material &mat;
+};
 
 }    // namespace
 
@@ -162,39 +194,15 @@ int FixWallGranJaeger::history_side(int i) const
   return records[i].empty() ? NO_SIDE : static_cast<int>(records[i][W_SIDE]);
 }
 
-void FixWallGranJaeger::open(std::vector<double> &rec, int side, int type,
-                             const jaeger::Material &mat) const
-{
-  rec.assign(W_HEADER + POINT * INITIAL_CAPACITY, 0.0);    // (U_t = 0: no history yet)
-  rec[W_SIDE] = side;
-  rec[W_TYPE] = type;
-  rec[W_ESTAR] = mat.Estar;
-  rec[W_GSTAR] = mat.Gstar;
-  rec[W_MU] = mat.mu;
-}
-
 void FixWallGranJaeger::keep_material(std::vector<double> &rec, const jaeger::Material &mat)
 {
-  if (rec.empty() ||
-      (rec[W_ESTAR] == mat.Estar && rec[W_GSTAR] == mat.Gstar && rec[W_MU] == mat.mu))
-    return;
+  if (rec.empty()) return;
   const jaeger::Material old = jaeger::material(rec[W_ESTAR], rec[W_GSTAR], mat.R, rec[W_MU]);
-  jaeger::Stack st = stack_of(rec);
   // the stored energy the new material makes of the unchanged field: work, not friction
-  const double work = jaeger::change_material(old, mat, st);
-  rec[W_WORK] += work;
-  rec[W_STORED] = -1.0;    // U_t of the new material: taken from the history
-  cumulative[C_WORK] += work;
+  cumulative[C_WORK] += jaeger::move_to_material<Layout>(rec.data(), room_of(rec), old, mat);
   rec[W_ESTAR] = mat.Estar;
   rec[W_GSTAR] = mat.Gstar;
   rec[W_MU] = mat.mu;
-}
-
-// U_t of a record: carried (W_STORED), else from the whole history (O(length))
-double FixWallGranJaeger::stored_tangential_energy(std::vector<double> &rec,
-                                                   const jaeger::Material &mat)
-{
-  return jaeger::record_stored_energy<Layout>(mat, rec.data(), stack_of(rec));
 }
 
 // friction dissipation = all tangential work done minus what is stored now
@@ -204,87 +212,52 @@ double FixWallGranJaeger::friction_dissipation(double stored_tangential) const
 }
 
 /* ----------------------------------------------------------------------
-   one particle touching surface `side`; at setup (advance = false) the
-   force is read off the record without changing it
+   the contact step of particle c.p with surface `side`, touching or parting;
+   at setup (advance = false) the force is read off the record without
+   changing it
 ------------------------------------------------------------------------- */
 
-FixWallGranDemc::Touch FixWallGranJaeger::touch(const Contact &c, int side, bool advance)
+jaeger::StepOutcome FixWallGranJaeger::step(const Contact &c, int side, bool touching,
+                                            bool advance)
 {
   std::vector<double> &rec = records[c.p];
   const jaeger::Material mat = material(c.p);
   keep_material(rec, mat);
-  const bool had_record = !rec.empty();
-  const frame::Quat q =
-      jaeger::contact_frame<Layout>(rec.data(), had_record, advance, c.n, demc::contact_twirl(c));
-  if (!had_record && advance) open(rec, side, atom->type[c.p], mat);
-
-  jaeger::StepResult res;
-  if (advance) {
-    res = advance_record(rec, mat, c, q);
-  } else {
-    const jaeger::Stack st = had_record ? stack_of(rec) : jaeger::Stack{};
-    res = jaeger::stored_force(mat, had_record ? &st : nullptr, c.overlap);
-  }
-
-  // against the wall (infinite mass) the effective mass is the particle's; at the first setup
-  // after read_restart the last step's dashpot force again, as the limits left it (see
-  // W_FDAMP_X and setup_repeats_dashpots)
-  const jaeger::ContactForce f = jaeger::assemble_force<Layout>(
-      rec.empty() ? nullptr : rec.data(), q, res, c.n, c.du, c.overlap, mat, dashpots,
-      dashpot_limits, atom->rmass[c.p], dt, advance, setup_repeats_dashpots);
-  if (advance) cumulative[C_DAMPING] += f.damping_work;
-  const double ut = rec.empty() ? 0.0 : stored_tangential_energy(rec, mat);
-  return {f.force, jaeger::normal_energy(mat, c.overlap), ut, jaeger::at_friction_limit(mat, res)};
+  WallStore store(rec, side, atom->type[c.p], mat);
+  jaeger::StepSettings s;
+  s.beta = beta;
+  s.prune = prune;
+  s.max_length = max_length;
+  s.work = true;
+  s.carry_length = 0;    // (U_t is carried on every step: the fix tallies it on every step)
+  s.dt = dt;
+  s.advance = advance;
+  // at the first setup after read_restart the last step's dashpot force again, as the limits
+  // left it (see W_FDAMP_X and setup_repeats_dashpots)
+  s.repeat_dashpots = setup_repeats_dashpots;
+  // against the wall (infinite mass) the effective mass is the particle's
+  const jaeger::StepContact sc = {c.n, c.du, c.overlap, demc::contact_twirl(c), atom->rmass[c.p]};
+  const jaeger::StepOutcome o =
+      jaeger::contact_step<Layout>(store, mat, sc, touching, dashpots, dashpot_limits, s);
+  cumulative[C_WORK] += o.work;
+  if (advance) cumulative[C_DAMPING] += o.damping_work;
+  return o;
 }
 
-/* ----------------------------------------------------------------------
-   one step of the record: the shift in the contact plane (only the part
-   after first touch for a fresh contact), room for one more point, the
-   kernel, the work
-------------------------------------------------------------------------- */
-
-jaeger::StepResult FixWallGranJaeger::advance_record(std::vector<double> &rec,
-                                                     const jaeger::Material &mat, const Contact &c,
-                                                     const frame::Quat &q)
+FixWallGranDemc::Touch FixWallGranJaeger::touch(const Contact &c, int side, bool advance)
 {
-  const int length = stack_length(rec);
-  const jaeger::Vec2 ds = jaeger::step_shift(q, c.du, c.n, c.overlap, length == 0);
-  // room for the one point a step can push: records grow as their histories do, also with
-  // history/max, where the kernel is told the bound and merges only when a history reaches it
-  const int room = max_length > 0 ? std::min(length + 1, max_length) : length + 1;
-  const size_t need = W_HEADER + POINT * static_cast<size_t>(room);
-  if (rec.size() < need) rec.resize(need);
-  jaeger::Stack st = stack_of(rec);
-  if (max_length > 0) {
-    // a history longer than the bound (a smaller history/max after read_restart): shortened by
-    // force-preserving merges first, as the pair style's
-    if (jaeger::shorten_to(mat, st, max_length) > 0) rec[W_STORED] = -1.0;
-    st.capacity = max_length;
-  }
-  // (U_t is carried on every step: the fix tallies it on every step)
-  const jaeger::StepResult res =
-      jaeger::advance_record<Layout>(mat, rec.data(), st, q, c.overlap, ds, beta, true, 0, prune);
-  cumulative[C_WORK] += res.work;
-  return res;
+  const jaeger::StepOutcome o = step(c, side, true, advance);
+  return {o.force, o.un, o.ut, o.sliding};
 }
 
-/* ----------------------------------------------------------------------
-   separation: the kernel's step to an open contact adds the work done
-   while the springs leave; what was stored then counts as dissipated
-------------------------------------------------------------------------- */
+/* separation: the contact step to an open contact adds the work done while the springs leave;
+   what was stored then counts as dissipated. At setup, or with the surface out of reach, the
+   record goes without a last step. */
 
 void FixWallGranJaeger::part(const Contact &c, bool advance)
 {
-  std::vector<double> &rec = records[c.p];
-  if (advance && stack_length(rec) > 0) {
-    const jaeger::Material mat = material(c.p);
-    keep_material(rec, mat);
-    jaeger::Stack st = stack_of(rec);
-    const double apart = std::min(c.overlap, 0.0);
-    cumulative[C_WORK] += jaeger::parting_work<Layout>(
-        mat, rec.data(), st, c.n, demc::contact_twirl(c), c.du, apart, beta, true);
-  }
-  rec.clear();
+  if (advance && !records[c.p].empty()) step(c, history_side(c.p), false, true);
+  records[c.p].clear();
 }
 
 /* ---------------------------------------------------------------------- */

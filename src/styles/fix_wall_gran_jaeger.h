@@ -19,7 +19,7 @@ FixStyle(wall/gran/jaeger,FixWallGranJaeger);
 
 #include "demc_restart_records.h"
 #include "fix_wall_gran_demc.h"
-#include "jaeger_driver.h"
+#include "jaeger_step.h"
 
 #include <vector>
 
@@ -109,19 +109,15 @@ class FixWallGranJaeger : public FixWallGranDemc {
   // a record made with another material (pair_coeff or the fix's E, nu, mu changed): moved
   // to mat's, the same spring field (demc::jaeger::change_material())
   void keep_material(std::vector<double> &rec, const demc::jaeger::Material &mat);
-  static double stored_tangential_energy(std::vector<double> &rec,
-                                         const demc::jaeger::Material &mat);
 
   demc::jaeger::Material material(int i) const;
-  void open(std::vector<double> &rec, int side, int type, const demc::jaeger::Material &mat) const;
-  demc::jaeger::StepResult advance_record(std::vector<double> &rec, const demc::jaeger::Material &,
-                                          const Contact &, const demc::frame::Quat &);
+  // the contact step of a particle with a surface, touching or parting (contact_step())
+  demc::jaeger::StepOutcome step(const Contact &, int side, bool touching, bool advance);
   void update_maxexchange();
   // restart records: the writer and reader of records spread evenly over the atoms
   demc_restart::SpreadWriter restart_out;
   demc_restart::SpreadReader restart_in;
   void init_records_from_restart();
-  static const int INITIAL_CAPACITY = 8;
 };
 
 }    // namespace LAMMPS_NS

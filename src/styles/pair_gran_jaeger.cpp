@@ -5,15 +5,15 @@
    Jaeger contact model for discrete element simulations").
 
    LAMMPS work only: geometry and movements per contact, the history
-   records, forces, torques, energies and virial. Each contact's step (frame,
-   shift, the contact law demc::jaeger::step(), force, parting) is the
-   driver's of kernels/jaeger_driver.h, which the wall fixes and
-   gran/jaeger/kk call too.
+   records, forces, torques, energies and virial. Each contact's step (open,
+   trim, frame, shift, the contact law demc::jaeger::step(), force, parting)
+   is demc::jaeger::contact_step() (kernels/jaeger_step.h), which the wall
+   fixes and gran/jaeger/kk call too; the arena's records are its Store.
 ------------------------------------------------------------------------- */
 
 #include "pair_gran_jaeger.h"
 
-#include "jaeger_driver.h"
+#include "jaeger_step.h"
 
 #include "demc_citations.h"
 #include "demc_restart_records.h"
@@ -56,11 +56,31 @@ std::vector<jaeger::Material> type_pair_table(int n, MaterialOf material_of)
   return table;
 }
 
-jaeger::Stack stack_of(double *rec, int bounded_capacity)
-{
-  return jaeger::record_stack<Layout>(
-      rec, bounded_capacity > 0 ? bounded_capacity : static_cast<int>(rec[H::R_CAPACITY]));
-}
+// the arena's record of neighbor slot (i, jj): the Store of demc::jaeger::contact_step()
+class ArenaStore {
+ public:
+  ArenaStore(FixJaegerHistory *fix, int i, int jj, int j, const int *type, int stride) :
+      fix(fix), rec(fix->record(i, jj)), type(type), i(i), jj(jj), j(j), stride(stride)
+  {
+  }
+  double *record() const { return rec; }
+  double *open()
+  {
+    rec = fix->open(i, jj, INITIAL_RECORD_CAPACITY);
+    rec[H::R_TYPES] = jaeger::type_pair_key(type[i], type[j], stride);
+    return rec;
+  }
+  static int room(const double *r) { return static_cast<int>(r[H::R_CAPACITY]); }
+  double *reserve(double *, int points) { return rec = fix->reserve(i, jj, points); }
+  void close(double *) { fix->close(i, jj); }
+
+ private:
+  static constexpr int INITIAL_RECORD_CAPACITY = 8;    // points
+  FixJaegerHistory *fix;
+  double *rec;    // (read again per contact: an earlier pair's record may have moved the arena)
+  const int *type;
+  int i, jj, j, stride;
+};
 }    // namespace
 
 /* ---------------------------------------------------------------------- */
@@ -108,6 +128,12 @@ void PairGranJaeger::compute(int eflag, int vflag)
   const double *radius = atom->radius;
   for (int k = 0; k < E_SIZE; k++) pvector[k] = 0.0;
   double stored_tangential = 0.0;
+  step_settings.beta = beta;
+  step_settings.prune = prune;
+  step_settings.max_length = max_length;
+  step_settings.work = work;
+  step_settings.carry_length = carry_length;
+  step_settings.dt = dt;
 
   // two passes over blocks of the list, as gran/kuhn (see PairGranKuhn::compute())
   ContactBuffer buf;
@@ -171,118 +197,53 @@ void PairGranJaeger::prefetch_stack_tops(const ContactBuffer &buf) const
 void PairGranJaeger::compute_contact(const TouchingPair &t, bool advance, bool eflag,
                                      double &stored_tangential)
 {
-  const tagint *tag = atom->tag;
-  const int i = t.i, j = t.j, jj = t.jj;
-  const bool touching = t.touching;
-  const double rsq = t.rsq;
-  // read again: opening or growing an earlier pair's record may have moved the arena
-  double *rec = fix_history->record(i, jj);
+  const int i = t.i, j = t.j;
   const int pair = type_pair(i, j);
   const double weight = pair_weight(j);
   // records are oriented by atom IDs (p = smaller ID): any list order, any rank, same record
-  const bool i_first = tag[i] < tag[j];
+  const bool i_first = atom->tag[i] < atom->tag[j];
   const int atom_p = i_first ? i : j, atom_q = i_first ? j : i;
   // the frame carries the normal from step to step: no old normal needed
-  const demc::SphereContact c = sphere_contact(atom_p, atom_q, std::sqrt(rsq), advance, false);
+  const demc::SphereContact c = sphere_contact(atom_p, atom_q, std::sqrt(t.rsq), advance, false);
   const jaeger::Material mat = contact_material(i, j, pair);
-  if (!touching) {
-    // parting: the last step still does work as the springs leave (kernel clears the stack)
-    const double work = part(rec, c, mat);
-    tangential_sum += weight * work;
-    tally_atoms(atom_p, atom_q, 0.0, 0.0, work, 0.0);
-    fix_history->close(i, jj);
-    return;
-  }
-
-  const frame::Quat q = jaeger::contact_frame<Layout>(rec, rec != nullptr, advance, c.n, c.twirl);
-  if (!rec && advance) {
-    rec = fix_history->open(i, jj, INITIAL_CAPACITY);
-    rec[H::R_WORK] = rec[H::R_DAMPWORK] = rec[H::R_STORED] = 0.0;
-    rec[H::R_FDAMP_X] = rec[H::R_FDAMP_Y] = rec[H::R_FDAMP_Z] = 0.0;
-    rec[H::R_PRUNE_FORCE] = rec[H::R_PRUNE_SHIFT] = 0.0;
-    rec[H::R_TYPES] = material_key(i, j);
-  }
-
-  jaeger::StepResult res;
-  double *hist = rec;
-  if (advance) {
-    const jaeger::Vec2 ds =
-        jaeger::step_shift(q, c.du, c.n, c.overlap, jaeger::record_length<Layout>(rec) == 0);
-    if (max_length > 0 && hist[H::R_LENGTH] > max_length) trim(hist, mat);
-    // room for the one point a step can push; with history/max, records still grow only as
-    // their histories do (memory follows the lengths, not the bound), while the kernel is
-    // told the bound: it merges only when a history reaches it
-    const int length = (int) hist[H::R_LENGTH];
-    const int room = max_length > 0 ? std::min(length + 1, max_length) : length + 1;
-    // (the record's own capacity first: it rarely has to grow)
-    if (hist[H::R_CAPACITY] < room) hist = fix_history->reserve(i, jj, room);
-    jaeger::Stack st = stack_of(hist, max_length);
-    res = jaeger::advance_record<Layout>(mat, hist, st, q, c.overlap, ds, beta, work, carry_length,
-                                         prune);
-    tangential_sum += weight * res.work;
-    fix_history->merges += res.merges;
-    fix_history->pruned += res.pruned;
-  } else {
-    const jaeger::Stack st = hist ? stack_of(hist, 0) : jaeger::Stack{};
-    res = jaeger::stored_force(mat, hist ? &st : nullptr, c.overlap);
-  }
-
   const demc::ContactDashpots &dashpots = pair_dashpots[pair];
-  const double m_eff = demc::needs_effective_mass(dashpots) ? contact_effective_mass(i, j) : 0.0;
+  const double m_eff = (t.touching && demc::needs_effective_mass(dashpots))
+      ? contact_effective_mass(i, j)
+      : 0.0;
+  ArenaStore store(fix_history, i, t.jj, j, atom->type, atom->ntypes + 1);
   // at the first setup after read_restart, the last step's dashpot force again, as the limits
   // left it (from the record: the half-step velocities it came from are gone), so that the run
   // continues as if there had been no break (see setup_repeats_dashpots)
-  const jaeger::ContactForce f =
-      jaeger::assemble_force<Layout>(hist, q, res, c.n, c.du, c.overlap, mat, dashpots,
-                                     dashpot_limits, m_eff, dt, advance, repeats_dashpots(advance));
-  const Vec3 force = f.force;
-  const double dwd = f.damping_work;
-  if (advance) dissipated_damping += weight * dwd;
-
-  // energies and counts only where they are read: compute pair (an energy step) and
-  // the per-atom energies
-  const double un = (eflag || energy_per_atom) ? jaeger::normal_energy(mat, c.overlap) : 0.0;
-  const double ut = (eflag && hist) ? stored_tangential_energy(hist, mat) : 0.0;
-  stored_tangential += weight * ut;
-  apply_force(atom_p, atom_q, c, force, i, j, un + ut);
-  tally_atoms(atom_p, atom_q, un, ut, advance ? res.work : 0.0, dwd);
-  if (eflag) count_contact(mat, res, weight, un);
+  jaeger::StepSettings s = step_settings;
+  s.advance = advance;
+  s.repeat_dashpots = repeats_dashpots(advance);
+  s.normal_energy = eflag || energy_per_atom;
+  s.tangential_energy = eflag;
+  const jaeger::StepOutcome o = jaeger::contact_step<Layout>(
+      store, mat, {c.n, c.du, c.overlap, c.twirl, m_eff}, t.touching, dashpots, dashpot_limits, s);
+  tangential_sum += weight * o.work;
+  fix_history->merges += o.merges;
+  fix_history->pruned += o.pruned;
+  if (o.parted) {
+    tally_atoms(atom_p, atom_q, 0.0, 0.0, o.work, 0.0);
+    return;
+  }
+  if (advance) dissipated_damping += weight * o.damping_work;
+  stored_tangential += weight * o.ut;
+  apply_force(atom_p, atom_q, c, o.force, i, j, o.un + o.ut);
+  tally_atoms(atom_p, atom_q, o.un, o.ut, o.work, o.damping_work);
+  if (eflag) count_contact(o.sliding, weight, o.un);
 }
 
 /* ----------------------------------------------------------------------
    pvector's normal energy, contacts and sliding contacts (at the friction limit)
 ------------------------------------------------------------------------- */
 
-void PairGranJaeger::count_contact(const jaeger::Material &mat, const jaeger::StepResult &res,
-                                   double weight, double normal_energy)
+void PairGranJaeger::count_contact(bool sliding, double weight, double normal_energy)
 {
   pvector[E_NORMAL] += weight * normal_energy;
   pvector[E_CONTACTS] += weight;
-  if (jaeger::at_friction_limit(mat, res)) pvector[E_SLIDING] += weight;
-}
-
-/* ----------------------------------------------------------------------
-   a history longer than history/max (set smaller after the contact formed,
-   e.g. after read_restart) is shortened by the kernel's own merges, which
-   keep the force
-------------------------------------------------------------------------- */
-
-void PairGranJaeger::trim(double *rec, const jaeger::Material &mat)
-{
-  jaeger::Stack st = stack_of(rec, 0);
-  fix_history->merges += jaeger::shorten_to(mat, st, max_length);
-  rec[H::R_LENGTH] = st.n;
-  rec[H::R_STORED] = -1.0;    // the merges moved springs: no longer known
-}
-
-/* ----------------------------------------------------------------------
-   U_t of a contact: carried by the record (work yes), else from the whole
-   history (O(length))
-------------------------------------------------------------------------- */
-
-double PairGranJaeger::stored_tangential_energy(double *rec, const jaeger::Material &mat) const
-{
-  return jaeger::record_stored_energy<Layout>(mat, rec, stack_of(rec, max_length));
+  if (sliding) pvector[E_SLIDING] += weight;
 }
 
 /* ----------------------------------------------------------------------
@@ -302,17 +263,6 @@ void PairGranJaeger::note_energy_step(bool energy)
   }
   const bigint interval = std::max(energy_interval, now - last_energy_step);
   carry_length = energy_interval > 0 ? (int) std::min<bigint>(interval, MAXSMALLINT) : MAXSMALLINT;
-}
-
-/* ----------------------------------------------------------------------
-   the tangential work of a contact's last step, as it opens
-------------------------------------------------------------------------- */
-
-double PairGranJaeger::part(double *rec, const demc::SphereContact &c,
-                            const jaeger::Material &mat) const
-{
-  jaeger::Stack st = stack_of(rec, max_length);
-  return jaeger::parting_work<Layout>(mat, rec, st, c.n, c.twirl, c.du, c.overlap, beta, work);
 }
 
 /* ----------------------------------------------------------------------
@@ -452,6 +402,18 @@ int PairGranJaeger::history_key(const double *rec, int now) const
   return jaeger::stored_type_pair_key(rec[H::R_TYPES], now, atom->ntypes + 1);
 }
 
+bool PairGranJaeger::record_material(const double *rec, jaeger::Material &mat) const
+{
+  const size_t table = (size_t) (atom->ntypes + 1) * (atom->ntypes + 1);
+  const int key = jaeger::stored_type_pair_key(rec[H::R_TYPES], 0, atom->ntypes + 1);
+  for (const auto *materials : {&history_materials, &pair_materials})
+    if (key > 0 && materials->size() == table && (*materials)[key].Estar > 0.0) {
+      mat = (*materials)[key];
+      return true;
+    }
+  return false;
+}
+
 /* ----------------------------------------------------------------------
    first compute() after an init: every history made with another material
    than its contact's now (the coefficients of its type pair changed, or its
@@ -474,17 +436,13 @@ void PairGranJaeger::convert_histories()
       const int now = material_key(i, j), before = history_key(rec, now);
       rec[H::R_TYPES] = now;
       if (!known) continue;
-      const jaeger::Material &from = history_materials[before], &to = pair_materials[now];
-      // (E* = 0: not known, e.g. a type pair without coefficients in a restart file)
-      if (!(from.Estar > 0.0) || jaeger::same_material(from, to)) continue;
       const double R = jaeger::effective_radius(radius[i], radius[j]);
-      jaeger::Stack st = stack_of(rec, 0);
       // the stored energy the new material makes of the unchanged field: work done on the
       // contact by the change, not friction (see demc::jaeger::change_material())
-      const double work =
-          jaeger::change_material(jaeger::with_radius(from, R), jaeger::with_radius(to, R), st);
-      rec[H::R_WORK] += work;
-      rec[H::R_STORED] = -1.0;    // U_t of the new material: taken from the history
+      const double work = jaeger::move_to_material<Layout>(
+          rec, ArenaStore::room(rec), jaeger::with_radius(history_materials[before], R),
+          jaeger::with_radius(pair_materials[now], R));
+      if (work == 0.0) continue;
       tangential_sum += pair_weight(j) * work;
       tally_atoms(tag[i] < tag[j] ? i : j, tag[i] < tag[j] ? j : i, 0.0, 0.0, work, 0.0);
     }
@@ -620,28 +578,35 @@ double PairGranJaeger::single(int i, int j, int itype, int jtype, double rsq, do
                               double &fforce)
 {
   begin_single(i, j, rsq, fforce);
-  const double *radius = atom->radius;
-  const double radsum = radius[i] + radius[j];
   int owner, slot;
-  const bool found = list && fix_history && find_single_slot(i, j, owner, slot);
-  if (rsq >= radsum * radsum || !found) return 0.0;
+  if (!(list && fix_history && find_single_slot(i, j, owner, slot))) return 0.0;
+  return single_of_record(i, j, rsq, fix_history->record(owner, slot), fforce);
+}
+
+/* (for gran/jaeger/kk too: its record read off the device) */
+
+double PairGranJaeger::single_of_record(int i, int j, double rsq, const double *rec,
+                                        double &fforce)
+{
+  const double radsum = atom->radius[i] + atom->radius[j];
+  if (rsq >= radsum * radsum) return 0.0;
   const double r = std::sqrt(rsq);
   const jaeger::Material mat = contact_material(i, j);
   const double P = jaeger::hertz_force(mat, radsum - r);
   fforce = P / r;    // force on i = fforce * (x_i - x_j): the normal part
   Vec3 T = {0.0, 0.0, 0.0};
   double ut = 0.0;
-  double *rec = fix_history->record(owner, slot);
   if (rec && rec[H::R_LENGTH] > 0.0) {
-    const jaeger::Stack st = stack_of(rec, max_length);
-    const jaeger::Point &top = st.pts[st.n - 1];
+    const int n = jaeger::record_length<Layout>(rec);
+    const jaeger::Stack st = jaeger::record_stack<Layout>(const_cast<double *>(rec), n);
+    const jaeger::Point &top = st.pts[n - 1];
     // T acts on p (the smaller ID), whichever list holds the pair; report it as the force on i
     const double sign = atom->tag[i] < atom->tag[j] ? 1.0 : -1.0;
     T = sign * frame::to_global(frame::load(rec + H::R_QW), top.tx, top.ty);
-    ut = stored_tangential_energy(rec, mat);
+    ut = jaeger::record_stored_energy<Layout>(mat, rec, st);
     svector[S_STORED_T] = ut;
     svector[S_WORK] = rec[H::R_WORK];
-    svector[S_LENGTH] = st.n;
+    svector[S_LENGTH] = n;
   }
   set_single_forces(T, P, mat.mu);
   return jaeger::normal_energy(mat, radsum - r) + ut;

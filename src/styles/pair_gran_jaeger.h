@@ -17,17 +17,11 @@ PairStyle(gran/jaeger,PairGranJaeger);
 
 #include "pair_gran_demc.h"
 
-#include "jaeger_hertz.h"
+#include "jaeger_step.h"
 
 #include <functional>
 #include <string>
 #include <vector>
-
-namespace demc {
-namespace jaeger {
-  struct StepResult;
-}    // namespace jaeger
-}    // namespace demc
 
 namespace LAMMPS_NS {
 
@@ -52,6 +46,9 @@ class PairGranJaeger : public PairGranDemc {
   // single()'s extra values after the shared ones (SingleIndex): stored tangential energy U_t,
   // the contact's cumulative tangential work since it formed, its history length (points)
   enum JaegerSingleIndex { S_STORED_T = S_LAW, S_WORK, S_LENGTH, S_JAEGER_SIZE };
+  // the material (without its radius) a contact record's history was made with, if known: its
+  // type pair's in the restart file's settings, else the coefficients' (after init_one())
+  bool record_material(const double *rec, demc::jaeger::Material &mat) const;
 
  protected:
   // per type pair: the coefficients given (E, nu) and the effective moduli (init_one)
@@ -96,17 +93,16 @@ class PairGranJaeger : public PairGranDemc {
   class FixJaegerHistory *fix_history;
 
   void allocate();
-  void trim(double *rec, const demc::jaeger::Material &mat);
-  double stored_tangential_energy(double *rec, const demc::jaeger::Material &mat) const;
   void note_energy_step(bool energy);
   // compute()'s second pass: the contact law on each pair of the block
   void flush_contacts(ContactBuffer &buf, bool advance, bool energy, double &stored_tangential);
   void compute_contact(const TouchingPair &t, bool advance, bool energy, double &stored_tangential);
   void prefetch_stack_tops(const ContactBuffer &buf) const;
-  void count_contact(const demc::jaeger::Material &mat, const demc::jaeger::StepResult &res,
-                     double weight, double normal_energy);
-  double part(double *rec, const demc::SphereContact &c, const demc::jaeger::Material &mat) const;
-  static const int INITIAL_CAPACITY = 8;
+  void count_contact(bool sliding, double weight, double normal_energy);
+  // the keywords' and the run's part of a contact step's settings (compute())
+  demc::jaeger::StepSettings step_settings;
+  // single() of atoms i, j at distance^2 rsq with the contact's record rec (null: none)
+  double single_of_record(int i, int j, double rsq, const double *rec, double &fforce);
 };
 
 /* ---- inline: called once per contact and step. Defined in the .cpp, GCC called it out of

@@ -12,6 +12,7 @@
    - restart continuity (history records and the wall's clock and displacement);
    - bad input gives clear errors. */
 #include "lammps_session.h"
+#include "contact_paths.h"
 #include "prescribed_motion.h"
 
 #include "contact_frame.h"
@@ -27,6 +28,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <random>
@@ -742,6 +744,104 @@ TEST(WallGran, AtomSortingCarriesWallHistories)
           << law.name << " " << k;
     EXPECT_GE(w[0][V_CONTACTS], 10.0) << law.name;
   }
+}
+
+/* ----------------------------------------------------------------------
+   one contact step for the pair and the wall (demc::jaeger::contact_step()):
+   a sphere driven along a random path against a wall/gran/jaeger plane, and
+   the same sphere against a frozen sphere of radius 1e6 R whose top is where
+   the plane is (pair gran/jaeger), give the same force, torque, energies and
+   work step by step (the stored energy U_t: the same histories), to the
+   partner's curvature. Random paths (seeded): a fresh contact inside a step, then
+   segments of random normal, tangential and spin velocities (load and
+   direction reversals: histories of many points), then lift-off (parting).
+------------------------------------------------------------------------- */
+
+namespace {
+
+Reported read_wall(LammpsSession &s)
+{
+  const auto w = fix_vector(s, "w");
+  return {get(s.forces()[1].data()), get(s.torques()[1].data()),
+          w[V_NORMAL],
+          w[V_TANGENTIAL],
+          w[V_FRICTION],
+          w[V_DAMPING],
+          w[V_CONTACTS],
+          0.0};    // (the wall reports no history length: its U_t follows the history)
+}
+
+/* The pair against the partner of radius R_q = 1e6 R and the wall: the largest differences
+   over the path relative to the path's largest value of each quantity. */
+void expect_pair_equals_wall(unsigned seed, const std::string &style_keywords,
+                             double *largest_history)
+{
+  const std::vector<PathStep> path = random_path(seed, 30, DT);
+  const std::string coeffs = "1e7 0.3 0.4 damping 2 1";
+  const auto pair = drive_path(
+      {"create_atoms 1 single 0.1 -0.2 -5e5 units box", "set atom 2 diameter 1e6",
+       "neighbor 0.5 nsq", "neigh_modify every 1 delay 0 check no",
+       "pair_style gran/jaeger" + style_keywords, "pair_coeff * * " + coeffs,
+       "compute e all pair gran/jaeger", "thermo_style custom step c_e[*]"},
+      path, DT, read_pair, "-6e5");
+  const auto wall = drive_path({"fix w all wall/gran/jaeger " + coeffs + style_keywords +
+                                " zplane 0.0 NULL"},
+                               path, DT, read_wall, "-2");
+  /* The curvature's effect, relative to the path's largest values: the effective radius
+     R R_q / (R + R_q) = R (1 - eps), eps = R / R_q = 1e-6, moves P ~ R^(1/2), the tangential
+     stiffness ~ a ~ R^(1/2) and the energies by eps / 2; the overlap against the sphere is
+     smaller by x_t^2 / (2 R_q) at a distance x_t from its axis, which moves P ~ z^(3/2) by at
+     most 3/2 and the normal energy ~ z^(5/2) by 5/2 of that over the largest overlap z_max;
+     the normal tilts by x_t / R_q. Twice their sum (the tangential energies follow the forces
+     along the path). */
+  const double R_q = 5e5, eps = RADIUS / R_q;
+  double x_t = 0.0, z_max = 0.0;
+  {
+    Vec3 at = {0.0, 0.0, -0.08};    // (displacement from the start; the overlap)
+    for (const PathStep &p : path) {
+      at = at + DT * Vec3{p.v.x, p.v.y, -p.v.z};
+      x_t = std::max(x_t, std::hypot(at.x, at.y));
+      z_max = std::max(z_max, at.z);
+    }
+  }
+  const double tol = 2.0 * (0.5 * eps + 2.5 * x_t * x_t / (2.0 * R_q * z_max) + x_t / R_q);
+  double fmax = 0.0, emax[4] = {0.0, 0.0, 0.0, 0.0}, fdiff = 0.0, ediff[4] = {0, 0, 0, 0};
+  for (size_t k = 0; k < path.size(); k++) {
+    const Reported &a = pair[k], &b = wall[k];
+    fmax = std::max(fmax, demc::norm(b.f));
+    fdiff = std::max({fdiff, demc::norm(a.f - b.f), demc::norm(a.t - b.t) / RADIUS});
+    const double ea[4] = {a.normal, a.tangential, a.friction, a.damping},
+                 eb[4] = {b.normal, b.tangential, b.friction, b.damping};
+    for (int m = 0; m < 4; m++) {
+      emax[m] = std::max(emax[m], std::fabs(eb[m]));
+      ediff[m] = std::max(ediff[m], std::fabs(ea[m] - eb[m]));
+    }
+    EXPECT_EQ(a.contacts, b.contacts) << "seed " << seed << " step " << k;
+    *largest_history = std::max(*largest_history, a.longest);
+  }
+  printf("[ measured ] seed %u%s: %zu steps, largest |F| %.4g, x_t %.3g, tolerance %.3g; "
+         "force/torque difference %.3g, energies (normal, stored, friction, damping) %.3g %.3g "
+         "%.3g %.3g (relative)\n",
+         seed, style_keywords.c_str(), path.size(), fmax, x_t, tol, fdiff / fmax,
+         ediff[0] / emax[0],
+         ediff[1] / emax[1], ediff[2] / emax[2], ediff[3] / emax[3]);
+  EXPECT_LT(fdiff, tol * fmax) << "seed " << seed;
+  for (int m = 0; m < 4; m++) EXPECT_LT(ediff[m], tol * emax[m]) << "seed " << seed << " " << m;
+  EXPECT_EQ(pair.back().contacts, 0.0) << "the path ends apart (parting)";
+  EXPECT_GT(emax[2], 0.0) << "the path slides";
+}
+
+}    // namespace
+
+TEST(WallGranJaeger, SameStepAsPairWithHugePartner)
+{
+  double longest = 0.0;
+  for (unsigned seed : {11u, 12u, 13u}) expect_pair_equals_wall(seed, "", &longest);
+  EXPECT_GT(longest, 6.0) << "the paths should build long histories";
+  // a bound the histories reach: both merge the same points
+  double bounded = 0.0;
+  expect_pair_equals_wall(14u, " history/max 6", &bounded);
+  EXPECT_EQ(bounded, 6.0);
 }
 
 /* ----------------------------------------------------------------------
