@@ -51,8 +51,8 @@ namespace jaeger {
     bool work = true;          // track the tangential work and U_t
     int carry_length = 0;      // see stored_to_carry()
     double dt = 0.0;
-    bool advance = true;       // false: a run's setup (nothing moved, the record is read)
-    bool repeat_dashpots = false;    // setup after read_restart: the stored dashpot force again
+    // false: a run's setup (nothing moved, the record is read; its dashpot force repeated)
+    bool advance = true;
     bool normal_energy = true, tangential_energy = true;    // which energies to return
   };
 
@@ -187,7 +187,7 @@ namespace jaeger {
     out.rec = rec;
 
     const ContactForce f = assemble_force<L>(rec, q, out.res, c.n, c.du, c.overlap, mat, dashpots,
-                                             limits, c.m_eff, s.dt, s.advance, s.repeat_dashpots);
+                                             limits, c.m_eff, s.dt, s.advance, !s.advance);
     out.force = f.force;
     out.damping_work = f.damping_work;
     if (s.normal_energy) out.un = normal_energy(mat, c.overlap);

@@ -144,11 +144,11 @@ namespace kuhn {
     double r_eff;
   };
 
-  /* ADVANCE: a step of the run; HOLD: a run's setup, the forces of the record without
-     changing it; REPEAT: the first setup after read_restart, which also repeats the last
-     step's dashpot force and resistance torque (the half-step velocities the dashpots saw are
-     not kept). */
-  enum Phase { ADVANCE, HOLD, REPEAT };
+  /* ADVANCE: a step of the run; REPEAT: a run's setup, the forces of the record without
+     changing it and the last step's dashpot force and resistance torque again (nothing has
+     moved since; the half-step velocities the dashpots saw are not kept), so that a run
+     continues as the one that went straight on. */
+  enum Phase { ADVANCE, REPEAT };
 
   /* What a step gives its caller: the force on p at the contact point and the resistance's
      torque on p (a couple; q takes -force and -torque), the energies stored at t+dt (Wt: the

@@ -94,7 +94,6 @@ template <class DeviceType> struct DemcLoopViews {
   int eflag_global, eflag_atom, vflag_global, vflag_atom;
   int freeze_groupbit = 0;               // restitution damping (PairGranDemc::freeze_groupbit)
   demc::DashpotLimits dashpot_limits;    // PairGranDemc::dashpot_limits
-  bool repeat_dashpots = false;          // PairGranDemc::repeats_dashpots() of this compute
   // restitution damping: the effective mass of atoms i and j, as
   // PairGranDemc::contact_effective_mass() (needs RMASS_MASK and MASK_MASK in datamask_read)
   KOKKOS_INLINE_FUNCTION double effective_mass(int i, int j) const
@@ -654,7 +653,6 @@ template <class DeviceType> struct PairGranDemcKokkosShared {
     d.mask = atomKK->k_mask.template view<DeviceType>();
     d.freeze_groupbit = p.freeze_groupbit;
     d.dashpot_limits = p.dashpot_limits;
-    d.repeat_dashpots = p.repeats_dashpots(p.update->setupflag == 0);
     d.nlocal = p.atom->nlocal;
     if constexpr (DemcForceScatter<DeviceType, HALFTHREAD>::THREAD_COPIES)
       if (neighflag == HALFTHREAD) d.thread_copies.size_for(p.atom->nmax);

@@ -320,7 +320,6 @@ struct JaegerPairLoop :
     s.advance = ADVANCE;
     // at the first setup after read_restart the last step's dashpot force again, as the limits
     // left it (as the CPU style, R_FDAMP_X)
-    s.repeat_dashpots = d.repeat_dashpots;
     // energies and counts only on energy steps, where compute pair reads them (as the CPU style)
     s.normal_energy = s.tangential_energy = d.eflag;
     const jaeger::StepOutcome o = jaeger::contact_step<Layout>(

@@ -165,7 +165,7 @@ struct KuhnPairLoop : PairGranKuhnKernelData<DeviceType>, DemcForceScatter<Devic
       g.r_eff = d.radius[i] * d.radius[j] / (d.radius[i] + d.radius[j]);
     }
     const kuhn::Phase phase =
-        ADVANCE ? kuhn::ADVANCE : (d.repeat_dashpots ? kuhn::REPEAT : kuhn::HOLD);
+        ADVANCE ? kuhn::ADVANCE : kuhn::REPEAT;
     kuhn::Record rec = record_of(h);
     const kuhn::Outcome o = kuhn::contact_step(law, g, phase, d.dt, rec);
 

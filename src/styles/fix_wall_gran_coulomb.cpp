@@ -134,7 +134,7 @@ FixWallGranDemc::Touch FixWallGranCoulomb::touch(const Contact &c, int side, boo
   double *h = history[i];
   if (history_side(i) != side)
     for (int k = 0; k < H_SIZE; k++) h[k] = 0.0;
-  const int mode = advance ? cf::ADVANCE : setup_repeats_dashpots ? cf::REPEAT : cf::SETUP;
+  const int mode = advance ? cf::ADVANCE : first_setup_after_restart ? cf::REPEAT : cf::SETUP;
   // the wall: a partner of infinite radius and mass
   cf::StepGeometry g;
   g.c = sphere_geometry(c);

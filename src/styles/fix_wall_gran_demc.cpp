@@ -476,7 +476,7 @@ void FixWallGranDemc::begin_tallies()
 
 void FixWallGranDemc::end_tallies()
 {
-  if (update->setupflag) setup_repeats_dashpots = false;
+  if (update->setupflag) first_setup_after_restart = false;
   local[energy_slot(PairGranDemc::E_FRICTION)] =
       friction_dissipation(local[energy_slot(PairGranDemc::E_TANGENTIAL)]);
   local[energy_slot(PairGranDemc::E_DAMPING)] = cumulative[C_DAMPING];
@@ -615,7 +615,7 @@ void FixWallGranDemc::write_restart(FILE *fp)
 
 void FixWallGranDemc::restart(char *buf)
 {
-  setup_repeats_dashpots = true;
+  first_setup_after_restart = true;
   const double *values =
       demc_restart::read_global_record(lmp, buf, RESTART_VALUES + C_SIZE, law_error("wall record"));
   for (int k = 0; k < 3; k++) disp[k] = values[k];

@@ -111,9 +111,10 @@ class FixWallGranDemc : public Fix {
      arg[iarg] is neither */
   int parse_damping_keyword(int narg, char **arg, int iarg, bool hertz);
   demc::ContactDashpots dashpots;
-  // a record's dashpot force of the last step is repeated only by the first setup after
-  // read_restart (as PairGranDemc::setup_repeats_dashpots)
-  bool setup_repeats_dashpots = false;
+  // a record's dashpot force of the last step is repeated by every setup (as the pair styles
+  // do: PairGranDemc::setup_done()); fix wall/gran/coulomb's whole last step (its friction too)
+  // only by the first setup after read_restart
+  bool first_setup_after_restart = false;
   bool damping_keyword;
   /* damping_cap yes|no, limit_damping: how the dashpots' force joins the law's (as the pair
      styles' keywords; demc::limit_dashpot_force()); returns the arguments used, 0 if arg[iarg]

@@ -232,9 +232,7 @@ jaeger::StepOutcome FixWallGranJaeger::step(const Contact &c, int side, bool tou
   s.carry_length = 0;    // (U_t is carried on every step: the fix tallies it on every step)
   s.dt = dt;
   s.advance = advance;
-  // at the first setup after read_restart the last step's dashpot force again, as the limits
-  // left it (see W_FDAMP_X and setup_repeats_dashpots)
-  s.repeat_dashpots = setup_repeats_dashpots;
+  // (at a run's setup the last step's dashpot force again, as the limits left it: W_FDAMP_X)
   // against the wall (infinite mass) the effective mass is the particle's
   const jaeger::StepContact sc = {c.n, c.du, c.overlap, demc::contact_twirl(c), atom->rmass[c.p]};
   const jaeger::StepOutcome o =

@@ -126,7 +126,7 @@ FixWallGranDemc::Touch FixWallGranKuhn::touch(const Contact &c, int side, bool a
                             (1.0 / dt) * c.dth_q - demc_vec(atom->omega[c.p]), radius};
   const kuhn::Law law = {&params, &dashpots, dashpot_limits, resist()};
   const kuhn::Phase phase =
-      advance ? kuhn::ADVANCE : (setup_repeats_dashpots ? kuhn::REPEAT : kuhn::HOLD);
+      advance ? kuhn::ADVANCE : kuhn::REPEAT;
   kuhn::Record rec = kuhn::read_record(h, record_layout);
   const kuhn::Outcome o = kuhn::contact_step(law, g, phase, dt, rec);
   if (advance) {

@@ -519,7 +519,7 @@ void PairGranCoulomb::read_restart_settings(FILE *fp)
     for (int j = i; j <= atom->ntypes; j++, v += RESISTANCE_VALUES)
       resistance[i * stride + j] = resistance_from_values(lmp, v, who);
   set_common_keywords((double) checked_int(lmp, values[0], 0, 27, who + ": keywords"));
-  setup_repeats_dashpots = true;
+  first_setup_after_restart = true;
   iterate_tolerance = values[1];
   if (!(iterate_tolerance >= 0.0))
     error->all(FLERR, "{}: the restart file holds iterate tolerance {}", who, iterate_tolerance);

@@ -70,7 +70,7 @@ class PairGranCoulomb : public PairGranDemc {
      decided again from the full-step velocities, the friction of many contacts decided at once
      differs), so that the run continues as the one that went straight on; the friction fix
      calls last_step_repeated() once it has applied them */
-  bool repeats_last_step() const { return repeats_dashpots(advance_step); }
+  bool repeats_last_step() const { return !advance_step && first_setup_after_restart; }
   void last_step_repeated() { setup_done(advance_step); }
   FixCoulombFriction *friction_fix() const { return friction; }
 

@@ -48,15 +48,16 @@ class DemcSharedKeywords {
      Coulomb's limit) and limit_damping (the normal dashpot never makes the normal force
      attractive): demc::limit_dashpot_force() */
   demc::DashpotLimits dashpot_limits;
-  /* Each record keeps the dashpot force of its contact's last step. Only the first setup after
-     read_restart repeats it, so that the run continues as the one that went straight on; any
-     other setup (a run after a run) sees velocities that the input may have set since, which
-     that force does not know of, and has no dashpot force, as without the record. */
-  bool setup_repeats_dashpots = false;
-  bool repeats_dashpots(bool advance) const { return !advance && setup_repeats_dashpots; }
+  /* (Each record keeps the dashpot force of its contact's last step, which every setup repeats:
+     nothing has moved since and the half-step velocities it came from are gone, so a run that
+     follows another, or read_restart, continues as the run that went straight on. A fresh
+     contact has none.)
+     gran/coulomb's constraint friction is decided anew by a run's setup, but for the first
+     setup after read_restart, which repeats the last step's (FixCoulombFriction) */
+  bool first_setup_after_restart = false;
   void setup_done(bool advance)
   {
-    if (!advance) setup_repeats_dashpots = false;
+    if (!advance) first_setup_after_restart = false;
   }
 
   void reset_common_keywords()    // at the start of settings()

@@ -211,12 +211,11 @@ void PairGranJaeger::compute_contact(const TouchingPair &t, bool advance, bool e
       ? contact_effective_mass(i, j)
       : 0.0;
   ArenaStore store(fix_history, i, t.jj, j, atom->type, atom->ntypes + 1);
-  // at the first setup after read_restart, the last step's dashpot force again, as the limits
-  // left it (from the record: the half-step velocities it came from are gone), so that the run
-  // continues as if there had been no break (see setup_repeats_dashpots)
+  // at a run's setup, the last step's dashpot force again, as the limits left it (from the
+  // record: the half-step velocities it came from are gone), so that the run continues as if
+  // there had been no break (PairGranDemc::setup_done())
   jaeger::StepSettings s = step_settings;
   s.advance = advance;
-  s.repeat_dashpots = repeats_dashpots(advance);
   s.normal_energy = eflag || energy_per_atom;
   s.tangential_energy = eflag;
   const jaeger::StepOutcome o = jaeger::contact_step<Layout>(
@@ -528,7 +527,6 @@ void PairGranJaeger::read_restart_settings(FILE *fp)
   beta = next();
   max_length = (int) checked_int(lmp, next(), 0, INT_MAX, who + ": history/max");
   set_common_keywords((double) checked_int(lmp, next(), 0, 27, who + ": keywords"));
-  setup_repeats_dashpots = true;
   work = checked_int(lmp, next(), 0, 1, who + ": work") != 0;
   read_history_materials(next);
   prune = next();

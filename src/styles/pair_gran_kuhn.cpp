@@ -155,7 +155,7 @@ template <bool ALL_ON, bool RESTITUTION, bool RESIST>
 void PairGranKuhn::run_contact_law(KuhnBuffer &buf, bool advance, LawTotals &totals)
 {
   const kuhn::Phase phase =
-      advance ? kuhn::ADVANCE : (repeats_dashpots(advance) ? kuhn::REPEAT : kuhn::HOLD);
+      advance ? kuhn::ADVANCE : kuhn::REPEAT;
   demc::SphereContact geometry[KuhnBuffer::SIZE];
   kuhn::Outcome outcome[KuhnBuffer::SIZE];
   for (int k = 0; k < buf.n; k++) {
@@ -408,7 +408,6 @@ void PairGranKuhn::read_restart_settings(FILE *fp)
   refinements = (unsigned) demc_restart::checked_int(lmp, values[0], 0, INT_MAX,
                                                      who + ": refinements");
   resistance = resistance_from_values(lmp, values.data() + 2, who);
-  setup_repeats_dashpots = true;
   set_history_layout();
   set_common_keywords(
       (double) demc_restart::checked_int(lmp, values[1], 0, 27, who + ": keywords"));

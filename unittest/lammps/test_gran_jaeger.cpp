@@ -214,40 +214,69 @@ double shortening_bound(LammpsSession &s, int length, double E, double nu, doubl
 }
 }    // namespace
 
-// N + M steps straight = N steps, write_restart, read_restart, M steps; the histories
-// (whole stacks) must come back: with them lost, forces differ at O(1)
+// N + M steps straight = N steps, restart file, read_restart, M steps; the histories (whole
+// stacks) must come back: with them lost, forces differ at O(1). With history/max 4 the
+// histories sit at the cap and merge before and after the restart, so what a capped record
+// keeps through the file (its points, its merge state) is checked too, with contact dashpots.
+// The resumed run has two setups (run 0, run 50): each must repeat the last step's dashpot
+// force; the second one used to have none, which moved the forces by 1.4e-2 (with the cap
+// 3.4e-2: the issue's 5.4e-2 of a capped run with dashpots).
 TEST(GranJaeger, RestartContinuityWithStacks)
 {
-  for (bool newton : {true, false}) {
-    const std::string file = std::string("jaeger_restart_") + (newton ? "on" : "off") + ".bin";
-    PerAtom straight, resumed;
-    double mean_length_at_restart = 0.0;
-    {
-      LammpsSession s;
-      s.load_plugin();
-      s.commands(jaeger_packing("", newton));
-      s.commands({"run 150", "write_restart " + file});
-      mean_length_at_restart = fix_stat(s, 1);
-      s.command("run 50");
-      straight = s.forces();
+  for (bool capped : {false, true})
+    for (bool newton : {true, false}) {
+      const std::vector<std::string> pair =
+          capped ? dense_packing_input({"pair_style gran/jaeger history/max 4",
+                                        "pair_coeff * * 1e7 0.3 0.5 damping 0.02 0.01"},
+                                       newton)
+                 : jaeger_packing("", newton);
+      // (restart N root appends the step to the root)
+      const std::string root = std::string("jaeger_restart_") + (newton ? "on" : "off") +
+          (capped ? "_capped" : "") + ".bin";
+      const std::string file = root + ".150";
+      PerAtom straight, resumed;
+      double mean_length_at_restart = 0.0;
+      double merges_at_restart = 0.0;
+      {
+        LammpsSession s;    // the state the file holds, read out
+        s.load_plugin();
+        s.commands(pair);
+        s.command("run 150");
+        mean_length_at_restart = fix_stat(s, 1);
+        merges_at_restart = fix_stat(s, 4);
+      }
+      {
+        // the file written during the run (restart N), as a user's input does: the straight
+        // run then has no setup at step 150, the resumed one has
+        LammpsSession s;
+        s.load_plugin();
+        s.commands(pair);
+        s.commands({"restart 150 " + root, "run 200"});
+        straight = s.forces();
+        if (capped) {
+          EXPECT_GT(merges_at_restart, 0.0) << "the cap is reached before the restart";
+          EXPECT_GT(fix_stat(s, 4), merges_at_restart) << "and merges after it";
+        }
+      }
+      {
+        LammpsSession s;
+        s.load_plugin();
+        // newton is not taken from the restart file but from the input
+        s.command(std::string("newton ") + (newton ? "on" : "off"));
+        s.commands({"read_restart " + file, "neighbor 0.0003 bin", "neigh_modify delay 0",
+                    "fix integrate all nve/sphere", "timestep 1e-5", "run 0"});
+        // (newton off keeps two copies of a contact with a ghost, one per side; their lengths
+        // can differ by a point with the same force, so the exact count is checked with newton
+        // on)
+        if (newton) EXPECT_DOUBLE_EQ(fix_stat(s, 1), mean_length_at_restart) << "stack lengths";
+        s.command("run 50");
+        resumed = s.forces();
+      }
+      std::remove(file.c_str());
+      EXPECT_GT(mean_length_at_restart, 2.0);
+      EXPECT_LT(max_relative_difference(straight, resumed), 1e-12)
+          << "newton " << newton << " capped " << capped;
     }
-    {
-      LammpsSession s;
-      s.load_plugin();
-      // newton is not taken from the restart file but from the input
-      s.command(std::string("newton ") + (newton ? "on" : "off"));
-      s.commands({"read_restart " + file, "neighbor 0.0003 bin", "neigh_modify delay 0",
-                  "fix integrate all nve/sphere", "timestep 1e-5", "run 0"});
-      // (newton off keeps two copies of a contact with a ghost, one per side; their lengths can
-      // differ by a point with the same force, so the exact count is checked with newton on)
-      if (newton) EXPECT_DOUBLE_EQ(fix_stat(s, 1), mean_length_at_restart) << "stack lengths";
-      s.command("run 50");
-      resumed = s.forces();
-    }
-    std::remove(file.c_str());
-    EXPECT_GT(mean_length_at_restart, 2.0);
-    EXPECT_LT(max_relative_difference(straight, resumed), 1e-12) << "newton " << newton;
-  }
 }
 
 // the statistics vector: contacts equal the pair's contact count, the mean and the longest
@@ -905,12 +934,14 @@ std::vector<HistorySample> settle_load_relax(const std::string &pair_args)
 
 /* The default pruning on a packing that settles, is loaded, relaxes, is loaded again and relaxes
    (the sequence of issue 54 in small): the exact histories (prune 0) grow in each loading (to 480
-   points); with the default the longest history stays at the rule's length (kPruneLength +
-   kPruneSlack = 72 points: the rule prunes a longer history back to kPruneLength while the
-   contact's budget holds, which it does here), the mean within issue 54's aim (100 points), and
-   the memory per contact (the arena's bytes over the contacts) at every phase no more than the
-   exact run's and below it at the end. With prune 1e-5 the budget holds the decaying vibrations'
-   reversals but not all of those at rising load: the longest history then lies between. */
+   points); with the default the mean stays within issue 54's aims (100 points) and so does the
+   longest history (300 points; the rule prunes a history past kPruneLength + kPruneSlack = 72
+   points back to kPruneLength only while the contact's budget lasts: measured 79 after the
+   reloading and 203 after the second relaxation; 72 throughout when a run's setup still dropped
+   the dashpot forces, another trajectory), and the memory per contact (the arena's bytes over
+   the contacts) at every phase no more than the exact run's, and below 0.9 of it at the end.
+   With prune 1e-5 the budget holds the decaying vibrations' reversals but not all of those at
+   rising load: the longest history then lies between. */
 TEST(GranJaeger, DefaultPruningPlateausThroughSettleLoadRelaxReload)
 {
   const std::vector<HistorySample> exact = settle_load_relax(" prune 0"),
@@ -925,9 +956,9 @@ TEST(GranJaeger, DefaultPruningPlateausThroughSettleLoadRelaxReload)
                 fine[k].longest, fine[k].bytes, exact[k].mean, exact[k].longest, exact[k].bytes);
   EXPECT_GT(exact[3].longest, 4.0 * cap) << "the exact histories outgrow the rule's length";
   for (std::size_t k = 0; k < pruned.size(); ++k) {
-    EXPECT_LE(pruned[k].longest, cap) << phase[k];
+    EXPECT_LE(pruned[k].longest, 300.0) << phase[k];
     EXPECT_LE(pruned[k].mean, 100.0) << phase[k];
-    EXPECT_LE(pruned[k].bytes, fine[k].bytes) << phase[k];
+    EXPECT_LE(pruned[k].bytes, exact[k].bytes) << phase[k];
     EXPECT_LE(fine[k].bytes, exact[k].bytes) << phase[k];
   }
   EXPECT_GT(fine[3].longest, cap);
