@@ -87,28 +87,16 @@ namespace coulomb {
 
   DEMC_FN Record load_record(const double *h, const RecordLayout &l)
   {
-    Record r = {0.0, {{0.0, 0.0, 0.0}, 0.0}, {0.0, 0.0, 0.0}};
+    Record r;
     r.fdamp = h[l.fdamp];
-    if (l.roll >= 0) r.springs.roll = {h[l.roll], h[l.roll + 1], h[l.roll + 2]};
-    if (l.twist >= 0) r.springs.twist = h[l.twist];
-    if (l.torque >= 0) r.torque = {h[l.torque], h[l.torque + 1], h[l.torque + 2]};
+    resistance::read_slots(h, l.roll, l.twist, l.torque, r.springs, r.torque);
     return r;
   }
 
   DEMC_FN void store_record(double *h, const RecordLayout &l, const Record &r)
   {
     h[l.fdamp] = r.fdamp;
-    if (l.roll >= 0) {
-      h[l.roll] = r.springs.roll.x;
-      h[l.roll + 1] = r.springs.roll.y;
-      h[l.roll + 2] = r.springs.roll.z;
-    }
-    if (l.twist >= 0) h[l.twist] = r.springs.twist;
-    if (l.torque >= 0) {
-      h[l.torque] = r.torque.x;
-      h[l.torque + 1] = r.torque.y;
-      h[l.torque + 2] = r.torque.z;
-    }
+    resistance::write_slots(h, l.roll, l.twist, l.torque, r.springs, r.torque);
   }
 
   /* a run's step (advances the record), a setup (forces from the record as it is, no dashpots),

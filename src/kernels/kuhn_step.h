@@ -60,12 +60,7 @@ namespace kuhn {
     r.w_fric = even * h[R_WFRIC];
     r.w_damp = even * h[R_WDAMP];
     r.f_damp = {h[at.f_damp], h[at.f_damp + 1], h[at.f_damp + 2]};
-    r.springs.roll = {0.0, 0.0, 0.0};
-    r.springs.twist = 0.0;
-    r.torque = {0.0, 0.0, 0.0};
-    if (at.roll >= 0) r.springs.roll = even * Vec3{h[at.roll], h[at.roll + 1], h[at.roll + 2]};
-    if (at.twist >= 0) r.springs.twist = even * h[at.twist];
-    if (at.torque >= 0) r.torque = {h[at.torque], h[at.torque + 1], h[at.torque + 2]};
+    resistance::read_slots(h, at.roll, at.twist, at.torque, r.springs, r.torque, even);
     return r;
   }
 
@@ -81,17 +76,7 @@ namespace kuhn {
     h[at.f_damp] = r.f_damp.x;
     h[at.f_damp + 1] = r.f_damp.y;
     h[at.f_damp + 2] = r.f_damp.z;
-    if (at.roll >= 0) {
-      h[at.roll] = r.springs.roll.x;
-      h[at.roll + 1] = r.springs.roll.y;
-      h[at.roll + 2] = r.springs.roll.z;
-    }
-    if (at.twist >= 0) h[at.twist] = r.springs.twist;
-    if (at.torque >= 0) {
-      h[at.torque] = r.torque.x;
-      h[at.torque + 1] = r.torque.y;
-      h[at.torque + 2] = r.torque.z;
-    }
+    resistance::write_slots(h, at.roll, at.twist, at.torque, r.springs, r.torque);
   }
 
   // the history layout for the resistance options after `size` values; returns the new size

@@ -254,6 +254,37 @@ namespace resistance {
     return r;
   }
 
+  /* A contact's resistance in a caller's row of values h (a pointer, or anything indexed as
+     one): the rolling spring at roll (3 values), the twisting angle at twist, the resistance's
+     torque on p of the last step at torque (3 values); -1: not kept (read as zero). even: the
+     sign the springs are read with (a caller whose rows are negated with the exchange of p and
+     q: the springs change sign with w_q - w_p and n, the torque is stored as on p). */
+  template <class H>
+  DEMC_FN void read_slots(const H &h, int roll, int twist, int torque, Springs &s, Vec3 &t,
+                          double even = 1.0)
+  {
+    s.roll = roll >= 0 ? even * Vec3{h[roll], h[roll + 1], h[roll + 2]} : Vec3{0.0, 0.0, 0.0};
+    s.twist = twist >= 0 ? even * h[twist] : 0.0;
+    t = torque >= 0 ? Vec3{h[torque], h[torque + 1], h[torque + 2]} : Vec3{0.0, 0.0, 0.0};
+  }
+
+  template <class H>
+  DEMC_FN void write_slots(const H &h, int roll, int twist, int torque, const Springs &s,
+                           const Vec3 &t)
+  {
+    if (roll >= 0) {
+      h[roll] = s.roll.x;
+      h[roll + 1] = s.roll.y;
+      h[roll + 2] = s.roll.z;
+    }
+    if (twist >= 0) h[twist] = s.twist;
+    if (torque >= 0) {
+      h[torque] = t.x;
+      h[torque + 1] = t.y;
+      h[torque + 2] = t.z;
+    }
+  }
+
   /* The springs as a contact holds them between steps (a run's setup): their torques without
      dashpots, limits or rotation (the limits were applied when they were stored), and their
      energy; no work. in: n, r_eff and a (marshall) are read. */
