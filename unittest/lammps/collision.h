@@ -95,8 +95,9 @@ inline void expect_restitution_survives_restart_and_data(const std::string &styl
     LammpsSession s;
     s.load_plugin();
     s.commands(dense_packing_input(pair, true));
-    // the restart file is written during the run: a run's setup (as after a second run
-    // command) is not what the straight run does
+    // the restart file is written during the run: the straight run has no setup at step 100,
+    // the resumed one two (run 0, run 50), each of which must repeat the last step's dashpot
+    // forces
     s.commands({"restart 100 " + file + ".*.bin", "run 150"});
     straight = s.forces();
     s.command("write_data " + file + ".data pair ij");
@@ -105,7 +106,7 @@ inline void expect_restitution_survives_restart_and_data(const std::string &styl
     LammpsSession s;
     s.load_plugin();
     s.commands({"read_restart " + file + ".100.bin", "neighbor 0.0003 bin", "neigh_modify delay 0",
-                "fix integrate all nve/sphere", "timestep 1e-5", "run 50"});
+                "fix integrate all nve/sphere", "timestep 1e-5", "run 0", "run 50"});
     resumed = s.forces();
   }
   std::remove((file + ".100.bin").c_str());
