@@ -207,15 +207,15 @@ namespace jaeger {
   /* 4. The force on p: -P n + T (the tangential force in the frame q, to global) + the
      dashpots'. Advancing: the dashpot force of the movement du (limited as the keywords say;
      m_eff: the effective mass where the dashpots need it), kept in the record with its work;
-     at setup (not advancing) the record's last dashpot force again where `repeat` (the first
-     setup after read_restart: the half-step velocities it came from are gone), else none.
-     rec may be null at setup (no record). */
+     at a run's setup (not advancing) the record's last dashpot force again (nothing has moved
+     since; the half-step velocities it came from are gone). rec may be null at setup (no
+     record). */
   template <class L>
   DEMC_FN ContactForce assemble_force(double *rec, const frame::Quat &q, const StepResult &res,
                                       const Vec3 &n, const Vec3 &du, double overlap,
                                       const Material &mat, const ContactDashpots &dashpots,
                                       const DashpotLimits &limits, double m_eff, double dt,
-                                      bool advance, bool repeat)
+                                      bool advance)
   {
     const Vec3 T = frame::to_global(q, res.T.x, res.T.y);
     Vec3 fdamp = {0.0, 0.0, 0.0};
@@ -229,7 +229,7 @@ namespace jaeger {
       rec[L::fdamp_x + 2] = fdamp.z;
       dwd = dot(fdamp, du);
       rec[L::dampwork] += dwd;
-    } else if (rec && repeat) {
+    } else if (rec) {    // a run's setup: the last step's dashpot force again
       fdamp = {rec[L::fdamp_x], rec[L::fdamp_x + 1], rec[L::fdamp_x + 2]};
     }
     return {-res.P * n + T + fdamp, dwd};

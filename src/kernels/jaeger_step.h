@@ -187,7 +187,7 @@ namespace jaeger {
     out.rec = rec;
 
     const ContactForce f = assemble_force<L>(rec, q, out.res, c.n, c.du, c.overlap, mat, dashpots,
-                                             limits, c.m_eff, s.dt, s.advance, !s.advance);
+                                             limits, c.m_eff, s.dt, s.advance);
     out.force = f.force;
     out.damping_work = f.damping_work;
     if (s.normal_energy) out.un = normal_energy(mat, c.overlap);

@@ -6,7 +6,7 @@
    The law itself is kuhn::step() (kuhn_contact.h); this file is what every
    caller did around it: the contact's record (its history between steps),
    the dashpots (constant, of restitution, and their limits), the last
-   step's dashpot force again at the first setup after read_restart, the
+   step's dashpot force again at a run's setup, the
    rolling and twisting resistance (rolling_twisting.h), the work tallies,
    the one rule for "sliding" and the energy released at parting.
    The callers only gather a contact's geometry and scatter the results.

@@ -318,8 +318,8 @@ struct JaegerPairLoop :
     s.carry_length = d.carry_length;
     s.dt = d.dt;
     s.advance = ADVANCE;
-    // at the first setup after read_restart the last step's dashpot force again, as the limits
-    // left it (as the CPU style, R_FDAMP_X)
+    // (at a run's setup the last step's dashpot force again, as the limits left it: as the CPU
+    // style, R_FDAMP_X)
     // energies and counts only on energy steps, where compute pair reads them (as the CPU style)
     s.normal_energy = s.tangential_energy = d.eflag;
     const jaeger::StepOutcome o = jaeger::contact_step<Layout>(

@@ -4,8 +4,8 @@
      energy/atom yes|no, schedule static|dynamic (Kokkos variants only),
      damping_cap yes|no, limit_damping,
    their code in a restart file's settings, their values for extract(),
-   and whether the first setup after read_restart repeats the dashpot
-   forces the contact records kept.
+   and whether gran/coulomb's setup repeats the last step (the first
+   after read_restart).
 ------------------------------------------------------------------------- */
 
 #ifndef DEMC_PAIR_GRAN_DEMC_KEYWORDS_H

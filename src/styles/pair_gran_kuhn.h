@@ -61,7 +61,7 @@ class PairGranKuhn : public PairGranDemc {
   };
   // with rolling or twisting resistance (pair_style keywords rolling, twisting) the history
   // continues after H_SIZE: the rolling spring (3 values), the twisting angle, and the
-  // resistance's torque on i of the last step (repeated at the first setup after read_restart)
+  // resistance's torque on i of the last step (repeated at a run's setup)
   // single()'s extra values after the shared ones (SingleIndex): stored tangential energy, and
   // the contact's cumulative friction and damping dissipation since it formed
   enum KuhnSingleIndex { S_STORED_T = S_LAW, S_FRICTION, S_DAMPING, S_KUHN_SIZE };

@@ -208,6 +208,21 @@ double atom_energy_mismatch(LammpsSession &s, const std::string &history_id)
   return diff / scale;
 }
 
+void expect_atom_energies_sum_to_global(
+    const std::function<std::vector<std::string>(bool newton)> &input,
+    const std::string &pair_style, const std::string &history_id)
+{
+  for (bool newton : {true, false}) {
+    LammpsSession s;
+    s.load_plugin();
+    s.commands(input(newton));
+    s.commands(energy_computes(pair_style));
+    s.command("run 300");
+    ASSERT_GT(s.pair_extra()[2], 0.0) << "friction, newton " << newton;
+    EXPECT_LT(atom_energy_mismatch(s, history_id), 1e-10) << "newton " << newton;
+  }
+}
+
 double largest_friction_ratio(LammpsSession &s, const std::string &pair_local)
 {
   auto *pl = s.lmp->modify->get_compute_by_id(pair_local);

@@ -8,6 +8,7 @@
 #include <mpi.h>
 
 #include <array>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -65,6 +66,11 @@ std::vector<std::string> energy_computes(const std::string &pair_style);
 // pair style whose history fix is history_id), compared with the pair's global vector:
 // returns the largest difference relative to the largest global value
 double atom_energy_mismatch(LammpsSession &s, const std::string &history_id);
+// 300 steps of `input` (energy/atom yes) with energy_computes(pair_style), newton on and off:
+// the friction dissipation must be > 0 and atom_energy_mismatch() below 1e-10
+void expect_atom_energies_sum_to_global(
+    const std::function<std::vector<std::string>(bool newton)> &input,
+    const std::string &pair_style, const std::string &history_id);
 // kinetic (translation + rotation) + stored elastic + dissipated (pair vector entries 1-4)
 double total_energy(LammpsSession &s);
 // the largest |F_t| / F_n over the contacts, from compute `pair_local` (pair/local p5 p1 p2 p3)

@@ -188,19 +188,14 @@ TEST(RollingTwisting, EnergyBalanceOfPacking)
    dashpots in them (tolerance as gran/kuhn's own test), newton on and off */
 TEST(RollingTwisting, PerAtomEnergiesSumToGlobal)
 {
-  for (bool newton : {true, false}) {
-    LammpsSession s;
-    s.load_plugin();
-    s.commands(dense_packing_input({"pair_style gran/kuhn energy/atom yes rolling sds 2.0e3 0.01 "
+  expect_atom_energies_sum_to_global(
+      [](bool newton) {
+        return dense_packing_input({"pair_style gran/kuhn energy/atom yes rolling sds 2.0e3 0.01 "
                                     "0.1 twisting sds 1e-5 1e-10 3e-5",
                                     "pair_coeff * * 2.0e3 2.0e3 0.5 damping 0.002 0.001"},
-                                   newton));
-    s.commands(energy_computes("gran/kuhn"));
-    s.command("run 300");
-    const auto e = s.pair_extra();
-    ASSERT_GT(e[2], 0.0);
-    EXPECT_LT(atom_energy_mismatch(s, "DEMC_GRAN_KUHN_HISTORY0"), 1e-10) << "newton " << newton;
-  }
+                                   newton);
+      },
+      "gran/kuhn", "DEMC_GRAN_KUHN_HISTORY0");
 }
 
 // a run resumed from a restart file continues the one that went straight on (springs, layout)
