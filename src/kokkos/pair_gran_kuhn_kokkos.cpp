@@ -242,6 +242,7 @@ template <class DeviceType> PairGranKuhnKokkos<DeviceType>::~PairGranKuhnKokkos(
 template <class DeviceType> void PairGranKuhnKokkos<DeviceType>::init_style()
 {
   shared.check_settings(*this);
+  set_history_layout();
 
   // the Kokkos history fix replaces the placeholder made in PairGranKuhn's constructor
   // (keeping its place in the fix list); PairGranKuhn::init_style() then keeps it

@@ -13,7 +13,6 @@
 #include "demc_citations.h"
 #include "demc_restart_records.h"
 #include "fix_coulomb_friction.h"
-#include "resistance_keywords.h"
 
 #include "atom.h"
 #include "citeme.h"
@@ -177,7 +176,7 @@ void PairGranCoulomb::allocate()
   memory->create(mu, n + 1, n + 1, "pair:mu");
   memory->create(kfactor, n + 1, n + 1, "pair:kfactor");
   allocate_damping();
-  resistance.resize((n + 1) * (n + 1));
+  resistance.allocate(n);
   step_params.resize((n + 1) * (n + 1));
 }
 
@@ -286,12 +285,7 @@ void PairGranCoulomb::coeff(int narg, char **arg)
                     {damp_t, 0.0},
                     {restitution, damping ? 0.0 : a},
                     {restitution_t, 0.0}});
-  int ilo, ihi, jlo, jhi;
-  utils::bounds(FLERR, arg[0], 1, atom->ntypes, ilo, ihi, error);
-  utils::bounds(FLERR, arg[1], 1, atom->ntypes, jlo, jhi, error);
-  const int stride = atom->ntypes + 1;
-  for (int i = ilo; i <= ihi; i++)
-    for (int j = std::max(jlo, i); j <= jhi; j++) resistance[i * stride + j] = r;
+  resistance.set(lmp, arg[0], arg[1], r);
 }
 
 /* one keyword of pair_coeff at arg[iarg]: the dashpot (once; a, b: its two values, damping:
@@ -360,11 +354,7 @@ void PairGranCoulomb::init_style()
    the torque in every contact's */
 void PairGranCoulomb::set_history_layout()
 {
-  bool any = false;
-  const int stride = atom->ntypes + 1;
-  for (int i = 1; i <= atom->ntypes; i++)
-    for (int j = i; j <= atom->ntypes; j++)
-      if (setflag[i][j] && rt::active(resistance[i * stride + j])) any = true;
+  const bool any = rt::active(resistance.models_in_use(setflag));
   history_size = any ? H_RESISTANCE_SIZE : H_SIZE;
   record_layout = any ? cf::RecordLayout{H_FDAMP, H_ROLL, H_TWIST, H_TORQUE}
                       : cf::RecordLayout{H_FDAMP, -1, -1, -1};
@@ -412,38 +402,18 @@ double PairGranCoulomb::init_one(int i, int j)
     }
     mu[i][j] = std::sqrt(mu[i][i] * mu[j][j]);
     mix_damping(i, j);
-    mix_resistance(i, j);
   }
+  resistance.init_pair(lmp, "gran/coulomb", i, j, setflag[i][j] == 0);
   const int kind = static_cast<int>(law[i][j]);
   kfactor[i][j] = cf::stiffness_factor(kind, c1[i][j], c2[i][j]);
   for (double **a : {law, c1, c2, mu, kfactor, damp_n, damp_t, restitution, restitution_t})
     a[j][i] = a[i][j];
   set_pair_dashpots(i, j, kind == cf::HERTZ);
   const int stride = atom->ntypes + 1;
-  resistance[j * stride + i] = resistance[i * stride + j];
   step_params[i * stride + j] = {kind, kfactor[i][j], mu[i][j], pair_dashpots[i * stride + j],
-                                 resistance[i * stride + j]};
+                                 resistance.at(i, j)};
   step_params[j * stride + i] = step_params[i * stride + j];
   return contact_cutoff(i, j);
-}
-
-/* unlike types: the same models, the geometric means of their coefficients */
-void PairGranCoulomb::mix_resistance(int i, int j)
-{
-  const int stride = atom->ntypes + 1;
-  const rt::Params &a = resistance[i * stride + i], &b = resistance[j * stride + j];
-  if (a.rolling != b.rolling || a.twisting != b.twisting)
-    error->all(FLERR,
-               "Pair gran/coulomb: types {} and {} have different rolling or twisting models: "
-               "set pair_coeff {} {} explicitly",
-               i, j, i, j);
-  auto mixed = [](const rt::Sds &x, const rt::Sds &y) {
-    return rt::Sds{std::sqrt(x.k * y.k), std::sqrt(x.gamma * y.gamma), std::sqrt(x.mu * y.mu)};
-  };
-  rt::Params m = a;
-  m.roll = mixed(a.roll, b.roll);
-  m.twist = mixed(a.twist, b.twist);
-  resistance[i * stride + j] = m;
 }
 
 /* history of pair (i,j) seen from j: the friction force and the resistance's torque change
@@ -490,10 +460,7 @@ void PairGranCoulomb::write_restart_settings(FILE *fp)
   std::vector<double> values = {common_keywords_code(), iterate_tolerance,
                                 (double) iterate_max_sweeps, (double) norotate_group.size()};
   for (const char ch : norotate_group) values.push_back((double) (unsigned char) ch);
-  const int stride = atom->ntypes + 1;
-  for (int i = 1; i <= atom->ntypes; i++)
-    for (int j = i; j <= atom->ntypes; j++)
-      append_resistance_values(resistance[i * stride + j], values);
+  resistance.append_values(values);
   write_settings_record(fp, values);
 }
 
@@ -502,22 +469,17 @@ void PairGranCoulomb::read_restart_settings(FILE *fp)
   using demc_restart::checked_int;
   const std::string who = "Pair gran/coulomb settings";
   const std::vector<double> values = read_settings_record(fp);
-  const int stride = atom->ntypes + 1;
-  resistance.assign(stride * stride, rt::Params());
+  resistance.allocate(atom->ntypes);
   checked_int(lmp, (double) values.size(), 4, INT_MAX, who + ": values");
   const long len = checked_int(lmp, values[3], 0, (long) values.size() - 4,
                                who + ": length of the norotate group's name");
-  const long pairs = (long) atom->ntypes * (atom->ntypes + 1) / 2;
-  const long size = 4 + len + pairs * RESISTANCE_VALUES;
+  const long size = 4 + len + resistance.values_size();
   checked_int(lmp, (double) values.size(), size, size, who + ": values");
   std::string name;
   for (long k = 0; k < len; k++)
     name.push_back((char) checked_int(lmp, values[4 + k], 1, 255, who + ": group name"));
   norotate_group = name;
-  const double *v = values.data() + 4 + len;
-  for (int i = 1; i <= atom->ntypes; i++)
-    for (int j = i; j <= atom->ntypes; j++, v += RESISTANCE_VALUES)
-      resistance[i * stride + j] = resistance_from_values(lmp, v, who);
+  resistance.read_values(lmp, values.data() + 4 + len, who);
   set_common_keywords((double) checked_int(lmp, values[0], 0, 27, who + ": keywords"));
   first_setup_after_restart = true;
   iterate_tolerance = values[1];
@@ -534,13 +496,7 @@ std::string PairGranCoulomb::coeff_words(int i, int j) const
   const std::string damping = restitution[i][j] > 0.0
       ? fmt::format("restitution {:.17g} 0", restitution[i][j])
       : fmt::format("damping {:.17g} 0", damp_n[i][j]);
-  const rt::Params &r = resistance[i * (atom->ntypes + 1) + j];
-  std::string extra;
-  if (r.rolling)
-    extra += fmt::format(" rolling sds {:.17g} {:.17g} {:.17g}", r.roll.k, r.roll.gamma, r.roll.mu);
-  if (r.twisting == rt::TWISTING_SDS)
-    extra += fmt::format(" twisting sds {:.17g} {:.17g} {:.17g}", r.twist.k, r.twist.gamma,
-                         r.twist.mu);
+  const std::string extra = resistance.coeff_words(i, j);
   if (static_cast<int>(law[i][j]) == cf::HOOKE)
     return fmt::format("hooke {:.17g} {:.17g} {}{}", c1[i][j], mu[i][j], damping, extra);
   return fmt::format("hertz {:.17g} {:.17g} {:.17g} {}{}", c1[i][j], c2[i][j], mu[i][j], damping,

@@ -18,6 +18,7 @@ PairStyle(gran/coulomb,PairGranCoulomb);
 
 #include "coulomb_step.h"
 #include "pair_gran_demc.h"
+#include "resistance_table.h"
 
 #include <string>
 #include <vector>
@@ -83,9 +84,9 @@ class PairGranCoulomb : public PairGranDemc {
   // per type pair: normal law (a demc::coulomb::NormalLaw), its coefficients (hooke: kn, 0;
   // hertz: E, nu), friction coefficient; the stiffness factor of the law (kn or 4/3 E*)
   double **law, **c1, **c2, **mu, **kfactor;
-  // per type pair (index i (ntypes + 1) + j): rolling and twisting resistance (pair_coeff
-  // keywords rolling, twisting), and the contact step's parameters (init_one())
-  std::vector<demc::resistance::Params> resistance;
+  // per type pair: rolling and twisting resistance (pair_coeff keywords rolling, twisting), and
+  // (index i (ntypes + 1) + j) the contact step's parameters (init_one())
+  DemcResistanceTable resistance;
   std::vector<demc::coulomb::StepParams> step_params;
   int history_size = H_SIZE;    // values per contact history
   demc::coulomb::RecordLayout record_layout = {H_FDAMP, -1, -1, -1};
@@ -97,7 +98,6 @@ class PairGranCoulomb : public PairGranDemc {
   void allocate();
   int parse_coeff_keyword(int narg, char **arg, int iarg, bool &dashpot_set, double &a, double &b,
                           bool &damping, demc::resistance::Params &r);
-  void mix_resistance(int i, int j);
   void set_history_layout();
   demc::coulomb::StepParams &type_step(int ti, int tj)
   {

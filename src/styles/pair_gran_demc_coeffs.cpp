@@ -8,6 +8,7 @@
 #include "pair_gran_demc.h"
 
 #include "demc_restart_records.h"
+#include "resistance_keywords.h"
 
 #include "atom.h"
 #include "comm.h"
@@ -28,7 +29,8 @@ const PairGranDemc &DemcCoefficientIO::owner() const
 }
 
 /* ----------------------------------------------------------------------
-   pair_coeff I J c1 c2 mu [damping nu_n nu_t]: what both laws take alike
+   pair_coeff I J c1 c2 mu [damping nu_n nu_t | restitution e x_t]
+   [rolling ...] [twisting ...]: what the laws take alike
 ------------------------------------------------------------------------- */
 
 DemcCoefficientIO::CoeffArgs DemcCoefficientIO::read_coeff_args(int narg, char **arg,
@@ -36,29 +38,56 @@ DemcCoefficientIO::CoeffArgs DemcCoefficientIO::read_coeff_args(int narg, char *
 {
   PairGranDemc &pair = owner();
   const std::string &style_name = pair.style_name;
-  if (narg != 5 && narg != 8)
-    pair.error->all(FLERR,
-                    "Pair_coeff {} expects: I J {} [damping nu_n nu_t | restitution e x_t], got "
-                    "{} arguments",
-                    style_name, law_names, narg);
+  if (narg < 5) usage_error(narg, law_names);
   CoeffArgs c;
   for (int k = 0; k < 3; k++) c.law[k] = utils::numeric(FLERR, arg[2 + k], false, pair.lmp);
   c.damp_n = c.damp_t = c.restitution = c.restitution_t = 0.0;
   if (c.law[2] < 0.0)
     pair.error->all(FLERR, "Pair_coeff {}: mu must be >= 0, got {}", style_name, c.law[2]);
-  if (narg == 5) return c;
-  const bool damping = strcmp(arg[5], "damping") == 0;
-  if (!damping && strcmp(arg[5], "restitution") != 0)
+  bool dashpot_set = false;
+  for (int iarg = 5; iarg < narg;) {
+    const int used = parse_resistance_keyword(pair.lmp, "Pair_coeff " + style_name, narg, arg,
+                                              iarg, c.resistance);
+    iarg += used > 0 ? used : read_dashpot_keyword(narg, arg, iarg, law_names, dashpot_set, c);
+  }
+  return c;
+}
+
+void DemcCoefficientIO::usage_error(int narg, const char *law_names)
+{
+  PairGranDemc &pair = owner();
+  pair.error->all(FLERR,
+                  "Pair_coeff {} expects: I J {} [damping nu_n nu_t | restitution e x_t] "
+                  "[rolling sds k gamma mu] [twisting sds k gamma mu | twisting marshall], got {} "
+                  "arguments",
+                  pair.style_name, law_names, narg);
+}
+
+/* the dashpot keyword at arg[iarg] (once) into c; returns the arguments used */
+int DemcCoefficientIO::read_dashpot_keyword(int narg, char **arg, int iarg,
+                                            const char *law_names, bool &dashpot_set,
+                                            CoeffArgs &c)
+{
+  PairGranDemc &pair = owner();
+  const std::string &style_name = pair.style_name;
+  const bool damping = strcmp(arg[iarg], "damping") == 0;
+  if (!damping && strcmp(arg[iarg], "restitution") != 0)
     pair.error->all(FLERR,
-                    "Unknown pair_coeff {} keyword: {} (expected 'damping' or 'restitution')",
-                    style_name, arg[5]);
-  const double a = utils::numeric(FLERR, arg[6], false, pair.lmp);
-  const double b = utils::numeric(FLERR, arg[7], false, pair.lmp);
+                    "Unknown pair_coeff {} keyword: {} (expected 'damping', 'restitution', "
+                    "'rolling' or 'twisting')",
+                    style_name, arg[iarg]);
+  if (dashpot_set)
+    pair.error->all(FLERR, "Pair_coeff {}: {} given twice or with the other dashpot keyword",
+                    style_name, arg[iarg]);
+  if (iarg + 3 > narg) usage_error(narg, law_names);
+  dashpot_set = true;
+  const double a = utils::numeric(FLERR, arg[iarg + 1], false, pair.lmp);
+  const double b = utils::numeric(FLERR, arg[iarg + 2], false, pair.lmp);
   const std::string problem = demc_damping_values_problem(!damping, a, b);
   if (!problem.empty()) pair.error->all(FLERR, "Pair_coeff {}: {}", style_name, problem);
   (damping ? c.damp_n : c.restitution) = a;
   (damping ? c.damp_t : c.restitution_t) = b;
-  return c;
+  return 3;
 }
 
 /* ---------------------------------------------------------------------- */

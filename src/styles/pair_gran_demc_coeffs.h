@@ -8,6 +8,8 @@
 #ifndef DEMC_PAIR_GRAN_DEMC_COEFFS_H
 #define DEMC_PAIR_GRAN_DEMC_COEFFS_H
 
+#include "rolling_twisting.h"
+
 #include <cstdio>
 #include <initializer_list>
 #include <utility>
@@ -17,16 +19,20 @@ namespace LAMMPS_NS {
 
 class DemcCoefficientIO {
  protected:
-  // pair_coeff I J c1 c2 mu [damping nu_n nu_t | restitution e x_t], read and checked for what
-  // both laws share
+  // pair_coeff I J c1 c2 mu [damping nu_n nu_t | restitution e x_t] [rolling ...]
+  // [twisting ...], read and checked for what the laws share
   struct CoeffArgs {
     double law[3];            // c1 c2 mu; mu checked >= 0, the law checks c1 and c2
     double damp_n, damp_t;    // 0 without the keyword; checked >= 0
     // coefficient of restitution in (0, 1] and the tangential to normal dashpot ratio (>= 0);
     // 0 0 without the keyword
     double restitution, restitution_t;
+    demc::resistance::Params resistance;    // rolling and twisting (none without the keywords)
   };
   CoeffArgs read_coeff_args(int narg, char **arg, const char *law_names);    // e.g. "kn kt mu"
+  int read_dashpot_keyword(int narg, char **arg, int iarg, const char *law_names,
+                           bool &dashpot_set, CoeffArgs &c);
+  [[noreturn]] void usage_error(int narg, const char *law_names);
   // pair_coeff's type ranges: set each array to its value for every i <= j in them
   void set_coefficients(const char *types_i, const char *types_j,
                         std::initializer_list<std::pair<double **, double>> values);

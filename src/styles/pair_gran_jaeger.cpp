@@ -321,6 +321,8 @@ void PairGranJaeger::coeff(int narg, char **arg)
   if (e_one <= 0.0) error->all(FLERR, "Pair_coeff gran/jaeger: E must be > 0, got {}", e_one);
   if (nu_one <= -1.0 || nu_one >= 0.5)
     error->all(FLERR, "Pair_coeff gran/jaeger: nu must be within (-1, 0.5), got {}", nu_one);
+  if (demc::resistance::active(c.resistance))
+    error->all(FLERR, "Pair_coeff gran/jaeger: rolling and twisting resistance are not available");
   if (!allocated) allocate();
   set_coefficients(arg[0], arg[1],
                    {{youngs, e_one},

@@ -15,7 +15,6 @@
 #include "demc_restart_records.h"
 #include "kuhn_contact.h"
 #include "kuhn_keywords.h"
-#include "resistance_keywords.h"
 
 #include "atom.h"
 #include "citeme.h"
@@ -231,10 +230,16 @@ double PairGranKuhn::parting_energy(int i, int j, const double *history) const
                               radius[i] * radius[j] / (radius[i] + radius[j]));
 }
 
-/* the history's layout for the resistance options */
+/* the history's layout: with rolling or twisting on any type pair, room for the springs and
+   the torque in every contact's; the contact histories keep the layout of the first run */
 void PairGranKuhn::set_history_layout()
 {
-  history_size = kuhn::place_resistance(resistance, H_SIZE, record_layout);
+  const int old_size = history_size;
+  history_size = kuhn::place_resistance(resistance.models_in_use(setflag), H_SIZE, record_layout);
+  if (fix_history != nullptr && history_size != old_size)
+    error->all(FLERR,
+               "Pair gran/kuhn: rolling or twisting cannot be switched on or off for all type "
+               "pairs after a run (the contact histories are laid out for the first run's)");
 }
 
 /* ---------------------------------------------------------------------- */
@@ -247,6 +252,7 @@ void PairGranKuhn::allocate()
   memory->create(kt, n + 1, n + 1, "pair:kt");
   memory->create(mu, n + 1, n + 1, "pair:mu");
   allocate_damping();
+  resistance.allocate(n);
 }
 
 /* ----------------------------------------------------------------------
@@ -259,26 +265,18 @@ void PairGranKuhn::settings(int narg, char **arg)
 {
   refinements = kuhn::ALL;
   reset_common_keywords();
-  const int old_size = history_size;
-  resistance = rt::Params();
   int iarg = 0;
   while (iarg < narg) {
     int used = parse_kuhn_refinement(lmp, "pair_style gran/kuhn", narg, arg, iarg, refinements);
-    if (used == 0)
-      used = parse_resistance_keyword(lmp, "pair_style gran/kuhn", narg, arg, iarg, resistance);
     if (used == 0) used = parse_common_keyword(narg, arg, iarg);
     if (used == 0) error->all(FLERR, "Unknown pair_style gran/kuhn keyword: {}", arg[iarg]);
     iarg += used;
   }
-  set_history_layout();
-  // the contact histories are laid out for the options the style first ran with
-  if (fix_history != nullptr && history_size != old_size)
-    error->all(FLERR, "pair_style gran/kuhn: rolling or twisting cannot be switched on or off "
-                      "once the style has run (pair_style none first)");
 }
 
 /* ----------------------------------------------------------------------
    pair_coeff I J kn kt mu [damping nu_n nu_t | restitution e x_t]
+                           [rolling sds k gamma mu] [twisting sds k gamma mu | marshall]
 ------------------------------------------------------------------------- */
 
 void PairGranKuhn::coeff(int narg, char **arg)
@@ -296,6 +294,7 @@ void PairGranKuhn::coeff(int narg, char **arg)
                     {damp_t, c.damp_t},
                     {restitution, c.restitution},
                     {restitution_t, c.restitution_t}});
+  resistance.set(lmp, arg[0], arg[1], c.resistance);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -303,6 +302,7 @@ void PairGranKuhn::coeff(int narg, char **arg)
 void PairGranKuhn::init_style()
 {
   PairGranDemc::init_style();
+  set_history_layout();
   // the history fix replaces the placeholder made in the constructor
   if (fix_history == nullptr) {
     auto cmd = fmt::format("{} all DEMC/NEIGH_HISTORY {}", history_fix_id(), history_size);
@@ -331,6 +331,7 @@ double PairGranKuhn::init_one(int i, int j)
     mu[i][j] = std::sqrt(mu[i][i] * mu[j][j]);
     mix_damping(i, j);
   }
+  resistance.init_pair(lmp, "gran/kuhn", i, j, setflag[i][j] == 0);
   for (double **a : {kn, kt, mu, damp_n, damp_t, restitution, restitution_t}) a[j][i] = a[i][j];
   // restitution damping is added by the style (its dashpots depend on the masses): the
   // kernel's constant dashpots are 0 then
@@ -342,7 +343,7 @@ double PairGranKuhn::init_one(int i, int j)
   // twisting marshall takes the law's tangential spring, dashpot and friction coefficient
   resistance_params.resize(stride * stride);
   resistance_params[i * stride + j] = resistance_params[j * stride + i] =
-      kuhn::resistance_for(resistance, kt[i][j], damp_t[i][j], mu[i][j]);
+      kuhn::resistance_for(resistance.at(i, j), kt[i][j], damp_t[i][j], mu[i][j]);
   return contact_cutoff(i, j);
 }
 
@@ -387,13 +388,14 @@ void PairGranKuhn::read_restart(FILE *fp)
    settings (the cumulative sums go to the restart file through fix
    DEMC/ATOM_ENERGY: this is called on rank 0 only, where no collective
    communication is possible): a record (write_settings_record()) of the
-   refinement bits, the common keywords and the resistance sub-models
+   refinement bits, the common keywords and each type pair's rolling and
+   twisting (i <= j, RESISTANCE_VALUES each)
 ------------------------------------------------------------------------- */
 
 void PairGranKuhn::write_restart_settings(FILE *fp)
 {
   std::vector<double> values = {(double) refinements, common_keywords_code()};
-  append_resistance_values(resistance, values);
+  resistance.append_values(values);
   write_settings_record(fp, values);
 }
 
@@ -403,12 +405,12 @@ void PairGranKuhn::read_restart_settings(FILE *fp)
 {
   const std::string who = "Pair gran/kuhn settings";
   const std::vector<double> values = read_settings_record(fp);
-  demc_restart::checked_int(lmp, (double) values.size(), 2 + RESISTANCE_VALUES,
-                            2 + RESISTANCE_VALUES, who + ": values");
+  resistance.allocate(atom->ntypes);
+  const long size = 2 + resistance.values_size();
+  demc_restart::checked_int(lmp, (double) values.size(), size, size, who + ": values");
   refinements = (unsigned) demc_restart::checked_int(lmp, values[0], 0, INT_MAX,
                                                      who + ": refinements");
-  resistance = resistance_from_values(lmp, values.data() + 2, who);
-  set_history_layout();
+  resistance.read_values(lmp, values.data() + 2, who);
   set_common_keywords(
       (double) demc_restart::checked_int(lmp, values[1], 0, 27, who + ": keywords"));
 }
@@ -418,8 +420,8 @@ void PairGranKuhn::read_restart_settings(FILE *fp)
 void PairGranKuhn::write_data(FILE *fp)
 {
   for (int i = 1; i <= atom->ntypes; i++)
-    fprintf(fp, "%d %.17g %.17g %.17g %s\n", i, kn[i][i], kt[i][i], mu[i][i],
-            damping_words(i, i).c_str());
+    fprintf(fp, "%d %.17g %.17g %.17g %s%s\n", i, kn[i][i], kt[i][i], mu[i][i],
+            damping_words(i, i).c_str(), resistance.coeff_words(i, i).c_str());
 }
 
 /* ---------------------------------------------------------------------- */
@@ -428,8 +430,8 @@ void PairGranKuhn::write_data_all(FILE *fp)
 {
   for (int i = 1; i <= atom->ntypes; i++)
     for (int j = i; j <= atom->ntypes; j++)
-      fprintf(fp, "%d %d %.17g %.17g %.17g %s\n", i, j, kn[i][j], kt[i][j], mu[i][j],
-              damping_words(i, j).c_str());
+      fprintf(fp, "%d %d %.17g %.17g %.17g %s%s\n", i, j, kn[i][j], kt[i][j], mu[i][j],
+              damping_words(i, j).c_str(), resistance.coeff_words(i, j).c_str());
 }
 
 /* ----------------------------------------------------------------------

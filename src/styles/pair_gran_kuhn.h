@@ -16,6 +16,7 @@ PairStyle(gran/kuhn,PairGranKuhn);
 
 #include "kuhn_step.h"
 #include "pair_gran_demc.h"
+#include "resistance_table.h"
 #include "rolling_twisting.h"
 
 #include <vector>
@@ -59,7 +60,7 @@ class PairGranKuhn : public PairGranDemc {
     H_FDAMP_Z,
     H_SIZE
   };
-  // with rolling or twisting resistance (pair_style keywords rolling, twisting) the history
+  // with rolling or twisting resistance on any type pair (pair_coeff keywords) the history
   // continues after H_SIZE: the rolling spring (3 values), the twisting angle, and the
   // resistance's torque on i of the last step (repeated at a run's setup)
   // single()'s extra values after the shared ones (SingleIndex): stored tangential energy, and
@@ -111,9 +112,9 @@ class PairGranKuhn : public PairGranDemc {
                                                   demc::kuhn::Phase phase, LawTotals &totals);
   bool restitution_active = false;    // init_style()
 
-  // rolling and twisting resistance (pair_style keywords rolling, twisting): the options, and
-  // per type pair the kernel's parameters (twisting marshall: the law's kt, damp_t, mu)
-  demc::resistance::Params resistance;
+  // rolling and twisting resistance per type pair (pair_coeff keywords rolling, twisting), and
+  // the kernel's parameters (twisting marshall: the law's kt, damp_t, mu; init_one())
+  DemcResistanceTable resistance;
   std::vector<demc::resistance::Params> resistance_params;
   // values per contact history, and where the record's values lie in it (kuhn_step.h)
   int history_size = H_SIZE;

@@ -66,18 +66,22 @@ namespace {
 
 const int STEPS = 100;
 
-std::vector<std::string> pair_lines(const std::string &style_args = "")
+// style_args: pair_style's keywords; coeff_args: pair_coeff's after the dashpots
+std::vector<std::string> pair_lines(const std::string &style_args = "",
+                                    const std::string &coeff_args = "")
 {
   return {"pair_style gran/kuhn" + style_args,
-          "pair_coeff * * 2.0e3 2.0e3 0.5 damping 0.002 0.001"};
+          "pair_coeff * * 2.0e3 2.0e3 0.5 damping 0.002 0.001" + coeff_args};
 }
 
 using Outcome = PackingOutcome;
 
 // the packing, STEPS steps, histories handed over by the sorts (see run_packing)
-Outcome run(MPI_Comm comm, const std::vector<std::string> &args, const std::string &style_args = "")
+Outcome run(MPI_Comm comm, const std::vector<std::string> &args, const std::string &style_args = "",
+            const std::string &coeff_args = "")
 {
-  return run_packing<Outcome>(comm, args, pair_lines(style_args), "gran/kuhn", 9, STEPS);
+  return run_packing<Outcome>(comm, args, pair_lines(style_args, coeff_args), "gran/kuhn", 9,
+                              STEPS);
 }
 
 void expect_same_physics(const Outcome &cpu, const Outcome &kk)
@@ -229,12 +233,12 @@ TEST(KokkosKuhn, DashpotsContinueFromARestartFile)
 // write_restart command between runs attaches histories to the wrong partners (O(1)
 // differences) and read_restart restores no history at all.
 namespace {
-void expect_restart_continuity(const std::string &style_args, const std::string &name)
+void expect_restart_continuity(const std::string &coeff_args, const std::string &name)
 {
   const std::string file = std::string(DEMC_TEST_OUTPUT_DIR) + "/kokkos_kuhn_" + name + "_t" +
       threads() + ".bin";
   const auto input = dense_packing_input(
-      {"pair_style gran/kuhn" + style_args, "pair_coeff * * 2.0e3 2.0e3 0.5"}, false);
+      {"pair_style gran/kuhn", "pair_coeff * * 2.0e3 2.0e3 0.5" + coeff_args}, false);
   auto forces_after = [&](const std::vector<std::string> &lines) {
     LammpsSession s(MPI_COMM_WORLD, kokkos_args());
     s.load_plugin();
@@ -255,7 +259,7 @@ void expect_restart_continuity(const std::string &style_args, const std::string 
   const double dw = max_relative_difference(straight, written);
   const double dr = max_relative_difference(straight, resumed);
   printf("[ measured ] restart%s: write_restart between runs %.3g, read_restart %.3g\n",
-         style_args.c_str(), dw, dr);
+         coeff_args.c_str(), dw, dr);
   EXPECT_LT(dw, 1e-10) << "write_restart between runs changed the run";
   EXPECT_LT(dr, 1e-10) << "the run resumed from the restart file differs";
 }
@@ -277,8 +281,8 @@ TEST(KokkosKuhn, RollingTwistingAsCpuStyle)
 {
   // (weak enough that the packing still moves and is re-neighbored)
   const std::string options = " rolling sds 200 0.001 0.01 twisting sds 1e-6 1e-10 3e-6";
-  expect_same_physics(run(MPI_COMM_WORLD, {}, options),
-                      run(MPI_COMM_WORLD, kokkos_args(), options));
+  expect_same_physics(run(MPI_COMM_WORLD, {}, "", options),
+                      run(MPI_COMM_WORLD, kokkos_args(), "", options));
 }
 
 namespace {
@@ -553,8 +557,9 @@ struct PathStep {
   std::vector<double> values;    // forces and torques of both atoms, energy, pair vector
 };
 
+// pair: pair_style's arguments; coeff_args: pair_coeff's after the dashpots
 std::vector<PathStep> driven_pair(const std::vector<std::string> &args, const std::string &pair,
-                                  unsigned seed, int &builds)
+                                  const std::string &coeff_args, unsigned seed, int &builds)
 {
   const double dt = 1e-3, pi = 3.14159265358979323846;
   LammpsSession s(MPI_COMM_WORLD, args);
@@ -565,7 +570,8 @@ std::vector<PathStep> driven_pair(const std::vector<std::string> &args, const st
               "create_atoms 1 single 0.33 0.66 0.66 units box", "set group all diameter 1.0",
               "set group all density 1000", "neighbor 0.02 bin",
               "neigh_modify every 1 delay 0 check no", "pair_style " + pair,
-              "pair_coeff * * 1e5 8e4 0.5 damping 20 10", "compute e all pair gran/kuhn",
+              "pair_coeff * * 1e5 8e4 0.5 damping 20 10" + coeff_args,
+              "compute e all pair gran/kuhn",
               fmt::format("timestep {}", dt), "thermo 1", "run 0 post no"});
   std::mt19937 rng(seed);
   std::uniform_real_distribution<double> u(-1.0, 1.0);
@@ -607,11 +613,13 @@ std::vector<PathStep> driven_pair(const std::vector<std::string> &args, const st
   return out;
 }
 
-void expect_bitwise_as_cpu_step(const std::string &options, unsigned seed)
+void expect_bitwise_as_cpu_step(const std::string &style_args, const std::string &coeff_args,
+                                unsigned seed)
 {
   int builds_cpu = 0, builds_kk = 0;
-  const auto cpu = driven_pair({}, "gran/kuhn " + options, seed, builds_cpu);
-  const auto kk = driven_pair(kokkos_args(), "gran/kuhn " + options, seed, builds_kk);
+  const std::string options = style_args + coeff_args;
+  const auto cpu = driven_pair({}, "gran/kuhn" + style_args, coeff_args, seed, builds_cpu);
+  const auto kk = driven_pair(kokkos_args(), "gran/kuhn" + style_args, coeff_args, seed, builds_kk);
   ASSERT_EQ(cpu.size(), kk.size());
   int differing = 0, first = -1, sliding = 0, apart = 0;
   for (size_t k = 0; k < cpu.size(); k++) {
@@ -638,10 +646,10 @@ void expect_bitwise_as_cpu_step(const std::string &options, unsigned seed)
 
 TEST(KokkosKuhn, StepBitwiseAsCpuStepAlongRandomPaths)
 {
-  expect_bitwise_as_cpu_step("", 11);
-  expect_bitwise_as_cpu_step("rolling sds 1e4 5 0.05 twisting sds 50 0.5 0.02", 12);
-  expect_bitwise_as_cpu_step("rolling sds 1e4 0 0.05 twisting marshall limit_damping", 13);
-  expect_bitwise_as_cpu_step("conventional rolling sds 3e3 2 0.1", 14);
+  expect_bitwise_as_cpu_step("", "", 11);
+  expect_bitwise_as_cpu_step("", " rolling sds 1e4 5 0.05 twisting sds 50 0.5 0.02", 12);
+  expect_bitwise_as_cpu_step(" limit_damping", " rolling sds 1e4 0 0.05 twisting marshall", 13);
+  expect_bitwise_as_cpu_step(" conventional", " rolling sds 3e3 2 0.1", 14);
 }
 
 /* rolling resistance through gran/kuhn/kk: the closed form of the CPU style's test
@@ -652,8 +660,8 @@ TEST(KokkosKuhn, RollingSphereDeceleratesAtFiveSeventhsMuRollG)
   const double mu_roll = 0.1, v0 = 0.02;
   LammpsSession s(MPI_COMM_WORLD, kokkos_args());
   s.load_plugin();
-  s.commands(incline_input({"kuhn", false, 0.0, "restitution 0.3 1",
-                            fmt::format("rolling sds 1e5 60 {}", mu_roll)}));
+  s.commands(incline_input(
+      {"kuhn", false, 0.0, fmt::format("restitution 0.3 1 rolling sds 1e5 60 {}", mu_roll), ""}));
   s.commands({fmt::format("velocity small set {} 0 0", v0),
               fmt::format("set type 1 omega 0 {} 0", v0 / INCLINE_RADIUS), "run 0 post no"});
   const double a = 5.0 / 7.0 * mu_roll * INCLINE_G * INCLINE_BIG / (INCLINE_BIG + INCLINE_RADIUS);

@@ -35,7 +35,6 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <random>
 #include <string>
 #include <vector>
@@ -1165,65 +1164,4 @@ TEST(GranCoulomb, PairAgainstAHugeSphereIsTheWall)
     EXPECT_NEAR(pw[0], ww[0], work_bound * ww[0]) << seed;
     EXPECT_NEAR(pw[1], ww[1], work_bound * ww[1]) << seed;
   }
-}
-
-namespace {
-// the lines of a data file's "PairIJ Coeffs" section
-std::vector<std::string> pair_ij_lines(const std::string &file)
-{
-  std::ifstream in(file);
-  std::vector<std::string> out;
-  std::string line;
-  bool inside = false;
-  while (std::getline(in, line)) {
-    if (line.rfind("PairIJ Coeffs", 0) == 0) {
-      inside = true;
-      continue;
-    }
-    if (!inside || line.empty()) {
-      if (inside && !out.empty()) break;
-      continue;
-    }
-    out.push_back(line);
-  }
-  return out;
-}
-}    // namespace
-
-/* write_data pair ij writes every type pair's rolling and twisting (unlike types: the geometric
-   means, the documented mixing), and read_data gives them back: written again, the same lines */
-TEST(GranCoulomb, WriteDataKeepsRollingAndTwisting)
-{
-  {
-    LammpsSession s;
-    s.load_plugin();
-    s.commands(dense_packing_input(
-        {"pair_style gran/coulomb",
-         "pair_coeff 1 1 hooke 2000 0.5 rolling sds 2000 0.01 0.1 twisting sds 1e-5 0 3e-5",
-         "pair_coeff 2 2 hooke 3000 0.4 rolling sds 1000 0.04 0.2 twisting sds 4e-5 0 1e-5"},
-        true));
-    s.commands({"run 0", "write_data coulomb_coeffs.data pair ij"});
-  }
-  const auto first = pair_ij_lines("coulomb_coeffs.data");
-  ASSERT_EQ(first.size(), 3u);
-  EXPECT_NE(first[0].find("rolling sds 2000 0.01 0.10000000000000001 twisting sds 1.0000000000000001e-05 0 3.0000000000000001e-05"),
-            std::string::npos)
-      << first[0];
-  EXPECT_NE(first[1].find(fmt::format("rolling sds {:.17g} {:.17g} {:.17g} twisting sds {:.17g} 0 "
-                                      "{:.17g}",
-                                      std::sqrt(2000.0 * 1000.0), std::sqrt(0.01 * 0.04),
-                                      std::sqrt(0.1 * 0.2), std::sqrt(1e-5 * 4e-5),
-                                      std::sqrt(3e-5 * 1e-5))),
-            std::string::npos)
-      << first[1];
-  {
-    LammpsSession s;
-    s.load_plugin();
-    s.commands({"units si", "atom_style sphere", "comm_modify vel yes", "pair_style gran/coulomb",
-                "read_data coulomb_coeffs.data", "run 0",
-                "write_data coulomb_coeffs.data pair ij"});
-  }
-  const auto second = pair_ij_lines("coulomb_coeffs.data");
-  std::remove("coulomb_coeffs.data");
-  EXPECT_EQ(first, second);
 }

@@ -1,5 +1,5 @@
-/* Layer (b): rolling and twisting resistance in pair_style gran/kuhn (keywords rolling sds,
-   twisting sds|marshall) and gran/coulomb (pair_coeff keywords; its wall: the deceleration).
+/* Layer (b): rolling and twisting resistance in pair_style gran/kuhn and gran/coulomb
+   (pair_coeff keywords rolling sds, twisting sds|marshall; their walls: the fix's keywords).
    - against LAMMPS's own pair_style granular (hooke, tangential linear_history, rolling sds,
      twisting sds or marshall), an independent implementation, on two spheres whose pair does
      not rotate: the torques and spins to 1e-12;
@@ -24,6 +24,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <fstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -113,8 +114,8 @@ void expect_as_lammps(const std::vector<std::string> &ours, const std::string &g
    mu_twist 0.01 m: 10 N m within ~170 steps. The dashpots act throughout. */
 TEST(RollingTwisting, SdsEqualsPairGranular)
 {
-  expect_as_lammps({"pair_style gran/kuhn rolling sds 1e5 20 0.1 twisting sds 2e3 0.5 0.01",
-                    "pair_coeff * * 1e5 8e4 0.5"},
+  expect_as_lammps({"pair_style gran/kuhn",
+                    "pair_coeff * * 1e5 8e4 0.5 rolling sds 1e5 20 0.1 twisting sds 2e3 0.5 0.01"},
                    "rolling sds 1e5 20 0.1 twisting sds 2e3 0.5 0.01", "rolling + twisting sds");
 }
 
@@ -132,17 +133,17 @@ TEST(RollingTwisting, CoulombSdsEqualsPairGranular)
 // Marshall's twisting from the tangential spring (8e4), its dashpot (0) and mu (0.5)
 TEST(RollingTwisting, MarshallEqualsPairGranular)
 {
-  expect_as_lammps({"pair_style gran/kuhn rolling sds 5e4 0 0.05 twisting marshall",
-                    "pair_coeff * * 1e5 8e4 0.5"},
+  expect_as_lammps({"pair_style gran/kuhn",
+                    "pair_coeff * * 1e5 8e4 0.5 rolling sds 5e4 0 0.05 twisting marshall"},
                    "rolling sds 5e4 0 0.05 twisting marshall", "rolling sds + twisting marshall");
 }
 
 namespace {
 std::vector<std::string> packing(bool newton = true)
 {
-  return dense_packing_input({"pair_style gran/kuhn rolling sds 2.0e3 0.0 0.1 twisting sds "
-                              "1e-5 0.0 3e-5",
-                              "pair_coeff * * 2.0e3 2.0e3 0.5"},
+  return dense_packing_input({"pair_style gran/kuhn",
+                              "pair_coeff * * 2.0e3 2.0e3 0.5 rolling sds 2.0e3 0.0 0.1 twisting "
+                              "sds 1e-5 0.0 3e-5"},
                              newton);
 }
 }    // namespace
@@ -156,11 +157,13 @@ std::vector<std::string> packing(bool newton = true)
    and both stay within gran/kuhn's balance bound of 4e-6 (test_gran_kuhn). Booked with the
    end-of-step torques, as before, the resistance added 1.3e-4 (first order in dt: 6.5e-5 at
    dt/2); with the start torque scaled onto this step's limit, 2.7e-5. */
-double packing_energy_drift(const std::string &pair_style, double &friction)
+double packing_energy_drift(const std::string &resistance, double &friction)
 {
   LammpsSession s;
   s.load_plugin();
-  s.commands(dense_packing_input({pair_style, "pair_coeff * * 2.0e3 2.0e3 0.5"}, true));
+  s.commands(
+      dense_packing_input({"pair_style gran/kuhn", "pair_coeff * * 2.0e3 2.0e3 0.5" + resistance},
+                          true));
   s.commands(energy_computes("gran/kuhn"));
   s.command("timestep 2e-7");
   const double e0 = total_energy(s);
@@ -172,9 +175,9 @@ double packing_energy_drift(const std::string &pair_style, double &friction)
 TEST(RollingTwisting, EnergyBalanceOfPacking)
 {
   double friction = 0.0, friction_plain = 0.0;
-  const double drift = packing_energy_drift(
-      "pair_style gran/kuhn rolling sds 2.0e3 0.0 0.1 twisting sds 1e-5 0.0 3e-5", friction);
-  const double plain = packing_energy_drift("pair_style gran/kuhn", friction_plain);
+  const double drift =
+      packing_energy_drift(" rolling sds 2.0e3 0.0 0.1 twisting sds 1e-5 0.0 3e-5", friction);
+  const double plain = packing_energy_drift("", friction_plain);
   std::printf("[ energy   ] relative drift with rolling and twisting %.4e, without %.4e; "
               "friction/initial %.3f and %.3f\n",
               drift, plain, friction, friction_plain);
@@ -190,9 +193,9 @@ TEST(RollingTwisting, PerAtomEnergiesSumToGlobal)
 {
   expect_atom_energies_sum_to_global(
       [](bool newton) {
-        return dense_packing_input({"pair_style gran/kuhn energy/atom yes rolling sds 2.0e3 0.01 "
-                                    "0.1 twisting sds 1e-5 1e-10 3e-5",
-                                    "pair_coeff * * 2.0e3 2.0e3 0.5 damping 0.002 0.001"},
+        return dense_packing_input({"pair_style gran/kuhn energy/atom yes",
+                                    "pair_coeff * * 2.0e3 2.0e3 0.5 damping 0.002 0.001 rolling "
+                                    "sds 2.0e3 0.01 0.1 twisting sds 1e-5 1e-10 3e-5"},
                                    newton);
       },
       "gran/kuhn", "DEMC_GRAN_KUHN_HISTORY0");
@@ -226,14 +229,112 @@ TEST(RollingTwisting, RestartContinuity)
   EXPECT_LT(max_relative_difference(straight_t, resumed_t), 1e-12);
 }
 
+namespace {
+// the lines of a data file's "PairIJ Coeffs" section
+std::vector<std::string> pair_ij_lines(const std::string &file)
+{
+  std::ifstream in(file);
+  std::vector<std::string> out;
+  std::string line;
+  bool inside = false;
+  while (std::getline(in, line)) {
+    if (line.rfind("PairIJ Coeffs", 0) == 0) {
+      inside = true;
+      continue;
+    }
+    if (!inside || line.empty()) {
+      if (inside && !out.empty()) break;
+      continue;
+    }
+    out.push_back(line);
+  }
+  return out;
+}
+
+/* write_data pair ij writes every type pair's rolling and twisting (unlike types: the geometric
+   means, the documented mixing), and read_data gives them back: written again, the same lines.
+   law_1, law_2: the two types' law coefficients; twisting: "sds" (k 1e-5 and 4e-5, mu 3e-5 and
+   1e-5) or "marshall" */
+void expect_write_data_keeps_resistance(const std::string &style, const std::string &law_1,
+                                        const std::string &law_2, const std::string &twisting)
+{
+  const bool sds = twisting == "sds";
+  const std::string file = "resistance_coeffs.data";
+  {
+    LammpsSession s;
+    s.load_plugin();
+    s.commands(dense_packing_input(
+        {"pair_style " + style,
+         "pair_coeff 1 1 " + law_1 + " rolling sds 2000 0.01 0.1 twisting " +
+             (sds ? "sds 1e-5 0 3e-5" : "marshall"),
+         "pair_coeff 2 2 " + law_2 + " rolling sds 1000 0.04 0.2 twisting " +
+             (sds ? "sds 4e-5 0 1e-5" : "marshall")},
+        true));
+    s.commands({"run 0", "write_data " + file + " pair ij"});
+  }
+  const auto first = pair_ij_lines(file);
+  ASSERT_EQ(first.size(), 3u);
+  const std::string own = sds ? "twisting sds 1.0000000000000001e-05 0 3.0000000000000001e-05"
+                              : "twisting marshall";
+  EXPECT_NE(first[0].find("rolling sds 2000 0.01 0.10000000000000001 " + own), std::string::npos)
+      << first[0];
+  const std::string mixed = sds ? fmt::format("twisting sds {:.17g} 0 {:.17g}",
+                                              std::sqrt(1e-5 * 4e-5), std::sqrt(3e-5 * 1e-5))
+                                : "twisting marshall";
+  EXPECT_NE(first[1].find(fmt::format("rolling sds {:.17g} {:.17g} {:.17g} {}",
+                                      std::sqrt(2000.0 * 1000.0), std::sqrt(0.01 * 0.04),
+                                      std::sqrt(0.1 * 0.2), mixed)),
+            std::string::npos)
+      << first[1];
+  {
+    LammpsSession s;
+    s.load_plugin();
+    s.commands({"units si", "atom_style sphere", "comm_modify vel yes", "pair_style " + style,
+                "read_data " + file, "run 0", "write_data " + file + " pair ij"});
+  }
+  const auto second = pair_ij_lines(file);
+  std::remove(file.c_str());
+  EXPECT_EQ(first, second);
+}
+}    // namespace
+
+TEST(RollingTwisting, WriteDataKeepsRollingAndTwisting)
+{
+  expect_write_data_keeps_resistance("gran/kuhn", "2000 2000 0.5", "3000 2500 0.4", "marshall");
+  expect_write_data_keeps_resistance("gran/coulomb", "hooke 2000 0.5", "hooke 3000 0.4", "sds");
+}
+
+// rolling and twisting are set per type pair: unlike types whose models differ need pair_coeff
+TEST(RollingTwisting, UnlikeTypesWithOtherModelsNeedTheirOwnPairCoeff)
+{
+  LammpsSession s;
+  s.load_plugin();
+  s.commands({"units si", "atom_style sphere", "comm_modify vel yes",
+              "region box block 0 1 0 1 0 1", "create_box 2 box",
+              "create_atoms 1 single 0.5 0.5 0.5", "pair_style gran/kuhn",
+              "pair_coeff 1 1 1e5 8e4 0.5 rolling sds 1e3 0 0.1", "pair_coeff 2 2 1e5 8e4 0.5"});
+  try {
+    s.command("run 0 post no");
+    ADD_FAILURE() << "mixed rolling with none";
+  } catch (LAMMPS_NS::LAMMPSException &e) {
+    EXPECT_NE(std::string(e.what()).find("types 1 and 2 have different rolling or twisting"),
+              std::string::npos)
+        << e.what();
+  }
+  s.commands({"pair_coeff 1 2 1e5 8e4 0.5", "run 0 post no"});    // explicit: accepted
+}
+
 TEST(RollingTwisting, BadInputGivesClearErrors)
 {
   const std::vector<std::pair<std::string, std::string>> cases = {
-      {"pair_style gran/kuhn rolling sds 1 2", "Illegal"},
-      {"pair_style gran/kuhn rolling marshall", "unknown model marshall"},
-      {"pair_style gran/kuhn twisting xyz", "unknown model xyz"},
-      {"pair_style gran/kuhn rolling sds -1 0 0.1", "k must be >= 0"},
-      {"pair_style gran/kuhn twisting sds 1 0 -0.1", "mu must be >= 0"},
+      {"pair_coeff * * 1e5 8e4 0.5 rolling sds 1 2", "Illegal"},
+      {"pair_coeff * * 1e5 8e4 0.5 rolling marshall", "unknown model marshall"},
+      {"pair_coeff * * 1e5 8e4 0.5 twisting xyz", "unknown model xyz"},
+      {"pair_coeff * * 1e5 8e4 0.5 rolling sds -1 0 0.1", "k must be >= 0"},
+      {"pair_coeff * * 1e5 8e4 0.5 twisting sds 1 0 -0.1", "mu must be >= 0"},
+      {"pair_coeff * * 1e5 8e4 0.5 damping 1 1 restitution 0.5 0", "given twice"},
+      {"pair_coeff * * 1e5 8e4 0.5 spinning sds 1 1 1", "Unknown pair_coeff gran/kuhn keyword"},
+      {"pair_style gran/kuhn rolling sds 1 2 3", "Unknown pair_style gran/kuhn keyword"},
       {"fix w all wall/gran/kuhn 1e5 8e4 0.5 rolling sds 1 2 -3 zplane 0 NULL", "mu must be >= 0"},
       {"fix w all wall/gran/kuhn 1e5 8e4 0.5 twisting xyz zplane 0 NULL", "unknown model xyz"},
   };
@@ -241,7 +342,7 @@ TEST(RollingTwisting, BadInputGivesClearErrors)
     LammpsSession s;
     s.load_plugin();
     s.commands({"units si", "atom_style sphere", "region box block 0 1 0 1 0 1",
-                "create_box 1 box"});
+                "create_box 1 box", "pair_style gran/kuhn"});
     try {
       s.command(c.first);
       ADD_FAILURE() << c.first << " was accepted";
@@ -262,7 +363,7 @@ TEST(RollingTwisting, OptionsCannotChangeAfterARun)
               "create_atoms 1 single 0.5 0.5 0.5", "pair_style gran/kuhn",
               "pair_coeff * * 1e5 8e4 0.5", "run 0 post no"});
   try {
-    s.command("pair_style gran/kuhn rolling sds 1e5 0 0.1");
+    s.commands({"pair_coeff * * 1e5 8e4 0.5 rolling sds 1e5 0 0.1", "run 0 post no"});
     ADD_FAILURE() << "rolling switched on after a run";
   } catch (LAMMPS_NS::LAMMPSException &e) {
     EXPECT_NE(std::string(e.what()).find("cannot be switched on or off"), std::string::npos)
@@ -302,7 +403,7 @@ Incline rolling_incline(double alpha_deg, const std::string &law = "kuhn", bool 
   const std::string rolling = fmt::format("rolling sds 1e5 60 {}", MU_ROLL);
   // gran/coulomb: hertz, no tangential dashpot, the resistance in pair_coeff
   if (law == "coulomb") return {law, wall, alpha_deg, "restitution 0.3 0 " + rolling, ""};
-  return {law, wall, alpha_deg, "restitution 0.3 1", rolling};
+  return {law, wall, alpha_deg, "restitution 0.3 1 " + rolling, ""};
 }
 
 // least-squares slope of v_x(t) over samples (t, v)
@@ -506,8 +607,8 @@ void expect_objective(const std::vector<std::string> &ours_lines,
 
 TEST(RollingTwisting, RigidRotationRestoresTorquesUnlikePairGranular)
 {
-  expect_objective({"pair_style gran/kuhn rolling sds 2.0e3 0.0 0.1 twisting sds 1e-5 0.0 3e-5",
-                    "pair_coeff * * 2.0e3 2.0e3 0.0"},
+  expect_objective({"pair_style gran/kuhn", "pair_coeff * * 2.0e3 2.0e3 0.0 rolling sds 2.0e3 "
+                                            "0.0 0.1 twisting sds 1e-5 0.0 3e-5"},
                    "gran/kuhn");
   const Turned lammps = turn_there_and_back(
       {"pair_style granular", "pair_coeff * * hooke 2.0e3 0.0 tangential linear_history 2.0e3 "

@@ -1225,7 +1225,9 @@ struct PathSample {
 
 const double PATH_RB = 1.0e6;
 
-std::vector<PathSample> kuhn_path(bool wall, const std::string &options, unsigned seed)
+// style_args: the law's keywords (pair_style's); resistance: rolling and twisting (pair_coeff's)
+std::vector<PathSample> kuhn_path(bool wall, const std::string &style_args,
+                                  const std::string &resistance, unsigned seed)
 {
   const double dt = 1e-3;
   const int steps = 360;
@@ -1245,9 +1247,10 @@ std::vector<PathSample> kuhn_path(bool wall, const std::string &options, unsigne
               "neigh_modify every 1 delay 0 check yes"});
   if (wall) {
     s.commands({"pair_style none",
-                "fix w small wall/gran/kuhn " + coeffs + " " + options + " zplane 0 NULL"});
+                "fix w small wall/gran/kuhn " + coeffs + " " + style_args + " " + resistance +
+                    " zplane 0 NULL"});
   } else {
-    s.commands({"pair_style gran/kuhn " + options, "pair_coeff * * " + coeffs,
+    s.commands({"pair_style gran/kuhn " + style_args, "pair_coeff * * " + coeffs + " " + resistance,
                 "compute e all pair gran/kuhn"});
   }
   s.commands({fmt::format("timestep {}", dt), "thermo 1", "run 0 post no"});
@@ -1284,9 +1287,12 @@ std::vector<PathSample> kuhn_path(bool wall, const std::string &options, unsigne
   return out;
 }
 
-void expect_wall_as_huge_partner(const std::string &options, unsigned seed)
+void expect_wall_as_huge_partner(const std::string &style_args, const std::string &resistance,
+                                 unsigned seed)
 {
-  const auto pair = kuhn_path(false, options, seed), wall = kuhn_path(true, options, seed);
+  const auto pair = kuhn_path(false, style_args, resistance, seed),
+             wall = kuhn_path(true, style_args, resistance, seed);
+  const std::string options = style_args + " " + resistance;
   ASSERT_EQ(pair.size(), wall.size());
   double scale[10] = {0}, worst[10] = {0};    // force, torque, four energies
   int sliding = 0, parted = 0, differing_counts = 0;
@@ -1331,8 +1337,8 @@ void expect_wall_as_huge_partner(const std::string &options, unsigned seed)
 
 TEST(WallGranKuhn, WallEqualsHugeFrozenPartnerAlongRandomPaths)
 {
-  expect_wall_as_huge_partner("", 1);
-  expect_wall_as_huge_partner("rolling sds 1e4 5 0.05 twisting sds 50 0.5 0.02", 2);
-  expect_wall_as_huge_partner("rolling sds 1e4 0 0.05 twisting marshall limit_damping", 3);
-  expect_wall_as_huge_partner("conventional rolling sds 3e3 2 0.1", 4);
+  expect_wall_as_huge_partner("", "", 1);
+  expect_wall_as_huge_partner("", "rolling sds 1e4 5 0.05 twisting sds 50 0.5 0.02", 2);
+  expect_wall_as_huge_partner("limit_damping", "rolling sds 1e4 0 0.05 twisting marshall", 3);
+  expect_wall_as_huge_partner("conventional", "rolling sds 3e3 2 0.1", 4);
 }

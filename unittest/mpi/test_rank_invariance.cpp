@@ -104,17 +104,18 @@ TEST(RankInvariance, GranKuhnNewtonOff)
 TEST(RankInvariance, GranKuhnRollingTwisting)
 {
   for (const bool newton : {true, false})
-    expect_rank_invariant({"pair_style gran/kuhn rolling sds 2.0e3 0.01 0.1 twisting sds 1e-5 "
-                           "1e-10 3e-5",
-                           "pair_coeff * * 2.0e3 2.0e3 0.5 damping 0.002 0.001"},
+    expect_rank_invariant({"pair_style gran/kuhn",
+                           "pair_coeff * * 2.0e3 2.0e3 0.5 damping 0.002 0.001 rolling sds 2.0e3 "
+                           "0.01 0.1 twisting sds 1e-5 1e-10 3e-5"},
                           newton);
 }
 
 // Marshall's twisting takes the tangential spring's coefficients
 TEST(RankInvariance, GranKuhnRollingMarshall)
 {
-  expect_rank_invariant({"pair_style gran/kuhn rolling sds 2.0e3 0.01 0.1 twisting marshall",
-                         "pair_coeff * * 2.0e3 2.0e3 0.5 damping 0.002 0.001"},
+  expect_rank_invariant({"pair_style gran/kuhn",
+                         "pair_coeff * * 2.0e3 2.0e3 0.5 damping 0.002 0.001 rolling sds 2.0e3 "
+                         "0.01 0.1 twisting marshall"},
                         true);
 }
 
