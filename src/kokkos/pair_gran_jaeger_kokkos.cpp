@@ -594,7 +594,7 @@ void PairGranJaegerKokkos<DeviceType>::compute(int eflag_in, int vflag_in)
   size_waiting_list();
   PairGranJaegerSums sums;
   run_loop(inum, 0, sums, advance);
-  if (sums.waiting > 0.0 || sums.waiting_big > 0.0) finish_waiting(inum, sums);
+  if (sums.waiting > 0.0 || sums.waiting_big > 0.0) finish_waiting(inum, sums, advance);
 
   // pvector: the same layout and meaning as the CPU style's (this rank's share)
   if (advance) {
@@ -696,14 +696,18 @@ void PairGranJaegerKokkos<DeviceType>::run_loop(int inum, int waiting, PairGranJ
 ------------------------------------------------------------------------- */
 
 template <class DeviceType>
-void PairGranJaegerKokkos<DeviceType>::finish_waiting(int inum, PairGranJaegerSums &sums)
+void PairGranJaegerKokkos<DeviceType>::finish_waiting(int inum, PairGranJaegerSums &sums,
+                                                      bool advance)
 {
   fix_historyKK->grow_pools(static_cast<long>(sums.waiting), static_cast<long>(sums.waiting_big));
   int waiting = 0;
   Kokkos::deep_copy(waiting, kdata.waiting_count);
   Kokkos::deep_copy(kdata.waiting_count, 0);
   PairGranJaegerSums rest;
-  run_loop(inum, waiting, rest, true);
+  // a setup's waiting contacts take a setup's step; the first loop moved every record to its
+  // material (a waiting one before it waited): not again
+  kdata.convert = 0;
+  run_loop(inum, waiting, rest, advance);
   if (rest.waiting > 0.0 || rest.waiting_big > 0.0)
     error->one(FLERR, "Pair gran/jaeger/kk: {} contacts found no record after the pools grew",
                rest.waiting + rest.waiting_big);

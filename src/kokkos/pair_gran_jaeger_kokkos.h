@@ -162,7 +162,7 @@ template <class DeviceType> class PairGranJaegerKokkos : public PairGranJaeger {
   template <int NEIGHFLAG, int EVFLAG, int ADVANCE>
   void launch(int inum, int waiting, PairGranJaegerSums &sums);
   // the step of the new contacts that found the record pool full, once it has grown
-  void finish_waiting(int inum, PairGranJaegerSums &sums);
+  void finish_waiting(int inum, PairGranJaegerSums &sums, bool advance);
   void load_pools();
   // one pass of the pair loop (launch())
   void run_loop(int inum, int waiting, PairGranJaegerSums &sums, bool advance);
