@@ -4,6 +4,8 @@
 
 #include "pair_gran_demc.h"
 
+#include "demc_restart_records.h"
+
 #include "atom.h"
 #include "comm.h"
 #include "error.h"
@@ -17,6 +19,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 using namespace LAMMPS_NS;
 using demc::Vec3;
@@ -25,7 +28,9 @@ using demc::Vec3;
 
 PairGranDemc::PairGranDemc(LAMMPS *lmp, const char *name) :
     Pair(lmp), style_name(name), dt(0.0), tangential_sum(0.0), dissipated_damping(0.0),
-    onerad_dynamic(nullptr), maxrad_dynamic(nullptr), neighprev(0)
+    onerad_dynamic(nullptr), maxrad_dynamic(nullptr), neighprev(0), history_fixes(lmp, name),
+    coefficients(lmp, name), damping_table(lmp, name, coefficients),
+    atom_energies(lmp, history_fixes.atom_energy_fix_id())
 {
   single_enable = 1;
   no_virial_fdotr_compute = 1;
@@ -35,18 +40,20 @@ PairGranDemc::PairGranDemc(LAMMPS *lmp, const char *name) :
   nextra = E_SIZE;
   pvector = new double[nextra];
   for (int k = 0; k < nextra; k++) pvector[k] = 0.0;
-  choose_history_index();
   // placeholder: the per-atom energy fix is made at init (after a read_restart, so that it
   // receives its per-atom restart data) and keeps the place of the pair_style command
-  add_atom_energy_placeholder();
+  atom_energies.add_placeholder();
 }
 
 PairGranDemc::~PairGranDemc()
 {
-  if (!copymode) delete_atom_energy_fix();
+  if (!copymode) atom_energies.remove();
   delete[] pvector;
   delete[] onerad_dynamic;
   delete[] maxrad_dynamic;
+  if (copymode || !allocated) return;
+  memory->destroy(setflag);
+  memory->destroy(cutsq);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -57,23 +64,19 @@ void PairGranDemc::prepare_style(int n_single_extra)
   single_extra = n_single_extra;
   svector = new double[single_extra];
   // placeholder so that the history fix keeps its place in the fix list
-  add_history_placeholder();
+  history_fixes.add_history_placeholder();
 }
 
-void PairGranDemc::release_style(bool history_made,
-                                 std::initializer_list<double **> coefficient_arrays)
+// (the coefficient arrays are released by their DemcCoefficient members)
+void PairGranDemc::release_style(bool history_made)
 {
   delete[] svector;
-  delete_history_fix(history_made);
-  if (!allocated) return;
-  memory->destroy(setflag);
-  memory->destroy(cutsq);
-  for (double **a : coefficient_arrays) memory->destroy(a);
+  history_fixes.delete_history_fix(history_made);
 }
 
 /* ---------------------------------------------------------------------- */
 
-void PairGranDemc::allocate_base()
+void PairGranDemc::allocate()
 {
   allocated = 1;
   const int n = atom->ntypes;
@@ -83,6 +86,98 @@ void PairGranDemc::allocate_base()
   memory->create(cutsq, n + 1, n + 1, "pair:cutsq");
   onerad_dynamic = new double[n + 1];
   maxrad_dynamic = new double[n + 1];
+  coefficients.allocate(n);
+}
+
+/* ----------------------------------------------------------------------
+   pair_coeff I J c1 c2 mu [damping nu_n nu_t | restitution e x_t]: what both
+   laws take alike
+------------------------------------------------------------------------- */
+
+std::vector<double> PairGranDemc::read_coeff_args(int narg, char **arg, const char *law_names)
+{
+  if (narg != 5 && narg != 8)
+    error->all(FLERR,
+               "Pair_coeff {} expects: I J {} [damping nu_n nu_t | restitution e x_t], got {} "
+               "arguments",
+               style_name, law_names, narg);
+  std::vector<double> values(7, 0.0);    // c1 c2 mu damp_n damp_t restitution restitution_t
+  for (int k = 0; k < 3; k++) values[k] = utils::numeric(FLERR, arg[2 + k], false, lmp);
+  if (values[2] < 0.0)
+    error->all(FLERR, "Pair_coeff {}: mu must be >= 0, got {}", style_name, values[2]);
+  if (narg == 5) return values;
+  const bool dashpots = strcmp(arg[5], "damping") == 0;
+  if (!dashpots && strcmp(arg[5], "restitution") != 0)
+    error->all(FLERR, "Unknown pair_coeff {} keyword: {} (expected 'damping' or 'restitution')",
+               style_name, arg[5]);
+  const double a = utils::numeric(FLERR, arg[6], false, lmp);
+  const double b = utils::numeric(FLERR, arg[7], false, lmp);
+  const std::string problem = demc_damping_values_problem(!dashpots, a, b);
+  if (!problem.empty()) error->all(FLERR, "Pair_coeff {}: {}", style_name, problem);
+  values[dashpots ? 3 : 5] = a;
+  values[dashpots ? 4 : 6] = b;
+  return values;
+}
+
+void PairGranDemc::set_coefficients(const char *types_i, const char *types_j,
+                                    const std::vector<double> &values)
+{
+  if (!allocated) allocate();
+  coefficients.set(types_i, types_j, setflag, values);
+}
+
+void PairGranDemc::mix_coefficients(int i, int j)
+{
+  coefficients.mix(i, j);
+  damping_table.mix(i, j);
+}
+
+/* ----------------------------------------------------------------------
+   restart files: the settings (the style's write_restart_settings()),
+   then the coefficients of the set type pairs
+------------------------------------------------------------------------- */
+
+void PairGranDemc::write_restart(FILE *fp)
+{
+  write_restart_settings(fp);
+  coefficients.write_restart(fp, setflag, atom->ntypes);
+}
+
+void PairGranDemc::read_restart(FILE *fp)
+{
+  read_restart_settings(fp);
+  allocate();
+  coefficients.read_restart(fp, setflag, atom->ntypes);
+}
+
+void PairGranDemc::write_settings_record(FILE *fp, const std::vector<double> &values) const
+{
+  demc_restart::write_file_record(fp, values);
+}
+
+std::vector<double> PairGranDemc::read_settings_record(FILE *fp)
+{
+  return demc_restart::read_file_record(lmp, fp, "Pair " + style_name + " settings");
+}
+
+/* ---------------------------------------------------------------------- */
+
+std::string PairGranDemc::coeff_words(int i, int j) const
+{
+  return coefficients.law_words(i, j) + " " + damping_table.words(i, j);
+}
+
+void PairGranDemc::write_data(FILE *fp)
+{
+  for (int i = 1; i <= atom->ntypes; i++) fprintf(fp, "%d %s\n", i, coeff_words(i, i).c_str());
+}
+
+// every pair, mixed ones included (read_data needs them all)
+void PairGranDemc::write_data_all(FILE *fp)
+{
+  for (int i = 1; i <= atom->ntypes; i++)
+    for (int j = i; j <= atom->ntypes; j++)
+      fprintf(fp, "%d %d %s\n", i, j, coeff_words(i, j).c_str());
 }
 
 /* ---------------------------------------------------------------------- */
@@ -93,10 +188,10 @@ void PairGranDemc::init_style()
   demc_check_overlapping_contact_laws(lmp, this, style_name);
   demc_refuse_unfit_computes(lmp, running_style_name());
   neighbor->add_request(this, NeighConst::REQ_SIZE | NeighConst::REQ_HISTORY);
-  restart_histories_checked = false;
+  history_fixes.begin_init();
   dt = update->dt;
   set_max_radii();
-  attach_atom_energy_fix();
+  atom_energies.attach(&tangential_sum, &dissipated_damping);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -145,7 +240,7 @@ double PairGranDemc::contact_cutoff(int i, int j) const
 int PairGranDemc::find_neighbor_index(int i, int j)
 {
   const int *jlist = list->firstneigh[i];
-  return find_neighbor_slot(list->numneigh[i], j, [jlist](int k) {
+  return demc_find_neighbor_slot(list->numneigh[i], j, neighprev, [jlist](int k) {
     return jlist[k] & NEIGHMASK;
   });
 }
@@ -154,7 +249,8 @@ int PairGranDemc::find_neighbor_index(int i, int j)
 
 double PairGranDemc::memory_usage()
 {
-  return 2.0 * (atom->ntypes + 1) * sizeof(double);
+  const double types = atom->ntypes + 1;
+  return 2.0 * types * sizeof(double) + coefficients.size() * types * types * sizeof(double);
 }
 
 /* ----------------------------------------------------------------------

@@ -31,16 +31,11 @@ class PairGranKuhn : public PairGranDemc {
   void coeff(int, char **) override;
   void init_style() override;
   double init_one(int, int) override;
-  void write_restart(FILE *) override;
-  void read_restart(FILE *) override;
   void write_restart_settings(FILE *) override;
   void read_restart_settings(FILE *) override;
-  void write_data(FILE *) override;
-  void write_data_all(FILE *) override;
   double single(int, int, int, int, double, double, double, double &) override;
   void transfer_history(double *, double *, int, int) override;
   void *extract(const char *, int &) override;
-  double memory_usage() override;
 
   // layout of one contact's history in fix neigh/history (oriented from i to j): the shared
   // Kuhn history (kuhn_keywords.h), then the dashpot force on i of the last step, which the
@@ -67,8 +62,10 @@ class PairGranKuhn : public PairGranDemc {
   enum KuhnSingleIndex { S_STORED_T = S_LAW, S_FRICTION, S_DAMPING, S_KUHN_SIZE };
 
  protected:
-  // per type pair (mixed in init_one)
-  double **kn, **kt, **mu;    // (the dashpots: PairGranDemc)
+  // per type pair (mixed in init_one; the dashpots: PairGranDemc::damping)
+  DemcCoefficient kn{coefficients, "kn", DemcMix::SERIES};
+  DemcCoefficient kt{coefficients, "kt", DemcMix::SERIES};
+  DemcCoefficient mu{coefficients, "mu", DemcMix::GEOMETRIC};
   unsigned refinements;       // demc::kuhn::Refinement bits
 
   // the kernel's parameters per type pair, (ntypes + 1)^2, set by init_one()
@@ -123,7 +120,6 @@ class PairGranKuhn : public PairGranDemc {
   // the energy a contact's history holds, released when the contact parts
   double parting_energy(int i, int j, const double *history) const;
 
-  void allocate();
   double single_from_history(int itype, int jtype, double rsq, double radsum, const double *history,
                              double ft_sign, double &fforce);
 };
