@@ -92,8 +92,8 @@ template <class DeviceType> struct DemcLoopViews {
   int nlocal, inum;
   int block_threads = 1, blocks_per_thread = 0;    // demc_launch_pair_loop() on host spaces
   int eflag_global, eflag_atom, vflag_global, vflag_atom;
-  int freeze_groupbit = 0;               // restitution damping (PairGranDemc::freeze_groupbit)
-  demc::DashpotLimits dashpot_limits;    // PairGranDemc::dashpot_limits
+  int freeze_groupbit = 0;               // restitution damping (DemcDampingTable::freeze_groupbit)
+  demc::DashpotLimits dashpot_limits;    // DemcSharedKeywords::dashpot_limits
   // restitution damping: the effective mass of atoms i and j, as
   // PairGranDemc::contact_effective_mass() (needs RMASS_MASK and MASK_MASK in datamask_read)
   KOKKOS_INLINE_FUNCTION double effective_mass(int i, int j) const
@@ -473,9 +473,12 @@ KOKKOS_INLINE_FUNCTION void demc_tally(const DemcLoopViews<DeviceType> &d, Sums 
 /* What the package's Kokkos pair styles share, held by each as a member: the settings
    LAMMPS's fix neigh/history/kk supports, the neighbor request, the per-atom energy and
    virial views, and filling DemcLoopViews at the start of compute() and handing the
-   results back at its end. A friend of PairGranDemc (it uses LAMMPS's protected Pair
-   members); not a base class, so that the styles keep their CPU style as their base. */
+   results back at its end. It reaches LAMMPS through its own pointer and is given the pair
+   style's public Pair members, and what it needs of the protected ones
+   (PairGranDemc::LoopInputs); not a base class, so that the styles keep their CPU style as
+   their base. */
 template <class DeviceType> struct PairGranDemcKokkosShared {
+  LAMMPS *lmp;
   int neighflag = HALF;
   DAT::ttransform_kkacc_1d k_eatom;
   DAT::ttransform_kkacc_1d_6 k_vatom;
@@ -484,20 +487,21 @@ template <class DeviceType> struct PairGranDemcKokkosShared {
   typename ArrayTypes<DeviceType>::t_int_1d::host_mirror_type h_numneigh;
   bigint h_list_built = -1;
 
-  void setup(PairGranDemc &p)    // constructor
+  // the style's constructor: the Kokkos settings of Pair p
+  PairGranDemcKokkosShared(LAMMPS *lmp, Pair &p) : lmp(lmp)
   {
     p.kokkosable = 1;
-    p.atomKK = (AtomKokkos *) p.atom;
+    lmp->atomKK = (AtomKokkos *) lmp->atom;
     p.execution_space = ExecutionSpaceFromDevice<DeviceType>::space;
     p.datamask_read = X_MASK | V_MASK | OMEGA_MASK | F_MASK | TORQUE_MASK | TYPE_MASK | TAG_MASK |
         ENERGY_MASK | VIRIAL_MASK | RADIUS_MASK;
     p.datamask_modify = F_MASK | TORQUE_MASK | ENERGY_MASK | VIRIAL_MASK;
   }
 
-  void destroy(PairGranDemc &p)    // destructor
+  void destroy(Pair &p)    // destructor
   {
-    p.memoryKK->destroy_kokkos(k_eatom, p.eatom);
-    p.memoryKK->destroy_kokkos(k_vatom, p.vatom);
+    lmp->memoryKK->destroy_kokkos(k_eatom, p.eatom);
+    lmp->memoryKK->destroy_kokkos(k_vatom, p.vatom);
     p.eatom = nullptr;
     p.vatom = nullptr;
   }
@@ -505,34 +509,34 @@ template <class DeviceType> struct PairGranDemcKokkosShared {
   /* init_style(): what LAMMPS's fix neigh/history/kk supports, and so what these styles
      support: it hands histories over between atoms only with newton off (with newton on its
      pre_exchange() stops with an error at the first re-neighboring or at the end of the
-     run), and the pair loop needs a half list. */
-  void check_settings(PairGranDemc &p)
+     run), and the pair loop needs a half list. me: the style's name with /kk, style: without;
+     energy_per_atom: keyword energy/atom */
+  void check_settings(const std::string &me, const std::string &style, bool energy_per_atom)
   {
-    const std::string me = p.running_style_name();
-    neighflag = p.lmp->kokkos->neighflag;
+    neighflag = lmp->kokkos->neighflag;
     if (neighflag != HALF && neighflag != HALFTHREAD)
-      p.error->all(FLERR,
-                   "Pair style {} requires a half neighbor list: use '-pk kokkos neigh half' "
-                   "(or 'package kokkos neigh half')",
-                   me);
-    if (p.force->newton_pair)
-      p.error->all(
+      lmp->error->all(FLERR,
+                      "Pair style {} requires a half neighbor list: use '-pk kokkos neigh half' "
+                      "(or 'package kokkos neigh half')",
+                      me);
+    if (lmp->force->newton_pair)
+      lmp->error->all(
           FLERR,
           "Pair style {} requires newton off: LAMMPS's fix neigh/history/kk cannot "
           "exchange contact histories with newton on (use 'newton off' in the input, after "
           "any package command, or '-pk kokkos newton off')",
           me);
-    if (p.energy_per_atom)
-      p.error->all(FLERR,
-                   "Pair style {} does not keep per-atom energies: drop 'energy/atom yes' "
-                   "or use {} without the kk suffix",
-                   me, p.style_name);
+    if (energy_per_atom)
+      lmp->error->all(FLERR,
+                      "Pair style {} does not keep per-atom energies: drop 'energy/atom yes' "
+                      "or use {} without the kk suffix",
+                      me, style);
   }
 
   // init_style(), after the CPU style's: a Kokkos neighbor list in this memory space
-  void request_list(PairGranDemc &p)
+  void request_list(Pair &p)
   {
-    auto request = p.neighbor->find_request(&p);
+    auto request = lmp->neighbor->find_request(&p);
     request->set_kokkos_host(std::is_same_v<DeviceType, LMPHostType> &&
                              !std::is_same_v<DeviceType, LMPDeviceType>);
     request->set_kokkos_device(std::is_same_v<DeviceType, LMPDeviceType>);
@@ -584,18 +588,19 @@ template <class DeviceType> struct PairGranDemcKokkosShared {
       by_flags(std::integral_constant<int, HALFTHREAD>{});
   }
 
-  // single(): the slot of pair (i,j) in i's Kokkos neighbor list, read on the host; -1 if absent
-  int neighbor_slot_host(PairGranDemc &p, int i, int j)
+  /* single(): the slot of pair (i,j) in i's Kokkos neighbor list (of the style: list), read
+     on the host; -1 if absent. prev: where the last search ended (demc_find_neighbor_slot()) */
+  int neighbor_slot_host(NeighList *list, int i, int j, int &prev)
   {
-    if (p.list == nullptr) return -1;
-    if (h_list_built != p.neighbor->ncalls) {    // no copy when the list is in host memory
-      auto *k_list = static_cast<NeighListKokkos<DeviceType> *>(p.list);
+    if (list == nullptr) return -1;
+    if (h_list_built != lmp->neighbor->ncalls) {    // no copy when the list is in host memory
+      auto *k_list = static_cast<NeighListKokkos<DeviceType> *>(list);
       h_neighbors = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), k_list->d_neighbors);
       h_numneigh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), k_list->d_numneigh);
-      h_list_built = p.neighbor->ncalls;
+      h_list_built = lmp->neighbor->ncalls;
     }
     if (i < 0 || i >= (int) h_numneigh.extent(0)) return -1;
-    return p.find_neighbor_slot(h_numneigh(i), j, [&](int k) {
+    return demc_find_neighbor_slot(h_numneigh(i), j, prev, [&](int k) {
       return h_neighbors(i, k) & NEIGHMASK;
     });
   }
@@ -607,42 +612,42 @@ template <class DeviceType> struct PairGranDemcKokkosShared {
   }
 
   // demc_vec3() reads x, v and omega as rows of three from their data pointers
-  static void check_rows_of_three(PairGranDemc &p, const DemcLoopViews<DeviceType> &d)
+  void check_rows_of_three(const DemcLoopViews<DeviceType> &d)
   {
     for (size_t stride : {d.x.stride(0), d.v.stride(0), d.omega.stride(0)})
       if (stride != 3)
-        p.error->all(FLERR, "Pair {}: per-atom vectors with a row stride of {}, not 3",
-                     p.force->pair_style, stride);
+        lmp->error->all(FLERR, "Pair {}: per-atom vectors with a row stride of {}, not 3",
+                        lmp->force->pair_style, stride);
   }
 
-  /* compute(), first: LAMMPS's energy/virial set-up, atom data on this memory space, and
-     the loop's views of atoms, neighbor list and the history fix's arrays. Returns inum. */
+  /* compute(), first, after the style's ev_init(eflag_in, vflag_in, 0) (newton off: checked
+     by check_settings() at every init): atom data on this memory space, and the loop's views
+     of atoms, neighbor list and the history fix's arrays, and the style's inputs (in: after
+     ev_init()). Returns inum. */
   template <class History>
-  int load_views(PairGranDemc &p, DemcLoopViews<DeviceType> &d, History *history, int eflag_in,
-                 int vflag_in)
+  int load_views(Pair &p, const PairGranDemc::LoopInputs &in, DemcLoopViews<DeviceType> &d,
+                 History *history, int eflag_in, int vflag_in)
   {
-    p.ev_init(eflag_in, vflag_in, 0);    // newton off: checked by check_settings() at every init
-
     // per-atom energy and virial live in Kokkos views (zeroed when created)
     if (p.eflag_atom) {
-      p.memoryKK->destroy_kokkos(k_eatom, p.eatom);
-      p.memoryKK->create_kokkos(k_eatom, p.eatom, p.maxeatom, "pair:eatom");
+      lmp->memoryKK->destroy_kokkos(k_eatom, p.eatom);
+      lmp->memoryKK->create_kokkos(k_eatom, p.eatom, in.maxeatom, "pair:eatom");
       d.eatom = k_eatom.template view<DeviceType>();
     }
     if (p.vflag_atom) {
-      p.memoryKK->destroy_kokkos(k_vatom, p.vatom);
-      p.memoryKK->create_kokkos(k_vatom, p.vatom, p.maxvatom, "pair:vatom");
+      lmp->memoryKK->destroy_kokkos(k_vatom, p.vatom);
+      lmp->memoryKK->create_kokkos(k_vatom, p.vatom, in.maxvatom, "pair:vatom");
       d.vatom = k_vatom.template view<DeviceType>();
     }
 
-    AtomKokkos *atomKK = p.atomKK;
+    AtomKokkos *atomKK = lmp->atomKK;
     atomKK->sync(p.execution_space, p.datamask_read);
     atomKK->modified(p.execution_space,
                      (eflag_in || vflag_in) ? p.datamask_modify : F_MASK | TORQUE_MASK);
     d.x = atomKK->k_x.template view<DeviceType>();
     d.v = atomKK->k_v.template view<DeviceType>();
     d.omega = atomKK->k_omega.template view<DeviceType>();
-    check_rows_of_three(p, d);
+    check_rows_of_three(d);
     d.f = atomKK->k_f.template view<DeviceType>();
     d.torque = atomKK->k_torque.template view<DeviceType>();
     d.type = atomKK->k_type.template view<DeviceType>();
@@ -651,11 +656,11 @@ template <class DeviceType> struct PairGranDemcKokkosShared {
     // (synced only by the styles that read them: add RMASS_MASK, MASK_MASK to datamask_read)
     d.rmass = atomKK->k_rmass.template view<DeviceType>();
     d.mask = atomKK->k_mask.template view<DeviceType>();
-    d.freeze_groupbit = p.freeze_groupbit;
-    d.dashpot_limits = p.dashpot_limits;
-    d.nlocal = p.atom->nlocal;
+    d.freeze_groupbit = in.freeze_groupbit;
+    d.dashpot_limits = in.dashpot_limits;
+    d.nlocal = lmp->atom->nlocal;
     if constexpr (DemcForceScatter<DeviceType, HALFTHREAD>::THREAD_COPIES)
-      if (neighflag == HALFTHREAD) d.thread_copies.size_for(p.atom->nmax);
+      if (neighflag == HALFTHREAD) d.thread_copies.size_for(lmp->atom->nmax);
     d.inum = p.list->inum;
 
     auto *k_list = static_cast<NeighListKokkos<DeviceType> *>(p.list);
@@ -670,7 +675,7 @@ template <class DeviceType> struct PairGranDemcKokkosShared {
       d.history = history->k_firstvalue.template view<DeviceType>();
     }
 
-    d.dt = p.dt;
+    d.dt = in.dt;
     d.eflag_global = p.eflag_global;
     d.eflag_atom = p.eflag_atom;
     d.vflag_global = p.vflag_global;
@@ -681,7 +686,7 @@ template <class DeviceType> struct PairGranDemcKokkosShared {
   /* compute(), last: the history arrays were written in this memory space; the global
      energy and virial sums go to LAMMPS, the per-atom ones to the host */
   template <class History>
-  void store_results(PairGranDemc &p, History *history, double evdwl, const double *v)
+  void store_results(Pair &p, History *history, double evdwl, const double *v)
   {
     history->k_firstflag.template modify<DeviceType>();
     if constexpr (keeps_values<History>()) history->k_firstvalue.template modify<DeviceType>();

@@ -428,9 +428,8 @@ struct JaegerPairLoop :
 
 template <class DeviceType>
 PairGranJaegerKokkos<DeviceType>::PairGranJaegerKokkos(LAMMPS *lmp) :
-    PairGranJaeger(lmp), fix_historyKK(nullptr)
+    PairGranJaeger(lmp), shared(lmp, *this), fix_historyKK(nullptr)
 {
-  shared.setup(*this);
   datamask_read |= RMASS_MASK | MASK_MASK;    // restitution damping's effective mass
 }
 
@@ -456,10 +455,11 @@ template <class DeviceType> PairGranJaegerKokkos<DeviceType>::~PairGranJaegerKok
 
 template <class DeviceType> void PairGranJaegerKokkos<DeviceType>::init_style()
 {
-  shared.check_settings(*this);    // the settings LAMMPS's fix neigh/history/kk supports
+  // the settings LAMMPS's fix neigh/history/kk supports
+  shared.check_settings(running_style_name(), style_name, energy_per_atom);
 
   PairGranDemc::init_style();    // not PairGranJaeger::init_style(): it makes the CPU history fix
-  init_restitution_damping();
+  damping_table.init_restitution(running_style_name(), atom->ntypes, setflag);
 
   // the Kokkos history fix replaces the placeholder made in PairGranJaeger's constructor
   // (keeping its place in the fix list), with records of up to history/max points
@@ -551,7 +551,7 @@ template <class DeviceType> double PairGranJaegerKokkos<DeviceType>::init_one(in
   const double cut = PairGranJaeger::init_one(i, j);
   PairGranJaegerTypeParams c;
   c.mat = pair_materials[i * (atom->ntypes + 1) + j];
-  c.dashpots = pair_dashpots[i * (atom->ntypes + 1) + j];
+  c.dashpots = damping_table.pair_dashpots[i * (atom->ntypes + 1) + j];
   shared.set_type_params(k_params, i, j, c);
   return cut;
 }
@@ -565,7 +565,9 @@ void PairGranJaegerKokkos<DeviceType>::compute(int eflag_in, int vflag_in)
   // evaluated from the stored history without advancing it (as the CPU style)
   const bool advance = (update->setupflag == 0);
 
-  const int inum = shared.load_views(*this, kdata, fix_historyKK, eflag_in, vflag_in);
+  ev_init(eflag_in, vflag_in, 0);    // newton off: checked by check_settings() at every init
+  const int inum =
+      shared.load_views(*this, loop_inputs(), kdata, fix_historyKK, eflag_in, vflag_in);
   auto *k_list = static_cast<NeighListKokkos<DeviceType> *>(list);
   kdata.capacity = fix_historyKK->capacity();
   kdata.small_capacity = fix_historyKK->small_capacity();
@@ -730,7 +732,7 @@ int PairGranJaegerKokkos<DeviceType>::find_record_host(int i, int j, std::vector
   if (!find_single_slot(
           i, j,
           [this](int a, int b) {
-            return shared.neighbor_slot_host(*this, a, b);
+            return shared.neighbor_slot_host(list, a, b, neighprev);
           },
           owner, slot))
     return -1;

@@ -223,9 +223,8 @@ struct KuhnPairLoop : PairGranKuhnKernelData<DeviceType>, DemcForceScatter<Devic
 
 template <class DeviceType>
 PairGranKuhnKokkos<DeviceType>::PairGranKuhnKokkos(LAMMPS *lmp) :
-    PairGranKuhn(lmp), fix_historyKK(nullptr)
+    PairGranKuhn(lmp), shared(lmp, *this), fix_historyKK(nullptr)
 {
-  shared.setup(*this);
   datamask_read |= RMASS_MASK | MASK_MASK;    // restitution damping's effective mass
 }
 
@@ -241,7 +240,7 @@ template <class DeviceType> PairGranKuhnKokkos<DeviceType>::~PairGranKuhnKokkos(
 
 template <class DeviceType> void PairGranKuhnKokkos<DeviceType>::init_style()
 {
-  shared.check_settings(*this);
+  shared.check_settings(running_style_name(), style_name, energy_per_atom);
   set_history_layout();
 
   // the Kokkos history fix replaces the placeholder made in PairGranKuhn's constructor
@@ -279,9 +278,10 @@ template <class DeviceType> void PairGranKuhnKokkos<DeviceType>::init_style()
 template <class DeviceType> double PairGranKuhnKokkos<DeviceType>::init_one(int i, int j)
 {
   const double cut = PairGranKuhn::init_one(i, j);
+  const int ij = i * (atom->ntypes + 1) + j;
   shared.set_type_params(k_params, i, j, type_params(i, j));
-  shared.set_type_params(k_dashpots, i, j, pair_dashpots[i * (atom->ntypes + 1) + j]);
-  shared.set_type_params(k_resistance, i, j, resistance_params[i * (atom->ntypes + 1) + j]);
+  shared.set_type_params(k_dashpots, i, j, damping_table.pair_dashpots[ij]);
+  shared.set_type_params(k_resistance, i, j, resistance_params[ij]);
   return cut;
 }
 
@@ -293,7 +293,9 @@ template <class DeviceType> void PairGranKuhnKokkos<DeviceType>::compute(int efl
   // evaluated from the stored history without advancing it (as the CPU style)
   const bool advance = (update->setupflag == 0);
 
-  const int inum = shared.load_views(*this, kdata, fix_historyKK, eflag_in, vflag_in);
+  ev_init(eflag_in, vflag_in, 0);    // newton off: checked by check_settings() at every init
+  const int inum =
+      shared.load_views(*this, loop_inputs(), kdata, fix_historyKK, eflag_in, vflag_in);
 
   k_params.template sync<DeviceType>();
   kdata.params = k_params.template view<DeviceType>();
@@ -368,7 +370,7 @@ bool PairGranKuhnKokkos<DeviceType>::find_history_host(int i, int j, double *his
   if (!find_single_slot(
           i, j,
           [this](int a, int b) {
-            return shared.neighbor_slot_host(*this, a, b);
+            return shared.neighbor_slot_host(list, a, b, neighprev);
           },
           owner, slot))
     return false;

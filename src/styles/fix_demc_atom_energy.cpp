@@ -6,8 +6,6 @@
 
 #include "demc_restart_records.h"
 
-#include "pair_gran_demc.h"
-
 #include "atom.h"
 #include "comm.h"
 #include "error.h"
@@ -18,7 +16,7 @@ using namespace LAMMPS_NS;
 
 FixDemcAtomEnergy::FixDemcAtomEnergy(LAMMPS *lmp, int narg, char **arg) :
     Fix(lmp, narg, arg), values(nullptr), step_share(nullptr), nmax_share(0), tally_stored(false),
-    pair(nullptr), restored_sums{0.0, 0.0}, have_restored_sums(false)
+    pair_sums{nullptr, nullptr}, restored_sums{0.0, 0.0}, have_restored_sums(false)
 {
   restart_global = 1;
   if (narg != 3) error->all(FLERR, "Illegal fix DEMC/ATOM_ENERGY command (internal fix)");
@@ -48,12 +46,12 @@ FixDemcAtomEnergy::~FixDemcAtomEnergy()
    (restart() may run before the pair attaches, hence the hand-over)
 ------------------------------------------------------------------------- */
 
-void FixDemcAtomEnergy::attach(PairGranDemc *owner)
+void FixDemcAtomEnergy::attach(double *tangential_sum, double *dissipated_damping)
 {
-  pair = owner;
+  pair_sums[0] = tangential_sum;
+  pair_sums[1] = dissipated_damping;
   if (!have_restored_sums) return;
-  pair->tangential_sum = (comm->me == 0) ? restored_sums[0] : 0.0;
-  pair->dissipated_damping = (comm->me == 0) ? restored_sums[1] : 0.0;
+  for (int k = 0; k < 2; k++) *pair_sums[k] = (comm->me == 0) ? restored_sums[k] : 0.0;
   have_restored_sums = false;
 }
 
@@ -62,10 +60,8 @@ void FixDemcAtomEnergy::attach(PairGranDemc *owner)
 void FixDemcAtomEnergy::write_restart(FILE *fp)
 {
   double mine[2] = {0.0, 0.0}, total[2];
-  if (pair) {
-    mine[0] = pair->tangential_sum;
-    mine[1] = pair->dissipated_damping;
-  }
+  if (pair_sums[0])
+    for (int k = 0; k < 2; k++) mine[k] = *pair_sums[k];
   MPI_Reduce(mine, total, 2, MPI_DOUBLE, MPI_SUM, 0, world);
   if (comm->me == 0) demc_restart::write_global_record(fp, {total[0], total[1]});
 }
@@ -76,7 +72,7 @@ void FixDemcAtomEnergy::restart(char *buf)
   restored_sums[0] = sums[0];
   restored_sums[1] = sums[1];
   have_restored_sums = true;
-  if (pair) attach(pair);
+  if (pair_sums[0]) attach(pair_sums[0], pair_sums[1]);
 }
 
 /* ---------------------------------------------------------------------- */

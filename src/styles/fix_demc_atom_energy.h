@@ -60,8 +60,9 @@ class FixDemcAtomEnergy : public Fix {
     s[DISSIPATED_DAMPING] += damp;
   }
   void end_step();
-  // the pair style whose system-wide cumulative sums this fix keeps in restart files
-  void attach(class PairGranDemc *owner);
+  // the pair style's system-wide cumulative sums (tangential, damping; this rank's shares),
+  // which this fix keeps in restart files
+  void attach(double *tangential_sum, double *dissipated_damping);
   void write_restart(FILE *) override;
   void restart(char *) override;
 
@@ -71,7 +72,7 @@ class FixDemcAtomEnergy : public Fix {
 
   int nmax_share;
   bool tally_stored;
-  class PairGranDemc *pair;
+  double *pair_sums[2];    // the pair style's tangential and damping sums (null: none yet)
   double restored_sums[2];
   bool have_restored_sums;
 };

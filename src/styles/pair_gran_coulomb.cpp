@@ -40,8 +40,8 @@ namespace rt = demc::resistance;
 /* ---------------------------------------------------------------------- */
 
 PairGranCoulomb::PairGranCoulomb(LAMMPS *lmp) :
-    PairGranDemc(lmp, "gran/coulomb"), iterate_tolerance(0.0), iterate_max_sweeps(0), law(nullptr),
-    c1(nullptr), c2(nullptr), mu(nullptr), kfactor(nullptr), friction(nullptr), fix_history(nullptr)
+    PairGranDemc(lmp, "gran/coulomb"), iterate_tolerance(0.0), iterate_max_sweeps(0),
+    friction(nullptr), fix_history(nullptr)
 {
   if (lmp->citeme) lmp->citeme->add(demc::cite_sakamaki);
   prepare_style(S_COULOMB_SIZE);
@@ -58,8 +58,7 @@ PairGranCoulomb::~PairGranCoulomb()
 {
   if (copymode) return;
   if (modify->get_fix_by_id(friction_fix_id())) modify->delete_fix(friction_fix_id());
-  release_style(fix_history != nullptr,
-                {law, c1, c2, mu, kfactor, damp_n, damp_t, restitution, restitution_t});
+  release_style(fix_history != nullptr);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -168,15 +167,8 @@ void PairGranCoulomb::tally_friction(int i, int j, const Vec3 &f)
 
 void PairGranCoulomb::allocate()
 {
-  allocate_base();
+  PairGranDemc::allocate();
   const int n = atom->ntypes;
-  memory->create(law, n + 1, n + 1, "pair:law");
-  memory->create(c1, n + 1, n + 1, "pair:c1");
-  memory->create(c2, n + 1, n + 1, "pair:c2");
-  memory->create(mu, n + 1, n + 1, "pair:mu");
-  memory->create(kfactor, n + 1, n + 1, "pair:kfactor");
-  allocate_damping();
-  resistance.allocate(n);
   step_params.resize((n + 1) * (n + 1));
 }
 
@@ -275,16 +267,10 @@ void PairGranCoulomb::coeff(int narg, char **arg)
   rt::Params r;
   for (int iarg = 3 + nlaw; iarg < narg;)
     iarg += parse_coeff_keyword(narg, arg, iarg, dashpot_set, a, b, damping, r);
-  if (!allocated) allocate();
+  // law c1 c2 mu, then the dashpots: damp_n damp_t restitution restitution_t
   set_coefficients(arg[0], arg[1],
-                   {{law, (double) kind},
-                    {c1, one_c1},
-                    {c2, one_c2},
-                    {mu, one_mu},
-                    {damp_n, damping ? a : 0.0},
-                    {damp_t, 0.0},
-                    {restitution, damping ? 0.0 : a},
-                    {restitution_t, 0.0}});
+                   {(double) kind, one_c1, one_c2, one_mu, damping ? a : 0.0, 0.0,
+                    damping ? 0.0 : a, 0.0});
   resistance.set(lmp, arg[0], arg[1], r);
 }
 
@@ -345,8 +331,8 @@ void PairGranCoulomb::init_style()
         dynamic_cast<FixNeighHistory *>(modify->replace_fix(history_fix_id() + "_DUMMY", cmd, 1));
     fix_history->pair = this;
   }
-  init_restitution_damping();
-  restitution_active = any_restitution_damping();
+  damping_table.init_restitution(running_style_name(), atom->ntypes, setflag);
+  restitution_active = damping_table.any_restitution(atom->ntypes, setflag);
   place_friction_fix();
 }
 
@@ -400,17 +386,16 @@ double PairGranCoulomb::init_one(int i, int j)
       c2[i][j] = 0.5 * (c2[i][i] + c2[j][j]);
       c1[i][j] = 2.0 * (1.0 - c2[i][j] * c2[i][j]) / inv_estar;
     }
-    mu[i][j] = std::sqrt(mu[i][i] * mu[j][j]);
-    mix_damping(i, j);
+    mix_coefficients(i, j);
   }
   resistance.init_pair(lmp, "gran/coulomb", i, j, setflag[i][j] == 0);
   const int kind = static_cast<int>(law[i][j]);
   kfactor[i][j] = cf::stiffness_factor(kind, c1[i][j], c2[i][j]);
-  for (double **a : {law, c1, c2, mu, kfactor, damp_n, damp_t, restitution, restitution_t})
-    a[j][i] = a[i][j];
-  set_pair_dashpots(i, j, kind == cf::HERTZ);
+  coefficients.mirror(i, j);
+  damping_table.set_pair_dashpots(i, j, atom->ntypes, kind == cf::HERTZ);
   const int stride = atom->ntypes + 1;
-  step_params[i * stride + j] = {kind, kfactor[i][j], mu[i][j], pair_dashpots[i * stride + j],
+  step_params[i * stride + j] = {kind, kfactor[i][j], mu[i][j],
+                                 damping_table.pair_dashpots[i * stride + j],
                                  resistance.at(i, j)};
   step_params[j * stride + i] = step_params[i * stride + j];
   return contact_cutoff(i, j);
@@ -429,17 +414,9 @@ void PairGranCoulomb::transfer_history(double *source, double *target, int, int)
 
 /* ---------------------------------------------------------------------- */
 
-void PairGranCoulomb::write_restart(FILE *fp)
-{
-  write_restart_settings(fp);
-  write_law_coefficients(fp, {law, c1, c2, mu});
-}
-
 void PairGranCoulomb::read_restart(FILE *fp)
 {
-  read_restart_settings(fp);
-  allocate();
-  read_law_coefficients(fp, {law, c1, c2, mu});
+  PairGranDemc::read_restart(fp);
   for (int i = 1; i <= atom->ntypes; i++)
     for (int j = i; j <= atom->ntypes; j++)
       if (setflag[i][j])
@@ -493,26 +470,14 @@ void PairGranCoulomb::read_restart_settings(FILE *fp)
 
 std::string PairGranCoulomb::coeff_words(int i, int j) const
 {
-  const std::string damping = restitution[i][j] > 0.0
-      ? fmt::format("restitution {:.17g} 0", restitution[i][j])
-      : fmt::format("damping {:.17g} 0", damp_n[i][j]);
+  const double e = damping_table.restitution[i][j], nu_n = damping_table.damp_n[i][j];
+  const std::string damping = e > 0.0 ? fmt::format("restitution {:.17g} 0", e)
+                                      : fmt::format("damping {:.17g} 0", nu_n);
   const std::string extra = resistance.coeff_words(i, j);
   if (static_cast<int>(law[i][j]) == cf::HOOKE)
     return fmt::format("hooke {:.17g} {:.17g} {}{}", c1[i][j], mu[i][j], damping, extra);
   return fmt::format("hertz {:.17g} {:.17g} {:.17g} {}{}", c1[i][j], c2[i][j], mu[i][j], damping,
                      extra);
-}
-
-void PairGranCoulomb::write_data(FILE *fp)
-{
-  for (int i = 1; i <= atom->ntypes; i++) fprintf(fp, "%d %s\n", i, coeff_words(i, i).c_str());
-}
-
-void PairGranCoulomb::write_data_all(FILE *fp)
-{
-  for (int i = 1; i <= atom->ntypes; i++)
-    for (int j = i; j <= atom->ntypes; j++)
-      fprintf(fp, "%d %d %s\n", i, j, coeff_words(i, j).c_str());
 }
 
 /* ----------------------------------------------------------------------
@@ -551,15 +516,8 @@ double PairGranCoulomb::single(int i, int j, int itype, int jtype, double rsq, d
 void *PairGranCoulomb::extract(const char *str, int &dim)
 {
   dim = 2;
-  if (strcmp(str, "mu") == 0) return (void *) mu;
-  if (strcmp(str, "restitution") == 0) return (void *) restitution;
+  if (double **a = coefficients.extract(str)) return (void *) a;
   dim = 0;
   if (strcmp(str, "iterate/tolerance") == 0) return (void *) &iterate_tolerance;
   return extract_common(str, dim);
-}
-
-double PairGranCoulomb::memory_usage()
-{
-  return PairGranDemc::memory_usage() +
-      9.0 * (atom->ntypes + 1) * (atom->ntypes + 1) * sizeof(double);
 }

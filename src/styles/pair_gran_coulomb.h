@@ -18,7 +18,6 @@ PairStyle(gran/coulomb,PairGranCoulomb);
 
 #include "coulomb_step.h"
 #include "pair_gran_demc.h"
-#include "resistance_table.h"
 
 #include <string>
 #include <vector>
@@ -36,18 +35,14 @@ class PairGranCoulomb : public PairGranDemc {
   void coeff(int, char **) override;
   void init_style() override;
   double init_one(int, int) override;
-  void write_restart(FILE *) override;
   void read_restart(FILE *) override;
   void write_restart_settings(FILE *) override;
   void read_restart_settings(FILE *) override;
-  void write_data(FILE *) override;
-  void write_data_all(FILE *) override;
   double single(int, int, int, int, double, double, double, double &) override;
   // single()'s own value after the shared ones: the contact's state (1 sticking, 2 sliding)
   enum CoulombSingleIndex { S_STATE = S_LAW, S_COULOMB_SIZE };
   void transfer_history(double *, double *, int, int) override;
   void *extract(const char *, int &) override;
-  double memory_usage() override;
 
   // one contact's history in the neighbor history fix (oriented from i to j): the friction force
   // on i, the contact's state (a ContactState), the friction work it dissipated, the normal
@@ -83,10 +78,12 @@ class PairGranCoulomb : public PairGranDemc {
  protected:
   // per type pair: normal law (a demc::coulomb::NormalLaw), its coefficients (hooke: kn, 0;
   // hertz: E, nu), friction coefficient; the stiffness factor of the law (kn or 4/3 E*)
-  double **law, **c1, **c2, **mu, **kfactor;
-  // per type pair: rolling and twisting resistance (pair_coeff keywords rolling, twisting), and
-  // (index i (ntypes + 1) + j) the contact step's parameters (init_one())
-  DemcResistanceTable resistance;
+  DemcCoefficient law{coefficients, "law", DemcMix::BY_STYLE};
+  DemcCoefficient c1{coefficients, "c1", DemcMix::BY_STYLE};
+  DemcCoefficient c2{coefficients, "c2", DemcMix::BY_STYLE};
+  DemcCoefficient mu{coefficients, "mu", DemcMix::GEOMETRIC};
+  DemcCoefficient kfactor{coefficients, "kfactor", DemcMix::DERIVED};
+  // per type pair (index i (ntypes + 1) + j): the contact step's parameters (init_one())
   std::vector<demc::coulomb::StepParams> step_params;
   int history_size = H_SIZE;    // values per contact history
   demc::coulomb::RecordLayout record_layout = {H_FDAMP, -1, -1, -1};
@@ -95,7 +92,7 @@ class PairGranCoulomb : public PairGranDemc {
   FixCoulombFriction *friction;
   class FixNeighHistory *fix_history;
 
-  void allocate();
+  void allocate() override;
   int parse_coeff_keyword(int narg, char **arg, int iarg, bool &dashpot_set, double &a, double &b,
                           bool &damping, demc::resistance::Params &r);
   void set_history_layout();
@@ -105,7 +102,7 @@ class PairGranCoulomb : public PairGranDemc {
   }
   void place_friction_fix();
   std::string friction_fix_id() const { return history_fix_id() + "_FRICTION"; }
-  std::string coeff_words(int i, int j) const;
+  std::string coeff_words(int i, int j) const override;
 };
 
 }    // namespace LAMMPS_NS

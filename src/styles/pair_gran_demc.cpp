@@ -4,6 +4,8 @@
 
 #include "pair_gran_demc.h"
 
+#include "demc_restart_records.h"
+
 #include "atom.h"
 #include "comm.h"
 #include "error.h"
@@ -17,6 +19,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 using namespace LAMMPS_NS;
 using demc::Vec3;
@@ -25,7 +28,9 @@ using demc::Vec3;
 
 PairGranDemc::PairGranDemc(LAMMPS *lmp, const char *name) :
     Pair(lmp), style_name(name), dt(0.0), tangential_sum(0.0), dissipated_damping(0.0),
-    onerad_dynamic(nullptr), maxrad_dynamic(nullptr), neighprev(0)
+    onerad_dynamic(nullptr), maxrad_dynamic(nullptr), neighprev(0), history_fixes(lmp, name),
+    coefficients(lmp, name), damping_table(lmp, name, coefficients),
+    atom_energies(lmp, history_fixes.atom_energy_fix_id())
 {
   single_enable = 1;
   no_virial_fdotr_compute = 1;
@@ -35,18 +40,20 @@ PairGranDemc::PairGranDemc(LAMMPS *lmp, const char *name) :
   nextra = E_SIZE;
   pvector = new double[nextra];
   for (int k = 0; k < nextra; k++) pvector[k] = 0.0;
-  choose_history_index();
   // placeholder: the per-atom energy fix is made at init (after a read_restart, so that it
   // receives its per-atom restart data) and keeps the place of the pair_style command
-  add_atom_energy_placeholder();
+  atom_energies.add_placeholder();
 }
 
 PairGranDemc::~PairGranDemc()
 {
-  if (!copymode) delete_atom_energy_fix();
+  if (!copymode) atom_energies.remove();
   delete[] pvector;
   delete[] onerad_dynamic;
   delete[] maxrad_dynamic;
+  if (copymode || !allocated) return;
+  memory->destroy(setflag);
+  memory->destroy(cutsq);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -57,23 +64,19 @@ void PairGranDemc::prepare_style(int n_single_extra)
   single_extra = n_single_extra;
   svector = new double[single_extra];
   // placeholder so that the history fix keeps its place in the fix list
-  add_history_placeholder();
+  history_fixes.add_history_placeholder();
 }
 
-void PairGranDemc::release_style(bool history_made,
-                                 std::initializer_list<double **> coefficient_arrays)
+// (the coefficient arrays are released by their DemcCoefficient members)
+void PairGranDemc::release_style(bool history_made)
 {
   delete[] svector;
-  delete_history_fix(history_made);
-  if (!allocated) return;
-  memory->destroy(setflag);
-  memory->destroy(cutsq);
-  for (double **a : coefficient_arrays) memory->destroy(a);
+  history_fixes.delete_history_fix(history_made);
 }
 
 /* ---------------------------------------------------------------------- */
 
-void PairGranDemc::allocate_base()
+void PairGranDemc::allocate()
 {
   allocated = 1;
   const int n = atom->ntypes;
@@ -83,6 +86,126 @@ void PairGranDemc::allocate_base()
   memory->create(cutsq, n + 1, n + 1, "pair:cutsq");
   onerad_dynamic = new double[n + 1];
   maxrad_dynamic = new double[n + 1];
+  coefficients.allocate(n);
+  resistance.allocate(n);
+}
+
+/* ----------------------------------------------------------------------
+   pair_coeff I J c1 c2 mu [damping nu_n nu_t | restitution e x_t]
+   [rolling ...] [twisting ...]: what the laws take alike
+------------------------------------------------------------------------- */
+
+std::vector<double> PairGranDemc::read_coeff_args(int narg, char **arg, const char *law_names,
+                                                  demc::resistance::Params &rolling_twisting)
+{
+  if (narg < 5) coeff_usage_error(narg, law_names);
+  std::vector<double> values(7, 0.0);    // c1 c2 mu damp_n damp_t restitution restitution_t
+  for (int k = 0; k < 3; k++) values[k] = utils::numeric(FLERR, arg[2 + k], false, lmp);
+  if (values[2] < 0.0)
+    error->all(FLERR, "Pair_coeff {}: mu must be >= 0, got {}", style_name, values[2]);
+  rolling_twisting = demc::resistance::Params();
+  bool dashpot_set = false;
+  for (int iarg = 5; iarg < narg;) {
+    const int used = parse_resistance_keyword(lmp, "Pair_coeff " + style_name, narg, arg, iarg,
+                                              rolling_twisting);
+    iarg += used > 0 ? used
+                     : read_dashpot_keyword(narg, arg, iarg, law_names, dashpot_set, values);
+  }
+  return values;
+}
+
+/* the dashpot keyword at arg[iarg] (once) into values[3..6]; returns the arguments used */
+int PairGranDemc::read_dashpot_keyword(int narg, char **arg, int iarg, const char *law_names,
+                                       bool &dashpot_set, std::vector<double> &values)
+{
+  const bool dashpots = strcmp(arg[iarg], "damping") == 0;
+  if (!dashpots && strcmp(arg[iarg], "restitution") != 0)
+    error->all(FLERR,
+               "Unknown pair_coeff {} keyword: {} (expected 'damping', 'restitution', 'rolling' "
+               "or 'twisting')",
+               style_name, arg[iarg]);
+  if (dashpot_set)
+    error->all(FLERR, "Pair_coeff {}: {} given twice or with the other dashpot keyword",
+               style_name, arg[iarg]);
+  if (iarg + 3 > narg) coeff_usage_error(narg, law_names);
+  dashpot_set = true;
+  const double a = utils::numeric(FLERR, arg[iarg + 1], false, lmp);
+  const double b = utils::numeric(FLERR, arg[iarg + 2], false, lmp);
+  const std::string problem = demc_damping_values_problem(!dashpots, a, b);
+  if (!problem.empty()) error->all(FLERR, "Pair_coeff {}: {}", style_name, problem);
+  values[dashpots ? 3 : 5] = a;
+  values[dashpots ? 4 : 6] = b;
+  return 3;
+}
+
+void PairGranDemc::coeff_usage_error(int narg, const char *law_names)
+{
+  error->all(FLERR,
+             "Pair_coeff {} expects: I J {} [damping nu_n nu_t | restitution e x_t] [rolling sds "
+             "k gamma mu] [twisting sds k gamma mu | twisting marshall], got {} arguments",
+             style_name, law_names, narg);
+}
+
+void PairGranDemc::set_coefficients(const char *types_i, const char *types_j,
+                                    const std::vector<double> &values)
+{
+  if (!allocated) allocate();
+  coefficients.set(types_i, types_j, setflag, values);
+}
+
+void PairGranDemc::mix_coefficients(int i, int j)
+{
+  coefficients.mix(i, j);
+  damping_table.mix(i, j);
+}
+
+/* ----------------------------------------------------------------------
+   restart files: the settings (the style's write_restart_settings()),
+   then the coefficients of the set type pairs
+------------------------------------------------------------------------- */
+
+void PairGranDemc::write_restart(FILE *fp)
+{
+  write_restart_settings(fp);
+  coefficients.write_restart(fp, setflag, atom->ntypes);
+}
+
+void PairGranDemc::read_restart(FILE *fp)
+{
+  read_restart_settings(fp);
+  allocate();
+  coefficients.read_restart(fp, setflag, atom->ntypes);
+}
+
+void PairGranDemc::write_settings_record(FILE *fp, const std::vector<double> &values) const
+{
+  demc_restart::write_file_record(fp, values);
+}
+
+std::vector<double> PairGranDemc::read_settings_record(FILE *fp)
+{
+  return demc_restart::read_file_record(lmp, fp, "Pair " + style_name + " settings");
+}
+
+/* ---------------------------------------------------------------------- */
+
+std::string PairGranDemc::coeff_words(int i, int j) const
+{
+  return coefficients.law_words(i, j) + " " + damping_table.words(i, j) +
+      resistance.coeff_words(i, j);
+}
+
+void PairGranDemc::write_data(FILE *fp)
+{
+  for (int i = 1; i <= atom->ntypes; i++) fprintf(fp, "%d %s\n", i, coeff_words(i, i).c_str());
+}
+
+// every pair, mixed ones included (read_data needs them all)
+void PairGranDemc::write_data_all(FILE *fp)
+{
+  for (int i = 1; i <= atom->ntypes; i++)
+    for (int j = i; j <= atom->ntypes; j++)
+      fprintf(fp, "%d %d %s\n", i, j, coeff_words(i, j).c_str());
 }
 
 /* ---------------------------------------------------------------------- */
@@ -93,10 +216,10 @@ void PairGranDemc::init_style()
   demc_check_overlapping_contact_laws(lmp, this, style_name);
   demc_refuse_unfit_computes(lmp, running_style_name());
   neighbor->add_request(this, NeighConst::REQ_SIZE | NeighConst::REQ_HISTORY);
-  restart_histories_checked = false;
+  history_fixes.begin_init();
   dt = update->dt;
   set_max_radii();
-  attach_atom_energy_fix();
+  atom_energies.attach(&tangential_sum, &dissipated_damping);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -145,7 +268,7 @@ double PairGranDemc::contact_cutoff(int i, int j) const
 int PairGranDemc::find_neighbor_index(int i, int j)
 {
   const int *jlist = list->firstneigh[i];
-  return find_neighbor_slot(list->numneigh[i], j, [jlist](int k) {
+  return demc_find_neighbor_slot(list->numneigh[i], j, neighprev, [jlist](int k) {
     return jlist[k] & NEIGHMASK;
   });
 }
@@ -154,7 +277,8 @@ int PairGranDemc::find_neighbor_index(int i, int j)
 
 double PairGranDemc::memory_usage()
 {
-  return 2.0 * (atom->ntypes + 1) * sizeof(double);
+  const double types = atom->ntypes + 1;
+  return 2.0 * types * sizeof(double) + coefficients.size() * types * types * sizeof(double);
 }
 
 /* ----------------------------------------------------------------------

@@ -6,20 +6,22 @@
    movements of a contact over one step (the input of every kernel),
    applying a contact force with its torques, energy and virial tallies,
    the energy vector read by compute pair, and single()'s common part.
-   Derived styles add the law's coefficients, history and the kernel call.
+   Derived styles declare the law's coefficients (DemcCoefficient members),
+   add its history and the kernel call.
    The rest comes in parts, each in its own files, to be read one at a time:
      pair_gran_demc_keywords.h  the keywords every style takes (energy/atom,
                                 schedule, damping_cap, limit_damping)
      pair_gran_demc_history.h   the internal fixes' IDs and placeholders, the
                                 guard against losing a restart's histories
      pair_gran_demc_checks.h    init's input checks (atoms, hybrid, computes)
+     pair_gran_demc_coeffs.h    the coefficient arrays per type pair
      pair_gran_demc_damping.h   dashpots and restitution per type pair
-     pair_gran_demc_coeffs.h    pair_coeff's shared arguments, restart I/O
      pair_gran_demc_energy.h    per-atom energies
      pair_gran_demc_loop.h      the contact loops' state and blocks
-   Each part is a protected base of PairGranDemc, so that the styles use its
-   members by name; a part that needs LAMMPS reaches it through owner(), the
-   PairGranDemc it belongs to (a friend).
+   Each part is given what it needs (LAMMPS, the style's name, the arrays it
+   works on) through its constructor or its arguments. Most are members; the
+   keywords and the loop's state are bases, as the styles' loops read their
+   members by name.
 ------------------------------------------------------------------------- */
 
 #ifndef DEMC_PAIR_GRAN_DEMC_H
@@ -40,9 +42,10 @@
 #include "pair_gran_demc_history.h"
 #include "pair_gran_demc_keywords.h"
 #include "pair_gran_demc_loop.h"
+#include "resistance_table.h"
 
-#include <initializer_list>
 #include <string>
+#include <vector>
 
 // host code inlined even where GCC judges it too big (DEMC_FN_FLAT would make it device code too)
 #if defined(__GNUC__)
@@ -53,55 +56,101 @@
 
 namespace LAMMPS_NS {
 
-class PairGranDemc :
-    public Pair,
-    protected DemcSharedKeywords,
-    protected DemcHistoryFixes,
-    protected DemcDampingTable,
-    protected DemcCoefficientIO,
-    protected DemcAtomEnergyShares,
-    protected DemcContactLoop {
+/* the k < jnum with neighbor(k) == j, searched from the one after `prev` (pairs are usually
+   asked for in list order), which becomes k; -1 if none. Any list: neighbor(k) gives the atom
+   index. */
+template <class Neighbor>
+int demc_find_neighbor_slot(int jnum, int j, int &prev, Neighbor &&neighbor)
+{
+  for (int k = 0; k < jnum; k++) {
+    prev = (prev + 1) % jnum;
+    if (neighbor(prev) == j) return prev;
+  }
+  return -1;
+}
+
+class PairGranDemc : public Pair, protected DemcSharedKeywords, protected DemcContactLoop {
  public:
   PairGranDemc(class LAMMPS *, const char *style_name);
   ~PairGranDemc() override;
   void init_style() override;
   void reset_dt() override;
   double memory_usage() override;
+  // the coefficients: restart files, write_data (a line per type pair: coeff_words())
+  void write_restart(FILE *) override;
+  void read_restart(FILE *) override;
+  void write_data(FILE *) override;
+  void write_data_all(FILE *) override;
 
   // layout of pvector (compute pair <style>): stored normal and tangential elastic energy,
   // cumulative friction and damping dissipation, contacts, sliding contacts
   enum EnergyIndex { E_NORMAL, E_TANGENTIAL, E_FRICTION, E_DAMPING, E_CONTACTS, E_SLIDING, E_SIZE };
 
  protected:
-  // the parts reach the style (LAMMPS, its name, setflag) through it
-  friend class DemcSharedKeywords;
-  friend class DemcHistoryFixes;
-  friend class DemcDampingTable;
-  friend class DemcCoefficientIO;
-  friend class DemcAtomEnergyShares;
-  // the Kokkos styles' helper
-  template <class DeviceType> friend struct PairGranDemcKokkosShared;
   std::string style_name;
   std::string running_style_name() const;    // style_name, with /kk for the Kokkos variants
   double dt;
   // this rank's cumulative sums: tangential (gran/kuhn: friction dissipation; gran/jaeger:
   // tangential work) and damping dissipation; kept in restart files by fix DEMC/ATOM_ENERGY
   double tangential_sum, dissipated_damping;
-  friend class FixDemcAtomEnergy;
   double *onerad_dynamic, *maxrad_dynamic;
   int neighprev;
 
-  void allocate_base();
+  // ---- the parts (in this order: each is given the ones before) ----
+  DemcHistoryFixes history_fixes;
+  DemcCoefficientTable coefficients;    // the style's DemcCoefficient members, the dashpots
+  DemcDampingTable damping_table;
+  DemcAtomEnergyShares atom_energies;
+  // rolling and twisting resistance per type pair (pair_coeff keywords rolling, twisting)
+  DemcResistanceTable resistance;
+
+  // the coefficient arrays and setflag, cutsq (coeff() and read_restart() call it once)
+  virtual void allocate();
   // constructor and destructor work of a style whose history fix is made at init: per-contact
   // values of single(), write_data, a placeholder that keeps the fix's place in the fix list
   void prepare_style(int n_single_extra);
-  void release_style(bool history_made, std::initializer_list<double **> coefficient_arrays);
+  void release_style(bool history_made);
+  std::string history_fix_id() const { return history_fixes.history_fix_id(); }
+  void check_restart_histories() { history_fixes.check_restart_histories(running_style_name()); }
   void set_max_radii();
   double contact_cutoff(int i, int j) const;
   // pair_style's keyword arguments after the law's own (DemcSharedKeywords)
   int parse_common_keyword(int narg, char **arg, int iarg)
   {
-    return DemcSharedKeywords::parse_common_keyword(narg, arg, iarg);
+    return DemcSharedKeywords::parse_common_keyword(lmp, style_name, narg, arg, iarg);
+  }
+
+  /* pair_coeff I J c1 c2 mu [damping nu_n nu_t | restitution e x_t] [rolling ...]
+     [twisting ...], read and checked for what the laws share (mu >= 0, the dashpots' values;
+     the law checks c1 and c2): the values of the coefficient table's given coefficients (c1 c2
+     mu, then damp_n damp_t restitution restitution_t; 0 for the dashpot keyword not given),
+     and the rolling and twisting models. law_names: e.g. "kn kt mu" */
+  std::vector<double> read_coeff_args(int narg, char **arg, const char *law_names,
+                                      demc::resistance::Params &rolling_twisting);
+  int read_dashpot_keyword(int narg, char **arg, int iarg, const char *law_names,
+                           bool &dashpot_set, std::vector<double> &values);
+  [[noreturn]] void coeff_usage_error(int narg, const char *law_names);
+  // pair_coeff's type ranges: the given coefficients' values (DemcCoefficientTable::set())
+  void set_coefficients(const char *types_i, const char *types_j,
+                        const std::vector<double> &values);
+  // init_one() of unset pair (i, j): the declared mixing rules and the dashpots'
+  void mix_coefficients(int i, int j);
+  // write_data's coefficients of type pair (i, j), after the types
+  virtual std::string coeff_words(int i, int j) const;
+  /* the settings' restart record, a record of the package's format (demc_restart_records.h;
+     rank 0 writes); read_settings_record() (collective) returns its values */
+  void write_settings_record(FILE *fp, const std::vector<double> &values) const;
+  std::vector<double> read_settings_record(FILE *fp);
+  // what the Kokkos variants' loops take of the style at each compute(), after ev_init()
+  // (PairGranDemcKokkosShared::load_views())
+  struct LoopInputs {
+    double dt;
+    int freeze_groupbit, maxeatom, maxvatom;
+    demc::DashpotLimits dashpot_limits;
+  };
+  LoopInputs loop_inputs() const
+  {
+    return {dt, damping_table.freeze_groupbit, maxeatom, maxvatom, dashpot_limits};
   }
 
   // the start of every single(): svector and fforce zeroed, and a stop unless asked about atoms
@@ -141,16 +190,6 @@ class PairGranDemc :
         owner, slot);
   }
   int find_neighbor_index(int i, int j);
-  // the k < jnum with neighbor(k) == j, searched from the one after the last found (pairs are
-  // usually asked for in list order); -1 if none. Any list: neighbor(k) gives the atom index.
-  template <class Neighbor> int find_neighbor_slot(int jnum, int j, Neighbor &&neighbor)
-  {
-    for (int k = 0; k < jnum; k++) {
-      neighprev = (neighprev + 1) % jnum;
-      if (neighbor(neighprev) == j) return neighprev;
-    }
-    return -1;
-  }
 
   // ---- the contact loops, once per compute() ----
   void begin_compute(int eflag, int vflag)
@@ -163,11 +202,11 @@ class PairGranDemc :
   }
   void begin_atom_energy(int eflag)
   {
-    if (energy_per_atom) begin_atom_energy_tally(eflag);
+    if (energy_per_atom) atom_energies.begin(eflag);
   }
   void end_atom_energy()
   {
-    if (energy_per_atom) end_atom_energy_tally();
+    if (energy_per_atom) atom_energies.end();
   }
 
   // ---- the contact loops, once per contact ----
@@ -189,7 +228,7 @@ class PairGranDemc :
   // each contact gives half of its energies to p and to q (energy/atom yes)
   void tally_atoms(int p, int q, double stored_n, double stored_t, double work_t, double damp)
   {
-    if (energy_per_atom) tally_atom_shares(p, q, stored_n, stored_t, work_t, damp);
+    if (energy_per_atom) atom_energies.tally(p, q, stored_n, stored_t, work_t, damp);
   }
   // restitution damping: the pair's effective mass (a particle of fix freeze's group counts as
   // infinitely heavy)
@@ -197,8 +236,8 @@ class PairGranDemc :
   {
     const double *rmass = atom->rmass;
     const int *mask = atom->mask;
-    return demc::effective_mass(rmass[i], rmass[j], mask[i] & freeze_groupbit,
-                                mask[j] & freeze_groupbit);
+    const int frozen = damping_table.freeze_groupbit;
+    return demc::effective_mass(rmass[i], rmass[j], mask[i] & frozen, mask[j] & frozen);
   }
 };
 

@@ -1,57 +1,79 @@
 /* -*- c++ -*- ----------------------------------------------------------
-   dem-contact: a part of PairGranDemc (pair_gran_demc.h). Coefficients in
-   and out: pair_coeff's arguments that both laws share, their type ranges,
-   and the restart file's coefficient arrays and settings record (rank 0
-   writes; rank 0 reads and broadcasts).
+   dem-contact: a part of PairGranDemc (pair_gran_demc.h). A style's
+   coefficient arrays per type pair, each declared once, as a member
+
+     DemcCoefficient kn{coefficients, "kn", DemcMix::SERIES};
+
+   which registers it in the style's DemcCoefficientTable. The table does
+   what every array takes alike: allocation and release, pair_coeff's type
+   ranges, the mixing of unset type pairs (where a rule is declared), the
+   copy to (j, i), the restart record, write_data's values and extract().
 ------------------------------------------------------------------------- */
 
 #ifndef DEMC_PAIR_GRAN_DEMC_COEFFS_H
 #define DEMC_PAIR_GRAN_DEMC_COEFFS_H
 
-#include "rolling_twisting.h"
-
 #include <cstdio>
-#include <initializer_list>
-#include <utility>
+#include <string>
 #include <vector>
 
 namespace LAMMPS_NS {
 
-class DemcCoefficientIO {
- protected:
-  // pair_coeff I J c1 c2 mu [damping nu_n nu_t | restitution e x_t] [rolling ...]
-  // [twisting ...], read and checked for what the laws share
-  struct CoeffArgs {
-    double law[3];            // c1 c2 mu; mu checked >= 0, the law checks c1 and c2
-    double damp_n, damp_t;    // 0 without the keyword; checked >= 0
-    // coefficient of restitution in (0, 1] and the tangential to normal dashpot ratio (>= 0);
-    // 0 0 without the keyword
-    double restitution, restitution_t;
-    demc::resistance::Params resistance;    // rolling and twisting (none without the keywords)
-  };
-  CoeffArgs read_coeff_args(int narg, char **arg, const char *law_names);    // e.g. "kn kt mu"
-  int read_dashpot_keyword(int narg, char **arg, int iarg, const char *law_names,
-                           bool &dashpot_set, CoeffArgs &c);
-  [[noreturn]] void usage_error(int narg, const char *law_names);
-  // pair_coeff's type ranges: set each array to its value for every i <= j in them
-  void set_coefficients(const char *types_i, const char *types_j,
-                        std::initializer_list<std::pair<double **, double>> values);
+class LAMMPS;
+class DemcCoefficientTable;
 
-  /* the settings' restart record, a record of the package's format (demc_restart_records.h;
-     rank 0 writes); read_settings_record() (collective) returns its values */
-  void write_settings_record(FILE *fp, const std::vector<double> &values) const;
-  std::vector<double> read_settings_record(FILE *fp);
-  // a record (demc_restart_records.h) of, per type pair i <= j, setflag, then (if set) one
-  // value of each coefficient array
-  void write_coefficients(FILE *fp, const std::vector<double **> &arrays) const;
-  void read_coefficients(FILE *fp, const std::vector<double **> &arrays);
-  // restart files: the law's coefficient arrays, then the dashpots'
-  void write_law_coefficients(FILE *fp, std::vector<double **> law) const;
-  void read_law_coefficients(FILE *fp, std::vector<double **> law);
+/* What a coefficient is, and how an unset type pair (i, j) takes it from types i and j:
+     SERIES, GEOMETRIC  given by pair_coeff; 2 a b / (a + b), sqrt(a b)
+     BY_STYLE           given by pair_coeff; mixed by the style's init_one()
+     DAMPING            given by pair_coeff after the law's coefficients (DemcDampingTable)
+     DERIVED            computed by init_one(); neither read nor written */
+enum class DemcMix { SERIES, GEOMETRIC, BY_STYLE, DAMPING, DERIVED };
+
+// one coefficient array, (ntypes + 1)^2, used as a double ** (kn[i][j])
+class DemcCoefficient {
+ public:
+  DemcCoefficient(DemcCoefficientTable &table, const char *name, DemcMix mix);
+  ~DemcCoefficient();    // (the table outlives its coefficients: a base's member)
+  DemcCoefficient(const DemcCoefficient &) = delete;
+  DemcCoefficient &operator=(const DemcCoefficient &) = delete;
+  operator double **() const { return values; }
+
+  const char *const name;    // its name in extract() (and memory labels)
+  const DemcMix mix;
+  double **values = nullptr;
 
  private:
-  class PairGranDemc &owner();
-  const class PairGranDemc &owner() const;
+  DemcCoefficientTable &table;
+};
+
+class DemcCoefficientTable {
+ public:
+  DemcCoefficientTable(LAMMPS *lmp, const std::string &style) : lmp(lmp), style(style) {}
+  DemcCoefficientTable(const DemcCoefficientTable &) = delete;
+  DemcCoefficientTable &operator=(const DemcCoefficientTable &) = delete;
+  void add(DemcCoefficient *c);
+  void release(DemcCoefficient *c);
+
+  void allocate(int ntypes);
+  int size() const { return (int) law.size() + (int) damping.size(); }
+  // pair_coeff: each given coefficient's value (values: the law's in declaration order, then
+  // the dashpots') for every i <= j of the type ranges, and setflag
+  void set(const char *types_i, const char *types_j, int **setflag,
+           const std::vector<double> &values);
+  void mix(int i, int j);       // the SERIES and GEOMETRIC coefficients of unset pair (i, j)
+  void mirror(int i, int j);    // every array's (j, i) from its (i, j)
+  // a restart record (demc_restart_records.h) of, per type pair i <= j, setflag, then (if set)
+  // each given coefficient (rank 0 writes; read collectively)
+  void write_restart(FILE *fp, int **setflag, int ntypes) const;
+  void read_restart(FILE *fp, int **setflag, int ntypes);
+  std::string law_words(int i, int j) const;    // write_data: the law's given values of (i, j)
+  double **extract(const char *name) const;     // nullptr if no coefficient has that name
+
+ private:
+  LAMMPS *lmp;
+  std::string style;
+  std::vector<DemcCoefficient *> law, damping;    // in declaration order
+  std::vector<DemcCoefficient *> given() const;   // the law's, then the dashpots'
 };
 
 }    // namespace LAMMPS_NS

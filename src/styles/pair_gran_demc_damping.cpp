@@ -4,26 +4,21 @@
 
 #include "pair_gran_demc_damping.h"
 
-#include "pair_gran_demc.h"
-
-#include "atom.h"
 #include "error.h"
 #include "fix.h"
-#include "memory.h"
 #include "modify.h"
 
 #include <cmath>
+#include <initializer_list>
 
 using namespace LAMMPS_NS;
 
-PairGranDemc &DemcDampingTable::owner()
+DemcDampingTable::DemcDampingTable(LAMMPS *lmp, const std::string &style,
+                                   DemcCoefficientTable &table) :
+    damp_n(table, "damp_n", DemcMix::DAMPING), damp_t(table, "damp_t", DemcMix::DAMPING),
+    restitution(table, "restitution", DemcMix::DAMPING),
+    restitution_t(table, "restitution_t", DemcMix::DAMPING), lmp(lmp), style(style)
 {
-  return static_cast<PairGranDemc &>(*this);
-}
-
-const PairGranDemc &DemcDampingTable::owner() const
-{
-  return static_cast<const PairGranDemc &>(*this);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -51,17 +46,7 @@ void LAMMPS_NS::demc_refuse_rigid_bodies(LAMMPS *lmp, const std::string &who)
 
 /* ---------------------------------------------------------------------- */
 
-void DemcDampingTable::allocate_damping()
-{
-  Memory *memory = owner().memory;
-  const int n = owner().atom->ntypes;
-  memory->create(damp_n, n + 1, n + 1, "pair:damp_n");
-  memory->create(damp_t, n + 1, n + 1, "pair:damp_t");
-  memory->create(restitution, n + 1, n + 1, "pair:restitution");
-  memory->create(restitution_t, n + 1, n + 1, "pair:restitution_t");
-}
-
-DemcDampingTable::DampingKind DemcDampingTable::damping_kind(int i) const
+DemcDampingTable::DampingKind DemcDampingTable::kind(int i) const
 {
   if (damp_n[i][i] > 0.0 || damp_t[i][i] > 0.0) return DASHPOTS;
   if (restitution[i][i] > 0.0 && restitution[i][i] < 1.0) return RESTITUTION;
@@ -71,29 +56,29 @@ DemcDampingTable::DampingKind DemcDampingTable::damping_kind(int i) const
 /* dashpots of an unset pair: geometric means. A type without damping next to one with
    restitution counts as e = 1, x_t = 0 (undamped); constant dashpots and restitution have no
    mixing rule. */
-void DemcDampingTable::mix_damping(int i, int j)
+void DemcDampingTable::mix(int i, int j)
 {
-  const DampingKind ki = damping_kind(i), kj = damping_kind(j);
+  const DampingKind ki = kind(i), kj = kind(j);
   if ((ki == DASHPOTS && kj == RESTITUTION) || (ki == RESTITUTION && kj == DASHPOTS))
-    owner().error->all(
-        FLERR,
-        "Pair {}: types {} and {} have different kinds of damping (constant dashpots and "
-        "restitution): no mixing rule; set pair_coeff {} {} explicitly",
-        owner().style_name, i, j, i, j);
-  for (double **a : {damp_n, damp_t}) a[i][j] = std::sqrt(a[i][i] * a[j][j]);
+    lmp->error->all(FLERR,
+                    "Pair {}: types {} and {} have different kinds of damping (constant dashpots "
+                    "and restitution): no mixing rule; set pair_coeff {} {} explicitly",
+                    style, i, j, i, j);
+  for (double **a : std::initializer_list<double **>{damp_n, damp_t})
+    a[i][j] = std::sqrt(a[i][i] * a[j][j]);
   restitution[i][j] = restitution_t[i][j] = 0.0;
   if (ki != RESTITUTION && kj != RESTITUTION) return;
   auto e_of = [&](int t) {
-    return damping_kind(t) == RESTITUTION ? restitution[t][t] : 1.0;
+    return kind(t) == RESTITUTION ? restitution[t][t] : 1.0;
   };
   auto ratio_of = [&](int t) {
-    return damping_kind(t) == RESTITUTION ? restitution_t[t][t] : 0.0;
+    return kind(t) == RESTITUTION ? restitution_t[t][t] : 0.0;
   };
   restitution[i][j] = std::sqrt(e_of(i) * e_of(j));
   restitution_t[i][j] = std::sqrt(ratio_of(i) * ratio_of(j));
 }
 
-void DemcDampingTable::set_pair_dashpots(int i, int j, bool hertz)
+void DemcDampingTable::set_pair_dashpots(int i, int j, int ntypes, bool hertz)
 {
   demc::ContactDashpots d;
   d.nu_n = damp_n[i][j];
@@ -104,7 +89,7 @@ void DemcDampingTable::set_pair_dashpots(int i, int j, bool hertz)
                                  : demc::linear_restitution_factor(e);
     d.tangential_ratio = restitution_t[i][j];
   }
-  const int stride = owner().atom->ntypes + 1;
+  const int stride = ntypes + 1;
   pair_dashpots.resize(stride * stride);
   pair_dashpots[i * stride + j] = pair_dashpots[j * stride + i] = d;
 }
@@ -112,13 +97,11 @@ void DemcDampingTable::set_pair_dashpots(int i, int j, bool hertz)
 /* a type pair whose dashpots depend on the masses (restitution e < 1): a type with it (then
    its unset pairs mix to e < 1 too), or a pair set with it. Called before init_one(), which
    fills the unset pairs: their values are not read. */
-bool DemcDampingTable::any_restitution_damping() const
+bool DemcDampingTable::any_restitution(int ntypes, int **setflag) const
 {
-  const int ntypes = owner().atom->ntypes;
-  int **setflag = owner().setflag;
   for (int i = 1; i <= ntypes; i++)
     for (int j = i; j <= ntypes; j++) {
-      if (i == j && damping_kind(i) == RESTITUTION) return true;
+      if (i == j && kind(i) == RESTITUTION) return true;
       if (i != j && setflag[i][j] && restitution[i][j] > 0.0 && restitution[i][j] < 1.0)
         return true;
     }
@@ -126,22 +109,22 @@ bool DemcDampingTable::any_restitution_damping() const
 }
 
 // pair_coeff's damping keyword and values of type pair i, j
-std::string DemcDampingTable::damping_words(int i, int j) const
+std::string DemcDampingTable::words(int i, int j) const
 {
   if (restitution[i][j] > 0.0)
     return fmt::format("restitution {:.17g} {:.17g}", restitution[i][j], restitution_t[i][j]);
   return fmt::format("damping {:.17g} {:.17g}", damp_n[i][j], damp_t[i][j]);
 }
 
-void DemcDampingTable::init_restitution_damping()
+void DemcDampingTable::init_restitution(const std::string &running_style, int ntypes,
+                                        int **setflag)
 {
-  PairGranDemc &pair = owner();
   freeze_groupbit = 0;
-  if (!any_restitution_damping()) return;
-  demc_refuse_rigid_bodies(pair.lmp, "Pair " + pair.running_style_name());
-  const auto freezes = pair.modify->get_fix_by_style("^freeze");
+  if (!any_restitution(ntypes, setflag)) return;
+  demc_refuse_rigid_bodies(lmp, "Pair " + running_style);
+  const auto freezes = lmp->modify->get_fix_by_style("^freeze");
   if (freezes.size() > 1)
-    pair.error->all(FLERR, "Pair {}: restitution damping allows one fix freeze only",
-                    pair.running_style_name());
+    lmp->error->all(FLERR, "Pair {}: restitution damping allows one fix freeze only",
+                    running_style);
   if (!freezes.empty()) freeze_groupbit = freezes.front()->groupbit;
 }

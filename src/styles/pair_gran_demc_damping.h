@@ -11,6 +11,7 @@
 #define DEMC_PAIR_GRAN_DEMC_DAMPING_H
 
 #include "contact_geometry.h"
+#include "pair_gran_demc_coeffs.h"
 
 #include <string>
 #include <vector>
@@ -18,35 +19,39 @@
 namespace LAMMPS_NS {
 
 class DemcDampingTable {
- protected:
+ public:
+  // style: "gran/kuhn", ...; the four arrays join the style's coefficients (after the law's)
+  DemcDampingTable(class LAMMPS *lmp, const std::string &style, DemcCoefficientTable &table);
+
   /* per type pair (ntypes + 1)^2: constant dashpots damp_n, damp_t, or a coefficient of
      restitution (0: none) and the tangential ratio */
-  double **damp_n = nullptr, **damp_t = nullptr;
-  double **restitution = nullptr, **restitution_t = nullptr;
+  DemcCoefficient damp_n, damp_t, restitution, restitution_t;
   // the kernel's dashpots per type pair (index i * (n + 1) + j) after init_one
   std::vector<demc::ContactDashpots> pair_dashpots;
   // restitution damping: fix freeze's group (its particles count as infinitely heavy in the
   // effective mass, as in pair_style granular), 0 without
   int freeze_groupbit = 0;
 
-  void allocate_damping();    // from the style's allocate()
-  // init_one() of an unset pair: geometric means (see mix_damping())
-  void mix_damping(int i, int j);
+  // init_one() of an unset pair: geometric means (see mix())
+  void mix(int i, int j);
   // init_one(): pair_dashpots of (i, j) and (j, i); hertz: the Hertz restitution factor, else
   // the linear spring's
-  void set_pair_dashpots(int i, int j, bool hertz);
-  // the kind of damping of type i (for mixing): none, constant dashpots, restitution (e < 1)
-  enum DampingKind { NO_DAMPING, DASHPOTS, RESTITUTION };
-  DampingKind damping_kind(int i) const;
-  bool any_restitution_damping() const;
-  std::string damping_words(int i,
-                            int j) const;    // write_data: "damping ..." or "restitution ..."
-  // restitution damping at init_style: no rigid bodies; freeze_groupbit
-  void init_restitution_damping();
+  void set_pair_dashpots(int i, int j, int ntypes, bool hertz);
+  /* whether a type pair's dashpots depend on the masses (restitution e < 1): a type with it,
+     or a pair set with it (before init_one(), which fills the unset pairs) */
+  bool any_restitution(int ntypes, int **setflag) const;
+  // write_data: "damping ..." or "restitution ..."
+  std::string words(int i, int j) const;
+  // restitution damping at init_style (running_style: with /kk where so): no rigid bodies;
+  // freeze_groupbit
+  void init_restitution(const std::string &running_style, int ntypes, int **setflag);
 
  private:
-  class PairGranDemc &owner();
-  const class PairGranDemc &owner() const;
+  class LAMMPS *lmp;
+  std::string style;
+  // the kind of damping of type i (for mixing): none, constant dashpots, restitution (e < 1)
+  enum DampingKind { NO_DAMPING, DASHPOTS, RESTITUTION };
+  DampingKind kind(int i) const;
 };
 
 /* Restitution damping needs each contact's effective mass, which for a particle of a rigid body

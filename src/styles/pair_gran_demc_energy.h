@@ -11,22 +11,28 @@
 #ifndef DEMC_PAIR_GRAN_DEMC_ENERGY_H
 #define DEMC_PAIR_GRAN_DEMC_ENERGY_H
 
+#include <string>
+
 namespace LAMMPS_NS {
 
 class DemcAtomEnergyShares {
- protected:
-  class FixDemcAtomEnergy *atom_energy = nullptr;
-  void add_atom_energy_placeholder();    // constructor
-  void attach_atom_energy_fix();         // init_style(): the fix in the placeholder's place
-  void delete_atom_energy_fix();         // destructor
+ public:
+  // fix_id: the fix's ID (DemcHistoryFixes::atom_energy_fix_id())
+  DemcAtomEnergyShares(class LAMMPS *lmp, const std::string &fix_id) : lmp(lmp), fix_id(fix_id) {}
+  void add_placeholder();    // constructor
+  /* init_style(): the fix in the placeholder's place, given the style's cumulative sums
+     (tangential, damping), which it keeps in restart files */
+  void attach(double *tangential_sum, double *dissipated_damping);
+  void remove();    // destructor
 
-  void begin_atom_energy_tally(int eflag);
-  void end_atom_energy_tally();
-  void tally_atom_shares(int p, int q, double stored_n, double stored_t, double work_t,
-                         double damp);
+  void begin(int eflag);
+  void end();
+  void tally(int p, int q, double stored_n, double stored_t, double work_t, double damp);
 
  private:
-  class PairGranDemc &owner();
+  class LAMMPS *lmp;
+  std::string fix_id;
+  class FixDemcAtomEnergy *fix = nullptr;
 };
 
 }    // namespace LAMMPS_NS

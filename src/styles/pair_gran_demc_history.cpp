@@ -5,8 +5,6 @@
 
 #include "pair_gran_demc_history.h"
 
-#include "pair_gran_demc.h"
-
 #include "demc_restart_entries.h"
 
 #include "error.h"
@@ -16,16 +14,6 @@
 
 using namespace LAMMPS_NS;
 
-PairGranDemc &DemcHistoryFixes::owner()
-{
-  return static_cast<PairGranDemc &>(*this);
-}
-
-const PairGranDemc &DemcHistoryFixes::owner() const
-{
-  return static_cast<const PairGranDemc &>(*this);
-}
-
 /* ----------------------------------------------------------------------
    The history fix's ID must be the same when a restart file is read back.
    LAMMPS's instance_me counts pair objects over the whole process (every
@@ -33,10 +21,9 @@ const PairGranDemc &DemcHistoryFixes::owner() const
    lowest index free in this LAMMPS instance instead.
 ------------------------------------------------------------------------- */
 
-void DemcHistoryFixes::choose_history_index()
+DemcHistoryFixes::DemcHistoryFixes(LAMMPS *lmp, const std::string &style) : lmp(lmp), style(style)
 {
-  Modify *modify = owner().modify;
-  history_index = 0;
+  Modify *modify = lmp->modify;
   while (modify->get_fix_by_id(history_fix_id()) ||
          modify->get_fix_by_id(history_fix_id() + "_DUMMY"))
     history_index++;
@@ -44,7 +31,7 @@ void DemcHistoryFixes::choose_history_index()
 
 std::string DemcHistoryFixes::history_fix_id() const
 {
-  std::string id = "DEMC_" + owner().style_name + "_HISTORY";
+  std::string id = "DEMC_" + style + "_HISTORY";
   for (char &ch : id) ch = (ch == '/') ? '_' : (char) toupper(ch);
   return id + std::to_string(history_index);
 }
@@ -53,12 +40,12 @@ std::string DemcHistoryFixes::history_fix_id() const
 
 void DemcHistoryFixes::add_history_placeholder()
 {
-  owner().modify->add_fix(history_fix_id() + "_DUMMY all DUMMY");
+  lmp->modify->add_fix(history_fix_id() + "_DUMMY all DUMMY");
 }
 
 void DemcHistoryFixes::delete_history_fix(bool history_made)
 {
-  Modify *modify = owner().modify;
+  Modify *modify = lmp->modify;
   // (a history fix whose creation stopped with an error, in unpack_restart(), is in the fix
   // list in the placeholder's place, though the pair style never got it)
   const std::string made = history_fix_id(), placeholder = made + "_DUMMY";
@@ -80,15 +67,14 @@ void DemcHistoryFixes::delete_history_fix(bool history_made)
    frees the records only afterwards (Modify::init()).
 ------------------------------------------------------------------------- */
 
-void DemcHistoryFixes::check_restart_histories()
+void DemcHistoryFixes::check_restart_histories(const std::string &running_style)
 {
   if (restart_histories_checked) return;
   restart_histories_checked = true;
-  PairGranDemc &pair = owner();
-  const std::string me = pair.running_style_name();
-  for (const auto &e : demc_restart::unclaimed_peratom_entries(pair.modify)) {
+  const std::string &me = running_style;
+  for (const auto &e : demc_restart::unclaimed_peratom_entries(lmp->modify)) {
     if (!demc_restart::is_contact_history_style(e.style)) continue;
-    pair.error->all(
+    lmp->error->all(
         FLERR,
         "Pair {}: the restart file holds contact histories written by another pair style "
         "or variant (fix ID {}, fix style {}), which pair {} cannot read: the run would go "

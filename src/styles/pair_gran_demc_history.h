@@ -15,27 +15,29 @@
 namespace LAMMPS_NS {
 
 class DemcHistoryFixes {
- protected:
+ public:
+  // style: "gran/kuhn", ...; chooses the lowest index free in this LAMMPS instance
+  DemcHistoryFixes(class LAMMPS *lmp, const std::string &style);
   // e.g. DEMC_GRAN_KUHN_HISTORY0: unique within this LAMMPS instance, the same when a restart
   // file is read back
   std::string history_fix_id() const;
   std::string atom_energy_fix_id() const { return history_fix_id() + "_ATOM_ENERGY"; }
-  // the lowest index free in this LAMMPS instance (constructor)
-  void choose_history_index();
   // constructor: a placeholder that keeps the history fix's place; destructor: the fix made in
   // its place (history_made), or the placeholder
   void add_history_placeholder();
   void delete_history_fix(bool history_made);
 
-  // init: stop with an error instead of losing contact histories without notice. Call at the
-  // top of init_one(): every style's history fix exists then.
-  void check_restart_histories();
-  bool restart_histories_checked = true;    // reset by init_style(), set by the first init_one()
+  // init: stop with an error instead of losing contact histories without notice. Call
+  // begin_init() from init_style(), check_restart_histories() at the top of init_one():
+  // every style's history fix exists then. running_style: with /kk where so.
+  void begin_init() { restart_histories_checked = false; }
+  void check_restart_histories(const std::string &running_style);
 
  private:
+  class LAMMPS *lmp;
+  std::string style;
   int history_index = 0;
-  class PairGranDemc &owner();
-  const class PairGranDemc &owner() const;
+  bool restart_histories_checked = true;    // set by the first init_one() after begin_init()
 };
 
 }    // namespace LAMMPS_NS

@@ -4,18 +4,12 @@
 
 #include "pair_gran_demc_keywords.h"
 
-#include "pair_gran_demc.h"
-
 #include "error.h"
+#include "utils.h"
 
 #include <cstring>
 
 using namespace LAMMPS_NS;
-
-PairGranDemc &DemcSharedKeywords::owner()
-{
-  return static_cast<PairGranDemc &>(*this);
-}
 
 /* ----------------------------------------------------------------------
    keywords every style of the package takes: energy/atom yes|no,
@@ -23,9 +17,9 @@ PairGranDemc &DemcSharedKeywords::owner()
    returns the number of arguments used, 0 if arg[iarg] is not one
 ------------------------------------------------------------------------- */
 
-int DemcSharedKeywords::parse_common_keyword(int narg, char **arg, int iarg)
+int DemcSharedKeywords::parse_common_keyword(LAMMPS *lmp, const std::string &style, int narg,
+                                             char **arg, int iarg)
 {
-  PairGranDemc &pair = owner();
   const std::string keyword = arg[iarg];
   if (keyword == "limit_damping") {    // no value, as in LAMMPS's granular styles
     dashpot_limits.no_tension = true;
@@ -33,17 +27,17 @@ int DemcSharedKeywords::parse_common_keyword(int narg, char **arg, int iarg)
   }
   if (keyword != "energy/atom" && keyword != "schedule" && keyword != "damping_cap") return 0;
   if (iarg + 2 > narg)
-    utils::missing_cmd_args(FLERR, "pair_style " + pair.style_name + " " + keyword, pair.error);
+    utils::missing_cmd_args(FLERR, "pair_style " + style + " " + keyword, lmp->error);
   const std::string value = arg[iarg + 1];
   if (keyword == "energy/atom") {
-    energy_per_atom = utils::logical(FLERR, value, false, pair.lmp);
+    energy_per_atom = utils::logical(FLERR, value, false, lmp);
   } else if (keyword == "damping_cap") {
-    dashpot_limits.coulomb = utils::logical(FLERR, value, false, pair.lmp);
+    dashpot_limits.coulomb = utils::logical(FLERR, value, false, lmp);
   } else if (value == "static" || value == "dynamic") {
     static_schedule = (value == "static");
   } else {
-    pair.error->all(FLERR, "Pair_style {} schedule must be static or dynamic, got {}",
-                    pair.style_name, value);
+    lmp->error->all(FLERR, "Pair_style {} schedule must be static or dynamic, got {}", style,
+                    value);
   }
   return 2;
 }

@@ -1,5 +1,6 @@
 /* -*- c++ -*- ----------------------------------------------------------
-   dem-contact: a part of PairGranDemc (pair_gran_demc.h). The keywords
+   dem-contact: a part of PairGranDemc (pair_gran_demc.h), one of its
+   bases (the styles and their loops use its members by name). The keywords
    every granular pair style of the package takes after its own:
      energy/atom yes|no, schedule static|dynamic (Kokkos variants only),
      damping_cap yes|no, limit_damping,
@@ -66,8 +67,10 @@ class DemcSharedKeywords {
     static_schedule = false;
     dashpot_limits = demc::DashpotLimits();
   }
-  // returns the number of arguments used, 0 if arg[iarg] is not one of the keywords
-  int parse_common_keyword(int narg, char **arg, int iarg);
+  // returns the number of arguments used, 0 if arg[iarg] is not one of the keywords (style:
+  // the pair style's name, for the errors)
+  int parse_common_keyword(class LAMMPS *lmp, const std::string &style, int narg, char **arg,
+                           int iarg);
   // energy/atom, schedule, damping_cap no and limit_damping as one number of a restart file's
   // settings: bits 1, 2, 8 and 16
 
@@ -87,9 +90,6 @@ class DemcSharedKeywords {
   // "energy/atom", "schedule/static", "damping_cap", "limit_damping" as bool (dim 0), for a
   // style's extract(); nullptr for any other name
   void *extract_common(const char *name, int &dim);
-
- private:
-  class PairGranDemc &owner();
 };
 
 }    // namespace LAMMPS_NS

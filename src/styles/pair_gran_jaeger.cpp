@@ -86,8 +86,7 @@ class ArenaStore {
 /* ---------------------------------------------------------------------- */
 
 PairGranJaeger::PairGranJaeger(LAMMPS *lmp) :
-    PairGranDemc(lmp, "gran/jaeger"), youngs(nullptr), poisson(nullptr), mu(nullptr),
-    estar(nullptr), gstar(nullptr), check_materials(false), beta(0.0),
+    PairGranDemc(lmp, "gran/jaeger"), check_materials(false), beta(0.0),
     prune(jaeger::kDefaultPrune), max_length(0), work(true), last_energy_step(-1),
     energy_interval(0), carry_length(0), fix_history(nullptr)
 {
@@ -98,22 +97,7 @@ PairGranJaeger::PairGranJaeger(LAMMPS *lmp) :
 PairGranJaeger::~PairGranJaeger()
 {
   if (copymode) return;
-  release_style(fix_history != nullptr,
-                {youngs, poisson, mu, damp_n, damp_t, restitution, restitution_t, estar, gstar});
-}
-
-/* ---------------------------------------------------------------------- */
-
-void PairGranJaeger::allocate()
-{
-  allocate_base();
-  const int n = atom->ntypes;
-  memory->create(youngs, n + 1, n + 1, "pair:youngs");
-  memory->create(poisson, n + 1, n + 1, "pair:poisson");
-  memory->create(mu, n + 1, n + 1, "pair:mu");
-  allocate_damping();
-  memory->create(estar, n + 1, n + 1, "pair:estar");
-  memory->create(gstar, n + 1, n + 1, "pair:gstar");
+  release_style(fix_history != nullptr);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -206,7 +190,7 @@ void PairGranJaeger::compute_contact(const TouchingPair &t, bool advance, bool e
   // the frame carries the normal from step to step: no old normal needed
   const demc::SphereContact c = sphere_contact(atom_p, atom_q, std::sqrt(t.rsq), advance, false);
   const jaeger::Material mat = contact_material(i, j, pair);
-  const demc::ContactDashpots &dashpots = pair_dashpots[pair];
+  const demc::ContactDashpots &dashpots = damping_table.pair_dashpots[pair];
   const double m_eff = (t.touching && demc::needs_effective_mass(dashpots))
       ? contact_effective_mass(i, j)
       : 0.0;
@@ -316,22 +300,15 @@ void PairGranJaeger::settings(int narg, char **arg)
 
 void PairGranJaeger::coeff(int narg, char **arg)
 {
-  const CoeffArgs c = read_coeff_args(narg, arg, "E nu mu");
-  const double e_one = c.law[0], nu_one = c.law[1];
+  demc::resistance::Params rolling_twisting;
+  const std::vector<double> c = read_coeff_args(narg, arg, "E nu mu", rolling_twisting);
+  const double e_one = c[0], nu_one = c[1];
   if (e_one <= 0.0) error->all(FLERR, "Pair_coeff gran/jaeger: E must be > 0, got {}", e_one);
   if (nu_one <= -1.0 || nu_one >= 0.5)
     error->all(FLERR, "Pair_coeff gran/jaeger: nu must be within (-1, 0.5), got {}", nu_one);
-  if (demc::resistance::active(c.resistance))
+  if (demc::resistance::active(rolling_twisting))
     error->all(FLERR, "Pair_coeff gran/jaeger: rolling and twisting resistance are not available");
-  if (!allocated) allocate();
-  set_coefficients(arg[0], arg[1],
-                   {{youngs, e_one},
-                    {poisson, nu_one},
-                    {mu, c.law[2]},
-                    {damp_n, c.damp_n},
-                    {damp_t, c.damp_t},
-                    {restitution, c.restitution},
-                    {restitution_t, c.restitution_t}});
+  set_coefficients(arg[0], arg[1], c);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -345,13 +322,16 @@ void PairGranJaeger::init_style()
         dynamic_cast<FixJaegerHistory *>(modify->replace_fix(history_fix_id() + "_DUMMY", cmd, 1));
   }
   fix_history->pair = this;
-  init_restitution_damping();
+  damping_table.init_restitution(running_style_name(), atom->ntypes, setflag);
 }
 
 /* ----------------------------------------------------------------------
    effective moduli: an explicitly set pair uses its (E, nu) for both
    bodies; unlike types mix the two types' materials (E*, G* rules of the
-   Hertz-Mindlin contact); friction and damping take geometric means (a type
+   Hertz-Mindlin contact), written as the one material (E, nu) on both
+   bodies that has the same E* and G*: with kappa = E* / G* =
+   (2 - nu) / (2 (1 - nu)) for like bodies, nu = (2 - 2 kappa)/(1 - 2 kappa),
+   E = 2 (1 - nu^2) E*; friction and damping take geometric means (a type
    with constant dashpots and one with restitution damping: no mixing rule)
 ------------------------------------------------------------------------- */
 
@@ -361,17 +341,18 @@ double PairGranJaeger::init_one(int i, int j)
   check_materials = true;       // the first compute() compares them with the histories'
   const jaeger::Material m = type_pair_material(i, j);
   if (setflag[i][j] == 0) {
-    mu[i][j] = m.mu;
-    mix_damping(i, j);
+    mix_coefficients(i, j);
+    const double kappa = m.Estar / m.Gstar;
+    poisson[i][j] = (2.0 - 2.0 * kappa) / (1.0 - 2.0 * kappa);
+    youngs[i][j] = 2.0 * (1.0 - poisson[i][j] * poisson[i][j]) * m.Estar;
   }
-  estar[i][j] = estar[j][i] = m.Estar;
-  gstar[i][j] = gstar[j][i] = m.Gstar;
-  for (double **a : {youngs, poisson, mu, damp_n, damp_t, restitution, restitution_t})
-    a[j][i] = a[i][j];
+  estar[i][j] = m.Estar;
+  gstar[i][j] = m.Gstar;
+  coefficients.mirror(i, j);
   const int stride = atom->ntypes + 1;
   pair_materials.resize(stride * stride);
   pair_materials[i * stride + j] = pair_materials[j * stride + i] = m;
-  set_pair_dashpots(i, j, true);
+  damping_table.set_pair_dashpots(i, j, atom->ntypes, true);
   return contact_cutoff(i, j);
 }
 
@@ -451,14 +432,6 @@ void PairGranJaeger::convert_histories()
   history_materials = pair_materials;
 }
 
-/* ---------------------------------------------------------------------- */
-
-void PairGranJaeger::write_restart(FILE *fp)
-{
-  write_restart_settings(fp);
-  write_law_coefficients(fp, {youngs, poisson, mu});
-}
-
 /* ----------------------------------------------------------------------
    the materials the histories were made with, per type pair i <= j (E*, G*,
    mu): after a pair_coeff without a run since, they are not the
@@ -477,13 +450,6 @@ void PairGranJaeger::write_history_materials(std::vector<double> &out) const
       const jaeger::Material m = known ? table[i * stride + j] : jaeger::Material{};
       out.insert(out.end(), {m.Estar, m.Gstar, m.mu});
     }
-}
-
-void PairGranJaeger::read_restart(FILE *fp)
-{
-  read_restart_settings(fp);
-  allocate();
-  read_law_coefficients(fp, {youngs, poisson, mu});
 }
 
 /* ----------------------------------------------------------------------
@@ -537,37 +503,6 @@ void PairGranJaeger::read_restart_settings(FILE *fp)
                prune);
 }
 
-/* ---------------------------------------------------------------------- */
-
-void PairGranJaeger::write_data(FILE *fp)
-{
-  for (int i = 1; i <= atom->ntypes; i++)
-    fprintf(fp, "%d %.17g %.17g %.17g %s\n", i, youngs[i][i], poisson[i][i], mu[i][i],
-            damping_words(i, i).c_str());
-}
-
-/* ----------------------------------------------------------------------
-   every pair, mixed ones included (read_data needs them all): a mixed pair
-   is written as the one material (E, nu) on both bodies that has the same
-   E* and G*. With kappa = E* / G* = (2 - nu) / (2 (1 - nu)) for like bodies:
-   nu = (2 - 2 kappa)/(1 - 2 kappa), E = 2 (1 - nu^2) E*.
-------------------------------------------------------------------------- */
-
-void PairGranJaeger::write_data_all(FILE *fp)
-{
-  for (int i = 1; i <= atom->ntypes; i++)
-    for (int j = i; j <= atom->ntypes; j++) {
-      double e = youngs[i][j], nu = poisson[i][j];
-      if (!setflag[i][j]) {
-        const double kappa = estar[i][j] / gstar[i][j];
-        nu = (2.0 - 2.0 * kappa) / (1.0 - 2.0 * kappa);
-        e = 2.0 * (1.0 - nu * nu) * estar[i][j];
-      }
-      fprintf(fp, "%d %d %.17g %.17g %.17g %s\n", i, j, e, nu, mu[i][j],
-              damping_words(i, j).c_str());
-    }
-}
-
 /* ----------------------------------------------------------------------
    per-contact state for compute pair/local, compute fabric and the like:
    returns the stored elastic energy; fforce: the Hertz normal force over r;
@@ -617,23 +552,11 @@ double PairGranJaeger::single_of_record(int i, int j, double rsq, const double *
 void *PairGranJaeger::extract(const char *str, int &dim)
 {
   dim = 2;
-  if (strcmp(str, "E") == 0) return (void *) youngs;
-  if (strcmp(str, "nu") == 0) return (void *) poisson;
-  if (strcmp(str, "mu") == 0) return (void *) mu;
-  if (strcmp(str, "estar") == 0) return (void *) estar;
-  if (strcmp(str, "gstar") == 0) return (void *) gstar;
-  if (strcmp(str, "restitution") == 0) return (void *) restitution;
-  if (strcmp(str, "restitution_t") == 0) return (void *) restitution_t;
+  if (double **a = coefficients.extract(str)) return (void *) a;
   dim = 0;
   if (strcmp(str, "beta") == 0) return (void *) &beta;
   if (strcmp(str, "prune") == 0) return (void *) &prune;
   if (strcmp(str, "history/max") == 0) return (void *) &max_length;
   if (strcmp(str, "work") == 0) return (void *) &work;
   return extract_common(str, dim);
-}
-
-double PairGranJaeger::memory_usage()
-{
-  return PairGranDemc::memory_usage() +
-      9.0 * (atom->ntypes + 1) * (atom->ntypes + 1) * sizeof(double);
 }

@@ -34,15 +34,10 @@ class PairGranJaeger : public PairGranDemc {
   void coeff(int, char **) override;
   void init_style() override;
   double init_one(int, int) override;
-  void write_restart(FILE *) override;
-  void read_restart(FILE *) override;
   void write_restart_settings(FILE *) override;
   void read_restart_settings(FILE *) override;
-  void write_data(FILE *) override;
-  void write_data_all(FILE *) override;
   double single(int, int, int, int, double, double, double, double &) override;
   void *extract(const char *, int &) override;
-  double memory_usage() override;
   // single()'s extra values after the shared ones (SingleIndex): stored tangential energy U_t,
   // the contact's cumulative tangential work since it formed, its history length (points)
   enum JaegerSingleIndex { S_STORED_T = S_LAW, S_WORK, S_LENGTH, S_JAEGER_SIZE };
@@ -51,10 +46,14 @@ class PairGranJaeger : public PairGranDemc {
   bool record_material(const double *rec, demc::jaeger::Material &mat) const;
 
  protected:
-  // per type pair: the coefficients given (E, nu) and the effective moduli (init_one)
-  double **youngs, **poisson, **mu;    // (the dashpots: PairGranDemc)
-
-  double **estar, **gstar;
+  // per type pair: the coefficients given (E, nu; the dashpots: PairGranDemc::damping_table);
+  // an unset pair's E and nu are those of one material on both bodies with its E* and G*
+  DemcCoefficient youngs{coefficients, "E", DemcMix::BY_STYLE};
+  DemcCoefficient poisson{coefficients, "nu", DemcMix::BY_STYLE};
+  DemcCoefficient mu{coefficients, "mu", DemcMix::GEOMETRIC};
+  // the effective moduli (init_one)
+  DemcCoefficient estar{coefficients, "estar", DemcMix::DERIVED};
+  DemcCoefficient gstar{coefficients, "gstar", DemcMix::DERIVED};
   // per type pair (index itype * (ntypes + 1) + jtype): the moduli and friction as a kernel
   // Material without the radius (init_one)
   std::vector<demc::jaeger::Material> pair_materials;
@@ -92,7 +91,6 @@ class PairGranJaeger : public PairGranDemc {
 
   class FixJaegerHistory *fix_history;
 
-  void allocate();
   void note_energy_step(bool energy);
   // compute()'s second pass: the contact law on each pair of the block
   void flush_contacts(ContactBuffer &buf, bool advance, bool energy, double &stored_tangential);

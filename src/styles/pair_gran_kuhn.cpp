@@ -44,8 +44,7 @@ static_assert(int(PairGranKuhn::H_WDAMP) == int(KH_WDAMP) &&
 /* ---------------------------------------------------------------------- */
 
 PairGranKuhn::PairGranKuhn(LAMMPS *lmp) :
-    PairGranDemc(lmp, "gran/kuhn"), kn(nullptr), kt(nullptr), mu(nullptr), refinements(kuhn::ALL),
-    fix_history(nullptr)
+    PairGranDemc(lmp, "gran/kuhn"), refinements(kuhn::ALL), fix_history(nullptr)
 {
   if (lmp->citeme) lmp->citeme->add(demc::cite_kuhn_suzuki_daouadji);
   prepare_style(S_KUHN_SIZE);
@@ -58,7 +57,7 @@ PairGranKuhn::PairGranKuhn(LAMMPS *lmp) :
 PairGranKuhn::~PairGranKuhn()
 {
   if (copymode) return;
-  release_style(fix_history != nullptr, {kn, kt, mu, damp_n, damp_t, restitution, restitution_t});
+  release_style(fix_history != nullptr);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -191,7 +190,7 @@ kuhn::Outcome PairGranKuhn::step_contact(const KuhnContact &t, const demc::Spher
   kuhn::Law law = {&p, nullptr, dashpot_limits, nullptr};
   kuhn::Geometry g = {c.overlap, c.n, c.n_old, c.du, c.twirl, 0.0, {0.0, 0.0, 0.0}, 0.0};
   if (RESTITUTION) {
-    law.restitution = &pair_dashpots[pair_type];
+    law.restitution = &damping_table.pair_dashpots[pair_type];
     if (demc::needs_effective_mass(*law.restitution)) g.m_eff = contact_effective_mass(i, j);
   }
   if (RESIST) {
@@ -242,19 +241,6 @@ void PairGranKuhn::set_history_layout()
                "pairs after a run (the contact histories are laid out for the first run's)");
 }
 
-/* ---------------------------------------------------------------------- */
-
-void PairGranKuhn::allocate()
-{
-  allocate_base();
-  const int n = atom->ntypes;
-  memory->create(kn, n + 1, n + 1, "pair:kn");
-  memory->create(kt, n + 1, n + 1, "pair:kt");
-  memory->create(mu, n + 1, n + 1, "pair:mu");
-  allocate_damping();
-  resistance.allocate(n);
-}
-
 /* ----------------------------------------------------------------------
    pair_style gran/kuhn [fresh yes/no] [elastic_slip yes/no] [turn yes/no]
                         [project yes/no] [twirl yes/no] [conventional]
@@ -281,20 +267,12 @@ void PairGranKuhn::settings(int narg, char **arg)
 
 void PairGranKuhn::coeff(int narg, char **arg)
 {
-  const CoeffArgs c = read_coeff_args(narg, arg, "kn kt mu");
-  const double kn_one = c.law[0], kt_one = c.law[1];
-  if (kn_one <= 0.0) error->all(FLERR, "Pair_coeff gran/kuhn: kn must be > 0, got {}", kn_one);
-  if (kt_one <= 0.0) error->all(FLERR, "Pair_coeff gran/kuhn: kt must be > 0, got {}", kt_one);
-  if (!allocated) allocate();
-  set_coefficients(arg[0], arg[1],
-                   {{kn, kn_one},
-                    {kt, kt_one},
-                    {mu, c.law[2]},
-                    {damp_n, c.damp_n},
-                    {damp_t, c.damp_t},
-                    {restitution, c.restitution},
-                    {restitution_t, c.restitution_t}});
-  resistance.set(lmp, arg[0], arg[1], c.resistance);
+  rt::Params rolling_twisting;
+  const std::vector<double> c = read_coeff_args(narg, arg, "kn kt mu", rolling_twisting);
+  if (c[0] <= 0.0) error->all(FLERR, "Pair_coeff gran/kuhn: kn must be > 0, got {}", c[0]);
+  if (c[1] <= 0.0) error->all(FLERR, "Pair_coeff gran/kuhn: kt must be > 0, got {}", c[1]);
+  set_coefficients(arg[0], arg[1], c);
+  resistance.set(lmp, arg[0], arg[1], rolling_twisting);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -310,40 +288,34 @@ void PairGranKuhn::init_style()
         dynamic_cast<FixNeighHistory *>(modify->replace_fix(history_fix_id() + "_DUMMY", cmd, 1));
     fix_history->pair = this;
   }
-  init_restitution_damping();
-  restitution_active = any_restitution_damping();
+  damping_table.init_restitution(running_style_name(), atom->ntypes, setflag);
+  restitution_active = damping_table.any_restitution(atom->ntypes, setflag);
 }
 
 /* ----------------------------------------------------------------------
    unlike types: springs in series for the stiffnesses (like types keep
-   theirs), geometric means for friction and damping (see mix_damping())
+   theirs), geometric means for friction and damping (DemcDampingTable::mix())
 ------------------------------------------------------------------------- */
 
 double PairGranKuhn::init_one(int i, int j)
 {
   check_restart_histories();    // once per init, after every history fix is made
-  if (setflag[i][j] == 0) {     // Pair::init() has checked that i,i and j,j are set
-    auto series = [](double a, double b) {
-      return 2.0 * a * b / (a + b);
-    };
-    kn[i][j] = series(kn[i][i], kn[j][j]);
-    kt[i][j] = series(kt[i][i], kt[j][j]);
-    mu[i][j] = std::sqrt(mu[i][i] * mu[j][j]);
-    mix_damping(i, j);
-  }
+  // Pair::init() has checked that i,i and j,j are set
+  if (setflag[i][j] == 0) mix_coefficients(i, j);
+  coefficients.mirror(i, j);
   resistance.init_pair(lmp, "gran/kuhn", i, j, setflag[i][j] == 0);
-  for (double **a : {kn, kt, mu, damp_n, damp_t, restitution, restitution_t}) a[j][i] = a[i][j];
   // restitution damping is added by the style (its dashpots depend on the masses): the
   // kernel's constant dashpots are 0 then
-  set_pair_dashpots(i, j, false);
+  damping_table.set_pair_dashpots(i, j, atom->ntypes, false);
   const int stride = atom->ntypes + 1;
   contact_params.resize(stride * stride);
-  const kuhn::Params ij = {kn[i][j], kt[i][j], mu[i][j], damp_n[i][j], damp_t[i][j], refinements};
+  const double nu_n = damping_table.damp_n[i][j], nu_t = damping_table.damp_t[i][j];
+  const kuhn::Params ij = {kn[i][j], kt[i][j], mu[i][j], nu_n, nu_t, refinements};
   contact_params[i * stride + j] = contact_params[j * stride + i] = ij;
   // twisting marshall takes the law's tangential spring, dashpot and friction coefficient
   resistance_params.resize(stride * stride);
   resistance_params[i * stride + j] = resistance_params[j * stride + i] =
-      kuhn::resistance_for(resistance.at(i, j), kt[i][j], damp_t[i][j], mu[i][j]);
+      kuhn::resistance_for(resistance.at(i, j), kt[i][j], nu_t, mu[i][j]);
   return contact_cutoff(i, j);
 }
 
@@ -365,23 +337,6 @@ void PairGranKuhn::transfer_history(double *source, double *target, int, int)
   const int torque = record_layout.torque;
   if (torque >= 0)
     for (int k = 0; k < 3; k++) target[torque + k] = -source[torque + k];
-}
-
-/* ---------------------------------------------------------------------- */
-
-void PairGranKuhn::write_restart(FILE *fp)
-{
-  write_restart_settings(fp);
-  write_law_coefficients(fp, {kn, kt, mu});
-}
-
-/* ---------------------------------------------------------------------- */
-
-void PairGranKuhn::read_restart(FILE *fp)
-{
-  read_restart_settings(fp);
-  allocate();
-  read_law_coefficients(fp, {kn, kt, mu});
 }
 
 /* ----------------------------------------------------------------------
@@ -413,25 +368,6 @@ void PairGranKuhn::read_restart_settings(FILE *fp)
   resistance.read_values(lmp, values.data() + 2, who);
   set_common_keywords(
       (double) demc_restart::checked_int(lmp, values[1], 0, 27, who + ": keywords"));
-}
-
-/* ---------------------------------------------------------------------- */
-
-void PairGranKuhn::write_data(FILE *fp)
-{
-  for (int i = 1; i <= atom->ntypes; i++)
-    fprintf(fp, "%d %.17g %.17g %.17g %s%s\n", i, kn[i][i], kt[i][i], mu[i][i],
-            damping_words(i, i).c_str(), resistance.coeff_words(i, i).c_str());
-}
-
-/* ---------------------------------------------------------------------- */
-
-void PairGranKuhn::write_data_all(FILE *fp)
-{
-  for (int i = 1; i <= atom->ntypes; i++)
-    for (int j = i; j <= atom->ntypes; j++)
-      fprintf(fp, "%d %d %.17g %.17g %.17g %s%s\n", i, j, kn[i][j], kt[i][j], mu[i][j],
-              damping_words(i, j).c_str(), resistance.coeff_words(i, j).c_str());
 }
 
 /* ----------------------------------------------------------------------
@@ -480,20 +416,8 @@ double PairGranKuhn::single_from_history(int itype, int jtype, double rsq, doubl
 void *PairGranKuhn::extract(const char *str, int &dim)
 {
   dim = 2;
-  if (strcmp(str, "kn") == 0) return (void *) kn;
-  if (strcmp(str, "kt") == 0) return (void *) kt;
-  if (strcmp(str, "mu") == 0) return (void *) mu;
-  if (strcmp(str, "restitution") == 0) return (void *) restitution;
-  if (strcmp(str, "restitution_t") == 0) return (void *) restitution_t;
+  if (double **a = coefficients.extract(str)) return (void *) a;
   dim = 0;
   if (strcmp(str, "refinements") == 0) return (void *) &refinements;
   return extract_common(str, dim);
-}
-
-/* ---------------------------------------------------------------------- */
-
-double PairGranKuhn::memory_usage()
-{
-  return PairGranDemc::memory_usage() +
-      7.0 * (atom->ntypes + 1) * (atom->ntypes + 1) * sizeof(double);
 }

@@ -16,7 +16,6 @@ PairStyle(gran/kuhn,PairGranKuhn);
 
 #include "kuhn_step.h"
 #include "pair_gran_demc.h"
-#include "resistance_table.h"
 #include "rolling_twisting.h"
 
 #include <vector>
@@ -32,16 +31,11 @@ class PairGranKuhn : public PairGranDemc {
   void coeff(int, char **) override;
   void init_style() override;
   double init_one(int, int) override;
-  void write_restart(FILE *) override;
-  void read_restart(FILE *) override;
   void write_restart_settings(FILE *) override;
   void read_restart_settings(FILE *) override;
-  void write_data(FILE *) override;
-  void write_data_all(FILE *) override;
   double single(int, int, int, int, double, double, double, double &) override;
   void transfer_history(double *, double *, int, int) override;
   void *extract(const char *, int &) override;
-  double memory_usage() override;
 
   // layout of one contact's history in fix neigh/history (oriented from i to j): the shared
   // Kuhn history (kuhn_keywords.h), then the dashpot force on i of the last step, which the
@@ -68,8 +62,10 @@ class PairGranKuhn : public PairGranDemc {
   enum KuhnSingleIndex { S_STORED_T = S_LAW, S_FRICTION, S_DAMPING, S_KUHN_SIZE };
 
  protected:
-  // per type pair (mixed in init_one)
-  double **kn, **kt, **mu;    // (the dashpots: PairGranDemc)
+  // per type pair (mixed in init_one; the dashpots: PairGranDemc::damping)
+  DemcCoefficient kn{coefficients, "kn", DemcMix::SERIES};
+  DemcCoefficient kt{coefficients, "kt", DemcMix::SERIES};
+  DemcCoefficient mu{coefficients, "mu", DemcMix::GEOMETRIC};
   unsigned refinements;       // demc::kuhn::Refinement bits
 
   // the kernel's parameters per type pair, (ntypes + 1)^2, set by init_one()
@@ -112,9 +108,8 @@ class PairGranKuhn : public PairGranDemc {
                                                   demc::kuhn::Phase phase, LawTotals &totals);
   bool restitution_active = false;    // init_style()
 
-  // rolling and twisting resistance per type pair (pair_coeff keywords rolling, twisting), and
-  // the kernel's parameters (twisting marshall: the law's kt, damp_t, mu; init_one())
-  DemcResistanceTable resistance;
+  // the kernel's parameters of rolling and twisting per type pair (PairGranDemc::resistance;
+  // twisting marshall: the law's kt, damp_t, mu; init_one())
   std::vector<demc::resistance::Params> resistance_params;
   // values per contact history, and where the record's values lie in it (kuhn_step.h)
   int history_size = H_SIZE;
@@ -124,7 +119,6 @@ class PairGranKuhn : public PairGranDemc {
   // the energy a contact's history holds, released when the contact parts
   double parting_energy(int i, int j, const double *history) const;
 
-  void allocate();
   double single_from_history(int itype, int jtype, double rsq, double radsum, const double *history,
                              double ft_sign, double &fforce);
 };
