@@ -495,6 +495,12 @@ namespace kuhn {
       // (demc::dashpot_coefficients(): du.n = -dzeta, the tangential movement dxi)
       const DashpotCoefficients c = dashpot_coefficients(damp_n, damp_t, inv_dt, -dzeta);
       const double on_n = c.on_n, on_t = c.on_t;
+      if (damp_t == 0.0) {    // a normal dashpot alone (the usual choice): no 0 * dxi to add
+        f_damp = on_n * n;
+        dW_damp = damp_n * dzeta * dzeta * inv_dt;
+        force = (on_n - fn) * n + ft;
+        return;
+      }
       f_damp = on_n * n + on_t * dxi;
       dW_damp = (damp_n * dzeta * dzeta + damp_t * dd) * inv_dt;
       force = (on_n - fn) * n + ft + on_t * dxi;
@@ -512,14 +518,16 @@ namespace kuhn {
        Normal force: kn zeta_new. Line 13 as printed (dzeta <- zeta_new - zeta_old, then
        kn dzeta on line 14) would count the gap -zeta_old as overlap when zeta_old < 0;
        the force after touching is kn zeta_new (Eq. 1). Line 16 caps at mu f^n, line 18
-       is the work (exact when elastic). */
-    DEMC_FN void fresh_contact(const Params &p, const Kinematics &m, double dzeta, const Vec3 &dxi,
-                               double fn, Result &r)
+       is the work (exact when elastic). Takes the parameters by value: this rare branch stays
+       out of line, and a reference would keep the caller's parameters in memory (a copy of
+       them for every contact where the caller folds the refinement bits). */
+    DEMC_FN void fresh_contact(bool fresh, double kt, double mu, double zeta_new, double dzeta,
+                               const Vec3 &dxi, double fn, Result &r)
     {
-      r.alpha_o = (p.flags & FRESH) ? fraction_before_touch(m.zeta_new, dzeta) : 0.0;
+      r.alpha_o = fresh ? fraction_before_touch(zeta_new, dzeta) : 0.0;
       const Vec3 dxi_touching = (1.0 - r.alpha_o) * dxi;
-      const Vec3 trial = p.kt * dxi_touching;
-      const double R = p.mu * fn;
+      const Vec3 trial = kt * dxi_touching;
+      const double R = mu * fn;
       const bool capped = length(trial) > R;
       r.ft = capped ? scaled_to(trial, R) : trial;
       r.dWt = 0.5 * dot(dxi_touching, r.ft);
@@ -654,7 +662,7 @@ namespace kuhn {
     r.f_damp = {0.0, 0.0, 0.0};
     double f_start2 = 0.0;        // |f^{t,t}|^2 (line 52)
     if (!(m.zeta_old > 0.0)) {    // line 10: f^{n,t} <= 0, not touching at t
-      fresh_contact(p, m, dzeta, dxi, r.fn, r);
+      fresh_contact((p.flags & FRESH) != 0, p.kt, p.mu, m.zeta_new, dzeta, dxi, r.fn, r);
     } else {
       const Vec3 f_start = carried_by_pair_rotation(p, m, ft_old);
       f_start2 = dot(f_start, f_start);

@@ -50,8 +50,10 @@ namespace kuhn {
      exchange of p and q with (the scalars, the rolling spring: w_q - w_p and n both change
      sign); 1 for a caller that exchanges records as transfer_history() does, the sign of the
      stored overlap for fix neigh/history/kk, which negates every value. H: a pointer, or
-     anything indexed as one (a strided row of a device's view). */
-  template <class H>
+     anything indexed as one (a strided row of a device's view). RESIST = false: a caller that
+     knows at compile time that rolling and twisting are off (the layout has no slots for
+     them) skips the slots' tests; the springs and torque read as zero. */
+  template <bool RESIST = true, class H>
   DEMC_FN_FLAT Record read_record(const H &h, const RecordLayout &at, double even = 1.0)
   {
     Record r;
@@ -60,11 +62,16 @@ namespace kuhn {
     r.w_fric = even * h[R_WFRIC];
     r.w_damp = even * h[R_WDAMP];
     r.f_damp = {h[at.f_damp], h[at.f_damp + 1], h[at.f_damp + 2]};
-    resistance::read_slots(h, at.roll, at.twist, at.torque, r.springs, r.torque, even);
+    if (RESIST) {
+      resistance::read_slots(h, at.roll, at.twist, at.torque, r.springs, r.torque, even);
+    } else {
+      r.springs = resistance::Springs{};
+      r.torque = {0.0, 0.0, 0.0};
+    }
     return r;
   }
 
-  template <class H>
+  template <bool RESIST = true, class H>
   DEMC_FN_FLAT void write_record(const H &h, const RecordLayout &at, const Record &r)
   {
     h[R_FTX] = r.ft.x;
@@ -76,7 +83,7 @@ namespace kuhn {
     h[at.f_damp] = r.f_damp.x;
     h[at.f_damp + 1] = r.f_damp.y;
     h[at.f_damp + 2] = r.f_damp.z;
-    resistance::write_slots(h, at.roll, at.twist, at.torque, r.springs, r.torque);
+    if (RESIST) resistance::write_slots(h, at.roll, at.twist, at.torque, r.springs, r.torque);
   }
 
   // the history layout for the resistance options after `size` values; returns the new size

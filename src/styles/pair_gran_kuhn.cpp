@@ -156,9 +156,11 @@ void PairGranKuhn::run_contact_law(KuhnBuffer &buf, bool advance, LawTotals &tot
       advance ? kuhn::ADVANCE : kuhn::REPEAT;
   demc::SphereContact geometry[KuhnBuffer::SIZE];
   kuhn::Outcome outcome[KuhnBuffer::SIZE];
+  // the normal at the start of the step: read by the tilt (project) and the resistance only
+  const bool old_normal = ALL_ON || RESIST || (refinements & kuhn::PROJECT) != 0;
   for (int k = 0; k < buf.n; k++) {
     const KuhnContact &t = buf.pairs[k];
-    geometry[k] = sphere_contact(t.i, t.j, std::sqrt(t.rsq), advance);
+    geometry[k] = sphere_contact(t.i, t.j, std::sqrt(t.rsq), advance, old_normal);
   }
   for (int k = 0; k < buf.n; k++)
     outcome[k] =
@@ -199,12 +201,12 @@ kuhn::Outcome PairGranKuhn::step_contact(const KuhnContact &t, const demc::Spher
     g.w_rel = demc_vec(omega + 3 * j) - demc_vec(omega + 3 * i);
     g.r_eff = radius[i] * radius[j] / (radius[i] + radius[j]);
   }
-  kuhn::Record rec = kuhn::read_record(t.history, record_layout);
+  kuhn::Record rec = kuhn::read_record<RESIST>(t.history, record_layout);
   const kuhn::Outcome o = kuhn::contact_step(law, g, phase, dt, rec);
   const double weight = pair_weight(j);
   if (phase == kuhn::ADVANCE) {
     *t.touch = 1;
-    kuhn::write_record(t.history, record_layout, rec);
+    kuhn::write_record<RESIST>(t.history, record_layout, rec);
     totals.friction += weight * o.friction;
     totals.damping += weight * o.damping;
   }
