@@ -107,6 +107,10 @@ extern "C" void lammpsplugin_init(void *lmp, void *handle, void *regfunc)
                "a region's surfaces as walls with Jaeger's Hertz-Mindlin-Deresiewicz contact "
                "(dem-contact)",
                (lammpsplugin_factory2 *) &make_fix<FixWallGranRegionJaeger>);
+  register_fix(reg, lmp, handle, "wall/gran/region/coulomb",
+               "a region's surfaces as walls with the exact Coulomb friction of gran/coulomb "
+               "(dem-contact)",
+               (lammpsplugin_factory2 *) &make_fix<FixWallGranRegionCoulomb>);
 #ifdef DEMC_HAS_KOKKOS_STYLES
   // Kokkos variants: "-k on -sf kk" picks gran/kuhn/kk for "pair_style gran/kuhn"
   register_pair(reg, lmp, handle, "gran/kuhn/kk", "gran/kuhn on Kokkos (dem-contact)",

@@ -94,16 +94,20 @@ class FixCoulombFriction : public Fix {
     fill(c, p, row, weight, history);
     c.q = q;
   }
-  // a contact of particle p with a wall (row: as for add_contact())
-  void add_wall_contact(int p, const demc::coulomb::FrictionRow &row, double *history,
-                        const WallPart &w)
+  // a contact of particle p with a wall (row: as for add_contact()); returns its handle
+  int add_wall_contact(int p, const demc::coulomb::FrictionRow &row, double *history,
+                       const WallPart &w)
   {
     Contact &c = contacts.emplace_back();
     fill(c, p, row, 1.0, history);
     c.q = -1;
     c.wall = (int) walls.size();
     walls.push_back(w);
+    return (int) contacts.size() - 1;
   }
+  // the history of contact `handle` (add_wall_contact()) now lies at `history` (a region
+  // wall's list of its particle's records)
+  void move_history(int handle, double *history) { contacts[handle].history = history; }
 
  private:
   std::vector<Contact> contacts;

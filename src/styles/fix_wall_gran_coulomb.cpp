@@ -158,8 +158,19 @@ FixWallGranDemc::Touch FixWallGranCoulomb::touch(const Contact &c, int side, boo
   wall.r_q = c.r_q;
   wall.move = c.du_q + demc::cross(c.dth_q, c.r_q);
   wall.fix = this;
-  friction->add_wall_contact(i, r.row, h, wall);
+  last_handle = friction->add_wall_contact(i, r.row, h, wall);
   return {r.force, r.normal_energy, r.resistance_stored, false, r.torque};
+}
+
+// the friction fix decides later, from the record where the region wall keeps it then
+int FixWallGranCoulomb::record_handle() const
+{
+  return last_handle;
+}
+
+void FixWallGranCoulomb::record_moved(int handle, double *record)
+{
+  friction->move_history(handle, record);
 }
 
 void FixWallGranCoulomb::friction_applied(int p, const Vec3 &force, const Vec3 &r_q,

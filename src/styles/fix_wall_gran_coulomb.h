@@ -62,6 +62,8 @@ class FixWallGranCoulomb : public FixWallGranFixedHistory {
   void part(const Contact &, bool) override;
   int history_side(int) const override;
   void check_restored_history(int) const override;
+  int record_handle() const override;
+  void record_moved(int handle, double *record) override;
 
  private:
   int law;              // demc::coulomb::NormalLaw
@@ -70,6 +72,7 @@ class FixWallGranCoulomb : public FixWallGranFixedHistory {
   static constexpr demc::coulomb::RecordLayout RECORD_LAYOUT = {H_FDAMP, H_ROLL, H_TWIST, H_TORQUE};
   demc::resistance::Params resistance;    // keywords rolling, twisting
   FixCoulombFriction *friction;
+  int last_handle = -1;    // the friction fix's handle of the contact touched last
 };
 
 }    // namespace LAMMPS_NS

@@ -155,9 +155,8 @@ void FixWallGranDemc::parse_wall(int narg, char **arg, int iarg)
   if (region_fix && wallstyle != REGION)
     error->all(FLERR, law_error("the wall is a region (region REGION-ID), got {}"), wall_word);
   if (!region_fix && wallstyle == REGION)
-    error->all(FLERR, law_error("a region wall is fix {}"),
-               utils::strmatch(style, "jaeger") ? "wall/gran/region/jaeger"
-                                                : "wall/gran/region/kuhn");
+    error->all(FLERR, law_error("a region wall is fix wall/gran/region/{}"),
+               std::string(style).substr(std::string("wall/gran/").size()));
   while (iarg < narg) {
     for (const char *motion_word : {"wiggle", "translate", "rotate"})
       if (wallstyle == REGION && strcmp(arg[iarg], motion_word) == 0)
@@ -569,6 +568,8 @@ void FixWallGranDemc::add_late_tangential_force(int p, const Vec3 &force, const 
   local[V_FY] -= force.y;
   local[V_FZ] -= force.z;
   local[V_TORQUE_Z] -= r_q.x * force.y - r_q.y * force.x;
+  local[V_TORQUE_X] -= r_q.y * force.z - r_q.z * force.y;
+  local[V_TORQUE_Y] -= r_q.z * force.x - r_q.x * force.z;
   cumulative[C_WALL_WORK] += demc::dot(force, wall_move);
   local[V_WALL_WORK] = cumulative[C_WALL_WORK];
   if (sliding) local[energy_slot(PairGranDemc::E_SLIDING)] += 1.0;

@@ -129,6 +129,12 @@ class FixWallGranDemc : public Fix {
   // atom c.p no longer touches the surface of its history: close the record
   virtual void part(const Contact &c, bool advance) = 0;
   virtual int history_side(int i) const = 0;    // NO_SIDE if no record
+  /* A region wall keeps a contact's record in its particle's list, not in the particle's slot,
+     once the contact's step is taken (FixWallGranRegion). A law whose step goes on after the
+     fix's post_force (gran/coulomb: its friction fix) gives a handle of the contact just
+     touched (-1: none) and is told where its record lies then. */
+  virtual int record_handle() const { return -1; }
+  virtual void record_moved(int, double *) {}
   // this rank's cumulative friction dissipation, given its stored tangential energy
   virtual double friction_dissipation(double stored_tangential) const;
 

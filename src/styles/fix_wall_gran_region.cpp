@@ -1,7 +1,8 @@
 /* ----------------------------------------------------------------------
    dem-contact: faithful DEM contact laws for LAMMPS (plugin package)
-   fix wall/gran/region/kuhn, fix wall/gran/region/jaeger: a LAMMPS
-   region's surfaces as walls with the package's contact laws (see header).
+   fix wall/gran/region/kuhn, fix wall/gran/region/jaeger,
+   fix wall/gran/region/coulomb: a LAMMPS region's surfaces as walls with
+   the package's contact laws (see header).
 ------------------------------------------------------------------------- */
 
 #include "fix_wall_gran_region.h"
@@ -87,6 +88,7 @@ void turning_axis(Region *r, Vec3 &axis, Vec3 &pivot)
 /* ----------------------------------------------------------------------
    fix ID group wall/gran/region/kuhn kn kt mu [keywords] region REGION-ID [keywords]
    fix ID group wall/gran/region/jaeger E nu mu [keywords] region REGION-ID [keywords]
+   fix ID group wall/gran/region/coulomb hooke|hertz ... [keywords] region REGION-ID [keywords]
 ------------------------------------------------------------------------- */
 
 // (the law's constructor has checked the region: an error after it would leave its callbacks)
@@ -357,6 +359,7 @@ template <class Law> void FixWallGranRegion<Law>::contacts_of(int i, bool advanc
   if (near.empty() && list.empty()) return;
 
   next.clear();
+  moved_records.clear();
   for (const Near &s : near) {
     const Region::Contact &rc = s.contact;
     if (!(rc.r < radius) || !(rc.r > 0.0)) continue;
@@ -374,12 +377,15 @@ template <class Law> void FixWallGranRegion<Law>::contacts_of(int i, bool advanc
     const int n = Law::pack_exchange(i, packed.data());
     next.push_back(rc.iwall);
     next.push_back(n);
+    const int handle = this->record_handle();
+    if (handle >= 0) moved_records.push_back({handle, next.size()});
     next.insert(next.end(), packed.begin(), packed.begin() + n);
   }
   for (size_t at = 0; at < list.size(); at += E_RECORD + static_cast<size_t>(list[at + E_LENGTH]))
     if (list[at + E_IWALL] >= 0.0) part_record(i, &list[at], advance);
   Law::set_arrays(i);    // (the slot is scratch: the lists hold the records)
   list.swap(next);
+  for (const auto &m : moved_records) this->record_moved(m.first, &list[m.second]);
 }
 
 /* a record whose surface particle i no longer touches: the law closes it with the contact's
@@ -552,4 +558,5 @@ template <class Law> double FixWallGranRegion<Law>::memory_usage()
 namespace LAMMPS_NS {
 template class FixWallGranRegion<FixWallGranKuhn>;
 template class FixWallGranRegion<FixWallGranJaeger>;
+template class FixWallGranRegion<FixWallGranCoulomb>;
 }    // namespace LAMMPS_NS

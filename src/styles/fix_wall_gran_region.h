@@ -1,8 +1,9 @@
 /* -*- c++ -*- ----------------------------------------------------------
    dem-contact: faithful DEM contact laws for LAMMPS (plugin package)
-   fix wall/gran/region/kuhn and fix wall/gran/region/jaeger: the
-   surfaces of a LAMMPS region as frictional walls with the contact laws
-   of fix wall/gran/kuhn and fix wall/gran/jaeger (modelled on LAMMPS's
+   fix wall/gran/region/kuhn, fix wall/gran/region/jaeger and
+   fix wall/gran/region/coulomb: the surfaces of a LAMMPS region as
+   frictional walls with the contact laws of fix wall/gran/kuhn,
+   fix wall/gran/jaeger and fix wall/gran/coulomb (modelled on LAMMPS's
    fix wall/gran/region).
 
    FixWallGranRegion<Law> adds to a wall fix of the law (FixWallGranKuhn,
@@ -43,6 +44,7 @@
 // clang-format off
 FixStyle(wall/gran/region/kuhn,FixWallGranRegionKuhn);
 FixStyle(wall/gran/region/jaeger,FixWallGranRegionJaeger);
+FixStyle(wall/gran/region/coulomb,FixWallGranRegionCoulomb);
 // clang-format on
 #else
 
@@ -50,12 +52,14 @@ FixStyle(wall/gran/region/jaeger,FixWallGranRegionJaeger);
 #define DEMC_FIX_WALL_GRAN_REGION_H
 
 #include "demc_restart_records.h"
+#include "fix_wall_gran_coulomb.h"
 #include "fix_wall_gran_jaeger.h"
 #include "fix_wall_gran_kuhn.h"
 
 #include "region.h"
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace LAMMPS_NS {
@@ -86,6 +90,8 @@ template <class Law> class FixWallGranRegion : public Law {
   // per atom: the records of the surfaces it touches, entries one after the other
   std::vector<std::vector<double>> lists;
   std::vector<double> next, packed;    // a particle's list being built, one record
+  // the law's handles of the records in next (Law::record_handle()) and their places in it
+  std::vector<std::pair<int, size_t>> moved_records;
 
   // a primitive region and its rigid placement: displacement and angle about its unit axis
   struct Placement {
@@ -141,9 +147,11 @@ template <class Law> class FixWallGranRegion : public Law {
 
 using FixWallGranRegionKuhn = FixWallGranRegion<FixWallGranKuhn>;
 using FixWallGranRegionJaeger = FixWallGranRegion<FixWallGranJaeger>;
+using FixWallGranRegionCoulomb = FixWallGranRegion<FixWallGranCoulomb>;
 
 extern template class FixWallGranRegion<FixWallGranKuhn>;
 extern template class FixWallGranRegion<FixWallGranJaeger>;
+extern template class FixWallGranRegion<FixWallGranCoulomb>;
 
 }    // namespace LAMMPS_NS
 

@@ -566,8 +566,8 @@ TEST(RestartRecords, RegionAndCoulombRecordsOfANewerVersionOrDamagedAreRefused)
 }
 
 /* Continuation to round-off for the options of gran/coulomb (direct and iterated friction,
-   hooke and hertz, dashpots, rolling and twisting; its wall) and of the region walls (dashpots, restitution, their
-   limits, beta, history/max), as EveryOptionContinuesToRoundOff: one run of N + M steps that
+   hooke and hertz, dashpots, rolling and twisting; its wall and region wall) and of the region
+   walls (dashpots, restitution, their limits, beta, history/max), as EveryOptionContinuesToRoundOff: one run of N + M steps that
    writes a restart file at step N against N steps read back from it and M steps on, in the
    dense packing (region walls: a plane region under it). */
 TEST(RestartRecords, CoulombAndRegionWallOptionsContinueToRoundOff)
@@ -600,6 +600,11 @@ TEST(RestartRecords, CoulombAndRegionWallOptionsContinueToRoundOff)
        "wall/gran/region/jaeger " + jaeger + " history/max 4 damping 0.02 0.01" + region},
       {{"pair_style gran/jaeger", "pair_coeff * * " + jaeger},
        "wall/gran/region/jaeger " + jaeger + " beta 0.1 restitution 0.7 0.5 limit_damping" +
+           region},
+      {coulomb, "wall/gran/region/coulomb hooke 2e3 0.5 damping 0.02 0" + region},
+      {{"pair_style gran/coulomb iterate 1e-14 200", "pair_coeff * * hooke 2e3 0.5"},
+       "wall/gran/region/coulomb hertz 1e7 0.3 0.5 restitution 0.7 0 rolling sds 2e3 0.01 0.1 "
+       "twisting sds 1e-5 1e-10 3e-5" +
            region},
   };
   const std::string floor = "region floor plane 0 0 0 0 0 1 side in units box";

@@ -81,6 +81,18 @@ struct Law {
 
 const Law KUHN = {"kuhn", "1e7 8e6 0.4 damping 5e4 2e4", "wall/gran/region/kuhn"};
 const Law JAEGER = {"jaeger", "1e8 0.3 0.4 damping 5e4 2e4", "wall/gran/region/jaeger"};
+const Law COULOMB = {"coulomb", "hooke 1e7 0.4 damping 5e4 0", "wall/gran/region/coulomb"};
+
+// the input with what the law's walls need: gran/coulomb's take the pair style's friction fix
+// (the spheres do not touch each other)
+std::vector<std::string> for_law(const Law &law, std::vector<std::string> in,
+                                 const std::string &pair_style = "gran/coulomb")
+{
+  if (std::string(law.name) == "coulomb")
+    in.insert(in.end(),
+              {"comm_modify vel yes", "pair_style " + pair_style, "pair_coeff * * hooke 1e7 0.4"});
+  return in;
+}
 
 std::string plain_fix(const Law &law, const std::string &id, const std::string &wall)
 {
@@ -245,6 +257,39 @@ TEST(WallGranRegion, RotatingCylinderIsTheRotatingDrumWall)
 /* rolling and twisting resistance (the same contact step): a region plane and a turning
    region cylinder are the zplane and the rotating drum wall (the wall's spin enters the
    relative rotation in both) */
+/* gran/coulomb's region wall: its contacts join the pair style's friction fix, which decides
+   their friction after every other force from the records the region wall keeps per surface
+   (kept there otherwise, the friction works and the wall's vector differ by O(1)). A plane
+   (static, moving) and a cylinder (static, turning) are the plain walls, with hooke and hertz,
+   direct and iterated friction. (Two faces at once: TwoFacesOfABlockAreTwoPlaneWalls.) */
+TEST(WallGranRegion, CoulombAsThePlainWalls)
+{
+  const Law hooke = COULOMB;
+  const Law hertz = {"coulomb", "hertz 1e8 0.3 0.4 restitution 0.5 0 rolling sds 1e6 1e3 0.05",
+                     "wall/gran/region/coulomb"};
+  expect_same_as_plain_walls(
+      "coulomb static plane", for_law(hooke, spheres(ON_PLANE, "1.6 0.3 -1")),
+      {plain_fix(hooke, "w", "zplane 0 NULL")}, {"w"},
+      {"region p plane 0 0 0 0 0 1 side in units box", region_fix(hooke, "r", "p")});
+  expect_same_as_plain_walls(
+      "coulomb hertz iterated, moving plane",
+      for_law(hertz, spheres(ON_PLANE, "0.2 0.1 -1"), "gran/coulomb iterate 1e-12 100"),
+      {plain_fix(hertz, "w", "zplane 0 NULL translate 1.5 0 0.05")}, {"w"},
+      {"variable mx equal 1.5*time", "variable mz equal 0.05*time",
+       "region p plane 0 0 0 0 0 1 side in move v_mx NULL v_mz units box",
+       region_fix(hertz, "r", "p")});
+  expect_same_as_plain_walls(
+      "coulomb static cylinder", for_law(hooke, spheres(IN_CYLINDER, CYLINDER_GRAVITY)),
+      {plain_fix(hooke, "w", "zcylinder 3")}, {"w"},
+      {"region c cylinder z 0 0 3 INF INF side in units box", region_fix(hooke, "r", "c")});
+  expect_same_as_plain_walls(
+      "coulomb hertz drum", for_law(hertz, spheres(IN_CYLINDER, CYLINDER_GRAVITY)),
+      {plain_fix(hertz, "w", "zcylinder 3 rotate 2.5")}, {"w"},
+      {"variable theta equal 2.5*time",
+       "region c cylinder z 0 0 3 INF INF side in rotate v_theta 0 0 0 0 0 1 units box",
+       region_fix(hertz, "r", "c")});
+}
+
 TEST(WallGranRegion, RollingTwistingAsThePlainWalls)
 {
   const Law law = {"kuhn",
@@ -269,8 +314,8 @@ TEST(WallGranRegion, RollingTwistingAsThePlainWalls)
    each overlap */
 TEST(WallGranRegion, TwoFacesOfABlockAreTwoPlaneWalls)
 {
-  for (const Law &law : {KUHN, JAEGER}) {
-    const auto input = spheres({CORNER}, CORNER_GRAVITY);
+  for (const Law &law : {KUHN, JAEGER, COULOMB}) {
+    const auto input = for_law(law, spheres({CORNER}, CORNER_GRAVITY));
     expect_same_as_plain_walls(
         std::string(law.name) + " block edge", input,
         {plain_fix(law, "wx", "xplane -3 NULL"), plain_fix(law, "wz", "zplane -3 NULL")},

@@ -252,6 +252,17 @@ TEST(WallRegionRanks, JaegerIntersectionOfAMovingAndATurningPlane)
       "wall/gran/region/jaeger 2e7 0.25 0.4 damping 0.002 0.001", true);
 }
 
+// gran/coulomb: the wall contacts' friction decided with the particles' by the friction fix,
+// direct and iterated (a Jacobi-type method: independent of the ranks)
+TEST(WallRegionRanks, CoulombPlanesMovingAndTurning)
+{
+  expect_rank_invariant({"pair_style gran/coulomb", "pair_coeff * * hooke 2e3 0.5 damping 0.002 0"},
+                        "wall/gran/region/coulomb hooke 2e3 0.4 damping 0.002 0");
+  expect_rank_invariant({"pair_style gran/coulomb iterate 1e-12 100",
+                         "pair_coeff * * hooke 2e3 0.5 damping 0.002 0"},
+                        "wall/gran/region/coulomb hertz 2e7 0.25 0.4 damping 0.002 0", true);
+}
+
 TEST(WallRegionRanks, HopperDischargesAlikeOnOneAndFourRanks)
 {
   int world, me;
