@@ -771,7 +771,8 @@ TEST(WallGranRegion, BadInputGivesClearErrors)
       "region s sphere 0.5 0.5 0.5 v_r",
       "region u union 2 p s"};
   const std::string k = "fix w all wall/gran/region/kuhn 1 1 0.5 ",
-                    j = "fix w all wall/gran/region/jaeger 1e7 0.3 0.5 ";
+                    j = "fix w all wall/gran/region/jaeger 1e7 0.3 0.5 ",
+                    c = "fix w all wall/gran/region/coulomb hooke 1e5 0.5 ";
   const std::vector<std::pair<std::string, std::string>> cases = {
       {k + "region none", "region none does not exist"},
       {k + "region", "missing argument"},
@@ -787,6 +788,11 @@ TEST(WallGranRegion, BadInputGivesClearErrors)
       {"fix w all wall/gran/kuhn 1 1 0.5 region p", "a region wall is fix wall/gran/region/kuhn"},
       {"fix w all wall/gran/jaeger 1e7 0.3 0.5 region p",
        "a region wall is fix wall/gran/region/jaeger"},
+      {"fix w all wall/gran/coulomb hooke 1e5 0.5 region p",
+       "a region wall is fix wall/gran/region/coulomb"},
+      {c + "twisting marshall region p", "twisting marshall takes its stiffness"},
+      {c + "damping 1 1 region p", "the tangential dashpot must be 0"},
+      {c + "region p damping_cap no", "damping_cap"},
   };
   for (const auto &c : cases) {
     LammpsSession s;
