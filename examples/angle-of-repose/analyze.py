@@ -10,7 +10,9 @@ cells 1 d long in x and 2 d wide in y, averaged over the cells of each x column.
 angle is atan(|slope|) of a least-squares line through h(x) where the flank is between 25 %
 and 75 % of the pile's height above the floor: the rounded top and the toe are left out. The
 left and right flanks of each pile and the seeds are repeats of the same experiment; their
-scatter is the noise.
+scatter is the noise: a case's angle is the mean of its flanks, its standard error the larger
+of the flanks' standard deviation over the square root of their number and the piles' (each the
+mean of its two flanks), in case the two flanks of one pile are not independent.
 """
 import argparse
 import json
@@ -97,9 +99,11 @@ def main():
                 for s in seeds}
         flanks = [v for s in seeds for v in (runs[s]["left_deg"], runs[s]["right_deg"])]
         std = float(np.std(flanks, ddof=1)) if len(flanks) > 1 else float("nan")
+        piles = [r["mean_deg"] for r in runs.values()]
+        pile_std = float(np.std(piles, ddof=1)) if len(piles) > 1 else 0.0
         res["cases"][case] = {
-            "angle_deg": float(np.mean(flanks)), "flank_std_deg": std,
-            "stderr_deg": std / math.sqrt(len(flanks)),
+            "angle_deg": float(np.mean(flanks)), "flank_std_deg": std, "pile_std_deg": pile_std,
+            "stderr_deg": max(std / math.sqrt(len(flanks)), pile_std / math.sqrt(len(piles))),
             "cpu_s": [times.get((case, s)) for s in seeds],
             "fewest_grains": min(r["grains"] for r in runs.values()),
             "most_moving_grains": max(r["moving_grains"] for r in runs.values()),
@@ -121,14 +125,15 @@ def main():
     }.items() if v is not None}
     with open(os.path.join(args.dir, "results.json"), "w") as f:
         json.dump(res, f, indent=1)
-    rows = ["| case | angle (°) | flanks' std (°) | ± (std error) | flanks, seed by seed (°) "
-            "| height (d) | CPU per run (s) |", "|---|---|---|---|---|---|---|"]
+    rows = ["| case | angle (°) | ± (std error) | flanks' std (°) | piles' std (°) "
+            "| flanks, seed by seed (°) | height (d) | CPU per run (s) |",
+            "|---|---|---|---|---|---|---|---|"]
     for case, v in c.items():
         fl = "; ".join(f"{r['left_deg']:.1f} {r['right_deg']:.1f}" for r in v["runs"].values())
         hts = ", ".join(f"{r['height_d']:.1f}" for r in v["runs"].values())
         cpu = ", ".join("-" if t is None else f"{t:.0f}" for t in v["cpu_s"])
-        rows.append(f"| {case} | {v['angle_deg']:.1f} | {v['flank_std_deg']:.1f} | "
-                    f"{v['stderr_deg']:.1f} | {fl} | {hts} | {cpu} |")
+        rows.append(f"| {case} | {v['angle_deg']:.1f} | {v['stderr_deg']:.1f} | "
+                    f"{v['flank_std_deg']:.1f} | {v['pile_std_deg']:.1f} | {fl} | {hts} | {cpu} |")
     rows.append("")
     for k, v in res["differences"].items():
         rows.append(f"- {k}: {v['deg']:+.1f} ± {v['stderr_deg']:.1f}°")

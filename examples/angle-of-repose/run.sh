@@ -4,11 +4,11 @@
 #   examples/angle-of-repose/run.sh [--cases "kuhn_none ..."] [--seeds "1 2 3 4"] [--out DIR]
 # CASE = LAW_ROLL, LAW kuhn or granular, ROLL none, rolling or twisting (in.pile). Default: the
 # four cases {kuhn, granular} x {none, rolling}, four pours (seeds) each, one at a time:
-# 30 to 40 s of CPU per pour (3000 grains, 20000 steps of pouring, settling until at rest),
+# 35 to 50 s of CPU per pour (3000 grains, 20000 steps of pouring, settling until at rest),
 # 10 min of CPU on 1 core.
-# Writes pile_CASE_SEED.dump, times.txt (CPU seconds of each run), results.json and results.md
-# into DIR (default: out/ here), then check.py's verdict against expected.json (exit code 1 if
-# a result is out of its range).
+# Writes pile_CASE_SEED.dump, times.txt (CPU seconds of each run), results.json, results.md and
+# angle_of_repose.png into DIR (default: out/ here), then, if the four default cases were run,
+# check.py's verdict against expected.json (exit code 1 if a result is out of its range).
 # Inside the build environment (CTest), set DEMC_LMP=/path/to/lmp and LAMMPS_PLUGIN_PATH.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -21,7 +21,7 @@ while [ $# -gt 0 ]; do
     --cases) cases=$2; shift 2;;
     --seeds) seeds=$2; shift 2;;
     --out) out=$2; shift 2;;
-    -h|--help) sed -n 2,11p "$0"; exit 0;;
+    -h|--help) sed -n 2,12p "$0"; exit 0;;
     *) echo "unknown option $1 (see the head of $0)" >&2; exit 2;;
   esac
 done
@@ -45,4 +45,11 @@ for case in $cases; do
   done
 done
 "${py[@]}" "$here/analyze.py" "$out" $cases --seeds "$seeds"
+# expected.json checks the four default cases; a run of other cases is not checked
+for c in kuhn_none granular_none kuhn_rolling granular_rolling; do
+  case " $cases " in
+    *" $c "*) ;;
+    *) echo "angle-of-repose: $c not run, no check against expected.json"; exit 0;;
+  esac
+done
 "${py[@]}" "$here/check.py" "$out"
