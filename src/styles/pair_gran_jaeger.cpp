@@ -18,6 +18,7 @@
 #include "demc_citations.h"
 #include "demc_restart_records.h"
 #include "fix_jaeger_history.h"
+#include "resistance_keywords.h"
 
 #include "atom.h"
 #include "citeme.h"
@@ -42,7 +43,14 @@ namespace frame = demc::frame;
 
 namespace {
 using H = FixJaegerHistory;
-using Layout = jaeger::PairRecord;
+namespace rt = demc::resistance;
+/* f(layout) with the records' layout: without or with the rolling and twisting resistance's
+   slots (the history starts later) */
+template <class F> auto with_layout(bool resisting, F &&f)
+{
+  if (resisting) return f(jaeger::PairResistRecord{});
+  return f(jaeger::PairRecord{});
+}
 static_assert(sizeof(jaeger::Point) == 4 * sizeof(double), "a history point is 4 doubles");
 
 /* per type pair (index i * (n + 1) + j, both orders): material_of(i, j) for i <= j */
@@ -87,7 +95,8 @@ class ArenaStore {
 
 PairGranJaeger::PairGranJaeger(LAMMPS *lmp) :
     PairGranDemc(lmp, "gran/jaeger"), youngs(nullptr), poisson(nullptr), mu(nullptr),
-    estar(nullptr), gstar(nullptr), check_materials(false), beta(0.0),
+    estar(nullptr), gstar(nullptr), check_materials(false), resisting(false), layout_fixed(-1),
+    beta(0.0),
     prune(jaeger::kDefaultPrune), max_length(0), work(true), last_energy_step(-1),
     energy_interval(0), carry_length(0), fix_history(nullptr)
 {
@@ -114,6 +123,7 @@ void PairGranJaeger::allocate()
   allocate_damping();
   memory->create(estar, n + 1, n + 1, "pair:estar");
   memory->create(gstar, n + 1, n + 1, "pair:gstar");
+  resistance.resize((n + 1) * (n + 1));
 }
 
 /* ---------------------------------------------------------------------- */
@@ -188,8 +198,10 @@ void PairGranJaeger::prefetch_stack_tops(const ContactBuffer &buf) const
   for (int k = 0; k < buf.n; k++) {
     const double *rec = fix_history->record(buf.pairs[k].i, buf.pairs[k].jj);
     if (rec)
-      jaeger::ask_for_top_points<jaeger::PairRecord>(rec, [](const double *p) {
-        __builtin_prefetch(p, 1);
+      with_layout(resisting, [rec](auto layout) {
+        jaeger::ask_for_top_points<decltype(layout)>(rec, [](const double *p) {
+          __builtin_prefetch(p, 1);
+        });
       });
   }
 }
@@ -218,8 +230,14 @@ void PairGranJaeger::compute_contact(const TouchingPair &t, bool advance, bool e
   s.advance = advance;
   s.normal_energy = eflag || energy_per_atom;
   s.tangential_energy = eflag;
-  const jaeger::StepOutcome o = jaeger::contact_step<Layout>(
-      store, mat, {c.n, c.du, c.overlap, c.twirl, m_eff}, t.touching, dashpots, dashpot_limits, s);
+  const rt::Params *resist = contact_resistance(pair);
+  const Vec3 w_rel = resist ? demc_vec(loop.omegas + 3 * atom_q) - demc_vec(loop.omegas + 3 * atom_p)
+                            : Vec3{0.0, 0.0, 0.0};
+  const jaeger::StepContact sc = {c.n, c.du, c.overlap, c.twirl, m_eff, w_rel};
+  const jaeger::StepOutcome o = with_layout(resisting, [&](auto layout) {
+    return jaeger::contact_step<decltype(layout)>(store, mat, sc, t.touching, dashpots,
+                                                  dashpot_limits, s, resist);
+  });
   tangential_sum += weight * o.work;
   fix_history->merges += o.merges;
   fix_history->pruned += o.pruned;
@@ -229,7 +247,13 @@ void PairGranJaeger::compute_contact(const TouchingPair &t, bool advance, bool e
   }
   if (advance) dissipated_damping += weight * o.damping_work;
   stored_tangential += weight * o.ut;
-  apply_force(atom_p, atom_q, c, o.force, i, j, o.un + o.ut);
+  if (resist) {    // the force's torques and the resistance's couple
+    const Vec3 axis = demc::sphere_torque_arm(c, o.force);
+    add_force(atom_p, atom_q, o.force, c.arm_p * axis + o.torque, c.arm_q * axis - o.torque, i, j,
+              o.un + o.ut);
+  } else {
+    apply_force(atom_p, atom_q, c, o.force, i, j, o.un + o.ut);
+  }
   tally_atoms(atom_p, atom_q, o.un, o.ut, o.work, o.damping_work);
   if (eflag) count_contact(o.sliding, weight, o.un);
 }
@@ -312,10 +336,24 @@ void PairGranJaeger::settings(int narg, char **arg)
 
 /* ----------------------------------------------------------------------
    pair_coeff I J E nu mu [damping nu_n nu_t | restitution e x_t]
+       [rolling sds k_roll gamma_roll mu_roll]
+       [twisting sds k_twist gamma_twist mu_twist | twisting marshall]
 ------------------------------------------------------------------------- */
 
 void PairGranJaeger::coeff(int narg, char **arg)
 {
+  // the resistance's keywords out, the rest as the other laws take it
+  rt::Params r;
+  std::vector<char *> rest;
+  for (int iarg = 0; iarg < narg;) {
+    const int used = iarg >= 5
+        ? parse_resistance_keyword(lmp, "Pair_coeff gran/jaeger", narg, arg, iarg, r)
+        : 0;
+    if (used == 0) rest.push_back(arg[iarg++]);
+    iarg += used;
+  }
+  narg = (int) rest.size();
+  arg = rest.data();
   const CoeffArgs c = read_coeff_args(narg, arg, "E nu mu");
   const double e_one = c.law[0], nu_one = c.law[1];
   if (e_one <= 0.0) error->all(FLERR, "Pair_coeff gran/jaeger: E must be > 0, got {}", e_one);
@@ -330,6 +368,12 @@ void PairGranJaeger::coeff(int narg, char **arg)
                     {damp_t, c.damp_t},
                     {restitution, c.restitution},
                     {restitution_t, c.restitution_t}});
+  int ilo, ihi, jlo, jhi;
+  utils::bounds(FLERR, arg[0], 1, atom->ntypes, ilo, ihi, error);
+  utils::bounds(FLERR, arg[1], 1, atom->ntypes, jlo, jhi, error);
+  const int stride = atom->ntypes + 1;
+  for (int i = ilo; i <= ihi; i++)
+    for (int j = std::max(jlo, i); j <= jhi; j++) resistance[i * stride + j] = r;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -343,7 +387,32 @@ void PairGranJaeger::init_style()
         dynamic_cast<FixJaegerHistory *>(modify->replace_fix(history_fix_id() + "_DUMMY", cmd, 1));
   }
   fix_history->pair = this;
+  set_record_layout();
+  fix_history->header = record_header();
   init_restitution_damping();
+}
+
+/* the records' layout: with rolling or twisting on any type pair, the resistance's slots in
+   every record; fixed by the first run (or the restart file's records) */
+void PairGranJaeger::set_record_layout()
+{
+  const int stride = atom->ntypes + 1;
+  bool any = false;
+  for (int i = 1; i <= atom->ntypes; i++)
+    for (int j = i; j <= atom->ntypes; j++)
+      if (setflag[i][j] && rt::active(resistance[i * stride + j])) any = true;
+  if (layout_fixed >= 0 && (layout_fixed != 0) != any)
+    error->all(FLERR,
+               "Pair gran/jaeger: rolling or twisting cannot be switched on or off for all type "
+               "pairs after a run or read_restart (the contact records are laid out for {})",
+               layout_fixed ? "rolling or twisting" : "neither");
+  layout_fixed = any ? 1 : 0;
+  resisting = any;
+}
+
+int PairGranJaeger::record_header() const
+{
+  return resisting ? jaeger::PairResistRecord::header : jaeger::PairRecord::header;
 }
 
 /* ----------------------------------------------------------------------
@@ -358,15 +427,22 @@ double PairGranJaeger::init_one(int i, int j)
   check_restart_histories();    // once per init, after every history fix is made
   check_materials = true;       // the first compute() compares them with the histories'
   const jaeger::Material m = type_pair_material(i, j);
+  const int stride = atom->ntypes + 1;
   if (setflag[i][j] == 0) {
     mu[i][j] = m.mu;
     mix_damping(i, j);
+    if (!mixed_resistance(resistance[i * stride + i], resistance[j * stride + j],
+                          resistance[i * stride + j]))
+      error->all(FLERR,
+                 "Pair gran/jaeger: types {} and {} have different rolling or twisting models: "
+                 "set pair_coeff {} {} explicitly",
+                 i, j, i, j);
   }
+  resistance[j * stride + i] = resistance[i * stride + j];
   estar[i][j] = estar[j][i] = m.Estar;
   gstar[i][j] = gstar[j][i] = m.Gstar;
   for (double **a : {youngs, poisson, mu, damp_n, damp_t, restitution, restitution_t})
     a[j][i] = a[i][j];
-  const int stride = atom->ntypes + 1;
   pair_materials.resize(stride * stride);
   pair_materials[i * stride + j] = pair_materials[j * stride + i] = m;
   set_pair_dashpots(i, j, true);
@@ -438,9 +514,11 @@ void PairGranJaeger::convert_histories()
       const double R = jaeger::effective_radius(radius[i], radius[j]);
       // the stored energy the new material makes of the unchanged field: work done on the
       // contact by the change, not friction (see demc::jaeger::change_material())
-      const double work = jaeger::move_to_material<Layout>(
-          rec, ArenaStore::room(rec), jaeger::with_radius(history_materials[before], R),
-          jaeger::with_radius(pair_materials[now], R));
+      const double work = with_layout(resisting, [&](auto layout) {
+        return jaeger::move_to_material<decltype(layout)>(
+            rec, ArenaStore::room(rec), jaeger::with_radius(history_materials[before], R),
+            jaeger::with_radius(pair_materials[now], R));
+      });
       if (work == 0.0) continue;
       tangential_sum += pair_weight(j) * work;
       tally_atoms(tag[i] < tag[j] ? i : j, tag[i] < tag[j] ? j : i, 0.0, 0.0, work, 0.0);
@@ -512,6 +590,10 @@ void PairGranJaeger::write_restart_settings(FILE *fp)
                                 work ? 1.0 : 0.0};
   write_history_materials(values);
   values.push_back(prune);
+  const int stride = atom->ntypes + 1;
+  for (int i = 1; i <= atom->ntypes; i++)
+    for (int j = i; j <= atom->ntypes; j++)
+      append_resistance_values(resistance[i * stride + j], values);
   write_settings_record(fp, values);
 }
 
@@ -521,7 +603,8 @@ void PairGranJaeger::read_restart_settings(FILE *fp)
   const std::string who = "Pair gran/jaeger settings";
   const std::vector<double> values = read_settings_record(fp);
   const long pairs = (long) atom->ntypes * (atom->ntypes + 1) / 2;
-  checked_int(lmp, (double) values.size(), 5 + 3 * pairs, 5 + 3 * pairs, who + ": values");
+  const long size = 5 + (3 + RESISTANCE_VALUES) * pairs;
+  checked_int(lmp, (double) values.size(), size, size, who + ": values");
   size_t k = 0;
   auto next = [&]() { return values[k++]; };
   beta = next();
@@ -533,6 +616,16 @@ void PairGranJaeger::read_restart_settings(FILE *fp)
   if (!(prune >= 0.0 && prune < 1.0))
     error->all(FLERR, "{}: the restart file's pruning tolerance {} is not within [0, 1)", who,
                prune);
+  // the type pairs' rolling and twisting, which lay out the file's contact records
+  const int stride = atom->ntypes + 1;
+  resistance.assign(stride * stride, rt::Params());
+  bool any = false;
+  for (int i = 1; i <= atom->ntypes; i++)
+    for (int j = i; j <= atom->ntypes; j++, k += RESISTANCE_VALUES) {
+      resistance[i * stride + j] = resistance_from_values(lmp, values.data() + k, who);
+      any = any || rt::active(resistance[i * stride + j]);
+    }
+  layout_fixed = any ? 1 : 0;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -540,8 +633,9 @@ void PairGranJaeger::read_restart_settings(FILE *fp)
 void PairGranJaeger::write_data(FILE *fp)
 {
   for (int i = 1; i <= atom->ntypes; i++)
-    fprintf(fp, "%d %.17g %.17g %.17g %s\n", i, youngs[i][i], poisson[i][i], mu[i][i],
-            damping_words(i, i).c_str());
+    fprintf(fp, "%d %.17g %.17g %.17g %s%s\n", i, youngs[i][i], poisson[i][i], mu[i][i],
+            damping_words(i, i).c_str(),
+            resistance_words(resistance[i * (atom->ntypes + 1) + i]).c_str());
 }
 
 /* ----------------------------------------------------------------------
@@ -561,8 +655,9 @@ void PairGranJaeger::write_data_all(FILE *fp)
         nu = (2.0 - 2.0 * kappa) / (1.0 - 2.0 * kappa);
         e = 2.0 * (1.0 - nu * nu) * estar[i][j];
       }
-      fprintf(fp, "%d %d %.17g %.17g %.17g %s\n", i, j, e, nu, mu[i][j],
-              damping_words(i, j).c_str());
+      fprintf(fp, "%d %d %.17g %.17g %.17g %s%s\n", i, j, e, nu, mu[i][j],
+              damping_words(i, j).c_str(),
+              resistance_words(resistance[i * (atom->ntypes + 1) + j]).c_str());
     }
 }
 
@@ -595,13 +690,15 @@ double PairGranJaeger::single_of_record(int i, int j, double rsq, const double *
   Vec3 T = {0.0, 0.0, 0.0};
   double ut = 0.0;
   if (rec && rec[H::R_LENGTH] > 0.0) {
-    const int n = jaeger::record_length<Layout>(rec);
-    const jaeger::Stack st = jaeger::record_stack<Layout>(const_cast<double *>(rec), n);
+    const int n = jaeger::record_length<jaeger::PairRecord>(rec);
+    const jaeger::Stack st = with_layout(resisting, [rec, n](auto layout) {
+      return jaeger::record_stack<decltype(layout)>(const_cast<double *>(rec), n);
+    });
     const jaeger::Point &top = st.pts[n - 1];
     // T acts on p (the smaller ID), whichever list holds the pair; report it as the force on i
     const double sign = atom->tag[i] < atom->tag[j] ? 1.0 : -1.0;
     T = sign * frame::to_global(frame::load(rec + H::R_QW), top.tx, top.ty);
-    ut = jaeger::record_stored_energy<Layout>(mat, rec, st);
+    ut = jaeger::stored_energy(mat, st, rec[H::R_STORED]);
     svector[S_STORED_T] = ut;
     svector[S_WORK] = rec[H::R_WORK];
     svector[S_LENGTH] = n;

@@ -18,6 +18,7 @@
 #include "lammps.h"
 #include "utils.h"
 
+#include <cmath>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -67,6 +68,35 @@ inline int parse_resistance_keyword(LAMMPS *lmp, const std::string &command, int
     p.twist = c;
   }
   return 5;
+}
+
+/* unlike types i and j without pair_coeff i j: the same models, the geometric means of their
+   coefficients; false where their models differ (no mixing rule) */
+inline bool mixed_resistance(const demc::resistance::Params &a, const demc::resistance::Params &b,
+                             demc::resistance::Params &mixed)
+{
+  if (a.rolling != b.rolling || a.twisting != b.twisting) return false;
+  auto mean = [](const demc::resistance::Sds &x, const demc::resistance::Sds &y) {
+    return demc::resistance::Sds{std::sqrt(x.k * y.k), std::sqrt(x.gamma * y.gamma),
+                                 std::sqrt(x.mu * y.mu)};
+  };
+  mixed = a;
+  mixed.roll = mean(a.roll, b.roll);
+  mixed.twist = mean(a.twist, b.twist);
+  return true;
+}
+
+// the keywords that give p again (write_data), each with a leading space; "" when off
+inline std::string resistance_words(const demc::resistance::Params &p)
+{
+  std::string words;
+  if (p.rolling)
+    words += fmt::format(" rolling sds {:.17g} {:.17g} {:.17g}", p.roll.k, p.roll.gamma, p.roll.mu);
+  if (p.twisting == demc::resistance::TWISTING_SDS)
+    words += fmt::format(" twisting sds {:.17g} {:.17g} {:.17g}", p.twist.k, p.twist.gamma,
+                         p.twist.mu);
+  if (p.twisting == demc::resistance::TWISTING_MARSHALL) words += " twisting marshall";
+  return words;
 }
 
 // the options as eight numbers of a settings record, and back
