@@ -262,6 +262,23 @@ TEST(WallGranRegion, RollingTwistingAsThePlainWalls)
                               region_fix(law, "r", "c")});
 }
 
+// the same for the Jaeger walls (the resistance's slots in the records the region lists hold)
+TEST(WallGranRegion, JaegerRollingTwistingAsThePlainWalls)
+{
+  const Law law = {"jaeger", "1e8 0.3 0.4 damping 5e4 2e4 rolling sds 1e6 1e3 0.05 twisting marshall",
+                   "wall/gran/region/jaeger"};
+  expect_same_as_plain_walls(
+      "jaeger rolling, static plane", spheres(ON_PLANE, "1.6 0.3 -1"),
+      {plain_fix(law, "w", "zplane 0 NULL")}, {"w"},
+      {"region p plane 0 0 0 0 0 1 side in units box", region_fix(law, "r", "p")});
+  expect_same_as_plain_walls("jaeger rolling, drum", spheres(IN_CYLINDER, CYLINDER_GRAVITY),
+                             {plain_fix(law, "w", "zcylinder 3 rotate 2.5")}, {"w"},
+                             {"variable theta equal 2.5*time",
+                              "region c cylinder z 0 0 3 INF INF side in rotate v_theta 0 0 0 "
+                              "0 0 1 units box",
+                              region_fix(law, "r", "c")});
+}
+
 /* a sphere pushed into the edge of a block region (faces x = -3 and z = -3), or of the
    intersection of two plane regions, and dragged along it: two contacts, each with its own
    history, as the xplane and zplane walls give them; the torque on the region (static: about
