@@ -730,6 +730,8 @@ void PairGranJaegerKokkos<DeviceType>::finish_waiting(int inum, PairGranJaegerSu
   Kokkos::deep_copy(waiting, kdata.waiting_count);
   Kokkos::deep_copy(kdata.waiting_count, 0);
   PairGranJaegerSums rest;
+  // the first loop moved every record to its material (a waiting one too): not again
+  kdata.convert = 0;
   run_loop(inum, waiting, rest, true);
   if (rest.waiting > 0.0 || rest.waiting_big > 0.0)
     error->one(FLERR, "Pair gran/jaeger/kk: {} contacts found no record after the pools grew",
