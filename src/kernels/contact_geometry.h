@@ -162,14 +162,26 @@ DEMC_FN double hertz_restitution_factor(double e)
 /* The dashpot force on p of a contact with (elastic) normal force P at overlap > 0 (n, du as for
    contact_damping_force()); m_eff: the effective mass m_p m_q / (m_p + m_q) (the particle's
    own mass against a wall). */
+// restitution damping: the normal dashpot eta_n of a contact with normal force P at overlap
+DEMC_FN double restitution_dashpot(const ContactDashpots &d, double P, double overlap, double m_eff)
+{
+  const double stiffness = overlap > 0.0 ? P / overlap : 0.0;
+  return d.restitution_factor * math::sqrt(m_eff * (stiffness > 0.0 ? stiffness : 0.0));
+}
+
 DEMC_FN Vec3 dashpot_force(const ContactDashpots &d, const Vec3 &du, const Vec3 &n, double P,
                            double overlap, double m_eff, double dt)
 {
   if (!needs_effective_mass(d)) return contact_damping_force(du, n, d.nu_n, d.nu_t, dt);
-  const double stiffness = overlap > 0.0 ? P / overlap : 0.0;
-  const double eta_n =
-      d.restitution_factor * math::sqrt(m_eff * (stiffness > 0.0 ? stiffness : 0.0));
+  const double eta_n = restitution_dashpot(d, P, overlap, m_eff);
   return contact_damping_force(du, n, eta_n, d.tangential_ratio * eta_n, dt);
+}
+
+// the tangential dashpot (force per velocity) of dashpot_force()
+DEMC_FN double tangential_dashpot(const ContactDashpots &d, double P, double overlap, double m_eff)
+{
+  if (!needs_effective_mass(d)) return d.nu_t;
+  return d.tangential_ratio * restitution_dashpot(d, P, overlap, m_eff);
 }
 
 /* How the dashpots' force joins a contact law's (the keywords damping_cap and limit_damping of

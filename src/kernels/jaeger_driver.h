@@ -61,14 +61,26 @@ namespace jaeger {
     REC_HEADER
   };
 
-  // where a record keeps the fields the driver reads and writes
-  template <int LENGTH, int QW, int WORK, int DAMPWORK, int STORED, int FDAMP_X, int HEADER>
+  /* where a record keeps the fields the driver reads and writes. RESIST: where the rolling and
+     twisting resistance's RESISTANCE_SLOTS values start (the rolling spring, 3 values, the
+     twisting angle, the resistance's last torque on p, 3 values; rolling_twisting.h), -1: the
+     record has none (the resistance is off: its records keep their size). */
+  constexpr int RESISTANCE_SLOTS = 7;
+  template <int LENGTH, int QW, int WORK, int DAMPWORK, int STORED, int FDAMP_X, int HEADER,
+            int RESIST = -1>
   struct RecordLayout {
     static constexpr int length = LENGTH, qw = QW, work = WORK, dampwork = DAMPWORK,
                          stored = STORED, fdamp_x = FDAMP_X, spent = FDAMP_X + 3, header = HEADER;
+    static constexpr int resist = RESIST, roll = RESIST, twist = RESIST < 0 ? -1 : RESIST + 3,
+                         torque = RESIST < 0 ? -1 : RESIST + 4;
   };
   using PairRecord =
       RecordLayout<REC_LENGTH, REC_QW, REC_WORK, REC_DAMPWORK, REC_STORED, REC_FDAMP_X, REC_HEADER>;
+  // a layout L with the resistance's slots after its header (the history starts after them)
+  template <class L>
+  using WithResistance = RecordLayout<L::length, L::qw, L::work, L::dampwork, L::stored, L::fdamp_x,
+                                      L::header + RESISTANCE_SLOTS, L::header>;
+  using PairResistRecord = WithResistance<PairRecord>;
 
   // what the pruning rule has spent of a record's budget (2 doubles after the dashpot force)
   template <class L> DEMC_FN PruneSpent *record_spent(double *rec)

@@ -32,7 +32,14 @@
        open contact, overlap min(overlap, 0) (a wall contact may part with a
        positive overlap when the particle turns to another side), which clears
        the history and adds the work of the springs that leave;
-     - a new material: move_to_material() (the same spring field).
+     - a new material: move_to_material() (the same spring field);
+     - rolling and twisting resistance (rolling_twisting.h), where the caller gives its options
+       and a layout with their slots (WithResistance): the springs carried with the contact
+       frame (tilt and twirl), the limits scaled by the Hertz force P, the torque a couple on
+       p (q takes its opposite), repeated at a run's setup as the dashpot force is; twisting
+       marshall from the Mindlin spring 2 G* a, the tangential dashpot and mu (resistance_of());
+       the springs' energy is part of U_t and their work of the tangential work, so that the
+       friction dissipation (work - U_t) holds the sliders' and, at parting, what they stored.
    Host/device callable, no allocation, no exceptions.
 ------------------------------------------------------------------------- */
 
@@ -40,6 +47,7 @@
 #define DEMC_JAEGER_STEP_H
 
 #include "jaeger_driver.h"
+#include "rolling_twisting.h"
 
 namespace demc {
 namespace jaeger {
@@ -63,10 +71,12 @@ namespace jaeger {
     double overlap;    // > 0 touching
     double twirl;      // the pair's rotation about n over the step
     double m_eff;      // effective mass, where the dashpots need it
+    Vec3 w_rel;        // angular velocity of q minus that of p (rolling and twisting only)
   };
 
   struct StepOutcome {
     Vec3 force;            // on p (q takes the reaction)
+    Vec3 torque;           // the rolling and twisting resistance's couple on p (q: -torque)
     StepResult res;        // the kernel's step (or the stored state at setup)
     double work;           // tangential work of the step (advancing or parting), with conversion
     double damping_work;   // the dashpots' work on the step's movement
@@ -84,6 +94,51 @@ namespace jaeger {
     rec[L::work] = rec[L::dampwork] = rec[L::stored] = 0.0;
     for (int k = 0; k < 3; k++) rec[L::fdamp_x + k] = 0.0;
     rec[L::spent] = rec[L::spent + 1] = 0.0;
+    if (L::resist >= 0)
+      for (int k = 0; k < RESISTANCE_SLOTS; k++) rec[L::resist + k] = 0.0;
+  }
+
+  /* The resistance's parameters of a contact of material mat at overlap: twisting marshall takes
+     the stiffness of a fresh contact's tangential spring (Mindlin's) 2 G* a (the package's G*,
+     jaeger_hertz.h; 8 G* a with LAMMPS's G*, a quarter of it), the tangential dashpot and mu. */
+  DEMC_FN resistance::Params resistance_of(const resistance::Params &options, const Material &mat,
+                                           double overlap, double P, const ContactDashpots &d,
+                                           double m_eff)
+  {
+    resistance::Params p = options;
+    if (p.twisting == resistance::TWISTING_MARSHALL)
+      p.twist = {2.0 * mat.Gstar * contact_radius(mat, overlap),
+                 tangential_dashpot(d, P, overlap, m_eff), mat.mu};
+    return p;
+  }
+
+  /* The resistance's step of a touching contact with record rec (of layout L with its slots):
+     advancing, the springs carried from the frame's old normal n_old and advanced, the couple
+     kept; at a run's setup the kept couple again. Adds the couple, the work (without the
+     dashpots'), the dashpots' work and (tangential_energy) the springs' energy to out. */
+  template <class L>
+  DEMC_FN void resist_step(const resistance::Params &options, const Material &mat,
+                           const StepContact &c, const Vec3 &n_old, const ContactDashpots &d,
+                           const StepSettings &s, double *rec, StepOutcome &out)
+  {
+    const double P = out.res.P;
+    const resistance::Params p = resistance_of(options, mat, c.overlap, P, d, c.m_eff);
+    const resistance::Input in = {c.n,  n_old, c.twirl, c.w_rel, mat.R, contact_radius(mat, c.overlap),
+                                  P, s.advance ? s.dt : 0.0};
+    resistance::Springs springs;
+    Vec3 last;
+    resistance::read_slots(rec, L::roll, L::twist, L::torque, springs, last);
+    if (s.advance) {
+      const resistance::Result r = resistance::step(p, in, springs);
+      resistance::write_slots(rec, L::roll, L::twist, L::torque, springs, r.torque);
+      out.torque = r.torque;
+      out.work += r.work - r.damped;
+      out.damping_work += r.damped;
+      if (s.tangential_energy) out.ut += r.stored;
+    } else {
+      out.torque = last;
+      if (s.tangential_energy) out.ut += resistance::held(p, in, springs).stored;
+    }
   }
 
   /* A history longer than history/max (a bound set smaller after the contact formed) is
@@ -126,10 +181,11 @@ namespace jaeger {
   template <class L, class Store>
   DEMC_FN StepOutcome contact_step(Store &store, const Material &mat, const StepContact &c,
                                    bool touching, const ContactDashpots &dashpots,
-                                   const DashpotLimits &limits, const StepSettings &s)
+                                   const DashpotLimits &limits, const StepSettings &s,
+                                   const resistance::Params *resist = nullptr)
   {
     StepOutcome out;
-    out.force = {0.0, 0.0, 0.0};
+    out.force = out.torque = {0.0, 0.0, 0.0};
     out.res = {{0.0, 0.0}, 0.0, 0.0, 0, STEP_NONE, -1.0, 0};
     out.work = out.damping_work = out.un = out.ut = 0.0;
     out.merges = out.pruned = out.forced = 0;
@@ -148,6 +204,9 @@ namespace jaeger {
       return out;
     }
 
+    // the normal the resistance's springs were carried to: the frame's, before its update
+    const Vec3 n_old =
+        (L::resist >= 0 && rec != nullptr) ? frame::normal(frame::load(rec + L::qw)) : c.n;
     const frame::Quat q = contact_frame<L>(rec, rec != nullptr, s.advance, c.n, c.twirl);
     if (rec == nullptr && s.advance) {
       rec = store.open();
@@ -194,6 +253,8 @@ namespace jaeger {
     if (s.tangential_energy && rec)
       out.ut = record_stored_energy<L>(mat, rec, record_stack<L>(rec, store.room(rec)));
     out.sliding = at_friction_limit(mat, out.res);
+    if (L::resist >= 0 && resist != nullptr && rec != nullptr)
+      resist_step<L>(*resist, mat, c, n_old, dashpots, s, rec, out);
     return out;
   }
 

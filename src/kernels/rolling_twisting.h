@@ -197,14 +197,17 @@ namespace resistance {
        dt w_t; M = -k theta - gamma w_t; beyond the limit M = -limit sign(w_t) and theta
        = (limit sign(w_t) - gamma w_t) / k. The sign is the twist rate's, as in LAMMPS
        (Marshall's Eq. 34), not the trial torque's: the two agree while the spring is
-       loaded by the twist; at w_t = 0 a spring beyond the limit (the normal force fell)
-       is released to zero. k = 0: as for rolling. */
+       loaded by the twist. One deliberate difference: at w_t = 0 (exactly) LAMMPS releases
+       a spring beyond the limit to zero; here it is held on the limit (the sign of
+       theta), as the rolling spring is: a spring that sits on its limit while the pair
+       turns rigidly (w_t = 0) would otherwise be released by the round-off of the normal
+       force, which breaks objectivity. k = 0: as for rolling. */
     DEMC_FN_FLAT Part twist(const Sds &c, const Input &in, double &theta, double &M)
     {
       Part part;
       const double w_t = dot(in.w_rel, in.n);
       part.stored_before = 0.5 * c.k * theta * theta;
-      const double sign = (w_t > 0.0) - (w_t < 0.0);
+      const double sign = w_t != 0.0 ? (w_t > 0.0) - (w_t < 0.0) : (theta > 0.0) - (theta < 0.0);
       const double limit = c.mu * math::fabs(in.fn);
       double M_start = -c.k * theta - c.gamma * w_t;    // as f_start for rolling
       if (c.k == 0.0 && math::fabs(M_start) > limit) M_start = -limit * sign;

@@ -119,7 +119,7 @@ template <class DeviceType> void FixJaegerHistoryKokkos<DeviceType>::post_neighb
 
   // new compact pools with room for some new contacts (grow_pools() when a step needs more):
   // the stores refer to the records of the old ones
-  auto make_pool = [](Pool &p, long found, int points, long spare, const char *name) {
+  auto make_pool = [this](Pool &p, long found, int points, long spare, const char *name) {
     p = Pool(name, found + found / 8 + spare, values_per_contact(points));
   };
   make_pool(pool, n_small, small_points, SPARE_SMALL, "jaeger_history:pool");
@@ -139,7 +139,7 @@ template <class DeviceType> void FixJaegerHistoryKokkos<DeviceType>::post_neighb
         flag(i, jj) = 0;
         continue;
       }
-      const int size = demc::jaeger::record_values<demc::jaeger::PairRecord>(rec);
+      const int size = record_size(rec);
       double *to;
       if (has_big() && (int) rec[R_LENGTH] >= small_points) {
         to = &h_big(used_big, 0);
@@ -234,7 +234,7 @@ template <class DeviceType> void FixJaegerHistoryKokkos<DeviceType>::pre_exchang
         const double *rec = referred_record(handle);
         if (!holds_contact(rec)) continue;
         const int j = neighbors(i, jj) & NEIGHMASK;
-        const int size = demc::jaeger::record_values<demc::jaeger::PairRecord>(rec);
+        const int size = record_size(rec);
         refer(i, (double) tag[j], handle, size);
         if (j < nlocal) refer(j, (double) tag[i], handle, size);
       }
@@ -417,8 +417,10 @@ void FixJaegerHistoryKokkos<DeviceType>::fit_lengths(std::vector<double> &store)
                  "Pair gran/jaeger/kk: the restart file holds a contact history of {} points, "
                  "more than history/max {}: set 'history/max {}' or more in the pair_style command",
                  length, max_points, length);
-    merges += demc::jaeger::trim_record<demc::jaeger::PairRecord>(mat, rec, length, max_points);
-    const size_t keep = R_HEADER + 4 * (size_t) max_points;
+    merges += header == R_HEADER
+        ? demc::jaeger::trim_record<demc::jaeger::PairRecord>(mat, rec, length, max_points)
+        : demc::jaeger::trim_record<demc::jaeger::PairResistRecord>(mat, rec, length, max_points);
+    const size_t keep = header + 4 * (size_t) max_points;
     store.erase(store.begin() + m + 2 + keep, store.begin() + m + 2 + (size_t) store[m + 1]);
     store[m + 1] = (double) keep;
   }

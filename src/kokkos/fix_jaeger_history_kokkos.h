@@ -41,8 +41,9 @@ namespace LAMMPS_NS {
 
 template <class DeviceType> class FixJaegerHistoryKokkos : public FixJaegerHistory {
  public:
-  /* a contact's record: the CPU fix's (Header: R_LENGTH, R_QW .. R_FDAMP_Z), then the history
-     points (z*, P*, T*x, T*y) from R_POINTS. R_FORCED_RUN (the CPU's capacity slot): the run in
+  /* a contact's record: the CPU fix's (Header: R_LENGTH, R_QW .. R_FDAMP_Z; with rolling or
+     twisting the resistance's slots after it, FixJaegerHistory::header), then the history
+     points (z*, P*, T*x, T*y) from `header`. R_FORCED_RUN (the CPU's capacity slot): the run in
      which the contact last merged because its history was full (run_stamp(); 0: none), so that
      a run counts the contacts its forced merges touched. */
   enum Record { R_FORCED_RUN = R_CAPACITY, R_POINTS = R_HEADER };
@@ -59,7 +60,7 @@ template <class DeviceType> class FixJaegerHistoryKokkos : public FixJaegerHisto
   static constexpr int BIG_FLAG = 1 << 30;    // touch flags from here on name big records
   // records a pool keeps beyond those it holds (and 1/8 more), for the contacts to come
   static constexpr int SPARE_SMALL = 64, SPARE_BIG = 8;
-  static int values_per_contact(int capacity) { return R_POINTS + 4 * capacity; }
+  int values_per_contact(int capacity) const { return header + 4 * capacity; }
   // the touch flag of a record (row `row` of the big or the small pool), and for a flag > 0
   // whether it names a big record and the record's row in its pool
   KOKKOS_INLINE_FUNCTION static int flag_of(bool big, int row)

@@ -67,7 +67,9 @@ namespace frame = demc::frame;
 namespace {
 
 using Rec = FixJaegerHistoryKokkos<LMPDeviceType>;
-using Layout = jaeger::PairRecord;    // the CPU style's record layout
+// the CPU style's record layouts: without and with the rolling and twisting resistance's slots
+using Layout = jaeger::PairRecord;
+using ResistLayout = jaeger::PairResistRecord;
 static_assert(std::is_same_v<KK_FLOAT, double>,
               "gran/jaeger/kk stores history points (4 doubles) in fix neigh/history/kk's values: "
               "it needs a LAMMPS built with double precision Kokkos floats (KOKKOS_PREC=DOUBLE)");
@@ -138,7 +140,8 @@ struct JaegerPairLoop :
       return false;
     }
     double *to = &d.big(r, 0);
-    const int n = jaeger::record_values<Layout>(rec);
+    const int n = d.resisting ? jaeger::record_values<ResistLayout>(rec)
+                              : jaeger::record_values<Layout>(rec);
     for (int k = 0; k < n; k++) to[k] = rec[k];
     free_record(flag, sums);
     rec = to;
@@ -160,9 +163,11 @@ struct JaegerPairLoop :
     const jaeger::Material &from = d.params(before / stride, before % stride).old_mat;
     const jaeger::Material &to = d.params(now / stride, now % stride).mat;
     const double R = jaeger::effective_radius(d.radius[i], d.radius[j]);
-    const double work = jaeger::move_to_material<Layout>(rec, room_of(flag),
-                                                         jaeger::with_radius(from, R),
-                                                         jaeger::with_radius(to, R));
+    const double work = d.resisting
+        ? jaeger::move_to_material<ResistLayout>(rec, room_of(flag), jaeger::with_radius(from, R),
+                                                 jaeger::with_radius(to, R))
+        : jaeger::move_to_material<Layout>(rec, room_of(flag), jaeger::with_radius(from, R),
+                                           jaeger::with_radius(to, R));
     sums.converted += ((NEWTON_PAIR || j < d.nlocal) ? 1.0 : 0.5) * work;
   }
 
@@ -266,6 +271,17 @@ struct JaegerPairLoop :
     }
   };
 
+  // the contact step on a record of layout L (with or without the resistance's slots)
+  template <class L>
+  KOKKOS_INLINE_FUNCTION jaeger::StepOutcome step_on(PoolStore &store, const jaeger::Material &mat,
+                                                     const jaeger::StepContact &sc, bool touching,
+                                                     const PairGranJaegerTypeParams &c,
+                                                     const jaeger::StepSettings &s) const
+  {
+    return jaeger::contact_step<L>(store, mat, sc, touching, c.dashpots, this->dashpot_limits, s,
+                                   demc::resistance::active(c.resist) ? &c.resist : nullptr);
+  }
+
   /* The step of pair (i, j), neighbor jj of i, that needs_contact(): the force on i is added
      to f_i and tor_i, the reaction to j through a_f and a_torque. */
   template <class AccessF, class AccessT>
@@ -322,9 +338,12 @@ struct JaegerPairLoop :
     // style, R_FDAMP_X)
     // energies and counts only on energy steps, where compute pair reads them (as the CPU style)
     s.normal_energy = s.tangential_energy = d.eflag;
-    const jaeger::StepOutcome o = jaeger::contact_step<Layout>(
-        store, mat, {g.n, g.du, g.overlap, g.twirl, m_eff}, touching, c.dashpots, d.dashpot_limits,
-        s);
+    const Vec3 w_rel =
+        d.resisting ? demc_vec3(d.omega, q) - demc_vec3(d.omega, p) : Vec3{0.0, 0.0, 0.0};
+    const jaeger::StepContact sc = {g.n, g.du, g.overlap, g.twirl, m_eff, w_rel};
+    const jaeger::StepOutcome o = d.resisting
+        ? step_on<ResistLayout>(store, mat, sc, touching, c, s)
+        : step_on<Layout>(store, mat, sc, touching, c, s);
     if (o.wait) {    // nothing done: the pair waits for its pool to grow (finish_waiting())
       note_waiting(i);
       touch_i(jj) = store.has ? -store.flag : 0;
@@ -351,7 +370,8 @@ struct JaegerPairLoop :
 
     // force on p is `force`, q takes the reaction; torques from the contact vectors
     const Vec3 torque_axis = demc::sphere_torque_arm(g, force);
-    const Vec3 tor_p = g.arm_p * torque_axis, tor_q = g.arm_q * torque_axis;
+    // (and the rolling and twisting resistance's couple: o.torque on p)
+    const Vec3 tor_p = g.arm_p * torque_axis + o.torque, tor_q = g.arm_q * torque_axis - o.torque;
     const Vec3 fi = i_first ? force : -force;
     f_i = f_i + fi;
     tor_i = tor_i + (i_first ? tor_p : tor_q);
@@ -393,7 +413,11 @@ struct JaegerPairLoop :
   {
     for (int k = 0; k < pending.n; k++) {
       const double *rec = record_of(demc_row(this->touch, pending.pairs[k].i)(pending.pairs[k].jj));
-      if (rec)
+      if (rec && this->resisting)
+        jaeger::ask_for_top_points<ResistLayout>(rec, [](const double *p) {
+          demc_prefetch(p, true);
+        });
+      else if (rec)
         jaeger::ask_for_top_points<Layout>(rec, [](const double *p) {
           demc_prefetch(p, true);
         });
@@ -460,6 +484,7 @@ template <class DeviceType> void PairGranJaegerKokkos<DeviceType>::init_style()
 
   PairGranDemc::init_style();    // not PairGranJaeger::init_style(): it makes the CPU history fix
   damping_table.init_restitution(running_style_name(), atom->ntypes, setflag);
+  set_record_layout();    // (the records' header: check_record_size(), the history fix)
 
   // the Kokkos history fix replaces the placeholder made in PairGranJaeger's constructor
   // (keeping its place in the fix list), with records of up to history/max points
@@ -488,6 +513,7 @@ template <class DeviceType> void PairGranJaegerKokkos<DeviceType>::init_style()
                fix_historyKK->capacity(), capacity(), fix_historyKK->capacity());
   }
   fix_historyKK->pair = this;
+  fix_historyKK->header = record_header();
 
   shared.request_list(*this);
 
@@ -505,15 +531,14 @@ template <class DeviceType> void PairGranJaegerKokkos<DeviceType>::init_style()
 
 template <class DeviceType> void PairGranJaegerKokkos<DeviceType>::check_record_size()
 {
-  using HistoryFix = FixJaegerHistoryKokkos<DeviceType>;
   constexpr int FIRST_RECORDS = 64;
-  const int most = (MAXSMALLINT / FIRST_RECORDS - HistoryFix::R_POINTS) / 4;
+  const int most = (MAXSMALLINT / FIRST_RECORDS - record_header()) / 4;
   if (capacity() > most)
     error->all(FLERR,
                "Pair gran/jaeger/kk: history/max {} gives contact records too large to index (at "
                "most {})",
                capacity(), most);
-  const size_t values = (size_t) FIRST_RECORDS * HistoryFix::values_per_contact(capacity());
+  const size_t values = (size_t) FIRST_RECORDS * (record_header() + 4 * (size_t) capacity());
   try {
     // their size at once, without touching it
     Kokkos::View<double *, DeviceType> probe(
@@ -552,6 +577,7 @@ template <class DeviceType> double PairGranJaegerKokkos<DeviceType>::init_one(in
   PairGranJaegerTypeParams c;
   c.mat = pair_materials[i * (atom->ntypes + 1) + j];
   c.dashpots = damping_table.pair_dashpots[i * (atom->ntypes + 1) + j];
+  c.resist = resistance.at(i, j);
   shared.set_type_params(k_params, i, j, c);
   return cut;
 }
@@ -580,6 +606,7 @@ void PairGranJaegerKokkos<DeviceType>::compute(int eflag_in, int vflag_in)
   kdata.eflag = eflag_in ? 1 : 0;
   note_energy_step(eflag_in != 0);
   kdata.carry_length = carry_length;
+  kdata.resisting = resisting ? 1 : 0;
   if (!advance) fix_historyKK->begin_run();    // a run's setup
   kdata.run_stamp = fix_historyKK->run_stamp();
   // the first compute() after an init: histories made with another material than their
@@ -749,7 +776,7 @@ int PairGranJaegerKokkos<DeviceType>::find_record_host(int i, int j, std::vector
   const double *rec = h_record.data();
   if (!R::holds_contact(rec)) return 0;
   const int n = static_cast<int>(rec[R::R_LENGTH]);
-  record.assign(rec, rec + R::R_POINTS + 4 * n);
+  record.assign(rec, rec + record_header() + 4 * n);
   return 1;
 }
 

@@ -98,7 +98,9 @@ struct PairGranJaegerTypeParams {
   // at the first compute() after an init: the Material the histories of the type pair were
   // made with, to move from (set_history_materials())
   demc::jaeger::Material old_mat;
-  KOKKOS_INLINE_FUNCTION PairGranJaegerTypeParams() : mat{}, dashpots{}, old_mat{} {}
+  // rolling and twisting resistance (PairGranJaeger::resistance)
+  demc::resistance::Params resist;
+  KOKKOS_INLINE_FUNCTION PairGranJaegerTypeParams() : mat{}, dashpots{}, old_mat{}, resist{} {}
 };
 
 /* Everything the pair loop reads and writes: views and plain values only, so that the
@@ -131,6 +133,8 @@ template <class DeviceType> struct PairGranJaegerKernelData : DemcLoopViews<Devi
   double run_stamp;    // FixJaegerHistoryKokkos::run_stamp()
   int eflag;
   int convert;    // move histories made with another material to their contact's
+  // the records have the rolling and twisting resistance's slots (PairGranJaeger::resisting)
+  int resisting;
 };
 
 template <class DeviceType> class PairGranJaegerKokkos : public PairGranJaeger {

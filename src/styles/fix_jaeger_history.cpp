@@ -25,19 +25,21 @@ namespace {
 constexpr int POINT = 4;           // doubles per history point
 constexpr int MIN_CAPACITY = 4;    // smallest record
 
-int record_size(const double *rec)
+}    // namespace
+
+// the values a record holds: its header and its history's points
+int FixJaegerHistory::record_size(const double *rec) const
 {
-  return demc::jaeger::record_values<demc::jaeger::PairRecord>(rec);
+  return header + POINT * demc::jaeger::record_length<demc::jaeger::PairRecord>(rec);
 }
 
 // a record's contents into another record; the target keeps its own capacity (the header's
 // first value), which allocate() set
-void copy_contents(const double *source, double *target)
+void FixJaegerHistory::copy_contents(const double *source, double *target) const
 {
   static_assert(FixJaegerHistory::R_CAPACITY == 0, "the capacity leads the header");
   std::copy(source + 1, source + record_size(source), target + 1);
 }
-}    // namespace
 
 /* ---------------------------------------------------------------------- */
 
@@ -47,7 +49,8 @@ FixJaegerHistory::FixJaegerHistory(LAMMPS *lmp, int narg, char **arg) :
 }
 
 FixJaegerHistory::FixJaegerHistory(LAMMPS *lmp, int narg, char **arg, int own_args) :
-    Fix(lmp, narg, arg), pair(nullptr), merges(0.0), pruned(0.0), stored_by_post_run(false),
+    Fix(lmp, narg, arg), pair(nullptr), header(R_HEADER), merges(0.0), pruned(0.0),
+    stored_by_post_run(false),
     stats_step(-1)
 {
   if (narg != 3 + own_args) error->all(FLERR, "Illegal fix {} command", style);
@@ -131,7 +134,7 @@ long FixJaegerHistory::allocate(int capacity)
     free_lists[k].pop_back();
   } else {
     h = (long) pool.size();
-    pool.resize(pool.size() + R_HEADER + POINT * (MIN_CAPACITY << k));
+    pool.resize(pool.size() + header + POINT * (MIN_CAPACITY << k));
   }
   pool[h + R_CAPACITY] = MIN_CAPACITY << k;
   pool[h + R_LENGTH] = 0.0;
@@ -570,8 +573,9 @@ void FixJaegerHistory::restore_store(int i, std::vector<double> &store)
   peratom[i] = std::move(store);
 }
 
-/* every entry of a store: a partner atom ID, a size, a record of R_HEADER + 4 length values
-   (checked before any of them is used as an integer) */
+/* every entry of a store: a partner atom ID, a size, a record of header + 4 length values
+   (checked before any of them is used as an integer); a record of another header (with or
+   without the rolling and twisting resistance's slots) is refused */
 
 void FixJaegerHistory::check_store(const std::vector<double> &store) const
 {
@@ -579,14 +583,15 @@ void FixJaegerHistory::check_store(const std::vector<double> &store) const
   const std::string who = "Fix DEMC/JAEGER_HISTORY";
   for (size_t m = 0; m < store.size();) {
     const long left = (long) (store.size() - m);
-    checked_int(lmp, (double) left, 2 + R_HEADER, LONG_MAX, who + ": values left in a store");
+    checked_int(lmp, (double) left, 2 + header, LONG_MAX, who + ": values left in a store");
     checked_int(lmp, store[m], 1, MAXTAGINT, who + ": partner atom ID");
-    const long size = checked_int(lmp, store[m + 1], R_HEADER, left - 2, who + ": record size");
+    const long size = checked_int(lmp, store[m + 1], header, left - 2, who + ": record size");
     const double *rec = &store[m + 2];
     const long length =
-        checked_int(lmp, rec[R_LENGTH], 0, (size - R_HEADER) / POINT, who + ": history length");
-    checked_int(lmp, (double) size, R_HEADER + POINT * length, R_HEADER + POINT * length,
-                who + ": record size for its history length");
+        checked_int(lmp, rec[R_LENGTH], 0, (size - header) / POINT, who + ": history length");
+    checked_int(lmp, (double) size, header + POINT * length, header + POINT * length,
+                who + ": record size for its history length (with or without the rolling and "
+                      "twisting resistance's values)");
     checked_int(lmp, rec[R_CAPACITY], 0, INT_MAX, who + ": record capacity");
     checked_int(lmp, rec[R_TYPES], 0, INT_MAX, who + ": record type pair");
     m += 2 + (size_t) size;

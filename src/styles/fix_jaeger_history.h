@@ -119,6 +119,10 @@ class FixJaegerHistory : public Fix {
   double *reserve(int i, int jj, int length);    // room for `length` points
   void close(int i, int jj);
   class Pair *pair;
+  /* values before a record's history: R_HEADER, or with rolling or twisting resistance
+     R_HEADER + RESISTANCE_SLOTS (demc::jaeger::PairResistRecord); set by the pair style */
+  int header;
+  int record_size(const double *rec) const;    // header and history points
   double
       merges;    // history points removed by merging (beta and capacity), counted by the pair style
   double pruned;    // history points removed by the pruning rule, counted by the pair style
@@ -133,6 +137,7 @@ class FixJaegerHistory : public Fix {
   std::vector<double> last_pool;    // the last list's arena, while post_neighbor() reads it
   std::vector<std::vector<long>> free_lists;
   long allocate(int capacity);
+  void copy_contents(const double *source, double *target) const;
   void release(long handle);
   static int capacity_class(int capacity);
 

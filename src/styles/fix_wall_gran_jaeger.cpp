@@ -14,6 +14,7 @@
 
 #include "demc_citations.h"
 #include "jaeger_step.h"
+#include "resistance_keywords.h"
 
 #include "atom.h"
 #include "citeme.h"
@@ -38,6 +39,15 @@ using W = FixWallGranJaeger;
 using Layout =
     jaeger::RecordLayout<jaeger::REC_LENGTH, jaeger::REC_QW, jaeger::REC_WORK, jaeger::REC_DAMPWORK,
                          jaeger::REC_STORED, jaeger::REC_FDAMP_X, W::W_HEADER>;
+// with rolling or twisting resistance: its slots after the material, then the history
+using ResistLayout = jaeger::WithResistance<Layout>;
+namespace rt = demc::resistance;
+// f(layout): the records' layout, without or with the resistance's slots
+template <class F> auto with_layout(bool resisting, F &&f)
+{
+  if (resisting) return f(ResistLayout{});
+  return f(Layout{});
+}
 constexpr int POINT = 4;    // doubles per history point
 static_assert(sizeof(jaeger::Point) == POINT * sizeof(double), "a history point is 4 doubles");
 
@@ -46,28 +56,29 @@ int stack_length(const std::vector<double> &rec)
   return rec.empty() ? 0 : static_cast<int>(rec[W::W_LENGTH]);
 }
 
-// the part of a record that carries information (no spare capacity)
-int used_size(const std::vector<double> &rec)
+// the part of a record that carries information (no spare capacity); header: the values before
+// the history
+int used_size(const std::vector<double> &rec, int header)
 {
-  return rec.empty() ? 0 : W::W_HEADER + POINT * stack_length(rec);
+  return rec.empty() ? 0 : header + POINT * stack_length(rec);
 }
 
-int room_of(const std::vector<double> &rec)
+int room_of(const std::vector<double> &rec, int header)
 {
-  return static_cast<int>((rec.size() - W::W_HEADER) / POINT);
+  return static_cast<int>((rec.size() - header) / POINT);
 }
 
 // a particle's record: the Store of demc::jaeger::contact_step()
 class WallStore {
  public:
-  WallStore(std::vector<double> &rec, int side, int type, const jaeger::Material &mat) :
-      rec(rec), side(side), type(type), mat(mat)
+  WallStore(std::vector<double> &rec, int header, int side, int type, const jaeger::Material &mat) :
+      rec(rec), header(header), side(side), type(type), mat(mat)
   {
   }
   double *record() { return rec.empty() ? nullptr : rec.data(); }
   double *open()
   {
-    rec.assign(W::W_HEADER + POINT * INITIAL_RECORD_CAPACITY, 0.0);
+    rec.assign(header + POINT * INITIAL_RECORD_CAPACITY, 0.0);
     rec[W::W_SIDE] = side;
     rec[W::W_TYPE] = type;
     rec[W::W_ESTAR] = mat.Estar;
@@ -75,10 +86,10 @@ class WallStore {
     rec[W::W_MU] = mat.mu;
     return rec.data();
   }
-  int room(const double *) const { return room_of(rec); }
+  int room(const double *) const { return room_of(rec, header); }
   double *reserve(double *, int points)
   {
-    rec.resize(W::W_HEADER + POINT * static_cast<size_t>(points));
+    rec.resize(header + POINT * static_cast<size_t>(points));
     return rec.data();
   }
   void close(double *) { rec.clear(); }
@@ -86,7 +97,7 @@ class WallStore {
  private:
   static constexpr int INITIAL_RECORD_CAPACITY = 8;    // points
   std::vector<double> &rec;
-  int side, type;
+  int header, side, type;
   const jaeger::Material &mat;
 };
 
@@ -94,12 +105,14 @@ class WallStore {
 
 /* ----------------------------------------------------------------------
    fix ID group wall/gran/jaeger E nu mu [damping nu_n nu_t | restitution e x_t]
-       [beta b] [prune tol] [history/max N] wallstyle args [wiggle ... | translate ... | rotate ...]
+       [beta b] [prune tol] [history/max N] [rolling sds k_roll gamma_roll mu_roll]
+       [twisting sds k_twist gamma_twist mu_twist | twisting marshall]
+       wallstyle args [wiggle ... | translate ... | rotate ...]
 ------------------------------------------------------------------------- */
 
 FixWallGranJaeger::FixWallGranJaeger(LAMMPS *lmp, int narg, char **arg) :
     FixWallGranDemc(lmp, narg, arg), youngs(0.0), poisson(0.0), mu(0.0), beta(0.0),
-    prune(jaeger::kDefaultPrune), max_length(0)
+    prune(jaeger::kDefaultPrune), max_length(0), header(W_HEADER)
 {
   if (lmp->citeme) lmp->citeme->add(demc::cite_kuhn_jaeger);
   if (narg < 7)
@@ -115,6 +128,7 @@ FixWallGranJaeger::FixWallGranJaeger(LAMMPS *lmp, int narg, char **arg) :
   if (poisson <= -1.0 || poisson >= 0.5)
     error->all(FLERR, law_error("nu must be within (-1, 0.5), got {}"), poisson);
   if (mu < 0.0) error->all(FLERR, law_error("mu must be >= 0, got {}"), mu);
+  if (rt::active(resistance)) header = ResistLayout::header;
 
   maxexchange_dynamic = 1;
   maxexchange = 1;
@@ -135,6 +149,9 @@ int FixWallGranJaeger::law_keyword(int narg, char **arg, int iarg)
 {
   const int used = parse_damping_keyword(narg, arg, iarg, true);
   if (used) return used;
+  const int resist = parse_resistance_keyword(lmp, "fix " + std::string(style), narg, arg, iarg,
+                                              resistance);
+  if (resist) return resist;
   const bool known = strcmp(arg[iarg], "beta") == 0 || strcmp(arg[iarg], "prune") == 0 ||
       strcmp(arg[iarg], "history/max") == 0;
   if (!known) return 0;
@@ -199,7 +216,9 @@ void FixWallGranJaeger::keep_material(std::vector<double> &rec, const jaeger::Ma
   if (rec.empty()) return;
   const jaeger::Material old = jaeger::material(rec[W_ESTAR], rec[W_GSTAR], mat.R, rec[W_MU]);
   // the stored energy the new material makes of the unchanged field: work, not friction
-  cumulative[C_WORK] += jaeger::move_to_material<Layout>(rec.data(), room_of(rec), old, mat);
+  cumulative[C_WORK] += with_layout(header != W_HEADER, [&](auto layout) {
+    return jaeger::move_to_material<decltype(layout)>(rec.data(), room_of(rec, header), old, mat);
+  });
   rec[W_ESTAR] = mat.Estar;
   rec[W_GSTAR] = mat.Gstar;
   rec[W_MU] = mat.mu;
@@ -223,7 +242,7 @@ jaeger::StepOutcome FixWallGranJaeger::step(const Contact &c, int side, bool tou
   std::vector<double> &rec = records[c.p];
   const jaeger::Material mat = material(c.p);
   keep_material(rec, mat);
-  WallStore store(rec, side, atom->type[c.p], mat);
+  WallStore store(rec, header, side, atom->type[c.p], mat);
   jaeger::StepSettings s;
   s.beta = beta;
   s.prune = prune;
@@ -233,10 +252,18 @@ jaeger::StepOutcome FixWallGranJaeger::step(const Contact &c, int side, bool tou
   s.dt = dt;
   s.advance = advance;
   // (at a run's setup the last step's dashpot force again, as the limits left it: W_FDAMP_X)
-  // against the wall (infinite mass) the effective mass is the particle's
-  const jaeger::StepContact sc = {c.n, c.du, c.overlap, demc::contact_twirl(c), atom->rmass[c.p]};
-  const jaeger::StepOutcome o =
-      jaeger::contact_step<Layout>(store, mat, sc, touching, dashpots, dashpot_limits, s);
+  // against the wall (infinite mass) the effective mass is the particle's; the wall turns with
+  // its rotation over the step
+  const bool resisting = header != W_HEADER;
+  const Vec3 w_rel = resisting ? (1.0 / dt) * c.dth_q - demc_vec(atom->omega[c.p])
+                               : Vec3{0.0, 0.0, 0.0};
+  const jaeger::StepContact sc = {c.n,     c.du, c.overlap, demc::contact_twirl(c), atom->rmass[c.p],
+                                  w_rel};
+  const jaeger::StepOutcome o = with_layout(resisting, [&](auto layout) {
+    return jaeger::contact_step<decltype(layout)>(store, mat, sc, touching, dashpots,
+                                                  dashpot_limits, s,
+                                                  resisting ? &resistance : nullptr);
+  });
   cumulative[C_WORK] += o.work;
   if (advance) cumulative[C_DAMPING] += o.damping_work;
   return o;
@@ -245,7 +272,7 @@ jaeger::StepOutcome FixWallGranJaeger::step(const Contact &c, int side, bool tou
 FixWallGranDemc::Touch FixWallGranJaeger::touch(const Contact &c, int side, bool advance)
 {
   const jaeger::StepOutcome o = step(c, side, true, advance);
-  return {o.force, o.un, o.ut, o.sliding};
+  return {o.force, o.un, o.ut, o.sliding, o.torque};
 }
 
 /* separation: the contact step to an open contact adds the work done while the springs leave;
@@ -270,7 +297,8 @@ void FixWallGranJaeger::post_force(int vflag)
 void FixWallGranJaeger::update_maxexchange()
 {
   int largest = 0;
-  for (int i = 0; i < atom->nlocal; i++) largest = std::max(largest, used_size(records[i]));
+  for (int i = 0; i < atom->nlocal; i++)
+    largest = std::max(largest, used_size(records[i], header));
   maxexchange = largest + 1;
 }
 
@@ -296,18 +324,18 @@ void FixWallGranJaeger::set_arrays(int i)
 
 int FixWallGranJaeger::exchange_size(int i) const
 {
-  return used_size(records[i]) + 1;
+  return used_size(records[i], header) + 1;
 }
 
 int FixWallGranJaeger::pack_exchange(int i, double *buf)
 {
-  const int n = used_size(records[i]);
+  const int n = used_size(records[i], header);
   buf[0] = n;
   std::copy(records[i].begin(), records[i].begin() + n, buf + 1);
   return n + 1;
 }
 
-/* A record is sent as its used part, W_HEADER + 4 n values for a history of n points. */
+/* A record is sent as its used part, header + 4 n values for a history of n points. */
 
 int FixWallGranJaeger::unpack_exchange(int nlocal, double *buf)
 {
@@ -326,7 +354,7 @@ int FixWallGranJaeger::maxsize_restart()
   // (records of a file read since, not yet taken by an init(): write_restart noinit)
   init_records_from_restart();
   restart_out.build(lmp, [this](int i) {
-    return std::make_pair(records[i].data(), (long) used_size(records[i]));
+    return std::make_pair(records[i].data(), (long) used_size(records[i], header));
   });
   return restart_out.max_record_size(lmp);
 }
@@ -353,11 +381,12 @@ void FixWallGranJaeger::restore_record(int i, std::vector<double> &rec)
   if (!rec.empty()) {
     using demc_restart::checked_int;
     const long n = (long) rec.size();
-    checked_int(lmp, (double) n, W_HEADER, INT_MAX, law_error("wall contact history size"));
+    checked_int(lmp, (double) n, header, INT_MAX, law_error("wall contact history size"));
     const long length =
-        checked_int(lmp, rec[W_LENGTH], 0, (n - W_HEADER) / POINT, law_error("history length"));
-    checked_int(lmp, (double) n, W_HEADER + POINT * length, W_HEADER + POINT * length,
-                law_error("wall contact history size for its length"));
+        checked_int(lmp, rec[W_LENGTH], 0, (n - header) / POINT, law_error("history length"));
+    checked_int(lmp, (double) n, header + POINT * length, header + POINT * length,
+                law_error("wall contact history size for its length (with or without rolling "
+                          "or twisting as the fix that wrote it)"));
     checked_int(lmp, rec[W_SIDE], LO_SIDE, HI_SIDE, law_error("wall side of a contact"));
     checked_int(lmp, rec[W_TYPE], 0, INT_MAX, law_error("particle type of a contact"));
   }

@@ -104,6 +104,12 @@ class FixWallGranJaeger : public FixWallGranDemc {
   double beta;                                 // memory approximation, 0 = exact
   double prune;                                // pruning tolerance (of mu P), 0 = keep all
   int max_length;                              // history/max: points per record, 0 = unbounded
+  // rolling and twisting resistance (keywords rolling, twisting; twisting marshall: the
+  // contact's Mindlin spring, demc::jaeger::resistance_of())
+  demc::resistance::Params resistance;
+  // values before a record's history: W_HEADER, with rolling or twisting W_HEADER +
+  // RESISTANCE_SLOTS (demc::jaeger::WithResistance)
+  int header;
   std::vector<double> estar, gstar;            // per particle type, with the wall (init)
   std::vector<std::vector<double>> records;    // per atom
   // a record made with another material (pair_coeff or the fix's E, nu, mu changed): moved

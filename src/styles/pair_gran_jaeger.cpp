@@ -42,7 +42,14 @@ namespace frame = demc::frame;
 
 namespace {
 using H = FixJaegerHistory;
-using Layout = jaeger::PairRecord;
+namespace rt = demc::resistance;
+/* f(layout) with the records' layout: without or with the rolling and twisting resistance's
+   slots (the history starts later) */
+template <class F> auto with_layout(bool resisting, F &&f)
+{
+  if (resisting) return f(jaeger::PairResistRecord{});
+  return f(jaeger::PairRecord{});
+}
 static_assert(sizeof(jaeger::Point) == 4 * sizeof(double), "a history point is 4 doubles");
 
 /* per type pair (index i * (n + 1) + j, both orders): material_of(i, j) for i <= j */
@@ -86,7 +93,8 @@ class ArenaStore {
 /* ---------------------------------------------------------------------- */
 
 PairGranJaeger::PairGranJaeger(LAMMPS *lmp) :
-    PairGranDemc(lmp, "gran/jaeger"), check_materials(false), beta(0.0),
+    PairGranDemc(lmp, "gran/jaeger"), check_materials(false), resisting(false),
+    layout_fixed(-1), beta(0.0),
     prune(jaeger::kDefaultPrune), max_length(0), work(true), last_energy_step(-1),
     energy_interval(0), carry_length(0), fix_history(nullptr)
 {
@@ -172,8 +180,10 @@ void PairGranJaeger::prefetch_stack_tops(const ContactBuffer &buf) const
   for (int k = 0; k < buf.n; k++) {
     const double *rec = fix_history->record(buf.pairs[k].i, buf.pairs[k].jj);
     if (rec)
-      jaeger::ask_for_top_points<jaeger::PairRecord>(rec, [](const double *p) {
-        __builtin_prefetch(p, 1);
+      with_layout(resisting, [rec](auto layout) {
+        jaeger::ask_for_top_points<decltype(layout)>(rec, [](const double *p) {
+          __builtin_prefetch(p, 1);
+        });
       });
   }
 }
@@ -202,8 +212,14 @@ void PairGranJaeger::compute_contact(const TouchingPair &t, bool advance, bool e
   s.advance = advance;
   s.normal_energy = eflag || energy_per_atom;
   s.tangential_energy = eflag;
-  const jaeger::StepOutcome o = jaeger::contact_step<Layout>(
-      store, mat, {c.n, c.du, c.overlap, c.twirl, m_eff}, t.touching, dashpots, dashpot_limits, s);
+  const rt::Params *resist = contact_resistance(pair);
+  const Vec3 w_rel = resist ? demc_vec(loop.omegas + 3 * atom_q) - demc_vec(loop.omegas + 3 * atom_p)
+                            : Vec3{0.0, 0.0, 0.0};
+  const jaeger::StepContact sc = {c.n, c.du, c.overlap, c.twirl, m_eff, w_rel};
+  const jaeger::StepOutcome o = with_layout(resisting, [&](auto layout) {
+    return jaeger::contact_step<decltype(layout)>(store, mat, sc, t.touching, dashpots,
+                                                  dashpot_limits, s, resist);
+  });
   tangential_sum += weight * o.work;
   fix_history->merges += o.merges;
   fix_history->pruned += o.pruned;
@@ -213,7 +229,13 @@ void PairGranJaeger::compute_contact(const TouchingPair &t, bool advance, bool e
   }
   if (advance) dissipated_damping += weight * o.damping_work;
   stored_tangential += weight * o.ut;
-  apply_force(atom_p, atom_q, c, o.force, i, j, o.un + o.ut);
+  if (resist) {    // the force's torques and the resistance's couple
+    const Vec3 axis = demc::sphere_torque_arm(c, o.force);
+    add_force(atom_p, atom_q, o.force, c.arm_p * axis + o.torque, c.arm_q * axis - o.torque, i, j,
+              o.un + o.ut);
+  } else {
+    apply_force(atom_p, atom_q, c, o.force, i, j, o.un + o.ut);
+  }
   tally_atoms(atom_p, atom_q, o.un, o.ut, o.work, o.damping_work);
   if (eflag) count_contact(o.sliding, weight, o.un);
 }
@@ -306,9 +328,8 @@ void PairGranJaeger::coeff(int narg, char **arg)
   if (e_one <= 0.0) error->all(FLERR, "Pair_coeff gran/jaeger: E must be > 0, got {}", e_one);
   if (nu_one <= -1.0 || nu_one >= 0.5)
     error->all(FLERR, "Pair_coeff gran/jaeger: nu must be within (-1, 0.5), got {}", nu_one);
-  if (demc::resistance::active(rolling_twisting))
-    error->all(FLERR, "Pair_coeff gran/jaeger: rolling and twisting resistance are not available");
   set_coefficients(arg[0], arg[1], c);
+  resistance.set(lmp, arg[0], arg[1], rolling_twisting);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -322,7 +343,28 @@ void PairGranJaeger::init_style()
         dynamic_cast<FixJaegerHistory *>(modify->replace_fix(history_fix_id() + "_DUMMY", cmd, 1));
   }
   fix_history->pair = this;
+  set_record_layout();
+  fix_history->header = record_header();
   damping_table.init_restitution(running_style_name(), atom->ntypes, setflag);
+}
+
+/* the records' layout: with rolling or twisting on any type pair, the resistance's slots in
+   every record; fixed by the first run (or the restart file's records) */
+void PairGranJaeger::set_record_layout()
+{
+  const bool any = rt::active(resistance.models_in_use(setflag));
+  if (layout_fixed >= 0 && (layout_fixed != 0) != any)
+    error->all(FLERR,
+               "Pair gran/jaeger: rolling or twisting cannot be switched on or off for all type "
+               "pairs after a run or read_restart (the contact records are laid out for {})",
+               layout_fixed ? "rolling or twisting" : "neither");
+  layout_fixed = any ? 1 : 0;
+  resisting = any;
+}
+
+int PairGranJaeger::record_header() const
+{
+  return resisting ? jaeger::PairResistRecord::header : jaeger::PairRecord::header;
 }
 
 /* ----------------------------------------------------------------------
@@ -349,6 +391,7 @@ double PairGranJaeger::init_one(int i, int j)
   estar[i][j] = m.Estar;
   gstar[i][j] = m.Gstar;
   coefficients.mirror(i, j);
+  resistance.init_pair(lmp, "gran/jaeger", i, j, setflag[i][j] == 0);
   const int stride = atom->ntypes + 1;
   pair_materials.resize(stride * stride);
   pair_materials[i * stride + j] = pair_materials[j * stride + i] = m;
@@ -421,9 +464,11 @@ void PairGranJaeger::convert_histories()
       const double R = jaeger::effective_radius(radius[i], radius[j]);
       // the stored energy the new material makes of the unchanged field: work done on the
       // contact by the change, not friction (see demc::jaeger::change_material())
-      const double work = jaeger::move_to_material<Layout>(
+      const double work = with_layout(resisting, [&](auto layout) {
+        return jaeger::move_to_material<decltype(layout)>(
           rec, ArenaStore::room(rec), jaeger::with_radius(history_materials[before], R),
           jaeger::with_radius(pair_materials[now], R));
+      });
       if (work == 0.0) continue;
       tangential_sum += pair_weight(j) * work;
       tally_atoms(tag[i] < tag[j] ? i : j, tag[i] < tag[j] ? j : i, 0.0, 0.0, work, 0.0);
@@ -480,6 +525,7 @@ void PairGranJaeger::write_restart_settings(FILE *fp)
                                 work ? 1.0 : 0.0};
   write_history_materials(values);
   values.push_back(prune);
+  resistance.append_values(values);
   write_settings_record(fp, values);
 }
 
@@ -489,7 +535,9 @@ void PairGranJaeger::read_restart_settings(FILE *fp)
   const std::string who = "Pair gran/jaeger settings";
   const std::vector<double> values = read_settings_record(fp);
   const long pairs = (long) atom->ntypes * (atom->ntypes + 1) / 2;
-  checked_int(lmp, (double) values.size(), 5 + 3 * pairs, 5 + 3 * pairs, who + ": values");
+  resistance.allocate(atom->ntypes);
+  const long size = 5 + 3 * pairs + resistance.values_size();
+  checked_int(lmp, (double) values.size(), size, size, who + ": values");
   size_t k = 0;
   auto next = [&]() { return values[k++]; };
   beta = next();
@@ -501,6 +549,9 @@ void PairGranJaeger::read_restart_settings(FILE *fp)
   if (!(prune >= 0.0 && prune < 1.0))
     error->all(FLERR, "{}: the restart file's pruning tolerance {} is not within [0, 1)", who,
                prune);
+  // the type pairs' rolling and twisting, which lay out the file's contact records
+  resistance.read_values(lmp, values.data() + k, who);
+  layout_fixed = resistance.any_active() ? 1 : 0;
 }
 
 /* ----------------------------------------------------------------------
@@ -532,13 +583,15 @@ double PairGranJaeger::single_of_record(int i, int j, double rsq, const double *
   Vec3 T = {0.0, 0.0, 0.0};
   double ut = 0.0;
   if (rec && rec[H::R_LENGTH] > 0.0) {
-    const int n = jaeger::record_length<Layout>(rec);
-    const jaeger::Stack st = jaeger::record_stack<Layout>(const_cast<double *>(rec), n);
+    const int n = jaeger::record_length<jaeger::PairRecord>(rec);
+    const jaeger::Stack st = with_layout(resisting, [rec, n](auto layout) {
+      return jaeger::record_stack<decltype(layout)>(const_cast<double *>(rec), n);
+    });
     const jaeger::Point &top = st.pts[n - 1];
     // T acts on p (the smaller ID), whichever list holds the pair; report it as the force on i
     const double sign = atom->tag[i] < atom->tag[j] ? 1.0 : -1.0;
     T = sign * frame::to_global(frame::load(rec + H::R_QW), top.tx, top.ty);
-    ut = jaeger::record_stored_energy<Layout>(mat, rec, st);
+    ut = jaeger::stored_energy(mat, st, rec[H::R_STORED]);
     svector[S_STORED_T] = ut;
     svector[S_WORK] = rec[H::R_WORK];
     svector[S_LENGTH] = n;

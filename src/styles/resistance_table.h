@@ -79,6 +79,17 @@ class DemcResistanceTable {
     return any;
   }
 
+  // any type pair i <= j has a model (restart: the file's, mixed ones included)
+  bool any_active() const
+  {
+    for (int i = 1; i <= n; i++)
+      for (int j = i; j <= n; j++)
+        if (demc::resistance::active(at(i, j))) return true;
+    return false;
+  }
+  // the models of the type pair with index k = i (ntypes + 1) + j (init_one() set both orders)
+  const Params &operator[](int k) const { return table[k]; }
+
   // restart: each type pair i <= j's models (RESISTANCE_VALUES each)
   int values_size() const { return n * (n + 1) / 2 * RESISTANCE_VALUES; }
   void append_values(std::vector<double> &values) const

@@ -201,32 +201,58 @@ TEST(KokkosJaeger, MatchesCpuStyle)
    spun against a frozen sphere, here of its own size, then lifted off) gives bitwise the forces,
    torques, energies, work and history lengths of the CPU style, with a history/max the history
    reaches (merges forced by the bound). */
-TEST(KokkosJaeger, SameContactStepAsCpuStyleBitwise)
+namespace {
+// the path for both styles, pair_coeff's law and keywords `coeff`; the CPU style's reports
+std::vector<Reported> expect_same_step_bitwise(const std::string &coeff)
 {
   const double dt = 1e-4;
   const std::vector<PathStep> path = random_path(14u, 30, dt);
   const std::vector<std::string> partner = {
       "create_atoms 1 single 0.1 -0.2 -0.5 units box", "set atom 2 diameter 1.0",
       "neighbor 0.5 bin", "neigh_modify every 1 delay 0 check no",
-      "pair_style gran/jaeger history/max 6", "pair_coeff * * 1e7 0.3 0.4 damping 2 1",
+      "pair_style gran/jaeger history/max 6", "pair_coeff * * " + coeff,
       "compute e all pair gran/jaeger", "thermo_style custom step c_e[*]"};
   const auto cpu = drive_path(partner, path, dt, read_pair, "-2");
   const auto kk = drive_path(partner, path, dt, read_pair, "-2", kokkos_args());
-  ASSERT_EQ(cpu.size(), kk.size());
+  EXPECT_EQ(cpu.size(), kk.size());
   double longest = 0.0, friction = 0.0;
-  for (size_t k = 0; k < cpu.size(); k++) {
+  for (size_t k = 0; k < cpu.size() && k < kk.size(); k++) {
     const Reported &a = cpu[k], &b = kk[k];
     const double va[] = {a.f.x, a.f.y, a.f.z, a.t.x, a.t.y, a.t.z, a.normal, a.tangential,
                          a.friction, a.damping, a.contacts, a.longest};
     const double vb[] = {b.f.x, b.f.y, b.f.z, b.t.x, b.t.y, b.t.z, b.normal, b.tangential,
                          b.friction, b.damping, b.contacts, b.longest};
-    for (int m = 0; m < 12; m++) EXPECT_EQ(va[m], vb[m]) << "step " << k << " value " << m;
+    for (int m = 0; m < 12; m++) EXPECT_EQ(va[m], vb[m]) << coeff << ": step " << k << " value " << m;
     longest = std::max(longest, a.longest);
     friction = std::max(friction, a.friction);
   }
   EXPECT_GT(friction, 0.0) << "the path slides";
   EXPECT_EQ(longest, 6.0) << "the history reaches the bound";
   EXPECT_EQ(cpu.back().contacts, 0.0) << "the path ends apart (parting)";
+  return cpu;
+}
+}    // namespace
+
+TEST(KokkosJaeger, SameContactStepAsCpuStyleBitwise)
+{
+  expect_same_step_bitwise("1e7 0.3 0.4 damping 2 1");
+}
+
+/* the same with rolling and twisting resistance (the records' slots, the springs carried with
+   the frame, twisting marshall from the contact's tangential spring and dashpot): bitwise too,
+   and the resistance acts (the torques differ from those without it) */
+TEST(KokkosJaeger, SameContactStepWithRollingAsCpuStyleBitwise)
+{
+  const auto plain = expect_same_step_bitwise("1e7 0.3 0.4 damping 2 1");
+  const auto resisting =
+      expect_same_step_bitwise("1e7 0.3 0.4 damping 2 1 rolling sds 2e4 1 0.05 twisting marshall");
+  double largest = 0.0, change = 0.0;
+  for (size_t k = 0; k < plain.size() && k < resisting.size(); k++) {
+    const demc::Vec3 d = resisting[k].t - plain[k].t;
+    change = std::max(change, std::sqrt(dot(d, d)));
+    largest = std::max(largest, std::sqrt(dot(plain[k].t, plain[k].t)));
+  }
+  EXPECT_GT(change, 0.01 * largest) << "the resistance's torques (measured 0.14 of the largest)";
 }
 
 /* Two pairs of spheres, one at rest and one whose sphere 2 approaches sphere 1 along x while it
@@ -457,12 +483,12 @@ TEST(KokkosJaeger, DashpotsContinueFromARestartFile)
 // N + M steps straight = N steps, write_restart, M steps = read_restart, M steps (no
 // damping: a restart file does not hold the half-step velocities it needs), with the
 // default capacity. A restart file of another capacity is refused with a clear error.
-TEST(KokkosJaeger, RestartContinuity)
+namespace {
+void expect_restart_continuity(const std::string &coeff)
 {
   const std::string file =
       std::string(DEMC_TEST_OUTPUT_DIR) + "/kokkos_jaeger_restart_t" + threads() + ".bin";
-  const auto input =
-      dense_packing_input({"pair_style gran/jaeger", "pair_coeff * * 1e7 0.3 0.5"}, false);
+  const auto input = dense_packing_input({"pair_style gran/jaeger", "pair_coeff * * " + coeff}, false);
   auto with = [&](std::vector<std::string> extra) {
     auto v = input;
     v.insert(v.end(), extra.begin(), extra.end());
@@ -523,8 +549,36 @@ TEST(KokkosJaeger, RestartContinuity)
          "%g)\n",
          dw, dr, longest);
   EXPECT_GT(longest, 8.0);
-  EXPECT_LT(dw, 1e-10) << "write_restart between runs changed the run";
-  EXPECT_LT(dr, 1e-10) << "the run resumed from the restart file differs";
+  EXPECT_LT(dw, 1e-10) << coeff << ": write_restart between runs changed the run";
+  EXPECT_LT(dr, 1e-10) << coeff << ": the run resumed from the restart file differs";
+}
+}    // namespace
+
+TEST(KokkosJaeger, RestartContinuity)
+{
+  expect_restart_continuity("1e7 0.3 0.5");
+}
+
+// with rolling and twisting: the records' resistance slots through the file, the pools (small
+// and big records) and the shortening to a smaller history/max
+TEST(KokkosJaeger, RestartContinuityWithRolling)
+{
+  expect_restart_continuity("1e7 0.3 0.5 damping 0.002 0.001 rolling sds 2.0e3 0.01 0.1 twisting "
+                            "marshall");
+}
+
+/* the packing with rolling and twisting (the dashpots too): the physics of the CPU style, with
+   small and big records (history/max 48: with rolling a stack reached 24 in these 100 steps) */
+TEST(KokkosJaeger, RollingMatchesCpuStyle)
+{
+  const std::string damping =
+      "damping 0.002 0.001 rolling sds 2.0e3 0.01 0.1 twisting marshall";
+  const Outcome cpu = run(MPI_COMM_WORLD, {}, "", damping);
+  const Outcome kk = run(MPI_COMM_WORLD, kokkos_args(), " history/max 48", damping);
+  expect_same_physics(cpu, kk);
+  expect_consistent_tallies(kk);
+  EXPECT_EQ(kk.stats[S_FORCED], 0.0) << "a stack reached the capacity";
+  EXPECT_GT(kk.stats[S_LONGEST], 8.0) << "big records";
 }
 
 // 18 contacts per atom (every face and edge neighbor of the lattice overlaps): more

@@ -22,6 +22,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cctype>
+#include <fstream>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -87,13 +89,13 @@ double largest_difference(const std::vector<std::array<double, 3>> &a,
   return worst;
 }
 
+// (law: pair granular's normal and tangential models before the rolling and twisting ones)
 void expect_as_lammps(const std::vector<std::string> &ours, const std::string &granular,
-                      const char *what, bool held = true)
+                      const char *what, bool held = true,
+                      const std::string &law = "hooke 1e5 0.0 tangential linear_history 8e4 0.0 0.5")
 {
   const auto a = spinning_pair(ours, held);
-  const auto b = spinning_pair({"pair_style granular",
-                                "pair_coeff * * hooke 1e5 0.0 tangential linear_history 8e4 0.0 "
-                                "0.5 " + granular},
+  const auto b = spinning_pair({"pair_style granular", "pair_coeff * * " + law + " " + granular},
                                held);
   double largest_torque = 0.0, largest_spin = 0.0;
   const double dt = largest_difference(a, b, 0, largest_torque);
@@ -136,6 +138,39 @@ TEST(RollingTwisting, MarshallEqualsPairGranular)
   expect_as_lammps({"pair_style gran/kuhn",
                     "pair_coeff * * 1e5 8e4 0.5 rolling sds 5e4 0 0.05 twisting marshall"},
                    "rolling sds 5e4 0 0.05 twisting marshall", "rolling sds + twisting marshall");
+}
+
+/* gran/jaeger (pair_coeff keywords) against pair granular's hertz/material with tangential
+   mindlin: E 2.73e6, nu 0.3 (E* = 1.5e6 Pa: the Hertz force at the 1 cm overlap, R* = 0.25 m,
+   is 1000 N, as the hooke cases'), no dashpots. No tangential slip at the contact (see
+   spinning_pair()): both tangential forces stay zero, the torques are the resistance's. The
+   limits scale with the Hertz force in both (LAMMPS's Fncrit without damping). */
+const std::string JAEGER_LAW = "2.73e6 0.3 0.5";
+const std::string GRANULAR_HERTZ_MINDLIN =
+    "hertz/material 2.73e6 0.0 0.3 tangential mindlin NULL 0.0 0.5";
+
+TEST(RollingTwisting, JaegerSdsEqualsPairGranular)
+{
+  const std::string models = "rolling sds 1e5 20 0.1 twisting sds 2e3 0.5 0.01";
+  expect_as_lammps({"pair_style gran/jaeger", "pair_coeff * * " + JAEGER_LAW + " " + models},
+                   models, "gran/jaeger rolling + twisting sds", true, GRANULAR_HERTZ_MINDLIN);
+}
+
+/* twisting marshall from Jaeger's (Mindlin's) tangential spring at the contact radius a =
+   sqrt(overlap R*) = 0.05 m: k = 8 G* a a^2 / 2, gamma = 0 (no dashpot), mu = 2/3 mu a; on this
+   path a is constant, so pair granular's twisting sds with those coefficients is the same
+   model (pair granular's own marshall with mindlin takes the coefficient 8 G* without a: see
+   doc/pair_gran_jaeger.rst). */
+TEST(RollingTwisting, JaegerMarshallEqualsPairGranular)
+{
+  const double E = 2.73e6, nu = 0.3, a = std::sqrt(0.01 * 0.25);
+  const double gstar = E / (4.0 * (2.0 - nu) * (1.0 + nu));    // two bodies of one material
+  const std::string marshall_sds = fmt::format("twisting sds {:.17g} 0 {:.17g}",
+                                               0.5 * 8.0 * gstar * a * a * a, 2.0 / 3.0 * 0.5 * a);
+  expect_as_lammps({"pair_style gran/jaeger",
+                    "pair_coeff * * " + JAEGER_LAW + " rolling sds 5e4 0 0.05 twisting marshall"},
+                   "rolling sds 5e4 0 0.05 " + marshall_sds,
+                   "gran/jaeger rolling sds + twisting marshall", true, GRANULAR_HERTZ_MINDLIN);
 }
 
 namespace {
@@ -403,6 +438,8 @@ Incline rolling_incline(double alpha_deg, const std::string &law = "kuhn", bool 
   const std::string rolling = fmt::format("rolling sds 1e5 60 {}", MU_ROLL);
   // gran/coulomb: hertz, no tangential dashpot, the resistance in pair_coeff
   if (law == "coulomb") return {law, wall, alpha_deg, "restitution 0.3 0 " + rolling, ""};
+  // gran/kuhn and gran/jaeger: the resistance in pair_coeff, and on the wall fix's line after
+  // its law
   return {law, wall, alpha_deg, "restitution 0.3 1 " + rolling, ""};
 }
 
@@ -484,6 +521,15 @@ TEST(RollingTwisting, CoulombRollingSphereDeceleratesAtFiveSeventhsMuRollG)
   expect_rolling_deceleration("coulomb", true);    // fix wall/gran/coulomb
 }
 
+/* gran/jaeger (pair_coeff keywords; the wall's on its line): the same closed form, the same
+   error sources; its tangential spring (Mindlin's, 2 G* a ~ 8e5 N/m here) rings as kuhn's does
+   and dies under the tangential dashpot within ~1 ms */
+TEST(RollingTwisting, JaegerRollingSphereDeceleratesAtFiveSeventhsMuRollG)
+{
+  expect_rolling_deceleration("jaeger");
+  expect_rolling_deceleration("jaeger", true);    // fix wall/gran/jaeger
+}
+
 /* at 0.9 of the threshold tan(alpha) = mu_roll the sphere stays where it is (the rolling spring
    holds it after a stretch of m g sin(alpha) / k_roll ~ 1e-7 m, twice that with the
    overshoot); at 1.1 it rolls down at 5/7 g (sin(alpha) - mu_roll cos(alpha)). Tolerance 1e-3
@@ -491,7 +537,8 @@ TEST(RollingTwisting, CoulombRollingSphereDeceleratesAtFiveSeventhsMuRollG)
 TEST(RollingTwisting, SphereOnInclineRollsOnlyAboveTanAlphaEqualsMuRoll)
 {
   // (the walls: the rolling radius is R; to R / R_big = 1e-5 the same closed forms)
-  for (const std::string law : {"kuhn", "kuhn wall", "coulomb", "coulomb wall"})
+  for (const std::string law :
+       {"kuhn", "kuhn wall", "coulomb", "coulomb wall", "jaeger", "jaeger wall"})
   for (const double factor : {0.9, 1.1}) {
     const double alpha = std::atan(factor * MU_ROLL);
     const bool wall = law.find(" wall") != std::string::npos;
@@ -630,4 +677,200 @@ TEST(RollingTwisting, CoulombRigidRotationRestoresTorques)
                     "pair_coeff * * hooke 2.0e3 0.0 rolling sds 2.0e3 0.0 0.1 twisting sds 1e-5 "
                     "0.0 3e-5"},
                    "gran/coulomb");
+}
+
+/* gran/jaeger: its springs are carried with the contact frame (the same tilt and twirl, as a
+   quaternion), so the same bound holds; mu = 0: the torques are the resistance's alone */
+TEST(RollingTwisting, JaegerRigidRotationRestoresTorques)
+{
+  expect_objective({"pair_style gran/jaeger",
+                    "pair_coeff * * 1e7 0.3 0.0 rolling sds 2.0e3 0.0 0.1 twisting sds 1e-5 0.0 "
+                    "3e-5"},
+                   "gran/jaeger");
+}
+
+/* ---------------------------------------------------------------- gran/jaeger
+   The energy balance of the packing with rolling and twisting (sds, and marshall with the
+   dashpots): kinetic + stored (with the springs' energy in U_t) + dissipated (friction = work
+   - U_t, which holds the sliders' dissipation and the energy the springs take away at parting;
+   the resistance's dashpots in the damping sum) stays constant. Bound: gran/jaeger's own
+   (EnergyBalanceOfFrictionalPacking, 5e-4 of e0: 25 (omega dt)^2 at the stiffest contact); the
+   resistance's work is the trapezoid of its torques, second order in dt as the integrator. Its
+   misbooking (the dissipation measured below, >= 1e-2 of e0) would show at 1e-2. */
+TEST(RollingTwisting, JaegerEnergyBalanceOfPacking)
+{
+  for (const std::string resistance :
+       {" rolling sds 2.0e3 0.0 0.1 twisting sds 1e-5 0.0 3e-5",
+        " damping 0.002 0.001 rolling sds 2.0e3 0.01 0.1 twisting marshall", ""}) {
+    LammpsSession s;
+    s.load_plugin();
+    s.commands(dense_packing_input(
+        {"pair_style gran/jaeger", "pair_coeff * * 1e7 0.3 0.5" + resistance}, true));
+    s.commands(energy_computes("gran/jaeger"));
+    s.command("timestep 2e-7");
+    const double e0 = total_energy(s);
+    s.command("run 3000");
+    const auto e = s.pair_extra();
+    const double e1 = total_energy(s);
+    std::printf("[ energy   ] gran/jaeger%s: relative drift %.2e, friction/initial %.4f, "
+                "damping/initial %.4f\n",
+                resistance.c_str(), (e1 - e0) / e0, e[2] / e0, e[3] / e0);
+    EXPECT_GT(e[2], 0.05 * e0) << resistance;
+    EXPECT_NEAR(e1, e0, 5e-4 * e0) << resistance;
+  }
+}
+
+/* The per-atom energies sum to the system's with the resistance's springs, dissipation and
+   dashpots in them (as gran/jaeger's own test), newton on and off */
+TEST(RollingTwisting, JaegerPerAtomEnergiesSumToGlobal)
+{
+  expect_atom_energies_sum_to_global(
+      [](bool newton) {
+        return dense_packing_input({"pair_style gran/jaeger energy/atom yes",
+                                    "pair_coeff * * 1e7 0.3 0.5 damping 0.002 0.001 rolling sds "
+                                    "2.0e3 0.01 0.1 twisting marshall"},
+                                   newton);
+      },
+      "gran/jaeger", "DEMC_GRAN_JAEGER_HISTORY0");
+}
+
+/* N + M steps straight = N steps, restart file (written during the run: the straight run has no
+   setup there), read_restart, run 0, run M: every setup repeats the last step's dashpot force
+   and resistance torque, the springs and the records' slots come back (forces and torques to
+   round-off, as gran/jaeger's own test); newton on and off */
+TEST(RollingTwisting, JaegerRestartContinuity)
+{
+  for (bool newton : {true, false}) {
+    const std::vector<std::string> pair = dense_packing_input(
+        {"pair_style gran/jaeger", "pair_coeff * * 1e7 0.3 0.5 damping 0.02 0.01 rolling sds "
+                                   "2.0e3 0.01 0.1 twisting marshall"},
+        newton);
+    const std::string root = std::string("jaeger_rolling_restart_") + (newton ? "on" : "off");
+    const std::string file = root + ".150";
+    PerAtom straight, resumed, straight_t, resumed_t;
+    {
+      LammpsSession s;
+      s.load_plugin();
+      s.commands(pair);
+      s.commands({"restart 150 " + root, "run 200"});
+      straight = s.forces();
+      straight_t = s.torques();
+    }
+    {
+      LammpsSession s;
+      s.load_plugin();
+      s.command(std::string("newton ") + (newton ? "on" : "off"));
+      s.commands({"read_restart " + file, "neighbor 0.0003 bin", "neigh_modify delay 0",
+                  "fix integrate all nve/sphere", "timestep 1e-5", "run 0", "run 50"});
+      resumed = s.forces();
+      resumed_t = s.torques();
+    }
+    std::remove(file.c_str());
+    const double df = max_relative_difference(straight, resumed);
+    const double dt = max_relative_difference(straight_t, resumed_t);
+    std::printf("[ restart  ] gran/jaeger with rolling and twisting marshall, newton %s: forces "
+                "%.1e, torques %.1e (largest relative difference)\n",
+                newton ? "on" : "off", df, dt);
+    EXPECT_LT(df, 1e-12) << "newton " << newton;
+    EXPECT_LT(dt, 1e-12) << "newton " << newton;
+  }
+}
+
+namespace {
+// the message of the error the last of `lines` raises ("" if none), after a box of 2 types
+std::string jaeger_error(const std::vector<std::string> &lines)
+{
+  LammpsSession s;
+  s.load_plugin();
+  s.commands({"units si", "atom_style sphere", "comm_modify vel yes",
+              "region box block 0 1 0 1 0 1", "create_box 2 box",
+              "create_atoms 1 single 0.5 0.5 0.5", "set group all diameter 0.1",
+              "set group all density 1000"});
+  for (size_t k = 0; k + 1 < lines.size(); k++) s.command(lines[k]);
+  try {
+    s.command(lines.back());
+  } catch (LAMMPS_NS::LAMMPSException &e) {
+    return e.what();
+  }
+  return "";
+}
+}    // namespace
+
+TEST(RollingTwisting, JaegerBadInputGivesClearErrors)
+{
+  const std::string style = "pair_style gran/jaeger";
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{style, "pair_coeff * * 1e7 0.3 0.5 rolling sds -1 0 0.1"}, "k must be >= 0"},
+      {{style, "pair_coeff * * 1e7 0.3 0.5 twisting sds 1 0 -0.1"}, "mu must be >= 0"},
+      {{style, "pair_coeff * * 1e7 0.3 0.5 twisting sds 1 -1 0.1"}, "gamma must be >= 0"},
+      {{style, "pair_coeff * * 1e7 0.3 0.5 rolling marshall"}, "unknown model marshall"},
+      {{style, "pair_coeff * * 1e7 0.3 0.5 twisting sds 1 2"}, "Illegal"},
+      // on the wrong command: pair_style takes no resistance keywords (pair_coeff does)
+      {{"pair_style gran/jaeger rolling sds 1 0 0.1"}, "Unknown pair_style gran/jaeger keyword"},
+      {{"fix w all wall/gran/jaeger 1e7 0.3 0.5 rolling sds 1 2 -3 zplane 0 NULL"},
+       "mu must be >= 0"},
+      // marshall takes no values
+      {{"fix w all wall/gran/jaeger 1e7 0.3 0.5 twisting marshall 1 zplane 0 NULL"},
+       "Unknown fix wall/gran/jaeger keyword: 1"},
+      // no mixing rule between different models
+      {{style, "pair_coeff 1 1 1e7 0.3 0.5 rolling sds 1 0 0.1", "pair_coeff 2 2 1e7 0.3 0.5",
+        "run 0 post no"},
+       "different rolling or twisting models"},
+      // the records are laid out for the first run's options
+      {{style, "pair_coeff * * 1e7 0.3 0.5", "run 0 post no",
+        "pair_coeff * * 1e7 0.3 0.5 rolling sds 1 0 0.1", "run 0 post no"},
+       "cannot be switched on or off"},
+  };
+  for (const auto &c : cases) {
+    const std::string what = jaeger_error(c.first);
+    EXPECT_NE(what.find(c.second), std::string::npos) << c.first.back() << ": " << what;
+  }
+}
+
+/* write_data writes the resistance keywords of every type pair (the mixed one with the
+   geometric means), and read_data takes them back: the file written again is the same */
+TEST(RollingTwisting, JaegerWriteDataKeepsTheResistance)
+{
+  const std::string first = "jaeger_rolling_1.data", second = "jaeger_rolling_2.data";
+  const std::vector<std::string> start = {"units si", "atom_style sphere", "comm_modify vel yes"};
+  {
+    LammpsSession s;
+    s.load_plugin();
+    s.commands(start);
+    s.commands({"region box block 0 1 0 1 0 1", "create_box 2 box",
+                "create_atoms 1 single 0.5 0.5 0.5", "create_atoms 2 single 0.5 0.5 0.59",
+                "set group all diameter 0.1", "set group all density 1000",
+                "pair_style gran/jaeger",
+                "pair_coeff 1 1 1e7 0.3 0.5 rolling sds 1e3 0.5 0.1 twisting marshall",
+                "pair_coeff 2 2 2e7 0.3 0.4 rolling sds 4e3 0.5 0.4 twisting marshall",
+                "write_data " + first + " pair ij"});
+  }
+  {
+    LammpsSession s;
+    s.load_plugin();
+    s.commands(start);
+    s.commands({"pair_style gran/jaeger", "read_data " + first, "write_data " + second + " pair ij"});
+  }
+  auto pair_section = [](const std::string &file) {
+    std::ifstream in(file);
+    std::string line, out;
+    bool inside = false;
+    while (std::getline(in, line)) {
+      if (line.rfind("PairIJ Coeffs", 0) == 0) inside = true;
+      else if (inside && !line.empty() && !std::isdigit((unsigned char) line[0])) break;
+      if (inside) out += line + "\n";
+    }
+    return out;
+  };
+  const std::string a = pair_section(first), b = pair_section(second);
+  std::remove(first.c_str());
+  std::remove(second.c_str());
+  EXPECT_EQ(a, b);
+  EXPECT_NE(a.find("1 1 10000000 0.29999999999999999 0.5 damping 0 0 rolling sds 1000 0.5 "
+                   "0.10000000000000001 twisting marshall"),
+            std::string::npos)
+      << a;
+  // 1 2: sqrt(1e3 4e3) = 2000, sqrt(0.1 0.4) = 0.2
+  EXPECT_NE(a.find("rolling sds 2000 0.5 0.20000000000000001 twisting marshall"), std::string::npos)
+      << a;
 }

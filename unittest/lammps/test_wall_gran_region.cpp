@@ -254,9 +254,6 @@ TEST(WallGranRegion, RotatingCylinderIsTheRotatingDrumWall)
            region_fix(law, "r", "c")});
 }
 
-/* rolling and twisting resistance (the same contact step): a region plane and a turning
-   region cylinder are the zplane and the rotating drum wall (the wall's spin enters the
-   relative rotation in both) */
 /* gran/coulomb's region wall: its contacts join the pair style's friction fix, which decides
    their friction after every other force from the records the region wall keeps per surface
    (kept there otherwise, the friction works and the wall's vector differ by O(1)). A plane
@@ -290,21 +287,39 @@ TEST(WallGranRegion, CoulombAsThePlainWalls)
        region_fix(hertz, "r", "c")});
 }
 
-TEST(WallGranRegion, RollingTwistingAsThePlainWalls)
+/* rolling and twisting resistance (the same contact step): a region plane and a turning
+   region cylinder are the zplane and the rotating drum wall (the wall's spin enters the
+   relative rotation in both) */
+namespace {
+void expect_rolling_as_plain_walls(const Law &law)
 {
-  const Law law = {"kuhn",
-                   "1e7 8e6 0.4 damping 5e4 2e4 rolling sds 1e6 1e3 0.05 twisting marshall",
-                   "wall/gran/region/kuhn"};
+  const std::string name = law.name;
   expect_same_as_plain_walls(
-      "kuhn rolling, static plane", spheres(ON_PLANE, "1.6 0.3 -1"),
+      name + " rolling, static plane", spheres(ON_PLANE, "1.6 0.3 -1"),
       {plain_fix(law, "w", "zplane 0 NULL")}, {"w"},
       {"region p plane 0 0 0 0 0 1 side in units box", region_fix(law, "r", "p")});
-  expect_same_as_plain_walls("kuhn rolling, drum", spheres(IN_CYLINDER, CYLINDER_GRAVITY),
+  expect_same_as_plain_walls(name + " rolling, drum", spheres(IN_CYLINDER, CYLINDER_GRAVITY),
                              {plain_fix(law, "w", "zcylinder 3 rotate 2.5")}, {"w"},
                              {"variable theta equal 2.5*time",
                               "region c cylinder z 0 0 3 INF INF side in rotate v_theta 0 0 0 "
                               "0 0 1 units box",
                               region_fix(law, "r", "c")});
+}
+}    // namespace
+
+TEST(WallGranRegion, RollingTwistingAsThePlainWalls)
+{
+  expect_rolling_as_plain_walls(
+      {"kuhn", "1e7 8e6 0.4 damping 5e4 2e4 rolling sds 1e6 1e3 0.05 twisting marshall",
+       "wall/gran/region/kuhn"});
+}
+
+// the same for the Jaeger walls (the resistance's slots in the records the region lists hold)
+TEST(WallGranRegion, JaegerRollingTwistingAsThePlainWalls)
+{
+  expect_rolling_as_plain_walls(
+      {"jaeger", "1e8 0.3 0.4 damping 5e4 2e4 rolling sds 1e6 1e3 0.05 twisting marshall",
+       "wall/gran/region/jaeger"});
 }
 
 /* a sphere pushed into the edge of a block region (faces x = -3 and z = -3), or of the

@@ -131,6 +131,16 @@ TEST(RankInvariance, GranJaegerNewtonOff)
       {"pair_style gran/jaeger", "pair_coeff * * 1e7 0.3 0.5 damping 0.002 0.001"}, false);
 }
 
+// with rolling and twisting (pair_coeff keywords): the records' resistance slots travel with them
+TEST(RankInvariance, GranJaegerRollingTwisting)
+{
+  for (const bool newton : {true, false})
+    expect_rank_invariant({"pair_style gran/jaeger",
+                           "pair_coeff * * 1e7 0.3 0.5 damping 0.002 0.001 rolling sds 2.0e3 0.01 "
+                           "0.1 twisting marshall"},
+                          newton);
+}
+
 // restitution damping: the effective mass of a pair with a ghost atom takes the ghost's mass
 TEST(RankInvariance, RestitutionDamping)
 {

@@ -142,6 +142,17 @@ TEST(WallRankInvariance, JaegerNewtonOn)
   expect_rank_invariant(JAEGER, JAEGER_WALL, true);
 }
 
+// the same at fix wall/gran/jaeger (keywords on the fix line; the pair with them too)
+TEST(WallRankInvariance, JaegerRollingTwisting)
+{
+  expect_rank_invariant({"pair_style gran/jaeger",
+                         "pair_coeff * * 1e7 0.3 0.5 damping 0.002 0.001 rolling sds 2.0e3 0.01 "
+                         "0.1 twisting sds 1e-5 1e-10 3e-5"},
+                        "wall/gran/jaeger 2e7 0.25 0.4 damping 0.002 0.001 rolling sds 1e3 0.001 "
+                        "0.1 twisting marshall",
+                        true);
+}
+
 TEST(WallRankInvariance, JaegerBoundedHistory)
 {
   expect_rank_invariant(

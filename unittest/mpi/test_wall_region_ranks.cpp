@@ -238,6 +238,15 @@ TEST(WallRegionRanks, JaegerPlanesMovingAndTurning)
       "wall/gran/region/jaeger 2e7 0.25 0.4 damping 0.002 0.001");
 }
 
+// rolling and twisting at the region wall (the law's keywords on its fix line)
+TEST(WallRegionRanks, JaegerPlanesWithRolling)
+{
+  expect_rank_invariant(
+      {"pair_style gran/jaeger", "pair_coeff * * 1e7 0.3 0.5 damping 0.002 0.001"},
+      "wall/gran/region/jaeger 2e7 0.25 0.4 damping 0.002 0.001 rolling sds 1e3 0.001 0.1 "
+      "twisting marshall");
+}
+
 // the two planes as one wall: an intersection of a moving and a turning region
 TEST(WallRegionRanks, KuhnIntersectionOfAMovingAndATurningPlane)
 {
