@@ -64,7 +64,7 @@ def at(rows, t):
 def analyze(d):
     lines = ["| law | mean displacement at " + " / ".join("%g" % t for t in TIMES) + " s (m) | "
              "largest displacement at the same times (m) | upper spheres' mean drop at %g s (m) | "
-             "sweeps per step (mean), steps at the cap, largest window-mean residual |" % TIMES[-1],
+             "sweeps per step: mean, largest; steps at the cap; largest residual |" % TIMES[-1],
              "|---|---|---|---|---|"]
     for law in LAWS:
         path = os.path.join(d, "creep_%s.txt" % law)
@@ -79,7 +79,10 @@ def analyze(d):
             steps = rows[1][0] - rows[0][0]
             sweeps = sum(r[5] for r in rows) / len(rows)
             capped = sum(r[7] for r in rows) * steps
-            solver = "%.1f, %d, %.2g" % (sweeps, round(capped), max(r[6] for r in rows))
+            with open(path + ".max") as f:
+                most_sweeps, most_residual = f.read().split()
+            solver = "%.1f, %s; %d; %.2g" % (sweeps, most_sweeps, round(capped),
+                                             float(most_residual))
         lines.append("| %s | %s | %s | %s | %s |" % (NAMES[law], mean, large, drop, solver))
     with open(os.path.join(d, "creep_many.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
