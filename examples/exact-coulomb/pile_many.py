@@ -77,7 +77,7 @@ def analyze(d):
         solver = ""
         if law.startswith("coulomb"):
             steps = rows[1][0] - rows[0][0]
-            sweeps = sum(r[5] for r in rows) / len(rows)
+            sweeps = sum(r[5] for r in rows[1:]) / (len(rows) - 1)  # rows[0]: the start, no step
             capped = sum(r[7] for r in rows) * steps
             with open(path + ".max") as f:
                 most_sweeps, most_residual = f.read().split()
