@@ -215,8 +215,11 @@ void FixWallGranJaeger::keep_material(std::vector<double> &rec, const jaeger::Ma
 {
   if (rec.empty()) return;
   const jaeger::Material old = jaeger::material(rec[W_ESTAR], rec[W_GSTAR], mat.R, rec[W_MU]);
-  // the stored energy the new material makes of the unchanged field: work, not friction
   cumulative[C_WORK] += with_layout(header != W_HEADER, [&](auto layout) {
+    // a history longer than history/max is shortened first, with the material it was made
+    // with, as the pair styles do (gran/jaeger/kk can shorten it only so)
+    jaeger::trim_record<decltype(layout)>(old, rec.data(), room_of(rec, header), max_length);
+    // the stored energy the new material makes of the unchanged field: work, not friction
     return jaeger::move_to_material<decltype(layout)>(rec.data(), room_of(rec, header), old, mat);
   });
   rec[W_ESTAR] = mat.Estar;

@@ -460,6 +460,14 @@ void PairGranJaeger::convert_histories()
       const int j = list->firstneigh[i][jj] & NEIGHMASK;
       const int now = material_key(i, j), before = history_key(rec, now);
       rec[H::R_TYPES] = now;
+      // a history longer than history/max (a smaller bound since the last run, or in the
+      // restart file) is shortened first, with the material it was made with, as gran/jaeger/kk
+      // shortens it when it reads it (its records have no room for more)
+      const jaeger::Material &made_with = known ? history_materials[before] : pair_materials[now];
+      fix_history->merges += with_layout(resisting, [&](auto layout) {
+        return jaeger::trim_record<decltype(layout)>(made_with, rec, ArenaStore::room(rec),
+                                                     max_length);
+      });
       if (!known) continue;
       const double R = jaeger::effective_radius(radius[i], radius[j]);
       // the stored energy the new material makes of the unchanged field: work done on the

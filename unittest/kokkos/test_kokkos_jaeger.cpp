@@ -559,6 +559,46 @@ TEST(KokkosJaeger, RestartContinuity)
   expect_restart_continuity("1e7 0.3 0.5");
 }
 
+/* a restart file read with both a smaller history/max and other coefficients (E x 0.2): each
+   longer history is shortened with the material it was made with, then moved to the new one,
+   by both styles (gran/jaeger/kk has no room for the longer history, so it shortens it as it
+   reads it); the forces at run 0 and 20 steps on are the CPU style's */
+TEST(KokkosJaeger, ShorterHistoriesAndNewCoefficientsThroughRestartAsCpuStyle)
+{
+  // each style reads its own file (of the same run: as the CPU style's to 1e-12)
+  double longest = 0.0;
+  auto resumed = [&](const std::vector<std::string> &args) {
+    const std::string file = std::string(DEMC_TEST_OUTPUT_DIR) + "/kokkos_jaeger_shorter_" +
+        (args.empty() ? "cpu" : "kk") + "_t" + threads() + ".bin";
+    {
+      LammpsSession s(MPI_COMM_WORLD, args);
+      s.load_plugin();
+      s.commands(
+          dense_packing_input({"pair_style gran/jaeger", "pair_coeff * * 1e7 0.3 0.5"}, false));
+      s.commands({"run 150", "write_restart " + file});
+      longest = history_stats(s)[S_LONGEST];
+    }
+    LammpsSession s(MPI_COMM_WORLD, args);
+    s.load_plugin();
+    s.commands({"read_restart " + file, "neighbor 0.0003 bin", "neigh_modify delay 0",
+                "fix integrate all nve/sphere", "timestep 1e-5",
+                "pair_style gran/jaeger history/max 4", "pair_coeff * * 2e6 0.3 0.3", "run 0"});
+    const PerAtom at_start = s.forces();
+    s.command("run 20");
+    std::remove(file.c_str());
+    return std::make_pair(at_start, s.forces());
+  };
+  const auto cpu = resumed({}), kk = resumed(kokkos_args());
+  const double d0 = max_relative_difference(cpu.first, kk.first),
+               d20 = max_relative_difference(cpu.second, kk.second);
+  printf("[ measured ] shorter histories (longest %g -> 4) and E x 0.2 through a restart: "
+         "kk vs cpu %.3g at run 0, %.3g 20 steps on\n",
+         longest, d0, d20);
+  EXPECT_GT(longest, 8.0);
+  EXPECT_LT(d0, 1e-10);
+  EXPECT_LT(d20, 1e-10);
+}
+
 // with rolling and twisting: the records' resistance slots through the file, the pools (small
 // and big records) and the shortening to a smaller history/max
 TEST(KokkosJaeger, RestartContinuityWithRolling)
