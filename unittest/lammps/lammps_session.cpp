@@ -247,6 +247,22 @@ double total_energy(LammpsSession &s)
   return kinetic + e[0] + e[1] + e[2] + e[3];
 }
 
+EnergyBalance packing_energy_balance(const std::vector<std::string> &pair_lines,
+                                     const std::string &pair_style, double dt, int steps)
+{
+  LammpsSession s;
+  s.load_plugin();
+  s.commands(dense_packing_input(pair_lines, true));
+  s.commands(energy_computes(pair_style));
+  s.command(fmt::format("timestep {}", dt));
+  EnergyBalance b;
+  b.e0 = total_energy(s);
+  s.command(fmt::format("run {}", steps));
+  b.e1 = total_energy(s);
+  b.pair = s.pair_extra();
+  return b;
+}
+
 namespace {
 
   class RigidBodyStandIn : public LAMMPS_NS::Fix {

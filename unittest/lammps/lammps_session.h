@@ -73,6 +73,15 @@ void expect_atom_energies_sum_to_global(
     const std::string &pair_style, const std::string &history_id);
 // kinetic (translation + rotation) + stored elastic + dissipated (pair vector entries 1-4)
 double total_energy(LammpsSession &s);
+// the dense packing (newton on) with `pair_lines` of style `pair_style`, `steps` steps of `dt`:
+// total_energy() before (e0) and after (e1), and compute pair's vector after
+struct EnergyBalance {
+  double e0, e1;
+  std::vector<double> pair;
+  double drift() const { return (e1 - e0) / e0; }
+};
+EnergyBalance packing_energy_balance(const std::vector<std::string> &pair_lines,
+                                     const std::string &pair_style, double dt, int steps);
 // the largest |F_t| / F_n over the contacts, from compute `pair_local` (pair/local p5 p1 p2 p3)
 double largest_friction_ratio(LammpsSession &s, const std::string &pair_local);
 

@@ -351,16 +351,11 @@ TEST(GranJaeger, UnreachedCapacityChangesNothing)
 TEST(GranJaeger, EnergyBalanceOfFrictionalPacking)
 {
   for (const std::string damping : {"", " damping 0.002 0.001"}) {
-    LammpsSession s;
-    s.load_plugin();
-    s.commands(dense_packing_input(
-        {"pair_style gran/jaeger", "pair_coeff * * 1e7 0.3 0.5" + damping}, true));
-    s.commands(energy_computes("gran/jaeger"));
-    s.command("timestep 2e-7");
-    const double e0 = total_energy(s);
-    s.command("run 3000");
-    const auto e = s.pair_extra();
-    const double e1 = total_energy(s);
+    const EnergyBalance b = packing_energy_balance(
+        {"pair_style gran/jaeger", "pair_coeff * * 1e7 0.3 0.5" + damping}, "gran/jaeger", 2e-7,
+        3000);
+    const double e0 = b.e0, e1 = b.e1;
+    const auto &e = b.pair;
     EXPECT_GT(e[2], 0.05 * e0) << "friction dissipation" << damping;
     EXPECT_GT(e[1], 0.0) << "stored tangential energy" << damping;
     if (!damping.empty()) EXPECT_GT(e[3], 0.01 * e0);

@@ -194,17 +194,11 @@ std::vector<std::string> packing(bool newton = true)
    dt/2); with the start torque scaled onto this step's limit, 2.7e-5. */
 double packing_energy_drift(const std::string &resistance, double &friction)
 {
-  LammpsSession s;
-  s.load_plugin();
-  s.commands(
-      dense_packing_input({"pair_style gran/kuhn", "pair_coeff * * 2.0e3 2.0e3 0.5" + resistance},
-                          true));
-  s.commands(energy_computes("gran/kuhn"));
-  s.command("timestep 2e-7");
-  const double e0 = total_energy(s);
-  s.command("run 3000");
-  friction = s.pair_extra()[2] / e0;
-  return (total_energy(s) - e0) / e0;
+  const EnergyBalance b = packing_energy_balance(
+      {"pair_style gran/kuhn", "pair_coeff * * 2.0e3 2.0e3 0.5" + resistance}, "gran/kuhn", 2e-7,
+      3000);
+  friction = b.pair[2] / b.e0;
+  return b.drift();
 }
 
 TEST(RollingTwisting, EnergyBalanceOfPacking)
@@ -702,16 +696,11 @@ TEST(RollingTwisting, JaegerEnergyBalanceOfPacking)
   for (const std::string resistance :
        {" rolling sds 2.0e3 0.0 0.1 twisting sds 1e-5 0.0 3e-5",
         " damping 0.002 0.001 rolling sds 2.0e3 0.01 0.1 twisting marshall", ""}) {
-    LammpsSession s;
-    s.load_plugin();
-    s.commands(dense_packing_input(
-        {"pair_style gran/jaeger", "pair_coeff * * 1e7 0.3 0.5" + resistance}, true));
-    s.commands(energy_computes("gran/jaeger"));
-    s.command("timestep 2e-7");
-    const double e0 = total_energy(s);
-    s.command("run 3000");
-    const auto e = s.pair_extra();
-    const double e1 = total_energy(s);
+    const EnergyBalance b = packing_energy_balance(
+        {"pair_style gran/jaeger", "pair_coeff * * 1e7 0.3 0.5" + resistance}, "gran/jaeger",
+        2e-7, 3000);
+    const double e0 = b.e0, e1 = b.e1;
+    const auto &e = b.pair;
     std::printf("[ energy   ] gran/jaeger%s: relative drift %.2e, friction/initial %.4f, "
                 "damping/initial %.4f\n",
                 resistance.c_str(), (e1 - e0) / e0, e[2] / e0, e[3] / e0);
