@@ -41,7 +41,7 @@ namespace frame {
     double n;       // along the normal (local z)
   };
 
-  DEMC_FN Quat mul(const Quat &a, const Quat &b)
+  DEMC_FN_FLAT Quat mul(const Quat &a, const Quat &b)
   {
     return {a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z,
             a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,

@@ -141,7 +141,7 @@ namespace jaeger {
   /* 2. The step's tangential movement du in the frame q. A contact touching since this step
      only (fresh: an empty history) feels the movement after first touch only, the old
      overlap being overlap + du.n (n: the normal from p to q). */
-  DEMC_FN Vec2 step_shift(const frame::Quat &q, const Vec3 &du, const Vec3 &n, double overlap,
+  DEMC_FN_FLAT Vec2 step_shift(const frame::Quat &q, const Vec3 &du, const Vec3 &n, double overlap,
                           bool fresh)
   {
     const frame::Local l = frame::to_local(q, du);

@@ -254,7 +254,7 @@ inline demc::Vec3 demc_vec(const double *a)
    at setup (advance = false) nothing has moved
 ------------------------------------------------------------------------- */
 
-inline demc::SphereContact PairGranDemc::sphere_contact(int p, int q, double r, bool advance,
+DEMC_HOST_FLAT demc::SphereContact PairGranDemc::sphere_contact(int p, int q, double r, bool advance,
                                                         bool old_normal) const
 {
   const double *x = loop.xs, *v = loop.vs, *omega = loop.omegas;

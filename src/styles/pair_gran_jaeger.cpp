@@ -165,8 +165,12 @@ void PairGranJaeger::compute(int eflag, int vflag)
 void PairGranJaeger::flush_contacts(ContactBuffer &buf, bool advance, bool energy,
                                     double &stored_tangential)
 {
-  prefetch_stack_tops(buf);
-  for (int k = 0; k < buf.n; k++) compute_contact(buf.pairs[k], advance, energy, stored_tangential);
+  with_layout(resisting, [&](auto layout) {
+    using L = decltype(layout);
+    prefetch_stack_tops<L>(buf);
+    for (int k = 0; k < buf.n; k++)
+      compute_contact<L>(buf.pairs[k], advance, energy, stored_tangential);
+  });
   buf.n = 0;
 }
 
@@ -175,19 +179,18 @@ void PairGranJaeger::flush_contacts(ContactBuffer &buf, bool advance, bool energ
    by now: ask for the top points (jaeger::ask_for_top_points()). (A record moved by an
    earlier contact's growth in this block gives a stale address: a prefetch never faults.) */
 
-void PairGranJaeger::prefetch_stack_tops(const ContactBuffer &buf) const
+template <class L> void PairGranJaeger::prefetch_stack_tops(const ContactBuffer &buf) const
 {
   for (int k = 0; k < buf.n; k++) {
     const double *rec = fix_history->record(buf.pairs[k].i, buf.pairs[k].jj);
     if (rec)
-      with_layout(resisting, [rec](auto layout) {
-        jaeger::ask_for_top_points<decltype(layout)>(rec, [](const double *p) {
-          __builtin_prefetch(p, 1);
-        });
+      jaeger::ask_for_top_points<L>(rec, [](const double *p) {
+        __builtin_prefetch(p, 1);
       });
   }
 }
 
+template <class L>
 void PairGranJaeger::compute_contact(const TouchingPair &t, bool advance, bool eflag,
                                      double &stored_tangential)
 {
@@ -212,14 +215,14 @@ void PairGranJaeger::compute_contact(const TouchingPair &t, bool advance, bool e
   s.advance = advance;
   s.normal_energy = eflag || energy_per_atom;
   s.tangential_energy = eflag;
-  const rt::Params *resist = contact_resistance(pair);
-  const Vec3 w_rel = resist ? demc_vec(loop.omegas + 3 * atom_q) - demc_vec(loop.omegas + 3 * atom_p)
-                            : Vec3{0.0, 0.0, 0.0};
+  constexpr bool RESIST = L::resist >= 0;
+  const rt::Params *resist = RESIST ? contact_resistance(pair) : nullptr;
+  const Vec3 w_rel = (RESIST && resist)
+      ? demc_vec(loop.omegas + 3 * atom_q) - demc_vec(loop.omegas + 3 * atom_p)
+      : Vec3{0.0, 0.0, 0.0};
   const jaeger::StepContact sc = {c.n, c.du, c.overlap, c.twirl, m_eff, w_rel};
-  const jaeger::StepOutcome o = with_layout(resisting, [&](auto layout) {
-    return jaeger::contact_step<decltype(layout)>(store, mat, sc, t.touching, dashpots,
-                                                  dashpot_limits, s, resist);
-  });
+  const jaeger::StepOutcome o =
+      jaeger::contact_step<L>(store, mat, sc, t.touching, dashpots, dashpot_limits, s, resist);
   tangential_sum += weight * o.work;
   fix_history->merges += o.merges;
   fix_history->pruned += o.pruned;
@@ -229,7 +232,7 @@ void PairGranJaeger::compute_contact(const TouchingPair &t, bool advance, bool e
   }
   if (advance) dissipated_damping += weight * o.damping_work;
   stored_tangential += weight * o.ut;
-  if (resist) {    // the force's torques and the resistance's couple
+  if (RESIST && resist) {    // the force's torques and the resistance's couple
     const Vec3 axis = demc::sphere_torque_arm(c, o.force);
     add_force(atom_p, atom_q, o.force, c.arm_p * axis + o.torque, c.arm_q * axis - o.torque, i, j,
               o.un + o.ut);

@@ -107,8 +107,11 @@ class PairGranJaeger : public PairGranDemc {
   void note_energy_step(bool energy);
   // compute()'s second pass: the contact law on each pair of the block
   void flush_contacts(ContactBuffer &buf, bool advance, bool energy, double &stored_tangential);
+  // L: the records' layout (demc::jaeger::PairRecord, or PairResistRecord with rolling and
+  // twisting), chosen once per block: without, the step's resistance code is dropped
+  template <class L>
   void compute_contact(const TouchingPair &t, bool advance, bool energy, double &stored_tangential);
-  void prefetch_stack_tops(const ContactBuffer &buf) const;
+  template <class L> void prefetch_stack_tops(const ContactBuffer &buf) const;
   void count_contact(bool sliding, double weight, double normal_energy);
   // the keywords' and the run's part of a contact step's settings (compute())
   demc::jaeger::StepSettings step_settings;
