@@ -85,6 +85,14 @@ class PairGranDemc : public Pair, protected DemcSharedKeywords, protected DemcCo
   // layout of pvector (compute pair <style>): stored normal and tangential elastic energy,
   // cumulative friction and damping dissipation, contacts, sliding contacts
   enum EnergyIndex { E_NORMAL, E_TANGENTIAL, E_FRICTION, E_DAMPING, E_CONTACTS, E_SLIDING, E_SIZE };
+  // what the Kokkos variants' loops take of the style at each compute(), after ev_init()
+  // (PairGranDemcKokkosShared::load_views(); a helper, not a derived class, so public: the CUDA
+  // compiler refuses a protected type in its signature)
+  struct LoopInputs {
+    double dt;
+    int freeze_groupbit, maxeatom, maxvatom;
+    demc::DashpotLimits dashpot_limits;
+  };
 
  protected:
   std::string style_name;
@@ -141,13 +149,6 @@ class PairGranDemc : public Pair, protected DemcSharedKeywords, protected DemcCo
      rank 0 writes); read_settings_record() (collective) returns its values */
   void write_settings_record(FILE *fp, const std::vector<double> &values) const;
   std::vector<double> read_settings_record(FILE *fp);
-  // what the Kokkos variants' loops take of the style at each compute(), after ev_init()
-  // (PairGranDemcKokkosShared::load_views())
-  struct LoopInputs {
-    double dt;
-    int freeze_groupbit, maxeatom, maxvatom;
-    demc::DashpotLimits dashpot_limits;
-  };
   LoopInputs loop_inputs() const
   {
     return {dt, damping_table.freeze_groupbit, maxeatom, maxvatom, dashpot_limits};
