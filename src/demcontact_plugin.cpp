@@ -21,6 +21,7 @@
 #ifdef DEMC_HAS_KOKKOS_STYLES
 #include "fix_jaeger_history_kokkos.h"
 #include "fix_neigh_history_demc_kokkos.h"
+#include "pair_gran_coulomb_kokkos.h"
 #include "pair_gran_jaeger_kokkos.h"
 #include "pair_gran_kuhn_kokkos.h"
 #endif
@@ -141,5 +142,14 @@ extern "C" void lammpsplugin_init(void *lmp, void *handle, void *regfunc)
   register_fix(reg, lmp, handle, "DEMC/JAEGER_HISTORY/KK/HOST",
                "fixed-capacity contact histories for gran/jaeger/kk (internal)",
                (lammpsplugin_factory2 *) &make_fix<FixJaegerHistoryKokkos<LMPHostType>>);
+  // "-k on -sf kk" picks gran/coulomb/kk for "pair_style gran/coulomb"
+  register_pair(reg, lmp, handle, "gran/coulomb/kk", "gran/coulomb on Kokkos (dem-contact)",
+                (lammpsplugin_factory1 *) &make_pair<PairGranCoulombKokkos<LMPDeviceType>>);
+  register_pair(reg, lmp, handle, "gran/coulomb/kk/device",
+                "gran/coulomb on Kokkos, device (dem-contact)",
+                (lammpsplugin_factory1 *) &make_pair<PairGranCoulombKokkos<LMPDeviceType>>);
+  register_pair(reg, lmp, handle, "gran/coulomb/kk/host",
+                "gran/coulomb on Kokkos, host (dem-contact)",
+                (lammpsplugin_factory1 *) &make_pair<PairGranCoulombKokkos<LMPHostType>>);
 #endif
 }

@@ -315,9 +315,10 @@ int PairGranCoulomb::parse_coeff_keyword(int narg, char **arg, int iarg, bool &d
 
 void PairGranCoulomb::init_style()
 {
-  if (lmp->kokkos)
+  if (lmp->kokkos && !kokkosable)
     error->all(FLERR,
-               "Pair gran/coulomb has no Kokkos variant and does not run with Kokkos enabled");
+               "Pair gran/coulomb does not run with Kokkos enabled: use its Kokkos variant "
+               "gran/coulomb/kk (-sf kk or the suffix command)");
   PairGranDemc::init_style();
   const int old_size = history_size;
   set_history_layout();
@@ -326,7 +327,7 @@ void PairGranCoulomb::init_style()
                "Pair gran/coulomb: rolling or twisting cannot be switched on or off for all type "
                "pairs after a run (the contact histories are laid out for the first run's)");
   if (fix_history == nullptr) {
-    auto cmd = fmt::format("{} all DEMC/NEIGH_HISTORY {}", history_fix_id(), history_size);
+    auto cmd = fmt::format("{} all {} {}", history_fix_id(), history_fix_style(), history_size);
     fix_history =
         dynamic_cast<FixNeighHistory *>(modify->replace_fix(history_fix_id() + "_DUMMY", cmd, 1));
     fix_history->pair = this;
@@ -496,9 +497,16 @@ double PairGranCoulomb::single(int i, int j, int itype, int jtype, double rsq, d
   const bool found =
       list && fix_history && fix_history->firstvalue && find_single_slot(i, j, owner, slot);
   if (rsq >= radsum * radsum || !found) return 0.0;
-  // the history holds the friction force on its list's owner
-  const double *h = &fix_history->firstvalue[owner][history_size * slot];
-  const double sign = (owner == i) ? 1.0 : -1.0;
+  return single_from_history(i, j, itype, jtype, rsq,
+                             &fix_history->firstvalue[owner][history_size * slot],
+                             (owner == i) ? 1.0 : -1.0, fforce);
+}
+
+// (the history holds the friction force on its list's owner)
+double PairGranCoulomb::single_from_history(int i, int j, int itype, int jtype, double rsq,
+                                            const double *h, double sign, double &fforce)
+{
+  const double radsum = atom->radius[i] + atom->radius[j];
   const double r = std::sqrt(rsq), overlap = radsum - r;
   const int kind = static_cast<int>(law[itype][jtype]);
   const double k = cf::contact_stiffness(kind, kfactor[itype][jtype],

@@ -57,8 +57,9 @@ class PairGranCoulomb : public PairGranDemc {
   // (the largest force change a further sweep would make / the largest mu F_N) at the last step
   enum ExtraIndex { E_SWEEPS = E_SIZE, E_RESIDUAL, E_COULOMB_SIZE };
 
-  // called by the friction fix once it has decided the step's friction
-  void friction_decided(double dissipated, double sliding, int sweeps, double residual);
+  // called by the friction fix once it has decided the step's friction (and written the
+  // contacts' histories)
+  virtual void friction_decided(double dissipated, double sliding, int sweeps, double residual);
   void tally_friction(int i, int j, const demc::Vec3 &force_on_i);    // virial
   bool advancing() const { return advance_step; }
   /* the first setup after read_restart applies each contact's dashpot and friction forces of
@@ -101,6 +102,11 @@ class PairGranCoulomb : public PairGranDemc {
     return step_params[ti * (atom->ntypes + 1) + tj];
   }
   void place_friction_fix();
+  // the style of the history fix made at the first init (the Kokkos variant's differs)
+  virtual std::string history_fix_style() const { return "DEMC/NEIGH_HISTORY"; }
+  // single() from the contact's history h in the list of i (sign 1) or of j (sign -1)
+  double single_from_history(int i, int j, int itype, int jtype, double rsq, const double *h,
+                             double sign, double &fforce);
   std::string friction_fix_id() const { return history_fix_id() + "_FRICTION"; }
   std::string coeff_words(int i, int j) const override;
 };
