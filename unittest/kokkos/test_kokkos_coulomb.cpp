@@ -162,26 +162,23 @@ TEST(KokkosCoulomb, RollingTwistingMatchesCpuStyle)
 }
 
 /* The CPU style with newton on (each pair once, ghosts' forces sent back) against the Kokkos
-   style (newton off, each pair with a ghost on both sides): the same forces and torques. */
+   style (newton off, each pair with a ghost on both sides): the same forces and torques, direct
+   friction with rolling and twisting (the iterated solver's sums are weighted alike). */
 TEST(KokkosCoulomb, MatchesCpuStyleWithNewtonOn)
 {
-  for (const std::string style_args : {std::string(), ITERATE}) {
-    auto forces_after = [&](const std::vector<std::string> &args, bool newton) {
-      LammpsSession s(MPI_COMM_WORLD, args);
-      s.load_plugin();
-      s.commands(dense_packing_input(pair_lines(style_args, ROLLING), newton));
-      s.commands({"atom_modify sort 20 0.0", "run " + std::to_string(STEPS)});
-      return std::make_pair(s.forces(), s.torques());
-    };
-    const auto cpu = forces_after({}, true), kk = forces_after(kokkos_args(), false);
-    const double df = max_relative_difference(cpu.first, kk.first);
-    const double dt = max_relative_difference(cpu.second, kk.second);
-    printf("[ measured ] newton on (cpu) vs off (kk)%s: forces %.3g torques %.3g\n",
-           style_args.c_str(), df, dt);
-    const double bound = style_args.empty() ? 1e-10 : 1e-8;    // (as the tests above)
-    EXPECT_LT(df, bound) << style_args;
-    EXPECT_LT(dt, bound) << style_args;
-  }
+  auto forces_after = [&](const std::vector<std::string> &args, bool newton) {
+    LammpsSession s(MPI_COMM_WORLD, args);
+    s.load_plugin();
+    s.commands(dense_packing_input(pair_lines("", ROLLING), newton));
+    s.commands({"atom_modify sort 20 0.0", "run " + std::to_string(STEPS)});
+    return std::make_pair(s.forces(), s.torques());
+  };
+  const auto cpu = forces_after({}, true), kk = forces_after(kokkos_args(), false);
+  const double df = max_relative_difference(cpu.first, kk.first);
+  const double dt = max_relative_difference(cpu.second, kk.second);
+  printf("[ measured ] newton on (cpu) vs off (kk): forces %.3g torques %.3g\n", df, dt);
+  EXPECT_LT(df, 1e-10);
+  EXPECT_LT(dt, 1e-10);
 }
 
 /* N + M steps straight = N steps, restart file, M steps, as for the CPU style
@@ -196,8 +193,9 @@ TEST(KokkosCoulomb, MatchesCpuStyleWithNewtonOn)
    forces by the tolerance's order: bound 1e-8, as IteratedMatchesCpuStyle. */
 TEST(KokkosCoulomb, RestartContinuity)
 {
-  for (const std::string style_args : {std::string(), ITERATE})
-    for (const std::string coeff_args : {std::string(), ROLLING}) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"", ""}, {"", ROLLING}, {ITERATE, ROLLING}};
+  for (const auto &[style_args, coeff_args] : cases) {
       const std::string stem =
           std::string(DEMC_TEST_OUTPUT_DIR) + "/kokkos_coulomb_restart_t" + threads();
       PerAtom straight, resumed, straight_t, resumed_t;
@@ -304,4 +302,48 @@ TEST(KokkosCoulombMpi, TwoRanksMatchSerial)
   }
   if (me != 0) return;
   expect_two_ranks_agree(cpu1, kk1, kk2);
+}
+
+/* fix wall/gran/coulomb (a host fix) next to the Kokkos style: its wall contacts join the
+   pair's in the friction fix. A turning and a sliding wall give the CPU style's forces and
+   wall vectors (kokkos_test_support.h). */
+TEST(KokkosCoulomb, WallFixesAsWithCpuStyle)
+{
+  expect_walls_as_cpu_style(pair_lines(), "wall/gran/coulomb hooke 2e3 0.4 damping 0.002 0");
+  expect_walls_as_cpu_style(pair_lines(ITERATE), "wall/gran/coulomb hooke 2e3 0.4 damping 0.002 0");
+}
+
+// the history fixes of gran/coulomb and gran/coulomb/kk have different styles, so neither
+// reads the other's restart records: the first run after read_restart stops with an error
+// that names them, instead of starting every contact afresh
+TEST(KokkosCoulomb, RestartOfTheOtherVariantIsRefused)
+{
+  const std::string file =
+      std::string(DEMC_TEST_OUTPUT_DIR) + "/kokkos_coulomb_other_t" + threads() + ".bin";
+  for (bool written_by_kk : {false, true}) {
+    const std::vector<std::string> cpu_args, kk_args = kokkos_args();
+    {
+      LammpsSession s(MPI_COMM_WORLD, written_by_kk ? kk_args : cpu_args);
+      s.load_plugin();
+      s.commands(dense_packing_input(pair_lines(), false));
+      s.commands({"run 50", "write_restart " + file});
+    }
+    LammpsSession s(MPI_COMM_WORLD, written_by_kk ? cpu_args : kk_args);
+    s.load_plugin();
+    s.commands({"newton off", "read_restart " + file, "neighbor 0.0003 bin",
+                "fix integrate all nve/sphere", "timestep 1e-5"});
+    try {
+      s.command("run 0");
+      ADD_FAILURE() << "no error for a restart file written by the other variant";
+    } catch (LAMMPS_NS::LAMMPSException &e) {
+      const std::string msg = e.what();
+      EXPECT_NE(msg.find("contact histories written by another pair style or variant"),
+                std::string::npos)
+          << msg;
+      EXPECT_NE(msg.find(written_by_kk ? "Pair gran/coulomb:" : "Pair gran/coulomb/kk:"),
+                std::string::npos)
+          << msg;
+    }
+  }
+  std::remove(file.c_str());
 }
