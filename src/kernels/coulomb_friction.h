@@ -191,6 +191,21 @@ namespace coulomb {
     return w - dot(w, n) * n;
   }
 
+  /* The friction pass's per-body arithmetic, the same on the host (the friction fix) and on a
+   Kokkos device (gran/coulomb/kk): the velocity of the surface point at arm n from the centre
+   of a body of velocity v and spin w, and that point's velocity change per unit time of a kick
+   by the force f and torque t on the body (inverse mass inv_m and moment of inertia inv_I). */
+  DEMC_FN Vec3 surface_velocity(const Vec3 &v, const Vec3 &w, double arm, const Vec3 &n)
+  {
+    return v + arm * cross(w, n);
+  }
+
+  DEMC_FN Vec3 surface_kick(const Vec3 &f, const Vec3 &t, double inv_m, double inv_I, double arm,
+                            const Vec3 &n)
+  {
+    return inv_m * f + (arm * inv_I) * cross(t, n);
+  }
+
   /* the tangential velocity of q relative to p at the contact point (contact vectors r_p, r_q
    from the centres) after a kick of length h by the bodies' forces; h = 0: now */
   DEMC_FN Vec3 relative_tangential_velocity(const Body &p, const Body &q, const Vec3 &r_p,

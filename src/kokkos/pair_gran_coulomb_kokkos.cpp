@@ -32,7 +32,10 @@
 #include "neighbor.h"
 #include "update.h"
 
+#include <algorithm>
 #include <type_traits>
+#include <utility>
+#include <vector>
 
 using namespace LAMMPS_NS;
 using demc::Vec3;
@@ -156,7 +159,9 @@ struct CoulombPairLoop : PairGranCoulombKernelData<DeviceType>,
     const cf::StepResult r = cf::contact_step(p, g, ADVANCE ? int(cf::ADVANCE) : d.mode, record);
     if (ADVANCE) cf::store_record(h, d.layout, record);
     demc_row(d.touch, i)(jj) = 1;
-    d.rows(d.first_row(i) + jj) = CoulombContactRow{j, r.row};
+    CoulombContactRow &out = d.rows(d.first_row(i) + jj);
+    out.j = j;
+    out.row = r.row;
 
     const Vec3 axis = demc::sphere_torque_arm(g.c, r.force);
     f_i = f_i + r.force;
@@ -193,6 +198,176 @@ struct CoulombPairLoop : PairGranCoulombKernelData<DeviceType>,
   }
 };
 
+
+/* ----------------------------------------------------------------------
+   The direct decision of the friction on the device: the pass of
+   FixCoulombFriction (post_force(), prepare_atoms(), prepare(), apply())
+   for the pair's contacts, with the same kernel calls. Every contact is
+   decided at once from the forces without friction, so the order of the
+   contacts changes only the round-off of the totals (scattered atomically).
+------------------------------------------------------------------------- */
+
+template <class DeviceType> struct CoulombFrictionData : PairGranCoulombKernelData<DeviceType> {
+  Kokkos::View<double *, DeviceType> inverse, free, totals;    // 2, 6, 6 a row (see the header)
+  double h;             // the kick: dt during a run, dt/2 at a setup
+  int advance;          // a run's step (not a setup)
+  int frozen_groupbit, norotate_groupbit;
+
+  KOKKOS_INLINE_FUNCTION Vec3 row3(const Kokkos::View<double *, DeviceType> &a, int k) const
+  {
+    return {a(k), a(k + 1), a(k + 2)};
+  }
+  // (p: the list atom i; q: its partner, local or ghost, at arm_q on the other side)
+  KOKKOS_INLINE_FUNCTION Vec3 kick_of(int k, double arm, const Vec3 &n) const
+  {
+    return cf::surface_kick(row3(totals, 6 * k), row3(totals, 6 * k + 3), inverse(2 * k),
+                            inverse(2 * k + 1), arm, n);
+  }
+  template <class Body>
+  KOKKOS_INLINE_FUNCTION void for_each_contact(int ii, const Body &body) const
+  {
+    const int i = this->ilist[ii];
+    const auto touch_i = demc_row(this->touch, i);
+    const int base = this->first_row(i), jnum = this->numneigh[i];
+    for (int jj = 0; jj < jnum; jj++)
+      if (touch_i(jj)) body(i, jj, this->rows(base + jj));
+  }
+};
+
+// per atom (local and ghost): FixCoulombFriction::prepare_atoms(), and the totals zeroed
+template <class DeviceType> struct CoulombFrictionAtoms {
+  typedef DeviceType device_type;
+  CoulombFrictionData<DeviceType> d;
+  KOKKOS_INLINE_FUNCTION void operator()(const int k) const
+  {
+    double inv_m = 0.0, inv_I = 0.0;
+    if (!(d.mask[k] & d.frozen_groupbit)) {
+      inv_m = 1.0 / d.rmass[k];
+      if (!(d.mask[k] & d.norotate_groupbit)) inv_I = inv_m / (0.4 * d.radius[k] * d.radius[k]);
+    }
+    d.inverse(2 * k) = inv_m;
+    d.inverse(2 * k + 1) = inv_I;
+    for (int c = 0; c < 3; c++) {
+      d.free(6 * k + c) = d.v(k, c) + d.h * inv_m * d.f(k, c);
+      d.free(6 * k + 3 + c) = d.omega(k, c) + d.h * inv_I * d.torque(k, c);
+    }
+    for (int c = 0; c < 6; c++) d.totals(6 * k + c) = 0.0;
+  }
+};
+
+/* per list atom: FixCoulombFriction::prepare() with the decision, for the atom's contacts: the
+   largest mu F_N (a Max reduction), each contact's decision in its row, the friction forces
+   and torques added to both atoms' totals */
+template <class DeviceType> struct CoulombFrictionDecide {
+  typedef DeviceType device_type;
+  typedef double value_type;
+  CoulombFrictionData<DeviceType> d;
+  KOKKOS_INLINE_FUNCTION void operator()(const int ii, double &largest) const
+  {
+    d.for_each_contact(ii, [&](int p, int, CoulombContactRow &c) {
+      const int q = c.j;
+      const Vec3 &n = c.row.n;
+      const double arm_p = c.row.arm_p, arm_q = c.row.arm_q;
+      c.inv_mass = cf::tangential_inverse_mass(d.inverse(2 * p), d.inverse(2 * p + 1), arm_p,
+                                               d.inverse(2 * q), d.inverse(2 * q + 1), arm_q);
+      c.u_before = cf::tangential_part(
+          cf::surface_velocity(demc_vec3(d.v, q), demc_vec3(d.omega, q), -arm_q, n) -
+              cf::surface_velocity(demc_vec3(d.v, p), demc_vec3(d.omega, p), arm_p, n),
+          n);
+      c.v_free = cf::tangential_part(
+          cf::surface_velocity(d.row3(d.free, 6 * q), d.row3(d.free, 6 * q + 3), -arm_q, n) -
+              cf::surface_velocity(d.row3(d.free, 6 * p), d.row3(d.free, 6 * p + 3), arm_p, n),
+          n);
+      if (c.row.limit > largest) largest = c.row.limit;
+      const cf::Decision decision = cf::decide(c.v_free, c.inv_mass, c.row.limit, d.h);
+      c.force = decision.force;
+      c.sticks = decision.sticks ? 1 : 0;
+      // torques r x F with r = arm_p n on p, -arm_q n on q (whose force is -F)
+      const Vec3 t = demc::cross(n, c.force);
+      const double add_p[6] = {c.force.x, c.force.y, c.force.z,
+                               arm_p * t.x, arm_p * t.y, arm_p * t.z};
+      const double add_q[6] = {-c.force.x, -c.force.y, -c.force.z,
+                               arm_q * t.x, arm_q * t.y, arm_q * t.z};
+      for (int k = 0; k < 6; k++) {
+        Kokkos::atomic_add(&d.totals(6 * p + k), add_p[k]);
+        Kokkos::atomic_add(&d.totals(6 * q + k), add_q[k]);
+      }
+    });
+  }
+};
+
+// the owned atoms (not frozen ones) take their friction totals: FixCoulombFriction::apply()
+template <class DeviceType> struct CoulombFrictionAdd {
+  typedef DeviceType device_type;
+  CoulombFrictionData<DeviceType> d;
+  KOKKOS_INLINE_FUNCTION void operator()(const int k) const
+  {
+    if (d.mask[k] & d.frozen_groupbit) return;
+    for (int c = 0; c < 3; c++) {
+      d.f(k, c) += d.totals(6 * k + c);
+      d.torque(k, c) += d.totals(6 * k + 3 + c);
+    }
+  }
+};
+
+// what the contacts' pass sums: the virial of the friction forces, the largest residual, the
+// dissipated work and the sliding contacts (weight 1/2 for a pair with a ghost, newton off)
+struct CoulombFrictionSums {
+  double evdwl;
+  double v[6];
+  double worst, dissipated, sliding;
+  KOKKOS_INLINE_FUNCTION CoulombFrictionSums() :
+      evdwl(0.0), v{0.0, 0.0, 0.0, 0.0, 0.0, 0.0}, worst(0.0), dissipated(0.0), sliding(0.0)
+  {
+  }
+  KOKKOS_INLINE_FUNCTION void operator+=(const CoulombFrictionSums &o)
+  {
+    evdwl += o.evdwl;
+    for (int k = 0; k < 6; k++) v[k] += o.v[k];
+    worst = o.worst > worst ? o.worst : worst;
+    dissipated += o.dissipated;
+    sliding += o.sliding;
+  }
+};
+
+/* per list atom: the rest of FixCoulombFriction::apply() for its contacts: each contact's
+   velocity after the kick of the totals, its residual, the virial, the work booked and the
+   history written (friction force, state, work) */
+template <class DeviceType> struct CoulombFrictionApply {
+  typedef DeviceType device_type;
+  typedef CoulombFrictionSums value_type;
+  CoulombFrictionData<DeviceType> d;
+  int evflag;
+  KOKKOS_INLINE_FUNCTION void operator()(const int ii, value_type &sums) const
+  {
+    d.for_each_contact(ii, [&](int p, int jj, const CoulombContactRow &c) {
+      const int q = c.j;
+      const Vec3 &n = c.row.n;
+      const Vec3 kick_p = d.kick_of(p, c.row.arm_p, n);
+      const Vec3 u_after =
+          c.v_free + d.h * cf::tangential_part(d.kick_of(q, -c.row.arm_q, n) - kick_p, n);
+      const double residual = cf::contact_residual(c.force, u_after, c.inv_mass, c.row.limit, d.h);
+      if (residual > sums.worst) sums.worst = residual;
+      if (evflag)
+        demc_tally<HALFTHREAD, 0>(d, sums, p, q, 0.0, c.force,
+                                  demc_vec3(d.x, p) - demc_vec3(d.x, q));
+      double *hist = &demc_row(d.history, p)(d.history_size * jj);
+      // (FixCoulombFriction::apply(): at a setup only a contact without a decision books)
+      const bool booked =
+          !d.advance && hist[PairGranCoulomb::H_STATE] != PairGranCoulomb::NO_STATE;
+      const double work = booked ? 0.0 : cf::kick_dissipation(c.force, c.u_before, u_after, d.h);
+      const double weight = q < d.nlocal ? 1.0 : 0.5;
+      hist[PairGranCoulomb::H_WORK] += work;
+      sums.dissipated += weight * work;
+      hist[PairGranCoulomb::H_FX] = c.force.x;
+      hist[PairGranCoulomb::H_FY] = c.force.y;
+      hist[PairGranCoulomb::H_FZ] = c.force.z;
+      hist[PairGranCoulomb::H_STATE] =
+          c.sticks ? PairGranCoulomb::STICKING : PairGranCoulomb::SLIDING;
+      if (!c.sticks) sums.sliding += weight;
+    });
+  }
+};
 }    // namespace
 
 /* ---------------------------------------------------------------------- */
@@ -278,7 +453,12 @@ template <class DeviceType> void PairGranCoulombKokkos<DeviceType>::compute(int 
   pvector[E_FRICTION] = tangential_sum;
   pvector[E_DAMPING] = dissipated_damping;
   shared.store_results(*this, fix_historyKK, sums.evdwl, sums.v);
-  hand_contacts_to_friction(inum);
+}
+
+// the friction fix's pass decides on the host: the touching pairs to it
+template <class DeviceType> void PairGranCoulombKokkos<DeviceType>::contacts_to_friction()
+{
+  hand_contacts_to_friction(kdata.inum);
 }
 
 /* the friction rows' numbers (CoulombContactRow), and room for them */
@@ -342,6 +522,86 @@ void PairGranCoulombKokkos<DeviceType>::hand_contacts_to_friction(int inum)
                             &values(i, history_size * jj));
     }
   }
+}
+
+/* ----------------------------------------------------------------------
+   the friction fix's pass with the direct decision, on the device (see the
+   functors above): the atoms' inverse masses and free velocities, every
+   contact decided, the totals exchanged through the fix (over the ranks and
+   to the ghosts), added to the owned atoms, the contacts' histories written
+------------------------------------------------------------------------- */
+
+template <class DeviceType>
+void PairGranCoulombKokkos<DeviceType>::decide_friction(double h, bool advance)
+{
+  // the fix gave the ghosts their owners' forces and torques on the host
+  atomKK->modified(Host, F_MASK | TORQUE_MASK);
+  atomKK->sync(execution_space, X_MASK | V_MASK | OMEGA_MASK | F_MASK | TORQUE_MASK |
+                   RMASS_MASK | RADIUS_MASK | MASK_MASK);
+  const int nall = atom->nlocal + atom->nghost;
+  if ((int) d_totals.extent(0) < 6 * nall) {
+    const int rows = nall + nall / 8;
+    d_inverse = Kokkos::View<double *, DeviceType>("PairGranCoulombKokkos::inverse", 2 * rows);
+    d_free = Kokkos::View<double *, DeviceType>("PairGranCoulombKokkos::free", 6 * rows);
+    d_totals = Kokkos::View<double *, DeviceType>("PairGranCoulombKokkos::totals", 6 * rows);
+  }
+  CoulombFrictionData<DeviceType> d;
+  static_cast<PairGranCoulombKernelData<DeviceType> &>(d) = kdata;
+  d.v = atomKK->k_v.template view<DeviceType>();
+  d.omega = atomKK->k_omega.template view<DeviceType>();
+  d.f = atomKK->k_f.template view<DeviceType>();
+  d.torque = atomKK->k_torque.template view<DeviceType>();
+  d.inverse = d_inverse;
+  d.free = d_free;
+  d.totals = d_totals;
+  d.h = h;
+  d.advance = advance ? 1 : 0;
+  d.frozen_groupbit = friction->frozen_groups();
+  d.norotate_groupbit = friction->norotate_groups();
+
+  Kokkos::parallel_for("PairGranCoulombKokkos::friction_atoms",
+                       Kokkos::RangePolicy<DeviceType>(0, nall), CoulombFrictionAtoms<DeviceType>{d});
+  double largest_here = 0.0, largest = 0.0;
+  Kokkos::parallel_reduce("PairGranCoulombKokkos::friction_decide",
+                          Kokkos::RangePolicy<DeviceType>(0, kdata.inum),
+                          CoulombFrictionDecide<DeviceType>{d}, Kokkos::Max<double>(largest_here));
+  largest_here = largest_here > 0.0 ? largest_here : 0.0;    // (no contact: the Max identity)
+  MPI_Allreduce(&largest_here, &largest, 1, MPI_DOUBLE, MPI_MAX, world);
+  exchange_totals(nall);
+  Kokkos::parallel_for("PairGranCoulombKokkos::friction_add",
+                       Kokkos::RangePolicy<DeviceType>(0, atom->nlocal),
+                       CoulombFrictionAdd<DeviceType>{d});
+  CoulombFrictionSums sums;
+  Kokkos::parallel_reduce("PairGranCoulombKokkos::friction_apply",
+                          Kokkos::RangePolicy<DeviceType>(0, kdata.inum),
+                          CoulombFrictionApply<DeviceType>{d, evflag}, sums);
+
+  fix_historyKK->k_firstvalue.template modify<DeviceType>();
+  atomKK->modified(execution_space, F_MASK | TORQUE_MASK);
+  atomKK->sync(Host, F_MASK | TORQUE_MASK);    // (Modify marks the fix's data modified on the host)
+  if (vflag_global)
+    for (int k = 0; k < 6; k++) virial[k] += sums.v[k];
+  if (vflag_atom) {
+    shared.k_vatom.template modify<DeviceType>();
+    shared.k_vatom.sync_host();
+  }
+  double worst = 0.0;
+  MPI_Allreduce(&sums.worst, &worst, 1, MPI_DOUBLE, MPI_MAX, world);
+  PairGranCoulomb::friction_decided(sums.dissipated, sums.sliding, 1,
+                                    largest > 0.0 ? worst / largest : 0.0);
+}
+
+/* this rank's friction totals on the device (nall rows of 6) become the totals over all ranks,
+   ghosts' their owners', through the friction fix's exchange on the host */
+template <class DeviceType> void PairGranCoulombKokkos<DeviceType>::exchange_totals(int nall)
+{
+  const auto rows = Kokkos::subview(d_totals, std::make_pair(0, 6 * nall));
+  const auto h_rows = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), rows);
+  std::vector<double> &totals = friction->friction_totals();
+  std::copy(h_rows.data(), h_rows.data() + 6 * (size_t) nall, totals.begin());
+  friction->exchange_totals();
+  std::copy(totals.begin(), totals.begin() + 6 * (size_t) nall, h_rows.data());
+  Kokkos::deep_copy(rows, h_rows);
 }
 
 /* the friction fix wrote the histories' host side: the next loop takes them to the device */

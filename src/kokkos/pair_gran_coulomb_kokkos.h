@@ -9,11 +9,16 @@
    records in fix neigh/history/kk (FixNeighHistoryDemcKokkos), and each
    contact's friction row.
 
-   The friction is decided by the CPU style's friction fix
-   (DEMC/COULOMB_FRICTION, a host fix): after the pair loop the rows and the
-   histories are brought to the host (no copy on host back ends) and handed
-   to it, contact by contact in the order of the neighbor list; the fix
-   writes the friction forces and states into the host side of the
+   The friction is decided in the pass of the CPU style's friction fix
+   (DEMC/COULOMB_FRICTION, a host fix, after every other force). The direct
+   decision, where no wall contact joins the pair's, runs on the device
+   (decide_friction(): every contact decided at once, Jacobi-like, the
+   friction totals scattered atomically and exchanged between ranks through
+   the fix). Otherwise (iterate, the first setup after read_restart, wall
+   contacts) the fix decides on the host: the rows and the histories are
+   brought to the host (no copy on host back ends) and handed to it, contact
+   by contact in the order of the neighbor list (contacts_to_friction());
+   the fix writes the friction forces and states into the host side of the
    histories, which friction_decided() marks modified, so the next step's
    loop takes them back to the device. LAMMPS's Kokkos Modify brings the
    atom data to the host for the fix and back.
@@ -66,12 +71,18 @@ struct PairGranCoulombSums {
   }
 };
 
-/* A touching pair's row for the friction fix: the partner j and the step's FrictionRow. The
-   rows of list atom i's neighbors start at first_row(i) (numbered over the list once per
-   compute()); a row is valid where the pair's touch flag is set. */
+/* A touching pair's row for the friction: the partner j and the step's FrictionRow, then what
+   the direct decision on the device (decide_friction()) finds: the tangential inverse mass, the
+   relative tangential velocities now and after the kick without friction, the friction force
+   on i and whether the contact sticks. The rows of list atom i's neighbors start at
+   first_row(i) (numbered over the list once per compute()); a row is valid where the pair's
+   touch flag is set. */
 struct CoulombContactRow {
   int j;
   demc::coulomb::FrictionRow row;
+  double inv_mass;
+  demc::Vec3 u_before, v_free, force;
+  int sticks;
 };
 
 /* Everything the pair loop reads and writes: views and plain values only. */
@@ -98,6 +109,9 @@ template <class DeviceType> class PairGranCoulombKokkos : public PairGranCoulomb
   double init_one(int, int) override;
   double single(int, int, int, int, double, double, double, double &) override;
   void friction_decided(double dissipated, double sliding, int sweeps, double residual) override;
+  void contacts_to_friction() override;
+  bool decides_friction() const override { return true; }
+  void decide_friction(double h, bool advance) override;
 
  protected:
   PairGranCoulombKernelData<DeviceType> kdata;
@@ -106,12 +120,16 @@ template <class DeviceType> class PairGranCoulombKokkos : public PairGranCoulomb
   Kokkos::DualView<int *, DeviceType> k_first_row;
   PairGranDemcKokkosShared<DeviceType> shared;    // set-up and bookkeeping around the functor
   FixNeighHistoryKokkos<DeviceType> *fix_historyKK;
+  // decide_friction(), per atom (local and ghost): 1/m and 1/I (2 a row), the velocity and
+  // spin after the kick of every other force (6), the friction totals (6)
+  Kokkos::View<double *, DeviceType> d_inverse, d_free, d_totals;
 
   std::string history_fix_style() const override;
   void number_rows(int inum);
   template <int NEIGHFLAG, int EVFLAG, int ADVANCE, int RESIST>
   void launch(int inum, PairGranCoulombSums &sums);
   void hand_contacts_to_friction(int inum);
+  void exchange_totals(int nall);
 };
 
 }    // namespace LAMMPS_NS

@@ -174,7 +174,7 @@ namespace {
 // the velocity of the point at arm n from the centre of a body of velocity v and spin w
 Vec3 point_velocity(const double *v, const double *w, double arm, const Vec3 &n)
 {
-  return vec(v) + arm * demc::cross(vec(w), n);
+  return cf::surface_velocity(vec(v), vec(w), arm, n);
 }
 }    // namespace
 
@@ -214,7 +214,7 @@ inline Vec3 FixCoulombFriction::friction_kick(const Contact &c, double h) const
 {
   auto kick_at = [this, &c](int k, double arm) {
     const double *s = &total[6 * k];
-    return inverse[2 * k] * vec(s) + (arm * inverse[2 * k + 1]) * demc::cross(vec(s + 3), c.n);
+    return cf::surface_kick(vec(s), vec(s + 3), inverse[2 * k], inverse[2 * k + 1], arm, c.n);
   };
   const Vec3 kp = kick_at(c.p, c.arm_p);
   const Vec3 dq = c.q >= 0 ? kick_at(c.q, -c.arm_q) - kp : -kp;
@@ -235,9 +235,17 @@ void FixCoulombFriction::post_force(int)
   // the forces and torques of every other origin, complete on the owners by now, to the ghosts
   comm_mode = OTHER_FORCES;
   comm->forward_comm(this);
-  prepare_atoms(h);
   const bool repeat = pair->repeats_last_step();
   const bool direct = !repeat && pair->iterate_tolerance <= 0.0;
+  // a pair style that makes the direct decision itself (gran/coulomb/kk, on its device), where
+  // no wall contact joins the pair's
+  if (direct && walls.empty() && pair->decides_friction()) {
+    pair->decide_friction(h, advance);
+    pair->last_step_repeated();
+    return;
+  }
+  pair->contacts_to_friction();
+  prepare_atoms(h);
   // the paper's direct treatment: every contact decided from the forces without friction
   prepare(direct, h);
   double residual = 0.0;

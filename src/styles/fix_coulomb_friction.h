@@ -109,6 +109,15 @@ class FixCoulombFriction : public Fix {
   // wall's list of its particle's records)
   void move_history(int handle, double *history) { contacts[handle].history = history; }
 
+  /* for a pair style that makes the direct decision itself (PairGranCoulomb::decide_friction()):
+     the groups of frozen and of non-rotating particles, and the friction totals per atom (6 a
+     row, local and ghost, zero at the start of the pass): it puts this rank's contributions in,
+     exchange_totals() makes them the totals over all ranks (ghosts: their owner's) */
+  int frozen_groups() const { return frozen_groupbit; }
+  int norotate_groups() const { return norotate_groupbit; }
+  std::vector<double> &friction_totals() { return total; }
+  void exchange_totals() { exchange(); }
+
  private:
   std::vector<Contact> contacts;
   std::vector<WallPart> walls;

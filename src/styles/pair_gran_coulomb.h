@@ -70,6 +70,13 @@ class PairGranCoulomb : public PairGranDemc {
   bool repeats_last_step() const { return !advance_step && first_setup_after_restart; }
   void last_step_repeated() { setup_done(advance_step); }
   FixCoulombFriction *friction_fix() const { return friction; }
+  /* the Kokkos variant hands its contacts to the friction fix only when the fix needs them
+     (contacts_to_friction(), at the fix's pass), and may make the direct decision itself:
+     decides_friction(), decide_friction(h, advance) (the fix's pass with the kick h, where no
+     wall contact joins the pair's) */
+  virtual void contacts_to_friction() {}
+  virtual bool decides_friction() const { return false; }
+  virtual void decide_friction(double, bool) {}
 
   // the friction solver's settings (pair_style keywords)
   double iterate_tolerance;    // 0: the paper's direct treatment (one pass)

@@ -2,7 +2,9 @@
    The dense, colliding packing (with damping) from the same initial state, run for 100 steps
    through the CPU style and through the Kokkos style (-k on t N -sf kk) in one process, the
    atoms re-sorted every 20 steps (fix neigh/history/kk then hands many histories over, negated):
-     - direct friction: per-atom forces and torques agree to 1e-10 of the largest value, the
+     - direct friction (decided on the device, PairGranCoulombKokkos::decide_friction(), where
+       no wall contact joins; on the host by the friction fix otherwise, and when iterated):
+       per-atom forces and torques agree to 1e-10 of the largest value, the
        pvector energies to 1e-10 relative, the contact count exactly, and so do the pair
        energy, the global and per-atom virial (compute stress/atom: the friction fix tallies
        the friction forces into the pair style's arrays), the per-atom energy (compute
@@ -12,6 +14,8 @@
      - against the CPU style with newton on (the Kokkos style needs newton off);
      - a run continues from a restart file written during it (direct and iterated, with and
        without rolling and twisting);
+     - particles that do not rotate (norotate) and frozen ones (fix freeze) as in the CPU style;
+     - fix wall/gran/coulomb next to it (the friction decided on the host with the walls');
      - settings the Kokkos style does not support give clear errors, and the CPU style under
        Kokkos names the Kokkos variant.
    The thread count comes from DEMC_KOKKOS_THREADS (CTest runs 1 and 2).
@@ -29,6 +33,7 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <tuple>
 #include <vector>
 
 using namespace demc_test;
@@ -55,6 +60,14 @@ std::vector<std::string> pair_lines(const std::string &style_args = "",
 }
 
 using Outcome = PackingOutcome;
+
+/* The iterated solver runs in the friction fix on one host thread whatever the thread count;
+   the pair loop's threads are what the direct runs compare. The iterated comparisons (a few
+   seconds each, most of this test's time) run with one thread only. */
+bool skip_iterated()
+{
+  return threads() != "1";
+}
 
 // the packing, STEPS steps, histories handed over by the sorts (see run_packing); compute
 // pair/local's p1..p7: the friction force, its magnitude, F_N, the mobilised friction, state
@@ -139,6 +152,7 @@ TEST(KokkosCoulomb, DirectMatchesCpuStyle)
    1e-8, a hundred times the tolerance. */
 TEST(KokkosCoulomb, IteratedMatchesCpuStyle)
 {
+  if (skip_iterated()) GTEST_SKIP() << "iterated: 1 thread only";
   const Outcome cpu = run(MPI_COMM_WORLD, {}, ITERATE);
   const Outcome kk = run(MPI_COMM_WORLD, kokkos_args(), ITERATE);
   expect_converged(cpu);
@@ -155,6 +169,7 @@ TEST(KokkosCoulomb, RollingTwistingMatchesCpuStyle)
   const Outcome kk = run(MPI_COMM_WORLD, kokkos_args(), "", ROLLING);
   EXPECT_GT(cpu.pvector[1], 0.0) << "the rolling and twisting springs hold energy";
   expect_same_physics(cpu, kk, 1e-10, "direct, rolling and twisting");
+  if (skip_iterated()) return;
   const Outcome cpu_it = run(MPI_COMM_WORLD, {}, ITERATE, ROLLING);
   const Outcome kk_it = run(MPI_COMM_WORLD, kokkos_args(), ITERATE, ROLLING);
   expect_converged(kk_it);
@@ -196,6 +211,7 @@ TEST(KokkosCoulomb, RestartContinuity)
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"", ""}, {"", ROLLING}, {ITERATE, ROLLING}};
   for (const auto &[style_args, coeff_args] : cases) {
+    if (!style_args.empty() && skip_iterated()) continue;
       const std::string stem =
           std::string(DEMC_TEST_OUTPUT_DIR) + "/kokkos_coulomb_restart_t" + threads();
       PerAtom straight, resumed, straight_t, resumed_t;
@@ -346,4 +362,38 @@ TEST(KokkosCoulomb, RestartOfTheOtherVariantIsRefused)
     }
   }
   std::remove(file.c_str());
+}
+
+/* The friction pass's per-atom masses on the device as in the friction fix: particles that do
+   not rotate (norotate: 1/I = 0; the odd atoms of the packing, integrated with fix nve) and
+   particles held by fix freeze (1/m = 1/I = 0, no friction applied to them), in the colliding
+   packing against the CPU style; with restitution damping, whose effective mass takes a frozen
+   partner as infinitely heavy. */
+TEST(KokkosCoulomb, FrozenAndNonRotatingParticlesAsCpuStyle)
+{
+  auto run_with = [&](const std::vector<std::string> &args) {
+    LammpsSession s(MPI_COMM_WORLD, args);
+    s.load_plugin();
+    s.commands(dense_packing_input({"pair_style gran/coulomb norotate odd",
+                                    "pair_coeff * * hooke 2.0e3 0.5 restitution 0.9 0"},
+                                   false));
+    s.commands({"set group odd omega 0 0 0", "group even subtract all odd", "unfix integrate",
+                "region corner block 0 2 0 2 0 8", "group held region corner",
+                "group moving subtract even held", "fix integrate moving nve/sphere",
+                "fix block odd nve", "fix hold held freeze", "atom_modify sort 20 0.0",
+                "compute e all pair gran/coulomb", "thermo_style custom step pe c_e[*]",
+                "run " + std::to_string(STEPS)});
+    return std::make_tuple(s.forces(), s.torques(), s.pair_extra());
+  };
+  const auto cpu = run_with({}), kk = run_with(kokkos_args());
+  const double df = max_relative_difference(std::get<0>(cpu), std::get<0>(kk));
+  const double dt = max_relative_difference(std::get<1>(cpu), std::get<1>(kk));
+  const double dw = relative(std::get<2>(cpu)[2], std::get<2>(kk)[2]);
+  printf("[ measured ] norotate and freeze: forces %.3g torques %.3g friction work %.3g\n", df, dt,
+         dw);
+  EXPECT_GT(std::get<2>(cpu)[2], 0.0) << "friction work";
+  EXPECT_LT(df, 1e-10);
+  EXPECT_LT(dt, 1e-10);
+  EXPECT_LT(dw, 1e-10);
+  EXPECT_GT(std::get<2>(cpu)[3], 0.0) << "restitution damping";
 }
