@@ -606,7 +606,7 @@ void PairGranJaegerKokkos<DeviceType>::compute(int eflag_in, int vflag_in)
   kdata.eflag = eflag_in ? 1 : 0;
   note_energy_step(eflag_in != 0);
   kdata.carry_length = carry_length;
-  kdata.resisting = resisting ? 1 : 0;
+  kdata.resisting = resisting() ? 1 : 0;
   if (!advance) fix_historyKK->begin_run();    // a run's setup
   kdata.run_stamp = fix_historyKK->run_stamp();
   // the first compute() after an init: histories made with another material than their

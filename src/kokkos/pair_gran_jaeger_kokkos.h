@@ -133,7 +133,7 @@ template <class DeviceType> struct PairGranJaegerKernelData : DemcLoopViews<Devi
   double run_stamp;    // FixJaegerHistoryKokkos::run_stamp()
   int eflag;
   int convert;    // move histories made with another material to their contact's
-  // the records have the rolling and twisting resistance's slots (PairGranJaeger::resisting)
+  // the records have the rolling and twisting resistance's slots (PairGranJaeger::resisting())
   int resisting;
 };
 
