@@ -11,25 +11,14 @@
 # check.py's verdict against expected.json (exit code 1 if a result is out of its range).
 # Inside the build environment (CTest), set DEMC_LMP=/path/to/lmp and LAMMPS_PLUGIN_PATH.
 set -euo pipefail
-here="$(cd "$(dirname "$0")" && pwd)"
-repo="$(cd "$here/../.." && pwd)"
+# shellcheck source=examples/run_env.sh
+source "$(dirname "$0")/../run_env.sh"    # here, repo, lmp and py, options
 cases="kuhn_none granular_none kuhn_rolling granular_rolling"
 seeds="1 2 3 4"
 out="$here/out"
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --cases) cases=$2; shift 2;;
-    --seeds) seeds=$2; shift 2;;
-    --out) out=$2; shift 2;;
-    -h|--help) sed -n 2,12p "$0"; exit 0;;
-    *) echo "unknown option $1 (see the head of $0)" >&2; exit 2;;
-  esac
-done
-source "$repo/examples/run_env.sh"
-demc_example_commands 1 build    # lmp, py; the plugin is built here, not inside the timed runs
-mkdir -p "$out"
-out="$(cd "$out" && pwd)"
-cd "$out"
+demc_parse_options 2,12 --cases=cases --seeds=seeds --out=out -- "$@"
+demc_example_commands 1 build    # the plugin is built here, not inside the timed runs
+demc_enter_out "$out"
 rm -f times.txt pile_*.dump
 for case in $cases; do
   law=${case%%_*} roll=${case#*_}

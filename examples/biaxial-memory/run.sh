@@ -18,23 +18,13 @@
 # against expected.json (exit code 1 if a result is out of its range).
 # Inside the build environment (CTest), set DEMC_LMP=/path/to/lmp and LAMMPS_PLUGIN_PATH.
 set -euo pipefail
-here="$(cd "$(dirname "$0")" && pwd)"
-repo="$(cd "$here/../.." && pwd)"
+# shellcheck source=examples/run_env.sh
+source "$(dirname "$0")/../run_env.sh"    # here, repo, lmp and py, options
 atoms=1000; rate=20; strain=0.02; caps="16 64"; out="$here/out"; size=default
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --full) atoms=4096; rate=10; strain=0.04; out="$here/out-full"; size=full; shift;;
-    --atoms) atoms=$2; shift 2;;
-    --rate) rate=$2; shift 2;;
-    --strain) strain=$2; shift 2;;
-    --caps) caps=$2; shift 2;;
-    --out) out=$2; shift 2;;
-    -h|--help) sed -n 2,20p "$0"; exit 0;;
-    *) echo "unknown option $1 (see the head of $0)" >&2; exit 2;;
-  esac
-done
-source "$repo/examples/run_env.sh"
-demc_example_commands 1 build    # lmp, py; the plugin is built here, not inside the timed runs
+full() { atoms=4096; rate=10; strain=0.04; out="$here/out-full"; size=full; }
+demc_parse_options 2,19 --full=:full --atoms=atoms --rate=rate --strain=strain --caps=caps \
+  --out=out -- "$@"
+demc_example_commands 1 build    # the plugin is built here, not inside the timed runs
 # steps = strain / (rate dt), dt = 1e-7 s; output 40 times, servo every 50 steps
 steps=$(awk -v e="$strain" -v r="$rate" 'BEGIN{printf "%d", e / (r * 1e-7) + 0.5}')
 nout=$(( steps / 40 )); nout=$(( (nout + 49) / 50 * 50 ))
@@ -46,9 +36,7 @@ wsteps=$(( steps / 10 / 50 * 50 ))
 [ "$wsteps" -gt 1000 ] && wsteps=1000
 wout=$(( wsteps / 5 )); wstart=$(( steps / 4 / wout * wout ))
 read -r cap1 cap2 <<< "$caps"
-mkdir -p "$out"
-out="$(cd "$out" && pwd)"
-cd "$out"
+demc_enter_out "$out"
 rm -f biax_*.dat final_*.atoms final_*.contacts log.* results.* biaxial_memory.png window*
 start=$(date +%s)
 echo "biaxial-memory: $atoms spheres, axial strain $strain at $rate/s ($steps steps); output in $out"

@@ -15,28 +15,16 @@
 # against expected.json (exit code 1 if a result is out of its range).
 # Inside the build environment (CTest), set DEMC_LMP=/path/to/lmp and LAMMPS_PLUGIN_PATH.
 set -euo pipefail
-here="$(cd "$(dirname "$0")" && pwd)"
-repo="$(cd "$here/../.." && pwd)"
+# shellcheck source=examples/run_env.sh
+source "$(dirname "$0")/../run_env.sh"    # here, repo, lmp and py, options
 n=900; speed=0.025; smax=0.010; sigma=10000.0; out="$here/out"
 models="kuhn jaeger hooke_history hooke pseudo"; np=1; jobs=1; subset=
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --full) n=1800; speed=0.005; smax=0.012; out="$here/out-full"; shift;;
-    --n) n=$2; shift 2;;
-    --speed) speed=$2; shift 2;;
-    --smax) smax=$2; shift 2;;
-    --sigma) sigma=$2; shift 2;;
-    --models) models=$2; subset=--present; shift 2;;
-    --np) np=$2; shift 2;;
-    --jobs) jobs=$2; shift 2;;
-    --out) out=$2; shift 2;;
-    *) echo "unknown option $1 (see the head of $0)" >&2; exit 2;;
-  esac
-done
-source "$repo/examples/run_env.sh"
-demc_example_commands "$np"    # lmp (on $np ranks), py
-mkdir -p "$out"
-cd "$out"
+full() { n=1800; speed=0.005; smax=0.012; out="$here/out-full"; }
+demc_parse_options 2,16 --full=:full --n=n --speed=speed --smax=smax --sigma=sigma \
+  --models=models --np=np --jobs=jobs --out=out -- "$@"
+if demc_given --models; then subset=--present; fi
+demc_example_commands "$np"    # lmp on $np ranks
+demc_enter_out "$out"
 start=$(date +%s)
 echo "direct shear: $n grains, sigma_n $sigma Pa, $speed m/s, $smax m; models: $models; output in $out"
 

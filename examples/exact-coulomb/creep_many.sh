@@ -8,16 +8,14 @@
 # the window starts at the settled state, the spring laws' tangential springs unloaded).
 # Writes lattice.data, settled.data, creep_<law>.txt, the logs and creep_many.md into OUTDIR.
 set -euo pipefail
-here="$(cd "$(dirname "$0")" && pwd)"
-repo="$(cd "$here/../.." && pwd)"
-source "$repo/examples/run_env.sh"
+# shellcheck source=examples/run_env.sh
+source "$(dirname "$0")/../run_env.sh"    # here, repo, lmp and py
+demc_usage_if_asked 2,9 "$@"
 demc_example_commands 1
-out="${1:-creep-many}"
 steps="${2:-100000}"
 mu="${3:-0.4}"
 damped="${4:-5000}"   # steps of each law's own damped phase before the window
-mkdir -p "$out"
-cd "$out"
+demc_enter_out "${1:-creep-many}"
 common=(-var mu "$mu" -var gamma 2 -var settled settled.data -screen none)
 "${py[@]}" "$here/pile_many.py" lattice 16 0.05 2 lattice.data
 "${lmp[@]}" -in "$here/in.pile_many" -var stage settle -var data lattice.data \

@@ -9,15 +9,12 @@
 # this folder); check.py OUTDIR compares results.json with expected.json. LAMMPS and python as
 # in the other examples (examples/run_env.sh).
 set -euo pipefail
-here="$(cd "$(dirname "$0")" && pwd)"
-repo="$(cd "$here/../.." && pwd)"
-source "$repo/examples/run_env.sh"
+# shellcheck source=examples/run_env.sh
+source "$(dirname "$0")/../run_env.sh"    # here, repo, lmp and py
+demc_usage_if_asked 2,10 "$@"
 demc_example_commands 1
-out="${1:-$here}"
-mkdir -p "$out"
-out="$(cd "$out" && pwd)"
-[ "$out" = "$here" ] || cp "$here/in.sphere" "$here/in.pile" "$out/"
-cd "$out"
+demc_enter_out "${1:-$here}"
+[ "$out" = "$here" ] || cp "$here/in.sphere" "$here/in.pile" .
 run() {    # input, result file, -var arguments
   local input=$1 result=$2
   shift 2

@@ -9,25 +9,14 @@
 # verdict against expected.json (exit code 1 if a result is out of its range).
 # Inside the build environment (CTest), set DEMC_LMP=/path/to/lmp and LAMMPS_PLUGIN_PATH.
 set -euo pipefail
-here="$(cd "$(dirname "$0")" && pwd)"
-repo="$(cd "$here/../.." && pwd)"
+# shellcheck source=examples/run_env.sh
+source "$(dirname "$0")/../run_env.sh"    # here, repo, lmp and py, options
 laws="kuhn jaeger hooke mindlin"
 seeds="1 2 3"
 out="$here/out"
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --laws) laws=$2; shift 2;;
-    --seeds) seeds=$2; shift 2;;
-    --out) out=$2; shift 2;;
-    -h|--help) sed -n 2,10p "$0"; exit 0;;
-    *) echo "unknown option $1 (see the head of $0)" >&2; exit 2;;
-  esac
-done
-source "$repo/examples/run_env.sh"
-demc_example_commands 1 build    # lmp, py; the plugin is built here, not inside the timed runs
-mkdir -p "$out"
-out="$(cd "$out" && pwd)"
-cd "$out"
+demc_parse_options 2,10 --laws=laws --seeds=seeds --out=out -- "$@"
+demc_example_commands 1 build    # the plugin is built here, not inside the timed runs
+demc_enter_out "$out"
 rm -f times.txt held_*.dat
 for law in $laws; do
   for seed in $seeds; do

@@ -11,23 +11,20 @@
 # (export DEMC_BUILD_DIR as for those tools). Inside it (as under ctest), set DEMC_LMP to the
 # lmp executable and LAMMPS_PLUGIN_PATH to the folder of demcontactplugin.so.
 set -euo pipefail
-here="$(cd "$(dirname "$0")" && pwd)"
-repo="$(cd "$here/../.." && pwd)"
-source "$repo/examples/run_env.sh"
+# shellcheck source=examples/run_env.sh
+source "$(dirname "$0")/../run_env.sh"    # here, repo, lmp and py
 demc_example_commands 1    # lmp, py
 fine=100
 out="$here"
 for a in "$@"; do
   case "$a" in
     --full) fine=1000 ;;
-    -h|--help) sed -n 2,12p "$0"; exit 0 ;;
+    -h|--help) demc_usage 2,12 ;;
     *) out="$a" ;;
   esac
 done
-mkdir -p "$out"
-out="$(cd "$out" && pwd)"
-[ "$out" = "$here" ] || cp "$here/in.mindlin-deresiewicz" "$out/"
-cd "$out"
+demc_enter_out "$out"
+[ "$out" = "$here" ] || cp "$here/in.mindlin-deresiewicz" .
 rm -f path_*.txt
 for model in jaeger mindlin mindlin_force; do
   for nsub in 1 "$fine"; do

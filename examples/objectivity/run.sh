@@ -33,7 +33,7 @@ while [ $# -gt 0 ]; do
     --plugin-dir) plugin_dir=$2; shift 2 ;;
     --mpiexec) mpiexec=$2; shift 2 ;;
     --python) python=$2; shift 2 ;;
-    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
     *) echo "run.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
 done

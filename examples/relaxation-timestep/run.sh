@@ -8,22 +8,15 @@
 # verdict against expected.json (exit code 1 if a result is out of its range).
 # Inside the build environment (CTest), set DEMC_LMP=/path/to/lmp and LAMMPS_PLUGIN_PATH.
 set -euo pipefail
-here="$(cd "$(dirname "$0")" && pwd)"
-repo="$(cd "$here/../.." && pwd)"
+# shellcheck source=examples/run_env.sh
+source "$(dirname "$0")/../run_env.sh"    # here, repo, lmp and py, options
 dts="0.8 0.5 0.3 0.2 0.1 0.05 0.02 0.01 0.001"
 out="$here/out"; subset=
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --full) dts="$dts 0.0001 0.00001"; out="$here/out-full"; shift;;
-    --dts) dts=$2; subset=--present; shift 2;;
-    --out) out=$2; shift 2;;
-    *) echo "unknown option $1 (see the head of $0)" >&2; exit 2;;
-  esac
-done
-source "$repo/examples/run_env.sh"
-demc_example_commands 1 build    # lmp, py; the plugin is built here, not inside the timed runs
-mkdir -p "$out"
-cd "$out"
+full() { dts="$dts 0.0001 0.00001"; out="$here/out-full"; }
+demc_parse_options 2,9 --full=:full --dts=dts --out=out -- "$@"
+if demc_given --dts; then subset=--present; fi
+demc_example_commands 1 build    # the plugin is built here, not inside the timed runs
+demc_enter_out "$out"
 rm -f ek_*.dat times.txt
 start=$(date +%s)
 echo "relaxation: models gran/kuhn, gran/hooke/history; translation only and with rotation;"

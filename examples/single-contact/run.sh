@@ -9,28 +9,25 @@
 # (export DEMC_BUILD_DIR as for those tools). Inside it (as under ctest), set DEMC_LMP to the
 # lmp executable and LAMMPS_PLUGIN_PATH to the folder of demcontactplugin.so.
 set -euo pipefail
-here="$(cd "$(dirname "$0")" && pwd)"
-repo="$(cd "$here/../.." && pwd)"
-source "$repo/examples/run_env.sh"
+# shellcheck source=examples/run_env.sh
+source "$(dirname "$0")/../run_env.sh"    # here, repo, lmp and py
 demc_example_commands 1    # lmp, py
 full=0
 out="$here"
 for a in "$@"; do
   case "$a" in
     --full) full=1 ;;
-    -h|--help) sed -n 2,10p "$0"; exit 0 ;;
+    -h|--help) demc_usage 2,10 ;;
     *) out="$a" ;;
   esac
 done
-mkdir -p "$out"
-out="$(cd "$out" && pwd)"
-[ "$out" = "$here" ] || cp "$here/in.single-contact" "$out/"
+demc_enter_out "$out"
+[ "$out" = "$here" ] || cp "$here/in.single-contact" .
 if [ "$full" = 1 ]; then
   awk 'BEGIN { for (i = 0; i < 200; i++) printf "%.6g\n", 10 ^ (-3 + 5 * i / 199) }' > "$out/sizes.txt"
 else
   printf '%s\n' 0.01 0.02 0.05 0.1 0.2 0.3 0.5 0.7 1 1.5 2 3 5 7 10 > "$out/sizes.txt"
 fi
-cd "$out"
 for model in kuhn kuhn_conv hooke; do
   "${lmp[@]}" -in in.single-contact -var model "$model" -var sizes sizes.txt \
     -log "log.$model" -screen none \

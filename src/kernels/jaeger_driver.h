@@ -82,6 +82,18 @@ namespace jaeger {
                                       L::header + RESISTANCE_SLOTS, L::header>;
   using PairResistRecord = WithResistance<PairRecord>;
 
+  /* f(layout) with the records' layout, chosen once for many contacts: L, or WithResistance<L>
+     where the records have the resistance's slots (the step's resistance code is then compiled
+     only into the second). (nvcc: f may be a host or a device lambda.) */
+#ifdef __CUDACC__
+#pragma nv_exec_check_disable
+#endif
+  template <class L, class F> DEMC_FN auto with_layout(bool resisting, F &&f)
+  {
+    if (resisting) return f(WithResistance<L>{});
+    return f(L{});
+  }
+
   // what the pruning rule has spent of a record's budget (2 doubles after the dashpot force)
   template <class L> DEMC_FN PruneSpent *record_spent(double *rec)
   {

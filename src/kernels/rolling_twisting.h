@@ -114,8 +114,9 @@ namespace resistance {
   /* One step's outcome. Energies of the two springs together: stored at t+dt (1/2 k |xi|^2
      + 1/2 k theta^2), the work the particles did on the resistance over the step, and the
      energy dissipated, work minus the change of the stored energy, of which `damped` went
-     into the dashpots. The work is the trapezoid -dt (v_r . (f_0 + f_r) + w_t (M_0 + M)) / 2
-     of the resistance at the start of the step (f_0 = -k xi - gamma v_r, M_0 = -k theta -
+     into the dashpots (where a limit capped a spring, the cap's cut taken from its dashpot:
+     detail::book_capped_damping()). The work is the trapezoid
+     -dt (v_r . (f_0 + f_r) + w_t (M_0 + M)) / 2 of the resistance at the start of the step (f_0 = -k xi - gamma v_r, M_0 = -k theta -
      gamma w_t: the last step's, as the carried springs hold its elastic part, with this
      step's rates in the dashpots) and at its end: velocity-Verlet changes the kinetic
      energy by the mean of a step's two forces over its displacement (up to a term that
@@ -142,6 +143,22 @@ namespace resistance {
       double work, stored_before, stored, damped;
       bool capped;
     };
+
+    /* The dashpot's share of a step that the limit capped. The cap's cut comes off the dashpot,
+       as gran/kuhn's Coulomb cap cuts its dashpot's addition and never the law's own force
+       (demc::limit_dashpot_force()): the dashpot is booked with the step's dissipation (work
+       minus the change of stored energy) up to its own gamma |v|^2 dt, and the slider with the
+       rest, so that both are >= 0 and sum to the dissipation. (Booking gamma |v|^2 dt in full
+       left the slider a negative share where the dashpot pushed the trial force over the limit
+       against a spring loaded the other way.) Where the step dissipates nothing, LAMMPS's
+       limit with a dashpot that alone exceeds it (the spring reset to the elastic part of the
+       capped force stores more than the work), the dashpot books nothing and the slider the
+       negative remainder. */
+    DEMC_FN void book_capped_damping(Part &part)
+    {
+      const double dissipated = part.work - (part.stored - part.stored_before);
+      part.damped = dissipated > 0.0 ? (part.damped < dissipated ? part.damped : dissipated) : 0.0;
+    }
 
     // f scaled onto the limit where it is longer (the resistance at the start of a step)
     DEMC_FN Vec3 within_limit(const Vec3 &f, double limit)
@@ -190,6 +207,7 @@ namespace resistance {
       }
       part.stored = 0.5 * c.k * dot(xi, xi);
       part.work = -0.5 * in.dt * dot(f_start + f_r, v);
+      if (part.capped) book_capped_damping(part);
       return part;
     }
 
@@ -226,6 +244,7 @@ namespace resistance {
       }
       part.stored = 0.5 * c.k * theta * theta;
       part.work = -0.5 * in.dt * (M_start + M) * w_t;
+      if (part.capped) book_capped_damping(part);
       return part;
     }
 

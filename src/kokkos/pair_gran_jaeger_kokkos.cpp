@@ -67,9 +67,6 @@ namespace frame = demc::frame;
 namespace {
 
 using Rec = FixJaegerHistoryKokkos<LMPDeviceType>;
-// the CPU style's record layouts: without and with the rolling and twisting resistance's slots
-using Layout = jaeger::PairRecord;
-using ResistLayout = jaeger::PairResistRecord;
 static_assert(std::is_same_v<KK_FLOAT, double>,
               "gran/jaeger/kk stores history points (4 doubles) in fix neigh/history/kk's values: "
               "it needs a LAMMPS built with double precision Kokkos floats (KOKKOS_PREC=DOUBLE)");
@@ -81,12 +78,16 @@ static_assert(sizeof(jaeger::Point) == 4 * sizeof(double), "a history point is 4
    math, no virtual calls. NEIGHFLAG: HALF or HALFTHREAD (several threads may
    add to the same j); NEWTON_PAIR: only 0 is instantiated (see init_style());
    EVFLAG: tally energy/virial; ADVANCE: 0 at setup (forces from the stored
-   history, nothing advanced), 1 during a run.
+   history, nothing advanced), 1 during a run. L: the records' layout, the CPU
+   style's (jaeger::PairRecord, or jaeger::PairResistRecord with the rolling and
+   twisting resistance's slots), chosen once per loop on the host
+   (jaeger::with_layout()): the resistance's code is compiled only into the loops
+   whose records have its slots.
 ------------------------------------------------------------------------- */
 
 struct WaitingTag {};    // the loop over the atoms with waiting pairs (finish_waiting())
 
-template <class DeviceType, int NEIGHFLAG, int NEWTON_PAIR, int EVFLAG, int ADVANCE>
+template <class DeviceType, int NEIGHFLAG, int NEWTON_PAIR, int EVFLAG, int ADVANCE, class L>
 struct JaegerPairLoop :
     PairGranJaegerKernelData<DeviceType>,
     DemcForceScatter<DeviceType, NEIGHFLAG> {
@@ -140,8 +141,7 @@ struct JaegerPairLoop :
       return false;
     }
     double *to = &d.big(r, 0);
-    const int n = d.resisting ? jaeger::record_values<ResistLayout>(rec)
-                              : jaeger::record_values<Layout>(rec);
+    const int n = jaeger::record_values<L>(rec);
     for (int k = 0; k < n; k++) to[k] = rec[k];
     free_record(flag, sums);
     rec = to;
@@ -163,11 +163,8 @@ struct JaegerPairLoop :
     const jaeger::Material &from = d.params(before / stride, before % stride).old_mat;
     const jaeger::Material &to = d.params(now / stride, now % stride).mat;
     const double R = jaeger::effective_radius(d.radius[i], d.radius[j]);
-    const double work = d.resisting
-        ? jaeger::move_to_material<ResistLayout>(rec, room_of(flag), jaeger::with_radius(from, R),
-                                                 jaeger::with_radius(to, R))
-        : jaeger::move_to_material<Layout>(rec, room_of(flag), jaeger::with_radius(from, R),
-                                           jaeger::with_radius(to, R));
+    const double work = jaeger::move_to_material<L>(
+        rec, room_of(flag), jaeger::with_radius(from, R), jaeger::with_radius(to, R));
     sums.converted += ((NEWTON_PAIR || j < d.nlocal) ? 1.0 : 0.5) * work;
   }
 
@@ -271,17 +268,6 @@ struct JaegerPairLoop :
     }
   };
 
-  // the contact step on a record of layout L (with or without the resistance's slots)
-  template <class L>
-  KOKKOS_INLINE_FUNCTION jaeger::StepOutcome step_on(PoolStore &store, const jaeger::Material &mat,
-                                                     const jaeger::StepContact &sc, bool touching,
-                                                     const PairGranJaegerTypeParams &c,
-                                                     const jaeger::StepSettings &s) const
-  {
-    return jaeger::contact_step<L>(store, mat, sc, touching, c.dashpots, this->dashpot_limits, s,
-                                   demc::resistance::active(c.resist) ? &c.resist : nullptr);
-  }
-
   /* The step of pair (i, j), neighbor jj of i, that needs_contact(): the force on i is added
      to f_i and tor_i, the reaction to j through a_f and a_torque. */
   template <class AccessF, class AccessT>
@@ -339,11 +325,11 @@ struct JaegerPairLoop :
     // energies and counts only on energy steps, where compute pair reads them (as the CPU style)
     s.normal_energy = s.tangential_energy = d.eflag;
     const Vec3 w_rel =
-        d.resisting ? demc_vec3(d.omega, q) - demc_vec3(d.omega, p) : Vec3{0.0, 0.0, 0.0};
+        L::resist >= 0 ? demc_vec3(d.omega, q) - demc_vec3(d.omega, p) : Vec3{0.0, 0.0, 0.0};
     const jaeger::StepContact sc = {g.n, g.du, g.overlap, g.twirl, m_eff, w_rel};
-    const jaeger::StepOutcome o = d.resisting
-        ? step_on<ResistLayout>(store, mat, sc, touching, c, s)
-        : step_on<Layout>(store, mat, sc, touching, c, s);
+    const jaeger::StepOutcome o =
+        jaeger::contact_step<L>(store, mat, sc, touching, c.dashpots, this->dashpot_limits, s,
+                                demc::resistance::active(c.resist) ? &c.resist : nullptr);
     if (o.wait) {    // nothing done: the pair waits for its pool to grow (finish_waiting())
       note_waiting(i);
       touch_i(jj) = store.has ? -store.flag : 0;
@@ -413,12 +399,8 @@ struct JaegerPairLoop :
   {
     for (int k = 0; k < pending.n; k++) {
       const double *rec = record_of(demc_row(this->touch, pending.pairs[k].i)(pending.pairs[k].jj));
-      if (rec && this->resisting)
-        jaeger::ask_for_top_points<ResistLayout>(rec, [](const double *p) {
-          demc_prefetch(p, true);
-        });
-      else if (rec)
-        jaeger::ask_for_top_points<Layout>(rec, [](const double *p) {
+      if (rec)
+        jaeger::ask_for_top_points<L>(rec, [](const double *p) {
           demc_prefetch(p, true);
         });
     }
@@ -606,7 +588,6 @@ void PairGranJaegerKokkos<DeviceType>::compute(int eflag_in, int vflag_in)
   kdata.eflag = eflag_in ? 1 : 0;
   note_energy_step(eflag_in != 0);
   kdata.carry_length = carry_length;
-  kdata.resisting = resisting ? 1 : 0;
   if (!advance) fix_historyKK->begin_run();    // a run's setup
   kdata.run_stamp = fix_historyKK->run_stamp();
   // the first compute() after an init: histories made with another material than their
@@ -649,10 +630,10 @@ void PairGranJaegerKokkos<DeviceType>::compute(int eflag_in, int vflag_in)
 /* ---------------------------------------------------------------------- */
 
 template <class DeviceType>
-template <int NEIGHFLAG, int EVFLAG, int ADVANCE>
+template <int NEIGHFLAG, int EVFLAG, int ADVANCE, class L>
 void PairGranJaegerKokkos<DeviceType>::launch(int inum, int waiting, PairGranJaegerSums &sums)
 {
-  JaegerPairLoop<DeviceType, NEIGHFLAG, 0, EVFLAG, ADVANCE> loop(kdata);
+  JaegerPairLoop<DeviceType, NEIGHFLAG, 0, EVFLAG, ADVANCE, L> loop(kdata);
   if (waiting > 0)
     Kokkos::parallel_reduce("PairGranJaegerKokkos::compute_waiting",
                             Kokkos::RangePolicy<DeviceType, WaitingTag>(0, waiting), loop, sums);
@@ -709,8 +690,10 @@ void PairGranJaegerKokkos<DeviceType>::run_loop(int inum, int waiting, PairGranJ
   load_pools();
   Kokkos::deep_copy(kdata.freed_counts, 0);
   shared.dispatch(evflag, advance, [&](auto neigh, auto ev, auto adv) {
-    this->template launch<decltype(neigh)::value, decltype(ev)::value, decltype(adv)::value>(
-        inum, waiting, sums);
+    jaeger::with_layout<jaeger::PairRecord>(resisting(), [&](auto layout) {
+      this->template launch<decltype(neigh)::value, decltype(ev)::value, decltype(adv)::value,
+                            decltype(layout)>(inum, waiting, sums);
+    });
   });
   fix_historyKK->freed_rings_advanced(sums.freed_taken, sums.freed_put);
 }

@@ -133,8 +133,6 @@ template <class DeviceType> struct PairGranJaegerKernelData : DemcLoopViews<Devi
   double run_stamp;    // FixJaegerHistoryKokkos::run_stamp()
   int eflag;
   int convert;    // move histories made with another material to their contact's
-  // the records have the rolling and twisting resistance's slots (PairGranJaeger::resisting)
-  int resisting;
 };
 
 template <class DeviceType> class PairGranJaegerKokkos : public PairGranJaeger {
@@ -162,8 +160,9 @@ template <class DeviceType> class PairGranJaegerKokkos : public PairGranJaeger {
   PairGranDemcKokkosShared<DeviceType> shared;    // set-up and bookkeeping around the functor
   FixJaegerHistoryKokkos<DeviceType> *fix_historyKK;
 
-  // the pair loop over the list's inum atoms, or over the `waiting` atoms (finish_waiting())
-  template <int NEIGHFLAG, int EVFLAG, int ADVANCE>
+  /* the pair loop over the list's inum atoms, or over the `waiting` atoms (finish_waiting()), on
+     records of layout L (PairGranJaeger::resisting()) */
+  template <int NEIGHFLAG, int EVFLAG, int ADVANCE, class L>
   void launch(int inum, int waiting, PairGranJaegerSums &sums);
   // the step of the new contacts that found the record pool full, once it has grown
   void finish_waiting(int inum, PairGranJaegerSums &sums, bool advance);

@@ -42,12 +42,6 @@ using Layout =
 // with rolling or twisting resistance: its slots after the material, then the history
 using ResistLayout = jaeger::WithResistance<Layout>;
 namespace rt = demc::resistance;
-// f(layout): the records' layout, without or with the resistance's slots
-template <class F> auto with_layout(bool resisting, F &&f)
-{
-  if (resisting) return f(ResistLayout{});
-  return f(Layout{});
-}
 constexpr int POINT = 4;    // doubles per history point
 static_assert(sizeof(jaeger::Point) == POINT * sizeof(double), "a history point is 4 doubles");
 
@@ -112,7 +106,7 @@ class WallStore {
 
 FixWallGranJaeger::FixWallGranJaeger(LAMMPS *lmp, int narg, char **arg) :
     FixWallGranDemc(lmp, narg, arg), youngs(0.0), poisson(0.0), mu(0.0), beta(0.0),
-    prune(jaeger::kDefaultPrune), max_length(0), header(W_HEADER)
+    prune(jaeger::kDefaultPrune), max_length(0)
 {
   if (lmp->citeme) lmp->citeme->add(demc::cite_kuhn_jaeger);
   if (narg < 7)
@@ -128,7 +122,6 @@ FixWallGranJaeger::FixWallGranJaeger(LAMMPS *lmp, int narg, char **arg) :
   if (poisson <= -1.0 || poisson >= 0.5)
     error->all(FLERR, law_error("nu must be within (-1, 0.5), got {}"), poisson);
   if (mu < 0.0) error->all(FLERR, law_error("mu must be >= 0, got {}"), mu);
-  if (rt::active(resistance)) header = ResistLayout::header;
 
   maxexchange_dynamic = 1;
   maxexchange = 1;
@@ -215,12 +208,13 @@ void FixWallGranJaeger::keep_material(std::vector<double> &rec, const jaeger::Ma
 {
   if (rec.empty()) return;
   const jaeger::Material old = jaeger::material(rec[W_ESTAR], rec[W_GSTAR], mat.R, rec[W_MU]);
-  cumulative[C_WORK] += with_layout(header != W_HEADER, [&](auto layout) {
+  const int room = room_of(rec, record_header());
+  cumulative[C_WORK] += jaeger::with_layout<Layout>(resisting(), [&](auto layout) {
     // a history longer than history/max is shortened first, with the material it was made
     // with, as the pair styles do (gran/jaeger/kk can shorten it only so)
-    jaeger::trim_record<decltype(layout)>(old, rec.data(), room_of(rec, header), max_length);
+    jaeger::trim_record<decltype(layout)>(old, rec.data(), room, max_length);
     // the stored energy the new material makes of the unchanged field: work, not friction
-    return jaeger::move_to_material<decltype(layout)>(rec.data(), room_of(rec, header), old, mat);
+    return jaeger::move_to_material<decltype(layout)>(rec.data(), room, old, mat);
   });
   rec[W_ESTAR] = mat.Estar;
   rec[W_GSTAR] = mat.Gstar;
@@ -245,7 +239,7 @@ jaeger::StepOutcome FixWallGranJaeger::step(const Contact &c, int side, bool tou
   std::vector<double> &rec = records[c.p];
   const jaeger::Material mat = material(c.p);
   keep_material(rec, mat);
-  WallStore store(rec, header, side, atom->type[c.p], mat);
+  WallStore store(rec, record_header(), side, atom->type[c.p], mat);
   jaeger::StepSettings s;
   s.beta = beta;
   s.prune = prune;
@@ -257,12 +251,12 @@ jaeger::StepOutcome FixWallGranJaeger::step(const Contact &c, int side, bool tou
   // (at a run's setup the last step's dashpot force again, as the limits left it: W_FDAMP_X)
   // against the wall (infinite mass) the effective mass is the particle's; the wall turns with
   // its rotation over the step
-  const bool resisting = header != W_HEADER;
+  const bool resisting = this->resisting();
   const Vec3 w_rel = resisting ? (1.0 / dt) * c.dth_q - demc_vec(atom->omega[c.p])
                                : Vec3{0.0, 0.0, 0.0};
   const jaeger::StepContact sc = {c.n,     c.du, c.overlap, demc::contact_twirl(c), atom->rmass[c.p],
                                   w_rel};
-  const jaeger::StepOutcome o = with_layout(resisting, [&](auto layout) {
+  const jaeger::StepOutcome o = jaeger::with_layout<Layout>(resisting, [&](auto layout) {
     return jaeger::contact_step<decltype(layout)>(store, mat, sc, touching, dashpots,
                                                   dashpot_limits, s,
                                                   resisting ? &resistance : nullptr);
@@ -270,6 +264,11 @@ jaeger::StepOutcome FixWallGranJaeger::step(const Contact &c, int side, bool tou
   cumulative[C_WORK] += o.work;
   if (advance) cumulative[C_DAMPING] += o.damping_work;
   return o;
+}
+
+int FixWallGranJaeger::record_header() const
+{
+  return resisting() ? ResistLayout::header : W_HEADER;
 }
 
 FixWallGranDemc::Touch FixWallGranJaeger::touch(const Contact &c, int side, bool advance)
@@ -299,6 +298,7 @@ void FixWallGranJaeger::post_force(int vflag)
 // records grow: tell Comm::exchange() the largest one this rank may send
 void FixWallGranJaeger::update_maxexchange()
 {
+  const int header = record_header();
   int largest = 0;
   for (int i = 0; i < atom->nlocal; i++)
     largest = std::max(largest, used_size(records[i], header));
@@ -327,12 +327,12 @@ void FixWallGranJaeger::set_arrays(int i)
 
 int FixWallGranJaeger::exchange_size(int i) const
 {
-  return used_size(records[i], header) + 1;
+  return used_size(records[i], record_header()) + 1;
 }
 
 int FixWallGranJaeger::pack_exchange(int i, double *buf)
 {
-  const int n = used_size(records[i], header);
+  const int n = used_size(records[i], record_header());
   buf[0] = n;
   std::copy(records[i].begin(), records[i].begin() + n, buf + 1);
   return n + 1;
@@ -357,7 +357,7 @@ int FixWallGranJaeger::maxsize_restart()
   // (records of a file read since, not yet taken by an init(): write_restart noinit)
   init_records_from_restart();
   restart_out.build(lmp, [this](int i) {
-    return std::make_pair(records[i].data(), (long) used_size(records[i], header));
+    return std::make_pair(records[i].data(), (long) used_size(records[i], record_header()));
   });
   return restart_out.max_record_size(lmp);
 }
@@ -384,6 +384,7 @@ void FixWallGranJaeger::restore_record(int i, std::vector<double> &rec)
   if (!rec.empty()) {
     using demc_restart::checked_int;
     const long n = (long) rec.size();
+    const int header = record_header();
     checked_int(lmp, (double) n, header, INT_MAX, law_error("wall contact history size"));
     const long length =
         checked_int(lmp, rec[W_LENGTH], 0, (n - header) / POINT, law_error("history length"));

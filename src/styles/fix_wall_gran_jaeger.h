@@ -107,9 +107,11 @@ class FixWallGranJaeger : public FixWallGranDemc {
   // rolling and twisting resistance (keywords rolling, twisting; twisting marshall: the
   // contact's Mindlin spring, demc::jaeger::resistance_of())
   demc::resistance::Params resistance;
+  // the records have the resistance's slots (demc::jaeger::WithResistance)
+  bool resisting() const { return demc::resistance::active(resistance); }
   // values before a record's history: W_HEADER, with rolling or twisting W_HEADER +
-  // RESISTANCE_SLOTS (demc::jaeger::WithResistance)
-  int header;
+  // RESISTANCE_SLOTS
+  int record_header() const;
   std::vector<double> estar, gstar;            // per particle type, with the wall (init)
   std::vector<std::vector<double>> records;    // per atom
   // a record made with another material (pair_coeff or the fix's E, nu, mu changed): moved

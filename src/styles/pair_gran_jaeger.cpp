@@ -43,13 +43,6 @@ namespace frame = demc::frame;
 namespace {
 using H = FixJaegerHistory;
 namespace rt = demc::resistance;
-/* f(layout) with the records' layout: without or with the rolling and twisting resistance's
-   slots (the history starts later) */
-template <class F> auto with_layout(bool resisting, F &&f)
-{
-  if (resisting) return f(jaeger::PairResistRecord{});
-  return f(jaeger::PairRecord{});
-}
 static_assert(sizeof(jaeger::Point) == 4 * sizeof(double), "a history point is 4 doubles");
 
 /* per type pair (index i * (n + 1) + j, both orders): material_of(i, j) for i <= j */
@@ -93,8 +86,7 @@ class ArenaStore {
 /* ---------------------------------------------------------------------- */
 
 PairGranJaeger::PairGranJaeger(LAMMPS *lmp) :
-    PairGranDemc(lmp, "gran/jaeger"), check_materials(false), resisting(false),
-    layout_fixed(-1), beta(0.0),
+    PairGranDemc(lmp, "gran/jaeger"), check_materials(false), layout_fixed(-1), beta(0.0),
     prune(jaeger::kDefaultPrune), max_length(0), work(true), last_energy_step(-1),
     energy_interval(0), carry_length(0), fix_history(nullptr)
 {
@@ -165,7 +157,7 @@ void PairGranJaeger::compute(int eflag, int vflag)
 void PairGranJaeger::flush_contacts(ContactBuffer &buf, bool advance, bool energy,
                                     double &stored_tangential)
 {
-  with_layout(resisting, [&](auto layout) {
+  jaeger::with_layout<jaeger::PairRecord>(resisting(), [&](auto layout) {
     using L = decltype(layout);
     prefetch_stack_tops<L>(buf);
     for (int k = 0; k < buf.n; k++)
@@ -362,12 +354,11 @@ void PairGranJaeger::set_record_layout()
                "pairs after a run or read_restart (the contact records are laid out for {})",
                layout_fixed ? "rolling or twisting" : "neither");
   layout_fixed = any ? 1 : 0;
-  resisting = any;
 }
 
 int PairGranJaeger::record_header() const
 {
-  return resisting ? jaeger::PairResistRecord::header : jaeger::PairRecord::header;
+  return resisting() ? jaeger::PairResistRecord::header : jaeger::PairRecord::header;
 }
 
 /* ----------------------------------------------------------------------
@@ -467,7 +458,7 @@ void PairGranJaeger::convert_histories()
       // restart file) is shortened first, with the material it was made with, as gran/jaeger/kk
       // shortens it when it reads it (its records have no room for more)
       const jaeger::Material &made_with = known ? history_materials[before] : pair_materials[now];
-      fix_history->merges += with_layout(resisting, [&](auto layout) {
+      fix_history->merges += jaeger::with_layout<jaeger::PairRecord>(resisting(), [&](auto layout) {
         return jaeger::trim_record<decltype(layout)>(made_with, rec, ArenaStore::room(rec),
                                                      max_length);
       });
@@ -475,7 +466,7 @@ void PairGranJaeger::convert_histories()
       const double R = jaeger::effective_radius(radius[i], radius[j]);
       // the stored energy the new material makes of the unchanged field: work done on the
       // contact by the change, not friction (see demc::jaeger::change_material())
-      const double work = with_layout(resisting, [&](auto layout) {
+      const double work = jaeger::with_layout<jaeger::PairRecord>(resisting(), [&](auto layout) {
         return jaeger::move_to_material<decltype(layout)>(
           rec, ArenaStore::room(rec), jaeger::with_radius(history_materials[before], R),
           jaeger::with_radius(pair_materials[now], R));
@@ -595,9 +586,10 @@ double PairGranJaeger::single_of_record(int i, int j, double rsq, const double *
   double ut = 0.0;
   if (rec && rec[H::R_LENGTH] > 0.0) {
     const int n = jaeger::record_length<jaeger::PairRecord>(rec);
-    const jaeger::Stack st = with_layout(resisting, [rec, n](auto layout) {
-      return jaeger::record_stack<decltype(layout)>(const_cast<double *>(rec), n);
-    });
+    const jaeger::Stack st =
+        jaeger::with_layout<jaeger::PairRecord>(resisting(), [rec, n](auto layout) {
+          return jaeger::record_stack<decltype(layout)>(const_cast<double *>(rec), n);
+        });
     const jaeger::Point &top = st.pts[n - 1];
     // T acts on p (the smaller ID), whichever list holds the pair; report it as the force on i
     const double sign = atom->tag[i] < atom->tag[j] ? 1.0 : -1.0;

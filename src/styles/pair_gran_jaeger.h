@@ -79,18 +79,18 @@ class PairGranJaeger : public PairGranDemc {
   int material_key(int i, int j) const;
   // the type pair a record's history was made with: its key, or `now` if that is not known
   int history_key(const double *rec, int now) const;
-  /* rolling and twisting resistance (PairGranDemc::resistance); resisting: on for any type
-     pair, when every record has the resistance's slots (demc::jaeger::PairResistRecord), fixed
-     by the first init (the restart file's records: its settings); layout_fixed: -1 not yet,
-     else the records' */
-  bool resisting;
+  /* rolling and twisting resistance (PairGranDemc::resistance); layout_fixed: whether every
+     record has the resistance's slots (demc::jaeger::PairResistRecord; 1: rolling or twisting
+     on for any type pair, 0: off), fixed by the first init (the restart file's records: its
+     settings); -1: not yet */
   int layout_fixed;
+  bool resisting() const { return layout_fixed > 0; }
   void set_record_layout();
   int record_header() const;    // values before a record's history (FixJaegerHistory::header)
   // the resistance of the contact of atoms i and j with the type pair's index `pair`; null: off
   const demc::resistance::Params *contact_resistance(int pair) const
   {
-    return resisting && demc::resistance::active(resistance[pair]) ? &resistance[pair] : nullptr;
+    return resisting() && demc::resistance::active(resistance[pair]) ? &resistance[pair] : nullptr;
   }
   double beta;       // memory approximation, 0 = exact
   double prune;      // pruning tolerance (of mu P), 0 = keep every point

@@ -249,16 +249,17 @@ TEST(RollingTwistingClosedForm, MarshallStiffnessAndLimitFromItsFormula)
 /* LAMMPS's limit sets the spring to the elastic part of the limited force, (-f - gamma v) / k.
    Where the dashpot alone exceeds the limit, that loads the spring against the movement and
    the step stores more energy than the torque put in: the kernel keeps LAMMPS's rule (to
-   equal pair granular) and reports the negative dissipation. By hand, k = 1, gamma = 10,
+   equal pair granular) and reports the negative dissipation, none of it booked to the dashpot
+   (a capped step's dashpot books at most the step's dissipation). By hand, k = 1, gamma = 10,
    limit 1, dt = 1, R_eff = 1, n = z:
      twisting: theta = 1, w_t = -0.5: theta* = 0.5, M* = -0.5 + 5 = 4.5 > 1, so M = -1 sign(w_t)
        = 1, theta = (1 sign(w_t) - gamma w_t) / k = -1 + 5 = 4; the torque at the start of the
        step -1 + 5 = 4 (the spring's elastic part with this step's dashpot), so the work is
        -(4 + 1)/2 w_t dt = 1.25; stored 1/2 4^2 = 8 from 1/2: dissipated 1.25 - 7.5 = -6.25;
-       dashpot gamma w_t^2 dt = 2.5.
+       dashpot 0 (its gamma w_t^2 dt = 2.5 is more than the step dissipates).
      rolling: xi = (1, 0, 0), w = (0, 0.5, 0), v = w x z = (0.5, 0, 0): xi* = 1.5, f* = -1.5 - 5
        = -6.5, f = (-1, 0, 0), xi = -(1/6.5)(-6.5) - 10 (0.5) = -4; at the start -1 - 5 = -6:
-       work -(-6 - 1)/2 0.5 = 1.75, dissipated 1.75 - 7.5 = -5.75, dashpot 2.5. */
+       work -(-6 - 1)/2 0.5 = 1.75, dissipated 1.75 - 7.5 = -5.75, dashpot 0. */
 TEST(RollingTwistingClosedForm, LammpsLimitWithADominantDashpot)
 {
   rt::Params p;
@@ -273,7 +274,7 @@ TEST(RollingTwistingClosedForm, LammpsLimitWithADominantDashpot)
   EXPECT_NEAR(dist(r.f_roll, {-1.0, 0.0, 0.0}), 0.0, 1e-15);
   EXPECT_NEAR(r.work, 1.75, 1e-15);
   EXPECT_NEAR(r.dissipated, -5.75, 1e-14);    // twisting at w_t = 0 and below the limit: 0
-  EXPECT_NEAR(r.damped, 2.5, 1e-15);
+  EXPECT_EQ(r.damped, 0.0);
   rt::Params t = p;
   t.rolling = false;
   rt::Springs u{ZERO, 1.0};
@@ -282,7 +283,45 @@ TEST(RollingTwistingClosedForm, LammpsLimitWithADominantDashpot)
   EXPECT_NEAR(q.m_twist, 1.0, 1e-15);
   EXPECT_NEAR(q.work, 1.25, 1e-15);
   EXPECT_NEAR(q.dissipated, -6.25, 1e-14);
-  EXPECT_NEAR(q.damped, 2.5, 1e-15);
+  EXPECT_EQ(q.damped, 0.0);
+}
+
+/* A capped step whose dashpot pushes the trial force over the limit against a spring loaded
+   the other way (the movement has just reversed): the step dissipates less than the dashpot's
+   gamma |v|^2 dt, and the slider's share must not go negative: the dashpot books the step's
+   dissipation, the slider 0. By hand, k = 1, gamma = 0.5, limit 1, dt = 1, R_eff = 1, n = z:
+     rolling: xi = (-0.9, 0, 0), w = (0, 1.4, 0), v = w x z = (1.4, 0, 0): at the start
+       f_0 = 0.9 - 0.7 = 0.2 (within the limit); xi* = 0.5, f* = -0.5 - 0.7 = -1.2, so f = -1 and
+       xi = (1 - 0.7) / 1 = 0.3; work -(0.2 - 1)/2 1.4 = 0.56, stored 0.045 from 0.405:
+       dissipated 0.56 + 0.36 = 0.92 < gamma |v|^2 dt = 0.98 (booked in full, the slider's
+       share was -0.06).
+     twisting: theta = -0.9, w_t = 1.4 along n: the same numbers (M = -1, theta = 0.3).
+   Each tally >= 0, damped + slider = dissipated = work - the change of stored energy; the
+   values to 1e-15 of these O(1) numbers (a few roundings). */
+TEST(RollingTwistingClosedForm, CappedStepBooksNoNegativeSlip)
+{
+  rt::Params roll;
+  roll.rolling = true;
+  roll.roll = {1.0, 0.5, 1.0};
+  rt::Springs s{{-0.9, 0.0, 0.0}, 0.0};
+  const rt::Result r = rt::step(roll, still(EZ, {0.0, 1.4, 0.0}, 1.0, 1.0, 1.0), s);
+  EXPECT_LE(dist(r.f_roll, {-1.0, 0.0, 0.0}), 1e-15);
+  EXPECT_LE(dist(s.roll, {0.3, 0.0, 0.0}), 1e-15);
+  rt::Params twist;
+  twist.twisting = rt::TWISTING_SDS;
+  twist.twist = {1.0, 0.5, 1.0};
+  rt::Springs u{ZERO, -0.9};
+  const rt::Result q = rt::step(twist, still(EZ, {0.0, 0.0, 1.4}, 1.0, 1.0, 1.0), u);
+  EXPECT_NEAR(q.m_twist, -1.0, 1e-15);
+  EXPECT_NEAR(u.twist, 0.3, 1e-15);
+  for (const rt::Result &x : {r, q}) {
+    EXPECT_NEAR(x.work, 0.56, 1e-15);
+    EXPECT_NEAR(x.stored, 0.045, 1e-15);
+    EXPECT_NEAR(x.dissipated, 0.92, 1e-15);
+    EXPECT_GE(x.damped, 0.0);
+    EXPECT_GE(x.dissipated - x.damped, 0.0);    // the slider's share
+    EXPECT_NEAR(x.damped, 0.92, 1e-15);
+  }
 }
 
 /* ---------------------------------------------------------------------------------------
