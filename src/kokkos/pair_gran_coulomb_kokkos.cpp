@@ -353,8 +353,8 @@ template <class DeviceType> struct CoulombFrictionApply {
                                   demc_vec3(d.x, p) - demc_vec3(d.x, q));
       double *hist = &demc_row(d.history, p)(d.history_size * jj);
       // (FixCoulombFriction::apply(): at a setup only a contact without a decision books)
-      const bool booked =
-          !d.advance && hist[PairGranCoulomb::H_STATE] != static_cast<double>(PairGranCoulomb::NO_STATE);
+      const bool booked = !d.advance &&
+          hist[PairGranCoulomb::H_STATE] != static_cast<double>(PairGranCoulomb::NO_STATE);
       const double work = booked ? 0.0 : cf::kick_dissipation(c.force, c.u_before, u_after, d.h);
       const double weight = q < d.nlocal ? 1.0 : 0.5;
       hist[PairGranCoulomb::H_WORK] += work;

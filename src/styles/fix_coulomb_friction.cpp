@@ -501,7 +501,8 @@ void FixCoulombFriction::apply(double h, bool advance, bool after_kick, int swee
     // a run's steps book the whole kick of their force (its second half acts at the next
     // step); at setup that half of a contact's force has been booked by the step that ended the
     // last run, and only a contact without a decision yet (the first run) books its half kick
-    const bool booked = !advance && hist[PairGranCoulomb::H_STATE] != static_cast<double>(PairGranCoulomb::NO_STATE);
+    const bool booked = !advance &&
+        hist[PairGranCoulomb::H_STATE] != static_cast<double>(PairGranCoulomb::NO_STATE);
     const double work = booked ? 0.0 : cf::kick_dissipation(c.force, c.u_before, c.u_after, h);
     hist[PairGranCoulomb::H_WORK] += work;
     if (c.q < 0) {
