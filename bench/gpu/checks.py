@@ -114,6 +114,10 @@ JAEGER_PAIR = "pair_style gran/jaeger{}\npair_coeff * * 1e7 0.3 0.5 {}"
 JAEGER_DAMPING = "damping 0.002 0.001"
 ROOMY = " history/max 24"    # no stack of the packing reaches it in 100 steps (the tests' ROOMY)
 
+COULOMB_PAIR = "pair_style gran/coulomb{}\npair_coeff * * hooke 2.0e3 0.5 damping 0.002 0{}"
+# the tests' rolling and twisting (test_kokkos_coulomb.cpp): the stored energy is theirs
+COULOMB_ROLLING = " rolling sds 200 0.001 0.01 twisting sds 1e-6 1e-10 3e-6"
+
 
 def ccase(name, cpu_pair, kk_pair, style="", n_local=0, stats=False, dense=False, expect=None):
     return dict(name=name, cpu=cpu_pair, kk=kk_pair, style=style, n_local=n_local, stats=stats,
@@ -149,6 +153,13 @@ CORRECTNESS = [
     ccase("jaeger 18 contacts/atom", JAEGER_PAIR.format(" history/max 6", JAEGER_DAMPING),
           JAEGER_PAIR.format(" history/max 6", JAEGER_DAMPING), "gran/jaeger", 0, stats=True,
           dense=True),
+    # test_kokkos_coulomb.cpp: the direct decision (round-off) and the iterated solver (the
+    # tests' bound 1e-8 for a solver tolerance of 1e-10 of the largest mu F_N)
+    ccase("coulomb rolling twisting", COULOMB_PAIR.format("", COULOMB_ROLLING),
+          COULOMB_PAIR.format("", COULOMB_ROLLING), "gran/coulomb", 7),
+    ccase("coulomb iterate", COULOMB_PAIR.format(" iterate 1e-10 400", COULOMB_ROLLING),
+          COULOMB_PAIR.format(" iterate 1e-10 400", COULOMB_ROLLING), "gran/coulomb", 7,
+          expect={"tol": 1e-8}),
 ]
 
 # a negative control of the harness (--control): the Kokkos run with another friction
@@ -272,21 +283,22 @@ def run_side(runner, c, kk):
 def compare(c, cpu, kk):
     """Checks of one case: list of (what, measured, limit, passed)."""
     checks = []
+    tol = c["expect"].get("tol", TOL)    # iterated friction: the solver's tolerance, not round-off
 
     def check(what, value, limit, ok=None):
         checks.append((what, value, limit, bool(value < limit) if ok is None else bool(ok)))
 
     dc, dk = cpu["dump"], kk["dump"]
-    check("forces", max_rel_diff(dc, dk, ["fx", "fy", "fz"]), TOL)
-    check("torques", max_rel_diff(dc, dk, ["tqx", "tqy", "tqz"]), TOL)
+    check("forces", max_rel_diff(dc, dk, ["fx", "fy", "fz"]), tol)
+    check("torques", max_rel_diff(dc, dk, ["tqx", "tqy", "tqz"]), tol)
     sa = [k for k in dc if k.startswith("c_sa[")]
-    check("per-atom virial", max_rel_diff(dc, dk, sa), TOL)
-    check("per-atom energy", max_rel_diff(dc, dk, ["c_pea"]), TOL)
+    check("per-atom virial", max_rel_diff(dc, dk, sa), tol)
+    check("per-atom energy", max_rel_diff(dc, dk, ["c_pea"]), tol)
     tc, tk = cpu["thermo"], kk["thermo"]
     pv = [k for k in tc if k.startswith("c_pv[")]
     vscale = max(abs(tc[k]) for k in pv)
-    check("pair virial", max(abs(tc[k] - tk[k]) for k in pv) / vscale if vscale else 0.0, TOL)
-    check("pair energy", relative(tc["PotEng"], tk["PotEng"]), TOL)
+    check("pair virial", max(abs(tc[k] - tk[k]) for k in pv) / vscale if vscale else 0.0, tol)
+    check("pair energy", relative(tc["PotEng"], tk["PotEng"]), tol)
     e = sorted(k for k in tc if k.startswith("c_e["))
     if e:
         # an energy that is zero but for round-off (friction work where nothing slides: 1e-21
@@ -294,7 +306,7 @@ def compare(c, cpu, kk):
         floor = 1e-9 * max(abs(tc[k]) for k in e[:4])
         for k in e[:4]:
             diff = abs(tc[k] - tk[k]) / max(abs(tc[k]), abs(tk[k]), floor) if floor else 0.0
-            ok = diff < TOL
+            ok = diff < tol
             # the run stored and dissipated energy (no friction work with `work no`)
             if not c["dense"] and not (c["expect"].get("no_work") and k == "c_e[3]"):
                 ok = ok and tc[k] > 0
@@ -313,7 +325,7 @@ def compare(c, cpu, kk):
         for k in pls:
             scale = max(abs(tc[k]), 1e-12 * abs(tc[pls[0]]))
             worst = max(worst, abs(tc[k] - tk[k]) / scale if scale else 0.0)
-        check("compute pair/local sums", worst, TOL)
+        check("compute pair/local sums", worst, tol)
     if not c["dense"]:    # re-neighboring during the run: the history hand-over was exercised
         check("kk neighbor builds (%d)" % kk["nbuild"], -kk["nbuild"], -1.5)
     if c["stats"]:
