@@ -163,11 +163,10 @@ struct CoulombPairLoop : PairGranCoulombKernelData<DeviceType>,
     out.j = j;
     out.row = r.row;
 
-    const Vec3 axis = demc::sphere_torque_arm(g.c, r.force);
+    // the normal force has no torque about the centres: the resistance's alone
     f_i = f_i + r.force;
-    tor_i = tor_i + g.c.arm_p * axis + r.torque;
-    if (j < d.nlocal)
-      demc_add_force_torque(a_f, a_torque, j, -r.force, g.c.arm_q * axis - r.torque);
+    tor_i = tor_i + r.torque;
+    if (j < d.nlocal) demc_add_force_torque(a_f, a_torque, j, -r.force, -r.torque);
 
     const double weight = pair_weight(j);
     sums.damping += weight * r.damping_work;

@@ -120,9 +120,8 @@ void PairGranCoulomb::compute(int eflag, int vflag)
       const cf::StepResult r = cf::contact_step(p, g, mode, record);
       if (advance_step) cf::store_record(history, record_layout, record);
       const double weight = pair_weight(j);
-      const Vec3 axis = demc::sphere_torque_arm(g.c, r.force);
-      add_force(i, j, r.force, g.c.arm_p * axis + r.torque, g.c.arm_q * axis - r.torque, i, j,
-                r.normal_energy + r.resistance_stored);
+      // the normal force has no torque about the centres: the resistance's alone
+      add_force(i, j, r.force, r.torque, -r.torque, i, j, r.normal_energy + r.resistance_stored);
       touch[jj] = 1;
       damping += weight * r.damping_work;
       released += weight * r.resistance_friction;
