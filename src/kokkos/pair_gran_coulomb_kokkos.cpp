@@ -331,7 +331,7 @@ struct CoulombFrictionSums {
 
 /* per list atom: the rest of FixCoulombFriction::apply() for its contacts: each contact's
    velocity after the kick of the totals, its residual, the virial, the work booked and the
-   history written (friction force, state, work) */
+   history written (friction force, state) */
 template <class DeviceType> struct CoulombFrictionApply {
   typedef DeviceType device_type;
   typedef CoulombFrictionSums value_type;
@@ -356,7 +356,6 @@ template <class DeviceType> struct CoulombFrictionApply {
           !d.advance && hist[PairGranCoulomb::H_STATE] != PairGranCoulomb::NO_STATE;
       const double work = booked ? 0.0 : cf::kick_dissipation(c.force, c.u_before, u_after, d.h);
       const double weight = q < d.nlocal ? 1.0 : 0.5;
-      hist[PairGranCoulomb::H_WORK] += work;
       sums.dissipated += weight * work;
       hist[PairGranCoulomb::H_FX] = c.force.x;
       hist[PairGranCoulomb::H_FY] = c.force.y;

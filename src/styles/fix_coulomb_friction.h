@@ -52,7 +52,7 @@ class FixCoulombFriction : public Fix {
     double arm_p, arm_q;
     double limit;                 // mu F_N
     double weight;      // share of this rank in the energy sums (1/2: newton off, ghost q)
-    double *history;    // friction force on p (3), state, work
+    double *history;    // friction force on p (3), state (PairGranCoulomb::HistoryIndex)
     // the solver's
     double inv_mass;        // 1 / m_t (Eq. 24)
     demc::Vec3 v_free;      // relative tangential velocity after the kick without this friction
@@ -116,7 +116,7 @@ class FixCoulombFriction : public Fix {
   int frozen_groups() const { return frozen_groupbit; }
   int norotate_groups() const { return norotate_groupbit; }
   std::vector<double> &friction_totals() { return total; }
-  void exchange_totals() { exchange(); }
+  void exchange_totals() { exchange(true); }
 
  private:
   std::vector<Contact> contacts;
@@ -151,6 +151,11 @@ class FixCoulombFriction : public Fix {
   void check_not_rotating() const;
   void prepare_atoms(double h);
   void prepare(bool decide, double h);
+  double inverse_mass(const Contact &c) const;
+  void decide_run_step(double h);
+  double report_run_step(double h);
+  static void write_decision(double *hist, const demc::Vec3 &force, bool sticks);
+  double add_totals(double h);
   demc::Vec3 wall_velocity(const Contact &c) const;
   demc::Vec3 velocity_now(const Contact &c) const;
   demc::Vec3 velocity_free(const Contact &c) const;
@@ -163,7 +168,8 @@ class FixCoulombFriction : public Fix {
   void sum_over_ranks(double *values, int n) const;
   void finish_iterates(double h);
   int repeat_last_step(double h);
-  void exchange();
+  void exchange(bool to_ghosts);
+  void exchange_to_ghosts();
   void add_to_totals(const Contact &c, const demc::Vec3 &df);
   void out_of_sweeps(int sweeps, double residual) const;
   void apply(double h, bool advance, bool after_kick, int sweeps, double residual);

@@ -402,8 +402,8 @@ double PairGranCoulomb::init_one(int i, int j)
 }
 
 /* history of pair (i,j) seen from j: the friction force and the resistance's torque change
-   sign; state, work, the rolling spring and the twisting angle do not (w_q - w_p and n both
-   change sign) */
+   sign; the state, the dashpot force, the rolling spring and the twisting angle do not (w_q -
+   w_p and n both change sign) */
 void PairGranCoulomb::transfer_history(double *source, double *target, int, int)
 {
   for (int k = 0; k < history_size; k++) target[k] = source[k];
