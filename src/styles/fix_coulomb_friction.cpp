@@ -293,16 +293,16 @@ void FixCoulombFriction::post_force(int)
 
 int FixCoulombFriction::repeat_last_step(double h)
 {
-  for (Contact &c : contacts) {
-    const double *hist = c.history;
-    const double state = hist[PairGranCoulomb::H_STATE];
-    c.force = {hist[PairGranCoulomb::H_FX], hist[PairGranCoulomb::H_FY],
-               hist[PairGranCoulomb::H_FZ]};
-    c.sticks = state == PairGranCoulomb::STICKING;
-    add_to_totals(c, c.force);
+  const int n = (int) contacts.size();
+  for (int k = 0; k < n; k++) {
+    const double *hist = contacts[k].history;
+    Solution &s = solved[k];
+    s.force = vec(hist + PairGranCoulomb::H_FX);
+    s.sticks = hist[PairGranCoulomb::H_STATE] == PairGranCoulomb::STICKING;
+    add_to_totals(contacts[k], s.force);
   }
   exchange(true);
-  for (Contact &c : contacts) c.u_after = c.v_free + friction_kick(c, h);
+  for (int k = 0; k < n; k++) solved[k].u_after = velocity_after(k, h);
   return 0;
 }
 
@@ -316,16 +316,20 @@ int FixCoulombFriction::repeat_last_step(double h)
 void FixCoulombFriction::prepare(bool decide, double h)
 {
   double largest = 0.0;
-  for (Contact &c : contacts) {
-    c.inv_mass = inverse_mass(c);
-    c.u_before = velocity_now(c);
-    c.v_free = velocity_free(c);
+  const int n = (int) contacts.size();
+  solved.resize(n);
+  for (int k = 0; k < n; k++) {
+    const Contact &c = contacts[k];
+    Solution &s = solved[k];
+    s.inv_mass = inverse_mass(c);
+    s.u_before = velocity_now(c);
+    s.v_free = velocity_free(c);
     largest = std::max(largest, c.limit);
     if (decide) {
-      const auto d = cf::decide(c.v_free, c.inv_mass, c.limit, h);
-      c.force = d.force;
-      c.sticks = d.sticks;
-      add_to_totals(c, c.force);
+      const auto d = cf::decide(s.v_free, s.inv_mass, c.limit, h);
+      s.force = d.force;
+      s.sticks = d.sticks;
+      add_to_totals(c, s.force);
     }
   }
   MPI_Allreduce(&largest, &largest_limit, 1, MPI_DOUBLE, MPI_MAX, world);
@@ -394,9 +398,9 @@ void FixCoulombFriction::write_decision(double *hist, const Vec3 &force, bool st
 }
 
 // the last step's force turned into today's tangent plane and held inside today's disc
-Vec3 FixCoulombFriction::warm_start(const Contact &c) const
+Vec3 FixCoulombFriction::warm_start(const Contact &c, const Solution &s) const
 {
-  if (!(c.inv_mass > 0.0)) return {0.0, 0.0, 0.0};
+  if (!(s.inv_mass > 0.0)) return {0.0, 0.0, 0.0};
   const double *hist = c.history;
   return cf::onto_disc(cf::tangential_part(vec(hist), c.n), c.limit);
 }
@@ -415,7 +419,7 @@ void FixCoulombFriction::evaluate(const std::vector<Vec3> &force, std::vector<Ve
   const int n = (int) contacts.size();
   for (int k = 0; k < n; k++) add_to_totals(contacts[k], force[k]);
   exchange(true);
-  for (int k = 0; k < n; k++) u[k] = contacts[k].v_free + friction_kick(contacts[k], h);
+  for (int k = 0; k < n; k++) u[k] = velocity_after(k, h);
 }
 
 double FixCoulombFriction::residual_of(const std::vector<Vec3> &force, const std::vector<Vec3> &u,
@@ -424,8 +428,8 @@ double FixCoulombFriction::residual_of(const std::vector<Vec3> &force, const std
   double local = 0.0, global = 0.0;
   const int n = (int) contacts.size();
   for (int k = 0; k < n; k++) {
-    const Contact &c = contacts[k];
-    local = std::max(local, cf::contact_residual(force[k], u[k], c.inv_mass, c.limit, h));
+    local = std::max(local, cf::contact_residual(force[k], u[k], solved[k].inv_mass,
+                                                 contacts[k].limit, h));
   }
   MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_MAX, world);
   return largest_limit > 0.0 ? global / largest_limit : 0.0;
@@ -449,7 +453,7 @@ int FixCoulombFriction::solve_apgd(double h, double &residual)
 {
   const int n = (int) contacts.size();
   for (auto *a : {&gamma, &u_gamma, &y, &u_y, &trial, &u_trial}) a->resize(n);
-  for (int k = 0; k < n; k++) gamma[k] = warm_start(contacts[k]);
+  for (int k = 0; k < n; k++) gamma[k] = warm_start(contacts[k], solved[k]);
   evaluate(gamma, u_gamma, h);
   int sweeps = 1;
   residual = residual_of(gamma, u_gamma, h);
@@ -462,8 +466,8 @@ int FixCoulombFriction::solve_apgd(double h, double &residual)
   double lipschitz = 1.0;
   while (residual > pair->iterate_tolerance && sweeps < pair->iterate_max_sweeps) {
     for (int k = 0; k < n; k++) {
-      const Contact &c = contacts[k];
-      trial[k] = cf::gradient_step(y[k], u_y[k], c.inv_mass, c.limit, 1.0 / lipschitz, h);
+      trial[k] = cf::gradient_step(y[k], u_y[k], solved[k].inv_mass, contacts[k].limit,
+                                   1.0 / lipschitz, h);
     }
     evaluate(trial, u_trial, h);
     sweeps++;
@@ -474,7 +478,7 @@ int FixCoulombFriction::solve_apgd(double h, double &residual)
       const double w = contacts[k].weight;
       const Vec3 d = trial[k] - y[k];
       sums[0] += w * demc::dot(d, u_y[k] - u_trial[k]) / h;
-      sums[1] += w * demc::norm2(d) * contacts[k].inv_mass;
+      sums[1] += w * demc::norm2(d) * solved[k].inv_mass;
       sums[2] -= w * demc::dot(u_trial[k], trial[k] - gamma[k]) / h;
     }
     sum_over_ranks(sums, 3);
@@ -503,10 +507,11 @@ void FixCoulombFriction::finish_iterates(double h)
 {
   const int n = (int) contacts.size();
   for (int k = 0; k < n; k++) {
-    Contact &c = contacts[k];
-    c.force = gamma[k];
-    c.u_after = u_gamma[k];
-    c.sticks = cf::decide(c.u_after + (h * c.inv_mass) * c.force, c.inv_mass, c.limit, h).sticks;
+    Solution &s = solved[k];
+    s.force = gamma[k];
+    s.u_after = u_gamma[k];
+    s.sticks =
+        cf::decide(s.u_after + (h * s.inv_mass) * s.force, s.inv_mass, contacts[k].limit, h).sticks;
   }
 }
 
@@ -597,27 +602,30 @@ void FixCoulombFriction::apply(double h, bool advance, bool after_kick, int swee
   add_totals(h);    // (the work is booked per contact here: at a setup not every contact books)
   double dissipated = 0.0, sliding = 0.0, worst = 0.0;
   const bool virial = pair->evflag != 0;    // (a call per contact otherwise)
-  for (Contact &c : contacts) {
+  const int n = (int) contacts.size();
+  for (int k = 0; k < n; k++) {
+    const Contact &c = contacts[k];
+    Solution &s = solved[k];
     if (after_kick) {
-      c.u_after = c.v_free + friction_kick(c, h);
-      worst = std::max(worst, cf::contact_residual(c.force, c.u_after, c.inv_mass, c.limit, h));
+      s.u_after = velocity_after(k, h);
+      worst = std::max(worst, cf::contact_residual(s.force, s.u_after, s.inv_mass, c.limit, h));
     }
-    if (virial && c.q >= 0) pair->tally_friction(c.p, c.q, c.force);
+    if (virial && c.q >= 0) pair->tally_friction(c.p, c.q, s.force);
     double *hist = c.history;
     // a run's steps book the whole kick of their force (its second half acts at the next
     // step); at setup that half of a contact's force has been booked by the step that ended the
     // last run, and only a contact without a decision yet (the first run) books its half kick
     const bool booked = !advance && hist[PairGranCoulomb::H_STATE] != PairGranCoulomb::NO_STATE;
-    const double work = booked ? 0.0 : cf::kick_dissipation(c.force, c.u_before, c.u_after, h);
+    const double work = booked ? 0.0 : cf::kick_dissipation(s.force, s.u_before, s.u_after, h);
     if (c.q < 0) {
       const WallPart &w = walls[c.wall];
       hist[FixWallGranCoulomb::H_WORK] += work;
-      w.fix->friction_applied(c.p, c.force, w.r_q, w.move, !c.sticks, work);
+      w.fix->friction_applied(c.p, s.force, w.r_q, w.move, !s.sticks, work);
     } else {
       dissipated += c.weight * work;
     }
-    write_decision(hist, c.force, c.sticks);
-    if (!c.sticks && c.q >= 0) sliding += c.weight;
+    write_decision(hist, s.force, s.sticks);
+    if (!s.sticks && c.q >= 0) sliding += c.weight;
   }
   if (after_kick) {
     double global = 0.0;
@@ -682,5 +690,6 @@ double FixCoulombFriction::memory_usage()
   for (const auto *a : {&gamma, &u_gamma, &y, &u_y, &trial, &u_trial})
     bytes += (double) a->capacity() * sizeof(Vec3);
   return bytes + (double) contacts.capacity() * sizeof(Contact) +
+      (double) solved.capacity() * sizeof(Solution) +
       (double) walls.capacity() * sizeof(WallPart);
 }

@@ -42,9 +42,10 @@ class PairGranCoulomb;
 
 class FixCoulombFriction : public Fix {
  public:
-  // a contact of particle p with particle q, or with a wall (q < 0)
+  // a contact of particle p with particle q, or with a wall (q < 0): what the styles hand over
+  // (80 bytes: a run's direct pass reads these alone)
   struct Contact {
-    Contact() {}    // (no zeroing: the styles set what they use, the solver the rest)
+    Contact() {}    // (no zeroing: the styles set what they use)
     int p, q;
     int wall;                     // a wall contact's part in walls
     demc::Vec3 n;                 // unit normal from p to q
@@ -53,7 +54,9 @@ class FixCoulombFriction : public Fix {
     double limit;                 // mu F_N
     double weight;      // share of this rank in the energy sums (1/2: newton off, ghost q)
     double *history;    // friction force on p (3), state (PairGranCoulomb::HistoryIndex)
-    // the solver's
+  };
+  // the general path's solution of contact k (solved[k]: setup, iterate, wall contacts)
+  struct Solution {
     double inv_mass;        // 1 / m_t (Eq. 24)
     demc::Vec3 v_free;      // relative tangential velocity after the kick without this friction
     demc::Vec3 u_before;    // relative tangential velocity before the kick
@@ -120,6 +123,7 @@ class FixCoulombFriction : public Fix {
 
  private:
   std::vector<Contact> contacts;
+  std::vector<Solution> solved;
   std::vector<WallPart> walls;
   // per atom (local and ghost): 1/m and 1/I (0 frozen, 1/I 0 not rotating); the velocity and
   // spin after the kick of every other force (6 a row)
@@ -160,7 +164,7 @@ class FixCoulombFriction : public Fix {
   demc::Vec3 velocity_now(const Contact &c) const;
   demc::Vec3 velocity_free(const Contact &c) const;
   demc::Vec3 friction_kick(const Contact &c, double h) const;
-  demc::Vec3 warm_start(const Contact &c) const;
+  demc::Vec3 warm_start(const Contact &c, const Solution &s) const;
   int solve_apgd(double h, double &residual);
   void evaluate(const std::vector<demc::Vec3> &force, std::vector<demc::Vec3> &u, double h);
   double residual_of(const std::vector<demc::Vec3> &force, const std::vector<demc::Vec3> &u,
@@ -171,6 +175,10 @@ class FixCoulombFriction : public Fix {
   void exchange(bool to_ghosts);
   void exchange_to_ghosts();
   void add_to_totals(const Contact &c, const demc::Vec3 &df);
+  demc::Vec3 velocity_after(int k, double h) const
+  {
+    return solved[k].v_free + friction_kick(contacts[k], h);
+  }
   void out_of_sweeps(int sweeps, double residual) const;
   void apply(double h, bool advance, bool after_kick, int sweeps, double residual);
 };
