@@ -516,8 +516,9 @@ void PairGranCoulombKokkos<DeviceType>::hand_contacts_to_friction(int inum)
     for (int jj = 0; jj < jnum; jj++) {
       if (touch(i, jj) == 0) continue;
       const CoulombContactRow &c = rows(first_row(i) + jj);
+      // (no u_now: the fix's general path, which /kk's contacts take, finds its own)
       friction->add_contact(i, c.j, c.row, c.j < nlocal ? 1.0 : 0.5,
-                            &values(i, history_size * jj));
+                            &values(i, history_size * jj), {0.0, 0.0, 0.0});
     }
   }
 }

@@ -263,7 +263,8 @@ void FixCoulombFriction::post_force(int)
   }
   pair->contacts_to_friction();
   prepare_atoms(h);
-  if (direct && advance && walls.empty()) {
+  // (a pair style that makes the decision itself hands over no u_now)
+  if (direct && advance && walls.empty() && !pair->decides_friction()) {
     decide_run_step(h);
     clear_contacts();
     return;
@@ -339,8 +340,9 @@ void FixCoulombFriction::prepare(bool decide, double h)
    a run's step with the direct treatment and no wall contact: each
    contact decided and its decision written to its history in one pass,
    this rank's totals summed to the owners and added to them, the work of
-   the kicks booked (kick_dissipation() summed, its part from the totals'
-   kick per atom: add_totals()); the velocities after the kick
+   the kicks booked (kick_dissipation() summed, with the pair loop's
+   velocity before the kick, its part from the totals' kick per atom:
+   add_totals()); the velocities after the kick
    at the contacts (the ghosts' totals, the residual) and the virial only
    at a step that tallies energy or virial (the pair's pvector is read at
    those steps alone)
@@ -355,7 +357,7 @@ void FixCoulombFriction::decide_run_step(double h)
     add_to_totals(c, d.force);
     write_decision(c.history, d.force, d.sticks);
     if (!d.sticks) sliding += c.weight;
-    work += c.weight * demc::dot(d.force, velocity_now(c) + v_free);
+    work += c.weight * demc::dot(d.force, c.u_now + v_free);
   }
   exchange(false);
   // sum_c F . (u_before + u_after) with u_after = v_free + the totals' kick at the contact

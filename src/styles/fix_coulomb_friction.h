@@ -43,7 +43,7 @@ class PairGranCoulomb;
 class FixCoulombFriction : public Fix {
  public:
   // a contact of particle p with particle q, or with a wall (q < 0): what the styles hand over
-  // (80 bytes: a run's direct pass reads these alone)
+  // (104 bytes: a run's direct pass reads these alone)
   struct Contact {
     Contact() {}    // (no zeroing: the styles set what they use)
     int p, q;
@@ -54,6 +54,10 @@ class FixCoulombFriction : public Fix {
     double limit;                 // mu F_N
     double weight;      // share of this rank in the energy sums (1/2: newton off, ghost q)
     double *history;    // friction force on p (3), state (PairGranCoulomb::HistoryIndex)
+    // the tangential velocity of q relative to p at the contact point before the kick, as the
+    // CPU pair loop found it at a run's step (the run's direct pass books the work with it; the
+    // general path computes its own, velocity_now())
+    demc::Vec3 u_now;
   };
   // the general path's solution of contact k (solved[k]: setup, iterate, wall contacts)
   struct Solution {
@@ -89,13 +93,14 @@ class FixCoulombFriction : public Fix {
     contacts.clear();
     walls.clear();
   }
-  // a contact of two spheres (row: demc::coulomb::contact_step()'s)
+  // a contact of two spheres (row: demc::coulomb::contact_step()'s; u_now: see Contact)
   void add_contact(int p, int q, const demc::coulomb::FrictionRow &row, double weight,
-                   double *history)
+                   double *history, const demc::Vec3 &u_now)
   {
     Contact &c = contacts.emplace_back();
     fill(c, p, row, weight, history);
     c.q = q;
+    c.u_now = u_now;
   }
   // a contact of particle p with a wall (row: as for add_contact()); returns its handle
   int add_wall_contact(int p, const demc::coulomb::FrictionRow &row, double *history,

@@ -71,6 +71,8 @@ void PairGranCoulomb::compute(int eflag, int vflag)
   advance_step = (update->setupflag == 0);
   const int mode = advance_step ? cf::ADVANCE : repeats_last_step() ? cf::REPEAT : cf::SETUP;
   const double step_dt = advance_step ? dt : 0.0;
+  // (the contact point's relative velocity before the kick is du / dt at a run's step)
+  const double inv_step = advance_step ? 1.0 / dt : 0.0;
   const bool resisting = record_layout.torque >= 0;
   const double *xs = loop.xs, *omegas = loop.omegas;
   const int *type = atom->type;
@@ -125,7 +127,8 @@ void PairGranCoulomb::compute(int eflag, int vflag)
       touch[jj] = 1;
       damping += weight * r.damping_work;
       released += weight * r.resistance_friction;
-      friction->add_contact(i, j, r.row, weight, history);
+      friction->add_contact(i, j, r.row, weight, history,
+                            inv_step * cf::tangential_part(g.c.du, g.c.n));
       sum[E_NORMAL] += weight * r.normal_energy;
       sum[E_TANGENTIAL] += weight * r.resistance_stored;
       sum[E_CONTACTS] += weight;
