@@ -155,24 +155,24 @@ void FixCoulombFriction::check_not_rotating() const
 void FixCoulombFriction::prepare_atoms(double h)
 {
   const int nall = atom->nlocal + atom->nghost;
-  inverse.resize(2 * (size_t) nall);
-  free_velocity.resize(6 * (size_t) nall);
+  atom_rows.resize(nall);
   const int *mask = atom->mask;
   const double *rmass = atom->rmass, *radius = atom->radius;
   const double *v = flat(atom->v), *omega = flat(atom->omega), *f = flat(atom->f),
                *torque = flat(atom->torque);
-  double *inv = inverse.data(), *free = free_velocity.data(), *sum = total.data();
+  double *sum = total.data();
   for (int k = 0; k < nall; k++) {
     double inv_m = 0.0, inv_I = 0.0;
     if (!(mask[k] & frozen_groupbit)) {
       inv_m = 1.0 / rmass[k];
       if (!(mask[k] & norotate_groupbit)) inv_I = inv_m / (0.4 * radius[k] * radius[k]);
     }
-    inv[2 * k] = inv_m;
-    inv[2 * k + 1] = inv_I;
+    AtomRow &row = atom_rows[k];
+    row.inv_m = inv_m;
+    row.inv_I = inv_I;
     for (int d = 0; d < 3; d++) {
-      free[6 * k + d] = v[3 * k + d] + h * inv_m * f[3 * k + d];
-      free[6 * k + 3 + d] = omega[3 * k + d] + h * inv_I * torque[3 * k + d];
+      row.free[d] = v[3 * k + d] + h * inv_m * f[3 * k + d];
+      row.free[3 + d] = omega[3 * k + d] + h * inv_I * torque[3 * k + d];
     }
     for (int d = 0; d < 6; d++) sum[6 * k + d] = 0.0;
   }
@@ -197,8 +197,8 @@ inline Vec3 FixCoulombFriction::wall_velocity(const Contact &c) const
 inline double FixCoulombFriction::inverse_mass(const Contact &c) const
 {
   const int p = c.p, q = c.q;
-  double inv = inverse[2 * p] + c.arm_p * c.arm_p * inverse[2 * p + 1];
-  if (q >= 0) inv += inverse[2 * q] + c.arm_q * c.arm_q * inverse[2 * q + 1];
+  double inv = atom_rows[p].inv_m + c.arm_p * c.arm_p * atom_rows[p].inv_I;
+  if (q >= 0) inv += atom_rows[q].inv_m + c.arm_q * c.arm_q * atom_rows[q].inv_I;
   return inv;
 }
 
@@ -214,11 +214,11 @@ inline Vec3 FixCoulombFriction::velocity_now(const Contact &c) const
 // the same after the kick of every other force (a wall's velocity does not change)
 inline Vec3 FixCoulombFriction::velocity_free(const Contact &c) const
 {
-  const double *sp = &free_velocity[6 * c.p];
+  const double *sp = atom_rows[c.p].free;
   const Vec3 vp = point_velocity(sp, sp + 3, c.arm_p, c.n);
   Vec3 vq;
   if (c.q >= 0) {
-    const double *sq = &free_velocity[6 * c.q];
+    const double *sq = atom_rows[c.q].free;
     vq = point_velocity(sq, sq + 3, -c.arm_q, c.n);
   } else {
     vq = wall_velocity(c);
@@ -231,7 +231,8 @@ inline Vec3 FixCoulombFriction::friction_kick(const Contact &c, double h) const
 {
   auto kick_at = [this, &c](int k, double arm) {
     const double *s = &total[6 * k];
-    return cf::surface_kick(vec(s), vec(s + 3), inverse[2 * k], inverse[2 * k + 1], arm, c.n);
+    return cf::surface_kick(vec(s), vec(s + 3), atom_rows[k].inv_m, atom_rows[k].inv_I, arm,
+                            c.n);
   };
   const Vec3 kp = kick_at(c.p, c.arm_p);
   const Vec3 dq = c.q >= 0 ? kick_at(c.q, -c.arm_q) - kp : -kp;
@@ -575,13 +576,13 @@ void FixCoulombFriction::exchange_to_ghosts()
 double FixCoulombFriction::add_totals(double h)
 {
   double *f = flat(atom->f), *torque = flat(atom->torque);
-  const double *inv = inverse.data(), *sum = total.data();
+  const double *sum = total.data();
   const int *mask = atom->mask;
   double kicked = 0.0;    // sum_i (|f_i|^2 / m_i + |t_i|^2 / I_i)
   for (int i = 0; i < atom->nlocal; i++) {
     const double *s = sum + 6 * i;
-    kicked += inv[2 * i] * (s[0] * s[0] + s[1] * s[1] + s[2] * s[2]) +
-        inv[2 * i + 1] * (s[3] * s[3] + s[4] * s[4] + s[5] * s[5]);
+    kicked += atom_rows[i].inv_m * (s[0] * s[0] + s[1] * s[1] + s[2] * s[2]) +
+        atom_rows[i].inv_I * (s[3] * s[3] + s[4] * s[4] + s[5] * s[5]);
     if (mask[i] & frozen_groupbit) continue;
     for (int k = 0; k < 3; k++) {
       f[3 * i + k] += s[k];
@@ -686,9 +687,8 @@ void FixCoulombFriction::unpack_reverse_comm(int n, int *list, double *buf)
 
 double FixCoulombFriction::memory_usage()
 {
-  double bytes = (double) (total.capacity() + inverse.capacity() +
-                           free_velocity.capacity()) *
-      sizeof(double);
+  double bytes = (double) total.capacity() * sizeof(double) +
+      (double) atom_rows.capacity() * sizeof(AtomRow);
   for (const auto *a : {&gamma, &u_gamma, &y, &u_y, &trial, &u_trial})
     bytes += (double) a->capacity() * sizeof(Vec3);
   return bytes + (double) contacts.capacity() * sizeof(Contact) +

@@ -130,9 +130,14 @@ class FixCoulombFriction : public Fix {
   std::vector<Contact> contacts;
   std::vector<Solution> solved;
   std::vector<WallPart> walls;
-  // per atom (local and ghost): 1/m and 1/I (0 frozen, 1/I 0 not rotating); the velocity and
-  // spin after the kick of every other force (6 a row)
-  std::vector<double> inverse, free_velocity;
+  // per atom (local and ghost), one cache line (a contact's partner costs one miss, not two):
+  // the velocity and spin after the kick of every other force, 1/m and 1/I (0 frozen, 1/I 0 not
+  // rotating)
+  struct alignas(64) AtomRow {
+    double free[6];
+    double inv_m, inv_I;
+  };
+  std::vector<AtomRow> atom_rows;
   // the friction forces and torques per atom (6 a row, local and ghost): this rank's
   // contributions, then (exchange()) the totals over all ranks (ghosts: their owner's)
   std::vector<double> total;
