@@ -134,8 +134,9 @@ namespace coulomb {
   /* The step of a touching contact (overlap > 0). The normal force: the law's elastic force
      and the dashpot's repulsive part, kept repulsive (Eq. 7); the damping work is the
      dashpot's force as applied over the step's normal movement. The resistance's limits scale
-     with F_N (LAMMPS's Fncrit, |F_n + F_damp|, here never negative). */
-  DEMC_FN StepResult contact_step(const StepParams &p, const StepGeometry &g, int mode, Record &rec)
+     with F_N (LAMMPS's Fncrit, |F_n + F_damp|, here never negative). DEMC_FN_FLAT: GCC kept it
+     out of line in the pair loop, and its result went through memory. */
+  DEMC_FN_FLAT StepResult contact_step(const StepParams &p, const StepGeometry &g, int mode, Record &rec)
   {
     StepResult out;
     const SphereContact &c = g.c;

@@ -163,11 +163,10 @@ struct CoulombPairLoop : PairGranCoulombKernelData<DeviceType>,
     out.j = j;
     out.row = r.row;
 
-    const Vec3 axis = demc::sphere_torque_arm(g.c, r.force);
+    // the normal force has no torque about the centres: the resistance's alone
     f_i = f_i + r.force;
-    tor_i = tor_i + g.c.arm_p * axis + r.torque;
-    if (j < d.nlocal)
-      demc_add_force_torque(a_f, a_torque, j, -r.force, g.c.arm_q * axis - r.torque);
+    tor_i = tor_i + r.torque;
+    if (j < d.nlocal) demc_add_force_torque(a_f, a_torque, j, -r.force, -r.torque);
 
     const double weight = pair_weight(j);
     sums.damping += weight * r.damping_work;
@@ -332,7 +331,7 @@ struct CoulombFrictionSums {
 
 /* per list atom: the rest of FixCoulombFriction::apply() for its contacts: each contact's
    velocity after the kick of the totals, its residual, the virial, the work booked and the
-   history written (friction force, state, work) */
+   history written (friction force, state) */
 template <class DeviceType> struct CoulombFrictionApply {
   typedef DeviceType device_type;
   typedef CoulombFrictionSums value_type;
@@ -357,7 +356,6 @@ template <class DeviceType> struct CoulombFrictionApply {
           hist[PairGranCoulomb::H_STATE] != static_cast<double>(PairGranCoulomb::NO_STATE);
       const double work = booked ? 0.0 : cf::kick_dissipation(c.force, c.u_before, u_after, d.h);
       const double weight = q < d.nlocal ? 1.0 : 0.5;
-      hist[PairGranCoulomb::H_WORK] += work;
       sums.dissipated += weight * work;
       hist[PairGranCoulomb::H_FX] = c.force.x;
       hist[PairGranCoulomb::H_FY] = c.force.y;
@@ -518,8 +516,9 @@ void PairGranCoulombKokkos<DeviceType>::hand_contacts_to_friction(int inum)
     for (int jj = 0; jj < jnum; jj++) {
       if (touch(i, jj) == 0) continue;
       const CoulombContactRow &c = rows(first_row(i) + jj);
+      // (no u_now: the fix's general path, which /kk's contacts take, finds its own)
       friction->add_contact(i, c.j, c.row, c.j < nlocal ? 1.0 : 0.5,
-                            &values(i, history_size * jj));
+                            &values(i, history_size * jj), {0.0, 0.0, 0.0});
     }
   }
 }

@@ -30,6 +30,12 @@ Vec3 vec(const double *a)
 {
   return {a[0], a[1], a[2]};
 }
+// a per-atom 3-vector array of LAMMPS as the contiguous block it is (row k at 3 k): one load less
+// per row than through its row pointer
+double *flat(double **a)
+{
+  return a ? a[0] : nullptr;
+}
 }    // namespace
 
 /* ---------------------------------------------------------------------- */
@@ -143,30 +149,32 @@ void FixCoulombFriction::check_not_rotating() const
 /* ----------------------------------------------------------------------
    per atom (local and ghost): the inverse mass and moment of inertia (0 if
    frozen, 1/I = 0 if it does not rotate), and the velocity and spin after a
-   kick of length h by every other force
+   kick of length h by every other force; the friction totals zeroed
 ------------------------------------------------------------------------- */
 
 void FixCoulombFriction::prepare_atoms(double h)
 {
   const int nall = atom->nlocal + atom->nghost;
-  inverse.resize(2 * (size_t) nall);
-  free_velocity.resize(6 * (size_t) nall);
+  atom_rows.resize(nall);
   const int *mask = atom->mask;
   const double *rmass = atom->rmass, *radius = atom->radius;
-  double **v = atom->v, **omega = atom->omega, **f = atom->f, **torque = atom->torque;
+  const double *v = flat(atom->v), *omega = flat(atom->omega), *f = flat(atom->f),
+               *torque = flat(atom->torque);
+  double *sum = total.data();
   for (int k = 0; k < nall; k++) {
     double inv_m = 0.0, inv_I = 0.0;
     if (!(mask[k] & frozen_groupbit)) {
       inv_m = 1.0 / rmass[k];
       if (!(mask[k] & norotate_groupbit)) inv_I = inv_m / (0.4 * radius[k] * radius[k]);
     }
-    inverse[2 * k] = inv_m;
-    inverse[2 * k + 1] = inv_I;
-    double *row = &free_velocity[6 * k];
+    AtomRow &row = atom_rows[k];
+    row.inv_m = inv_m;
+    row.inv_I = inv_I;
     for (int d = 0; d < 3; d++) {
-      row[d] = v[k][d] + h * inv_m * f[k][d];
-      row[3 + d] = omega[k][d] + h * inv_I * torque[k][d];
+      row.free[d] = v[3 * k + d] + h * inv_m * f[3 * k + d];
+      row.free[3 + d] = omega[3 * k + d] + h * inv_I * torque[3 * k + d];
     }
+    for (int d = 0; d < 6; d++) sum[6 * k + d] = 0.0;
   }
 }
 
@@ -185,6 +193,15 @@ inline Vec3 FixCoulombFriction::wall_velocity(const Contact &c) const
   return w.v + demc::cross(w.w, w.r_q);
 }
 
+// the contact's tangential inverse reduced mass 1 / m_t (Eq. 24)
+inline double FixCoulombFriction::inverse_mass(const Contact &c) const
+{
+  const int p = c.p, q = c.q;
+  double inv = atom_rows[p].inv_m + c.arm_p * c.arm_p * atom_rows[p].inv_I;
+  if (q >= 0) inv += atom_rows[q].inv_m + c.arm_q * c.arm_q * atom_rows[q].inv_I;
+  return inv;
+}
+
 // the tangential velocity of q relative to p at the contact point now
 inline Vec3 FixCoulombFriction::velocity_now(const Contact &c) const
 {
@@ -197,11 +214,11 @@ inline Vec3 FixCoulombFriction::velocity_now(const Contact &c) const
 // the same after the kick of every other force (a wall's velocity does not change)
 inline Vec3 FixCoulombFriction::velocity_free(const Contact &c) const
 {
-  const double *sp = &free_velocity[6 * c.p];
+  const double *sp = atom_rows[c.p].free;
   const Vec3 vp = point_velocity(sp, sp + 3, c.arm_p, c.n);
   Vec3 vq;
   if (c.q >= 0) {
-    const double *sq = &free_velocity[6 * c.q];
+    const double *sq = atom_rows[c.q].free;
     vq = point_velocity(sq, sq + 3, -c.arm_q, c.n);
   } else {
     vq = wall_velocity(c);
@@ -214,7 +231,8 @@ inline Vec3 FixCoulombFriction::friction_kick(const Contact &c, double h) const
 {
   auto kick_at = [this, &c](int k, double arm) {
     const double *s = &total[6 * k];
-    return cf::surface_kick(vec(s), vec(s + 3), inverse[2 * k], inverse[2 * k + 1], arm, c.n);
+    return cf::surface_kick(vec(s), vec(s + 3), atom_rows[k].inv_m, atom_rows[k].inv_I, arm,
+                            c.n);
   };
   const Vec3 kp = kick_at(c.p, c.arm_p);
   const Vec3 dq = c.q >= 0 ? kick_at(c.q, -c.arm_q) - kp : -kp;
@@ -231,7 +249,7 @@ void FixCoulombFriction::post_force(int)
   const double h = advance ? dt : 0.5 * dt;
   check_not_rotating();
   const int nall = atom->nlocal + atom->nghost;
-  total.assign(6 * (size_t) nall, 0.0);
+  total.resize(6 * (size_t) nall);    // (zeroed by prepare_atoms(); /kk copies its own in)
   // the forces and torques of every other origin, complete on the owners by now, to the ghosts
   comm_mode = OTHER_FORCES;
   comm->forward_comm(this);
@@ -246,6 +264,12 @@ void FixCoulombFriction::post_force(int)
   }
   pair->contacts_to_friction();
   prepare_atoms(h);
+  // (a pair style that makes the decision itself hands over no u_now)
+  if (direct && advance && walls.empty() && !pair->decides_friction()) {
+    decide_run_step(h);
+    clear_contacts();
+    return;
+  }
   // the paper's direct treatment: every contact decided from the forces without friction
   prepare(direct, h);
   double residual = 0.0;
@@ -253,7 +277,7 @@ void FixCoulombFriction::post_force(int)
   if (repeat) {
     sweeps = repeat_last_step(h);
   } else if (direct) {
-    exchange();
+    exchange(true);
   } else {
     sweeps = solve_apgd(h, residual);
     if (residual > pair->iterate_tolerance) out_of_sweeps(sweeps, residual);
@@ -271,16 +295,16 @@ void FixCoulombFriction::post_force(int)
 
 int FixCoulombFriction::repeat_last_step(double h)
 {
-  for (Contact &c : contacts) {
-    const double *hist = c.history;
-    const double state = hist[PairGranCoulomb::H_STATE];
-    c.force = {hist[PairGranCoulomb::H_FX], hist[PairGranCoulomb::H_FY],
-               hist[PairGranCoulomb::H_FZ]};
-    c.sticks = state == PairGranCoulomb::STICKING;
-    add_to_totals(c, c.force);
+  const int n = (int) contacts.size();
+  for (int k = 0; k < n; k++) {
+    const double *hist = contacts[k].history;
+    Solution &s = solved[k];
+    s.force = vec(hist + PairGranCoulomb::H_FX);
+    s.sticks = hist[PairGranCoulomb::H_STATE] == PairGranCoulomb::STICKING;
+    add_to_totals(contacts[k], s.force);
   }
-  exchange();
-  for (Contact &c : contacts) c.u_after = c.v_free + friction_kick(c, h);
+  exchange(true);
+  for (int k = 0; k < n; k++) solved[k].u_after = velocity_after(k, h);
   return 0;
 }
 
@@ -294,27 +318,92 @@ int FixCoulombFriction::repeat_last_step(double h)
 void FixCoulombFriction::prepare(bool decide, double h)
 {
   double largest = 0.0;
-  for (Contact &c : contacts) {
-    const int p = c.p, q = c.q;
-    c.inv_mass = inverse[2 * p] + c.arm_p * c.arm_p * inverse[2 * p + 1];
-    if (q >= 0) c.inv_mass += inverse[2 * q] + c.arm_q * c.arm_q * inverse[2 * q + 1];
-    c.u_before = velocity_now(c);
-    c.v_free = velocity_free(c);
+  const int n = (int) contacts.size();
+  solved.resize(n);
+  for (int k = 0; k < n; k++) {
+    const Contact &c = contacts[k];
+    Solution &s = solved[k];
+    s.inv_mass = inverse_mass(c);
+    s.u_before = velocity_now(c);
+    s.v_free = velocity_free(c);
     largest = std::max(largest, c.limit);
     if (decide) {
-      const auto d = cf::decide(c.v_free, c.inv_mass, c.limit, h);
-      c.force = d.force;
-      c.sticks = d.sticks;
-      add_to_totals(c, c.force);
+      const auto d = cf::decide(s.v_free, s.inv_mass, c.limit, h);
+      s.force = d.force;
+      s.sticks = d.sticks;
+      add_to_totals(c, s.force);
     }
   }
   MPI_Allreduce(&largest, &largest_limit, 1, MPI_DOUBLE, MPI_MAX, world);
 }
 
-// the last step's force turned into today's tangent plane and held inside today's disc
-Vec3 FixCoulombFriction::warm_start(const Contact &c) const
+/* ----------------------------------------------------------------------
+   a run's step with the direct treatment and no wall contact: each
+   contact decided and its decision written to its history in one pass,
+   this rank's totals summed to the owners and added to them, the work of
+   the kicks booked (kick_dissipation() summed, with the pair loop's
+   velocity before the kick, its part from the totals' kick per atom:
+   add_totals()); the velocities after the kick
+   at the contacts (the ghosts' totals, the residual) and the virial only
+   at a step that tallies energy or virial (the pair's pvector is read at
+   those steps alone)
+------------------------------------------------------------------------- */
+
+void FixCoulombFriction::decide_run_step(double h)
 {
-  if (!(c.inv_mass > 0.0)) return {0.0, 0.0, 0.0};
+  double sliding = 0.0, work = 0.0;
+  for (const Contact &c : contacts) {
+    const Vec3 v_free = velocity_free(c);
+    const cf::Decision d = cf::decide(v_free, inverse_mass(c), c.limit, h);
+    add_to_totals(c, d.force);
+    write_decision(c.history, d.force, d.sticks);
+    if (!d.sticks) sliding += c.weight;
+    work += c.weight * demc::dot(d.force, c.u_now + v_free);
+  }
+  exchange(false);
+  // sum_c F . (u_before + u_after) with u_after = v_free + the totals' kick at the contact
+  const double dissipated = 0.5 * h * (work + add_totals(h));
+  double residual = 0.0;
+  if (pair->evflag) {
+    exchange_to_ghosts();
+    residual = report_run_step(h);
+  }
+  pair->friction_decided(dissipated, sliding, 1, residual);
+  pair->last_step_repeated();
+}
+
+/* decide_run_step()'s report: the residual (residual_of()) and the friction's virial, from
+   the decisions in the histories */
+double FixCoulombFriction::report_run_step(double h)
+{
+  double worst = 0.0, largest = 0.0;
+  const bool virial = pair->vflag_either != 0;
+  for (const Contact &c : contacts) {
+    const double *hist = c.history;
+    const Vec3 force = vec(hist + PairGranCoulomb::H_FX);
+    const Vec3 u_after = velocity_free(c) + friction_kick(c, h);
+    worst = std::max(worst, cf::contact_residual(force, u_after, inverse_mass(c), c.limit, h));
+    largest = std::max(largest, c.limit);
+    if (virial) pair->tally_friction(c.p, c.q, force);
+  }
+  double global[2] = {0.0, 0.0}, local[2] = {worst, largest};
+  MPI_Allreduce(local, global, 2, MPI_DOUBLE, MPI_MAX, world);
+  return global[1] > 0.0 ? global[0] / global[1] : 0.0;
+}
+
+// a contact's decision into its record (the pair's or a wall's: the same places)
+void FixCoulombFriction::write_decision(double *hist, const Vec3 &force, bool sticks)
+{
+  hist[PairGranCoulomb::H_FX] = force.x;
+  hist[PairGranCoulomb::H_FY] = force.y;
+  hist[PairGranCoulomb::H_FZ] = force.z;
+  hist[PairGranCoulomb::H_STATE] = sticks ? PairGranCoulomb::STICKING : PairGranCoulomb::SLIDING;
+}
+
+// the last step's force turned into today's tangent plane and held inside today's disc
+Vec3 FixCoulombFriction::warm_start(const Contact &c, const Solution &s) const
+{
+  if (!(s.inv_mass > 0.0)) return {0.0, 0.0, 0.0};
   const double *hist = c.history;
   return cf::onto_disc(cf::tangential_part(vec(hist), c.n), c.limit);
 }
@@ -332,8 +421,8 @@ void FixCoulombFriction::evaluate(const std::vector<Vec3> &force, std::vector<Ve
   std::fill(total.begin(), total.end(), 0.0);
   const int n = (int) contacts.size();
   for (int k = 0; k < n; k++) add_to_totals(contacts[k], force[k]);
-  exchange();
-  for (int k = 0; k < n; k++) u[k] = contacts[k].v_free + friction_kick(contacts[k], h);
+  exchange(true);
+  for (int k = 0; k < n; k++) u[k] = velocity_after(k, h);
 }
 
 double FixCoulombFriction::residual_of(const std::vector<Vec3> &force, const std::vector<Vec3> &u,
@@ -342,8 +431,8 @@ double FixCoulombFriction::residual_of(const std::vector<Vec3> &force, const std
   double local = 0.0, global = 0.0;
   const int n = (int) contacts.size();
   for (int k = 0; k < n; k++) {
-    const Contact &c = contacts[k];
-    local = std::max(local, cf::contact_residual(force[k], u[k], c.inv_mass, c.limit, h));
+    local = std::max(local, cf::contact_residual(force[k], u[k], solved[k].inv_mass,
+                                                 contacts[k].limit, h));
   }
   MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_MAX, world);
   return largest_limit > 0.0 ? global / largest_limit : 0.0;
@@ -367,7 +456,7 @@ int FixCoulombFriction::solve_apgd(double h, double &residual)
 {
   const int n = (int) contacts.size();
   for (auto *a : {&gamma, &u_gamma, &y, &u_y, &trial, &u_trial}) a->resize(n);
-  for (int k = 0; k < n; k++) gamma[k] = warm_start(contacts[k]);
+  for (int k = 0; k < n; k++) gamma[k] = warm_start(contacts[k], solved[k]);
   evaluate(gamma, u_gamma, h);
   int sweeps = 1;
   residual = residual_of(gamma, u_gamma, h);
@@ -380,8 +469,8 @@ int FixCoulombFriction::solve_apgd(double h, double &residual)
   double lipschitz = 1.0;
   while (residual > pair->iterate_tolerance && sweeps < pair->iterate_max_sweeps) {
     for (int k = 0; k < n; k++) {
-      const Contact &c = contacts[k];
-      trial[k] = cf::gradient_step(y[k], u_y[k], c.inv_mass, c.limit, 1.0 / lipschitz, h);
+      trial[k] = cf::gradient_step(y[k], u_y[k], solved[k].inv_mass, contacts[k].limit,
+                                   1.0 / lipschitz, h);
     }
     evaluate(trial, u_trial, h);
     sweeps++;
@@ -392,7 +481,7 @@ int FixCoulombFriction::solve_apgd(double h, double &residual)
       const double w = contacts[k].weight;
       const Vec3 d = trial[k] - y[k];
       sums[0] += w * demc::dot(d, u_y[k] - u_trial[k]) / h;
-      sums[1] += w * demc::norm2(d) * contacts[k].inv_mass;
+      sums[1] += w * demc::norm2(d) * solved[k].inv_mass;
       sums[2] -= w * demc::dot(u_trial[k], trial[k] - gamma[k]) / h;
     }
     sum_over_ranks(sums, 3);
@@ -421,10 +510,11 @@ void FixCoulombFriction::finish_iterates(double h)
 {
   const int n = (int) contacts.size();
   for (int k = 0; k < n; k++) {
-    Contact &c = contacts[k];
-    c.force = gamma[k];
-    c.u_after = u_gamma[k];
-    c.sticks = cf::decide(c.u_after + (h * c.inv_mass) * c.force, c.inv_mass, c.limit, h).sticks;
+    Solution &s = solved[k];
+    s.force = gamma[k];
+    s.u_after = u_gamma[k];
+    s.sticks =
+        cf::decide(s.u_after + (h * s.inv_mass) * s.force, s.inv_mass, contacts[k].limit, h).sticks;
   }
 }
 
@@ -460,13 +550,46 @@ inline void FixCoulombFriction::add_to_totals(const Contact &c, const Vec3 &df)
 }
 
 /* the totals over all ranks from each rank's contributions: ghosts' shares summed to their
-   owners (newton on; with newton off every rank has all contacts of its atoms), the owners'
-   totals to their ghosts */
-void FixCoulombFriction::exchange()
+   owners (newton on; with newton off every rank has all contacts of its atoms), and (to_ghosts)
+   the owners' totals to their ghosts */
+void FixCoulombFriction::exchange(bool to_ghosts)
 {
   comm_mode = FRICTION_TOTALS;
   if (force->newton_pair) comm->reverse_comm(this);
+  if (to_ghosts) exchange_to_ghosts();
+}
+
+void FixCoulombFriction::exchange_to_ghosts()
+{
+  comm_mode = FRICTION_TOTALS;
   comm->forward_comm(this);
+}
+
+/* The owned atoms (not frozen ones) take their friction totals. Returns sum_c F_c . du_c over
+   this rank's share of the contacts, du_c the change of the relative tangential velocity at
+   contact c that the totals' kick of length h gives: for a friction force F on p (-F on q),
+   F . du = -sum over p and q of (f . dv + t . dw), with f, t its force and torque on each and
+   dv = h f_total / m, dw = h t_total / I their kick (F tangential), so the sum is
+   -h sum_i (|f_i|^2 / m_i + |t_i|^2 / I_i) over the owned atoms: terms of one sign, unlike
+   the same identity for the velocities themselves, whose atoms' terms cancel to round-off of
+   the bulk velocity (measured: 3.5e-6 of the friction work in a 100-step run). */
+double FixCoulombFriction::add_totals(double h)
+{
+  double *f = flat(atom->f), *torque = flat(atom->torque);
+  const double *sum = total.data();
+  const int *mask = atom->mask;
+  double kicked = 0.0;    // sum_i (|f_i|^2 / m_i + |t_i|^2 / I_i)
+  for (int i = 0; i < atom->nlocal; i++) {
+    const double *s = sum + 6 * i;
+    kicked += atom_rows[i].inv_m * (s[0] * s[0] + s[1] * s[1] + s[2] * s[2]) +
+        atom_rows[i].inv_I * (s[3] * s[3] + s[4] * s[4] + s[5] * s[5]);
+    if (mask[i] & frozen_groupbit) continue;
+    for (int k = 0; k < 3; k++) {
+      f[3 * i + k] += s[k];
+      torque[3 * i + k] += s[3 + k];
+    }
+  }
+  return -h * kicked;
 }
 
 /* ----------------------------------------------------------------------
@@ -479,44 +602,34 @@ void FixCoulombFriction::exchange()
 void FixCoulombFriction::apply(double h, bool advance, bool after_kick, int sweeps,
                                double residual)
 {
-  double **f = atom->f, **torque = atom->torque;
-  const int *mask = atom->mask;
-  for (int i = 0; i < atom->nlocal; i++) {
-    if (mask[i] & frozen_groupbit) continue;
-    const double *s = &total[6 * i];
-    for (int k = 0; k < 3; k++) {
-      f[i][k] += s[k];
-      torque[i][k] += s[3 + k];
-    }
-  }
+  add_totals(h);    // (the work is booked per contact here: at a setup not every contact books)
   double dissipated = 0.0, sliding = 0.0, worst = 0.0;
   const bool virial = pair->evflag != 0;    // (a call per contact otherwise)
-  for (Contact &c : contacts) {
+  const int n = (int) contacts.size();
+  for (int k = 0; k < n; k++) {
+    const Contact &c = contacts[k];
+    Solution &s = solved[k];
     if (after_kick) {
-      c.u_after = c.v_free + friction_kick(c, h);
-      worst = std::max(worst, cf::contact_residual(c.force, c.u_after, c.inv_mass, c.limit, h));
+      s.u_after = velocity_after(k, h);
+      worst = std::max(worst, cf::contact_residual(s.force, s.u_after, s.inv_mass, c.limit, h));
     }
-    if (virial && c.q >= 0) pair->tally_friction(c.p, c.q, c.force);
+    if (virial && c.q >= 0) pair->tally_friction(c.p, c.q, s.force);
     double *hist = c.history;
     // a run's steps book the whole kick of their force (its second half acts at the next
     // step); at setup that half of a contact's force has been booked by the step that ended the
     // last run, and only a contact without a decision yet (the first run) books its half kick
     const bool booked = !advance &&
         hist[PairGranCoulomb::H_STATE] != static_cast<double>(PairGranCoulomb::NO_STATE);
-    const double work = booked ? 0.0 : cf::kick_dissipation(c.force, c.u_before, c.u_after, h);
-    hist[PairGranCoulomb::H_WORK] += work;
+    const double work = booked ? 0.0 : cf::kick_dissipation(s.force, s.u_before, s.u_after, h);
     if (c.q < 0) {
       const WallPart &w = walls[c.wall];
-      w.fix->friction_applied(c.p, c.force, w.r_q, w.move, !c.sticks, work);
+      hist[FixWallGranCoulomb::H_WORK] += work;
+      w.fix->friction_applied(c.p, s.force, w.r_q, w.move, !s.sticks, work);
     } else {
       dissipated += c.weight * work;
     }
-    hist[PairGranCoulomb::H_FX] = c.force.x;
-    hist[PairGranCoulomb::H_FY] = c.force.y;
-    hist[PairGranCoulomb::H_FZ] = c.force.z;
-    hist[PairGranCoulomb::H_STATE] = c.sticks ? PairGranCoulomb::STICKING
-                                              : PairGranCoulomb::SLIDING;
-    if (!c.sticks && c.q >= 0) sliding += c.weight;
+    write_decision(hist, s.force, s.sticks);
+    if (!s.sticks && c.q >= 0) sliding += c.weight;
   }
   if (after_kick) {
     double global = 0.0;
@@ -575,11 +688,11 @@ void FixCoulombFriction::unpack_reverse_comm(int n, int *list, double *buf)
 
 double FixCoulombFriction::memory_usage()
 {
-  double bytes = (double) (total.capacity() + inverse.capacity() +
-                           free_velocity.capacity()) *
-      sizeof(double);
+  double bytes = (double) total.capacity() * sizeof(double) +
+      (double) atom_rows.capacity() * sizeof(AtomRow);
   for (const auto *a : {&gamma, &u_gamma, &y, &u_y, &trial, &u_trial})
     bytes += (double) a->capacity() * sizeof(Vec3);
   return bytes + (double) contacts.capacity() * sizeof(Contact) +
+      (double) solved.capacity() * sizeof(Solution) +
       (double) walls.capacity() * sizeof(WallPart);
 }

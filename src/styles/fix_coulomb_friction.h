@@ -42,9 +42,10 @@ class PairGranCoulomb;
 
 class FixCoulombFriction : public Fix {
  public:
-  // a contact of particle p with particle q, or with a wall (q < 0)
+  // a contact of particle p with particle q, or with a wall (q < 0): what the styles hand over
+  // (104 bytes: a run's direct pass reads these alone)
   struct Contact {
-    Contact() {}    // (no zeroing: the styles set what they use, the solver the rest)
+    Contact() {}    // (no zeroing: the styles set what they use)
     int p, q;
     int wall;                     // a wall contact's part in walls
     demc::Vec3 n;                 // unit normal from p to q
@@ -52,8 +53,14 @@ class FixCoulombFriction : public Fix {
     double arm_p, arm_q;
     double limit;                 // mu F_N
     double weight;      // share of this rank in the energy sums (1/2: newton off, ghost q)
-    double *history;    // friction force on p (3), state, work
-    // the solver's
+    double *history;    // friction force on p (3), state (PairGranCoulomb::HistoryIndex)
+    // the tangential velocity of q relative to p at the contact point before the kick, as the
+    // CPU pair loop found it at a run's step (the run's direct pass books the work with it; the
+    // general path computes its own, velocity_now())
+    demc::Vec3 u_now;
+  };
+  // the general path's solution of contact k (solved[k]: setup, iterate, wall contacts)
+  struct Solution {
     double inv_mass;        // 1 / m_t (Eq. 24)
     demc::Vec3 v_free;      // relative tangential velocity after the kick without this friction
     demc::Vec3 u_before;    // relative tangential velocity before the kick
@@ -86,13 +93,14 @@ class FixCoulombFriction : public Fix {
     contacts.clear();
     walls.clear();
   }
-  // a contact of two spheres (row: demc::coulomb::contact_step()'s)
+  // a contact of two spheres (row: demc::coulomb::contact_step()'s; u_now: see Contact)
   void add_contact(int p, int q, const demc::coulomb::FrictionRow &row, double weight,
-                   double *history)
+                   double *history, const demc::Vec3 &u_now)
   {
     Contact &c = contacts.emplace_back();
     fill(c, p, row, weight, history);
     c.q = q;
+    c.u_now = u_now;
   }
   // a contact of particle p with a wall (row: as for add_contact()); returns its handle
   int add_wall_contact(int p, const demc::coulomb::FrictionRow &row, double *history,
@@ -116,14 +124,20 @@ class FixCoulombFriction : public Fix {
   int frozen_groups() const { return frozen_groupbit; }
   int norotate_groups() const { return norotate_groupbit; }
   std::vector<double> &friction_totals() { return total; }
-  void exchange_totals() { exchange(); }
+  void exchange_totals() { exchange(true); }
 
  private:
   std::vector<Contact> contacts;
+  std::vector<Solution> solved;
   std::vector<WallPart> walls;
-  // per atom (local and ghost): 1/m and 1/I (0 frozen, 1/I 0 not rotating); the velocity and
-  // spin after the kick of every other force (6 a row)
-  std::vector<double> inverse, free_velocity;
+  // per atom (local and ghost), one cache line (a contact's partner costs one miss, not two):
+  // the velocity and spin after the kick of every other force, 1/m and 1/I (0 frozen, 1/I 0 not
+  // rotating)
+  struct alignas(64) AtomRow {
+    double free[6];
+    double inv_m, inv_I;
+  };
+  std::vector<AtomRow> atom_rows;
   // the friction forces and torques per atom (6 a row, local and ghost): this rank's
   // contributions, then (exchange()) the totals over all ranks (ghosts: their owner's)
   std::vector<double> total;
@@ -151,11 +165,16 @@ class FixCoulombFriction : public Fix {
   void check_not_rotating() const;
   void prepare_atoms(double h);
   void prepare(bool decide, double h);
+  double inverse_mass(const Contact &c) const;
+  void decide_run_step(double h);
+  double report_run_step(double h);
+  static void write_decision(double *hist, const demc::Vec3 &force, bool sticks);
+  double add_totals(double h);
   demc::Vec3 wall_velocity(const Contact &c) const;
   demc::Vec3 velocity_now(const Contact &c) const;
   demc::Vec3 velocity_free(const Contact &c) const;
   demc::Vec3 friction_kick(const Contact &c, double h) const;
-  demc::Vec3 warm_start(const Contact &c) const;
+  demc::Vec3 warm_start(const Contact &c, const Solution &s) const;
   int solve_apgd(double h, double &residual);
   void evaluate(const std::vector<demc::Vec3> &force, std::vector<demc::Vec3> &u, double h);
   double residual_of(const std::vector<demc::Vec3> &force, const std::vector<demc::Vec3> &u,
@@ -163,8 +182,13 @@ class FixCoulombFriction : public Fix {
   void sum_over_ranks(double *values, int n) const;
   void finish_iterates(double h);
   int repeat_last_step(double h);
-  void exchange();
+  void exchange(bool to_ghosts);
+  void exchange_to_ghosts();
   void add_to_totals(const Contact &c, const demc::Vec3 &df);
+  demc::Vec3 velocity_after(int k, double h) const
+  {
+    return solved[k].v_free + friction_kick(contacts[k], h);
+  }
   void out_of_sweeps(int sweeps, double residual) const;
   void apply(double h, bool advance, bool after_kick, int sweeps, double residual);
 };

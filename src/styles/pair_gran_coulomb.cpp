@@ -71,6 +71,8 @@ void PairGranCoulomb::compute(int eflag, int vflag)
   advance_step = (update->setupflag == 0);
   const int mode = advance_step ? cf::ADVANCE : repeats_last_step() ? cf::REPEAT : cf::SETUP;
   const double step_dt = advance_step ? dt : 0.0;
+  // (the contact point's relative velocity before the kick is du / dt at a run's step)
+  const double inv_step = advance_step ? 1.0 / dt : 0.0;
   const bool resisting = record_layout.torque >= 0;
   const double *xs = loop.xs, *omegas = loop.omegas;
   const int *type = atom->type;
@@ -120,13 +122,13 @@ void PairGranCoulomb::compute(int eflag, int vflag)
       const cf::StepResult r = cf::contact_step(p, g, mode, record);
       if (advance_step) cf::store_record(history, record_layout, record);
       const double weight = pair_weight(j);
-      const Vec3 axis = demc::sphere_torque_arm(g.c, r.force);
-      add_force(i, j, r.force, g.c.arm_p * axis + r.torque, g.c.arm_q * axis - r.torque, i, j,
-                r.normal_energy + r.resistance_stored);
+      // the normal force has no torque about the centres: the resistance's alone
+      add_force(i, j, r.force, r.torque, -r.torque, i, j, r.normal_energy + r.resistance_stored);
       touch[jj] = 1;
       damping += weight * r.damping_work;
       released += weight * r.resistance_friction;
-      friction->add_contact(i, j, r.row, weight, history);
+      friction->add_contact(i, j, r.row, weight, history,
+                            inv_step * cf::tangential_part(g.c.du, g.c.n));
       sum[E_NORMAL] += weight * r.normal_energy;
       sum[E_TANGENTIAL] += weight * r.resistance_stored;
       sum[E_CONTACTS] += weight;
@@ -403,8 +405,8 @@ double PairGranCoulomb::init_one(int i, int j)
 }
 
 /* history of pair (i,j) seen from j: the friction force and the resistance's torque change
-   sign; state, work, the rolling spring and the twisting angle do not (w_q - w_p and n both
-   change sign) */
+   sign; the state, the dashpot force, the rolling spring and the twisting angle do not (w_q -
+   w_p and n both change sign) */
 void PairGranCoulomb::transfer_history(double *source, double *target, int, int)
 {
   for (int k = 0; k < history_size; k++) target[k] = source[k];

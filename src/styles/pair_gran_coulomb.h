@@ -45,10 +45,10 @@ class PairGranCoulomb : public PairGranDemc {
   void *extract(const char *, int &) override;
 
   // one contact's history in the neighbor history fix (oriented from i to j): the friction force
-  // on i, the contact's state (a ContactState), the friction work it dissipated, the normal
-  // dashpot force of the last step (its repulsive part as applied), which the first setup after
-  // read_restart repeats with the last step's friction (see repeats_last_step())
-  enum HistoryIndex { H_FX, H_FY, H_FZ, H_STATE, H_WORK, H_FDAMP, H_SIZE };
+  // on i, the contact's state (a ContactState), the normal dashpot force of the last step (its
+  // repulsive part as applied), which the first setup after read_restart repeats with the last
+  // step's friction (see repeats_last_step())
+  enum HistoryIndex { H_FX, H_FY, H_FZ, H_STATE, H_FDAMP, H_SIZE };
   // with rolling or twisting resistance on any type pair the history continues: the rolling
   // spring (3), the twisting angle, the resistance's torque on i of the last step (3)
   enum ResistanceIndex { H_ROLL = H_SIZE, H_TWIST = H_ROLL + 3, H_TORQUE, H_RESISTANCE_SIZE = H_TORQUE + 3 };
