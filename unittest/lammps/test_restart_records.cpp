@@ -426,7 +426,7 @@ TEST(RestartRecords, RecordsOfAnotherFormatVersionAreRefused)
   }
   const std::vector<char> bytes = file_bytes(file);
   std::remove(file.c_str());
-  const double format_version = 6.0;    // demc_restart::FORMAT_VERSION (the file's records)
+  const double format_version = 7.0;    // demc_restart::FORMAT_VERSION (the file's records)
   std::vector<size_t> places;            // where the file's records begin, in file order
   patch_records(
       bytes, [](auto) { return true; }, [](auto) {}, &places);
