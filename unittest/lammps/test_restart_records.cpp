@@ -42,6 +42,10 @@ using namespace demc_test;
 
 namespace {
 
+// the format version of every record of the files written here (demc_restart::FORMAT_VERSION,
+// stated on its own: a change of it must be seen by these tests)
+const double FORMAT_VERSION = 7.0;
+
 const int STEPS_BEFORE = 3000, STEPS_AFTER = 40;
 
 struct Outcome {
@@ -426,7 +430,6 @@ TEST(RestartRecords, RecordsOfAnotherFormatVersionAreRefused)
   }
   const std::vector<char> bytes = file_bytes(file);
   std::remove(file.c_str());
-  const double format_version = 7.0;    // demc_restart::FORMAT_VERSION (the file's records)
   std::vector<size_t> places;            // where the file's records begin, in file order
   patch_records(
       bytes, [](auto) { return true; }, [](auto) {}, &places);
@@ -434,7 +437,7 @@ TEST(RestartRecords, RecordsOfAnotherFormatVersionAreRefused)
   for (size_t k : places) {
     double version = 0.0;
     memcpy(&version, &bytes[k + 8], 8);
-    ASSERT_EQ(version, format_version) << "a record at byte " << k;
+    ASSERT_EQ(version, FORMAT_VERSION) << "a record at byte " << k;
   }
   const std::string readers[7] = {"Pair gran/jaeger settings",
                                   "Pair gran/jaeger coefficients",
@@ -492,7 +495,7 @@ TEST(RestartRecords, RegionAndCoulombRecordsOfANewerVersionOrDamagedAreRefused)
      then (the region wall's) fragments [owner ID, offset, count, size, values]; a list starts
      with its first entry [surface ID, length, record], a jaeger record [size, values] */
   auto payload_start = [](auto at) {
-    return at(1) == 6.0 && at(4) == 0.0 && at(8) >= 2.0 && at(9) == at(8) - 1.0;
+    return at(1) == FORMAT_VERSION && at(4) == 0.0 && at(8) >= 2.0 && at(9) == at(8) - 1.0;
   };
   const auto newer_list = patch_records(region, payload_start, [](auto set) {
     set(1, 99.0);
@@ -538,7 +541,8 @@ TEST(RestartRecords, RegionAndCoulombRecordsOfANewerVersionOrDamagedAreRefused)
   // settings: marker, version, 12 values (keywords, tolerance, sweeps, no group name, the one
   // type pair's rolling and twisting: 8 values)
   auto settings = [](auto at) {
-    return at(1) == 6.0 && at(2) == 12.0 && at(4) == 1e-6 && at(5) == 20.0 && at(6) == 0.0;
+    return at(1) == FORMAT_VERSION && at(2) == 12.0 && at(4) == 1e-6 && at(5) == 20.0 &&
+        at(6) == 0.0;
   };
   const auto newer_settings = patch_records(coulomb, settings, [](auto set) {
     set(1, 99.0);
@@ -552,7 +556,8 @@ TEST(RestartRecords, RegionAndCoulombRecordsOfANewerVersionOrDamagedAreRefused)
   // a wall record: marker, version, 14 values (friction force, state 1 or 2, work, side 1,
   // dashpot, rolling and twisting: 7 values)
   auto wall_record = [](auto at) {
-    return at(1) == 6.0 && at(2) == 14.0 && (at(6) == 1.0 || at(6) == 2.0) && at(8) == 1.0;
+    return at(1) == FORMAT_VERSION && at(2) == 14.0 && (at(6) == 1.0 || at(6) == 2.0) &&
+        at(8) == 1.0;
   };
   const auto newer_wall = patch_records(coulomb, wall_record, [](auto set) {
     set(1, 99.0);
