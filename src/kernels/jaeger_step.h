@@ -175,6 +175,14 @@ namespace jaeger {
     return max_length > 0 ? max_length : room;
   }
 
+  // the force, step and work of a contact step that does nothing
+  DEMC_FN void idle_outcome(StepOutcome &out)
+  {
+    out.force = {0.0, 0.0, 0.0};
+    out.res = {{0.0, 0.0}, 0.0, 0.0, 0, STEP_NONE, -1.0, 0};
+    out.work = out.damping_work = 0.0;
+  }
+
   /* One step of one contact (see the file's header). touching: overlap > 0 for a pair; a
      caller may part a contact that still overlaps (a wall whose nearest side changed). A
      contact apart without a record, or apart at setup, is left as it is. */
@@ -184,15 +192,18 @@ namespace jaeger {
                                    const DashpotLimits &limits, const StepSettings &s,
                                    const resistance::Params *resist = nullptr)
   {
+    // the force, the step and their work are set by every path (idle_outcome() where it returns
+    // early): the outcome is too large to live in registers, and each field set twice costs a
+    // store per contact
     StepOutcome out;
-    out.force = out.torque = {0.0, 0.0, 0.0};
-    out.res = {{0.0, 0.0}, 0.0, 0.0, 0, STEP_NONE, -1.0, 0};
-    out.work = out.damping_work = out.un = out.ut = 0.0;
+    out.torque = {0.0, 0.0, 0.0};
+    out.un = out.ut = 0.0;
     out.merges = out.pruned = out.forced = 0;
     out.wait = out.opened = out.parted = out.sliding = false;
     double *rec = store.record();
     out.rec = rec;
     if (!touching) {
+      idle_outcome(out);
       if (rec == nullptr || !s.advance) return out;
       // parting: the last step still does work as the springs leave (the kernel clears them)
       Stack st = record_stack<L>(rec, stack_bound(store.room(rec), s.max_length));
@@ -211,6 +222,7 @@ namespace jaeger {
     if (rec == nullptr && s.advance) {
       rec = store.open();
       if (rec == nullptr) {
+        idle_outcome(out);
         out.wait = true;
         return out;
       }
@@ -227,6 +239,7 @@ namespace jaeger {
       if (store.room(rec) < need) {
         rec = store.reserve(rec, need);
         if (rec == nullptr) {
+          idle_outcome(out);
           out.wait = true;
           return out;
         }
@@ -242,6 +255,7 @@ namespace jaeger {
     } else {
       const Stack st = rec ? record_stack<L>(rec, store.room(rec)) : Stack{};
       out.res = stored_force(mat, rec ? &st : nullptr, c.overlap);
+      out.work = 0.0;
     }
     out.rec = rec;
 

@@ -118,6 +118,10 @@ void PairGranJaeger::compute(int eflag, int vflag)
   step_settings.work = work;
   step_settings.carry_length = carry_length;
   step_settings.dt = dt;
+  // the same for every contact of this computation (set here, not per contact)
+  step_settings.advance = advance;
+  step_settings.normal_energy = eflag || energy_per_atom;
+  step_settings.tangential_energy = eflag != 0;
 
   // two passes over blocks of the list, as gran/kuhn (see PairGranKuhn::compute())
   ContactBuffer buf;
@@ -200,13 +204,10 @@ void PairGranJaeger::compute_contact(const TouchingPair &t, bool advance, bool e
       ? contact_effective_mass(i, j)
       : 0.0;
   ArenaStore store(fix_history, i, t.jj, j, atom->type, atom->ntypes + 1);
-  // at a run's setup, the last step's dashpot force again, as the limits left it (from the
-  // record: the half-step velocities it came from are gone), so that the run continues as if
-  // there had been no break (PairGranDemc::setup_done())
-  jaeger::StepSettings s = step_settings;
-  s.advance = advance;
-  s.normal_energy = eflag || energy_per_atom;
-  s.tangential_energy = eflag;
+  // (step_settings.advance: at a run's setup, the last step's dashpot force again, as the limits
+  // left it (from the record: the half-step velocities it came from are gone), so that the run
+  // continues as if there had been no break (PairGranDemc::setup_done()))
+  const jaeger::StepSettings &s = step_settings;
   constexpr bool RESIST = L::resist >= 0;
   const rt::Params *resist = RESIST ? contact_resistance(pair) : nullptr;
   const Vec3 w_rel = (RESIST && resist)
@@ -232,7 +233,8 @@ void PairGranJaeger::compute_contact(const TouchingPair &t, bool advance, bool e
     apply_force(atom_p, atom_q, c, o.force, i, j, o.un + o.ut);
   }
   tally_atoms(atom_p, atom_q, o.un, o.ut, o.work, o.damping_work);
-  if (eflag) count_contact(o.sliding, weight, o.un);
+  // (whether it slides only where counted: o.sliding, formed for every contact, is left unread)
+  if (eflag) count_contact(jaeger::at_friction_limit(mat, o.res), weight, o.un);
 }
 
 /* ----------------------------------------------------------------------
