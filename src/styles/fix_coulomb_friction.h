@@ -179,6 +179,9 @@ class FixCoulombFriction : public Fix {
   void evaluate(const std::vector<demc::Vec3> &force, std::vector<demc::Vec3> &u, double h);
   double residual_of(const std::vector<demc::Vec3> &force, const std::vector<demc::Vec3> &u,
                      double h) const;
+  double global_residual(double local) const;
+  void step_to_trials(double step, double h, bool extrapolate, double beta);
+  double measure_trials(double h, double *sums);
   void sum_over_ranks(double *values, int n) const;
   void finish_iterates(double h);
   int repeat_last_step(double h);
