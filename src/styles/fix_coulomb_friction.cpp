@@ -227,7 +227,8 @@ inline Vec3 FixCoulombFriction::velocity_free(const Contact &c) const
 }
 
 /* the change of the relative tangential velocity over the kick that the friction totals give */
-inline Vec3 FixCoulombFriction::friction_kick(const Contact &c, double h) const
+template <class Row>
+inline Vec3 FixCoulombFriction::friction_kick(const Row &c, double h) const
 {
   auto kick_at = [this, &c](int k, double arm) {
     const double *s = &total[6 * k];
@@ -469,6 +470,7 @@ int FixCoulombFriction::solve_apgd(double h, double &residual)
   residual = residual_of(gamma, u_gamma, h);
   y = gamma;
   u_y = u_gamma;
+  make_rows();
   double theta = 1.0;
   // (each step's search starts from the same estimate, so that its path depends on the step's
   // own data and the stored forces alone, not on the run's earlier steps: a run continued from
@@ -502,6 +504,18 @@ int FixCoulombFriction::solve_apgd(double h, double &residual)
   return sweeps;
 }
 
+// the solver's rows of this step's contacts
+void FixCoulombFriction::make_rows()
+{
+  const int n = (int) contacts.size();
+  rows.resize(n);
+  for (int k = 0; k < n; k++) {
+    const Contact &c = contacts[k];
+    const Solution &s = solved[k];
+    rows[k] = {c.p, c.q, c.n, c.arm_p, c.arm_q, s.inv_mass, c.limit, c.weight, s.v_free};
+  }
+}
+
 /* A sweep's first pass: (extrapolate) Nesterov's point y from the last iterate gamma and the
    one before it (in trial), and its velocities likewise (u is affine in F, so u(y) needs no
    exchange); each contact's trial force, the gradient step from y, into this rank's totals;
@@ -515,8 +529,9 @@ void FixCoulombFriction::step_to_trials(double step, double h, bool extrapolate,
       y[k] = gamma[k] + beta * (gamma[k] - trial[k]);
       u_y[k] = u_gamma[k] + beta * (u_gamma[k] - u_trial[k]);
     }
-    trial[k] = cf::gradient_step(y[k], u_y[k], solved[k].inv_mass, contacts[k].limit, step, h);
-    add_to_totals(contacts[k], trial[k]);
+    const SolverRow &r = rows[k];
+    trial[k] = cf::gradient_step(y[k], u_y[k], r.inv_mass, r.limit, step, h);
+    add_to_totals(r, trial[k]);
   }
   exchange(true);
 }
@@ -531,15 +546,14 @@ double FixCoulombFriction::measure_trials(double h, double *sums)
   double worst = 0.0;
   const int n = (int) contacts.size();
   for (int k = 0; k < n; k++) {
-    const Contact &c = contacts[k];
-    const double inv_mass = solved[k].inv_mass;
-    u_trial[k] = velocity_after(k, h);
+    const SolverRow &r = rows[k];
+    u_trial[k] = r.v_free + friction_kick(r, h);
     // (weight: a contact listed on two ranks, newton off, counts half on each)
     const Vec3 d = trial[k] - y[k];
-    sums[0] += c.weight * demc::dot(d, u_y[k] - u_trial[k]) / h;
-    sums[1] += c.weight * demc::norm2(d) * inv_mass;
-    sums[2] -= c.weight * demc::dot(u_trial[k], trial[k] - gamma[k]) / h;
-    worst = std::max(worst, cf::contact_residual(trial[k], u_trial[k], inv_mass, c.limit, h));
+    sums[0] += r.weight * demc::dot(d, u_y[k] - u_trial[k]) / h;
+    sums[1] += r.weight * demc::norm2(d) * r.inv_mass;
+    sums[2] -= r.weight * demc::dot(u_trial[k], trial[k] - gamma[k]) / h;
+    worst = std::max(worst, cf::contact_residual(trial[k], u_trial[k], r.inv_mass, r.limit, h));
   }
   sum_over_ranks(sums, 3);
   return worst;
@@ -568,7 +582,8 @@ void FixCoulombFriction::out_of_sweeps(int sweeps, double residual) const
 }
 
 /* a friction force df on p (and -df on q) into this rank's per-atom sums */
-inline void FixCoulombFriction::add_to_totals(const Contact &c, const Vec3 &df)
+template <class Row>
+inline void FixCoulombFriction::add_to_totals(const Row &c, const Vec3 &df)
 {
   // torques r x df with r = arm_p n on p, -arm_q n on q (whose force is -df)
   const Vec3 t = demc::cross(c.n, df);
@@ -733,6 +748,7 @@ double FixCoulombFriction::memory_usage()
   for (const auto *a : {&gamma, &u_gamma, &y, &u_y, &trial, &u_trial})
     bytes += (double) a->capacity() * sizeof(Vec3);
   return bytes + (double) contacts.capacity() * sizeof(Contact) +
+      (double) rows.capacity() * sizeof(SolverRow) +
       (double) solved.capacity() * sizeof(Solution) +
       (double) walls.capacity() * sizeof(WallPart);
 }
