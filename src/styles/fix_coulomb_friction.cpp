@@ -227,7 +227,8 @@ inline Vec3 FixCoulombFriction::velocity_free(const Contact &c) const
 }
 
 /* the change of the relative tangential velocity over the kick that the friction totals give */
-inline Vec3 FixCoulombFriction::friction_kick(const Contact &c, double h) const
+template <class Row>
+inline Vec3 FixCoulombFriction::friction_kick(const Row &c, double h) const
 {
   auto kick_at = [this, &c](int k, double arm) {
     const double *s = &total[6 * k];
@@ -428,12 +429,19 @@ void FixCoulombFriction::evaluate(const std::vector<Vec3> &force, std::vector<Ve
 double FixCoulombFriction::residual_of(const std::vector<Vec3> &force, const std::vector<Vec3> &u,
                                        double h) const
 {
-  double local = 0.0, global = 0.0;
+  double local = 0.0;
   const int n = (int) contacts.size();
   for (int k = 0; k < n; k++) {
     local = std::max(local, cf::contact_residual(force[k], u[k], solved[k].inv_mass,
                                                  contacts[k].limit, h));
   }
+  return global_residual(local);
+}
+
+// the residual over all ranks from this rank's largest contact residual
+double FixCoulombFriction::global_residual(double local) const
+{
+  double global = 0.0;
   MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_MAX, world);
   return largest_limit > 0.0 ? global / largest_limit : 0.0;
 }
@@ -462,47 +470,93 @@ int FixCoulombFriction::solve_apgd(double h, double &residual)
   residual = residual_of(gamma, u_gamma, h);
   y = gamma;
   u_y = u_gamma;
+  make_rows();
   double theta = 1.0;
   // (each step's search starts from the same estimate, so that its path depends on the step's
   // own data and the stored forces alone, not on the run's earlier steps: a run continued from
   // a restart file takes the path of the run that went straight on, but for round-off)
   double lipschitz = 1.0;
+  // (y moves only after an accepted step: a backtrack retries from the same y)
+  bool extrapolate = false;
+  double beta = 0.0;
   while (residual > pair->iterate_tolerance && sweeps < pair->iterate_max_sweeps) {
-    for (int k = 0; k < n; k++) {
-      trial[k] = cf::gradient_step(y[k], u_y[k], solved[k].inv_mass, contacts[k].limit,
-                                   1.0 / lipschitz, h);
-    }
-    evaluate(trial, u_trial, h);
+    step_to_trials(1.0 / lipschitz, h, extrapolate, beta);
     sweeps++;
-    // [0]: d.W d, [1]: |d|^2 / m_t, [2]: the gradient at the trial along the step taken
-    double sums[3] = {0.0, 0.0, 0.0};
-    for (int k = 0; k < n; k++) {
-      // (weight: a contact listed on two ranks, newton off, counts half on each)
-      const double w = contacts[k].weight;
-      const Vec3 d = trial[k] - y[k];
-      sums[0] += w * demc::dot(d, u_y[k] - u_trial[k]) / h;
-      sums[1] += w * demc::norm2(d) * solved[k].inv_mass;
-      sums[2] -= w * demc::dot(u_trial[k], trial[k] - gamma[k]) / h;
-    }
-    sum_over_ranks(sums, 3);
+    double sums[3];
+    const double worst = measure_trials(h, sums);
+    extrapolate = false;
     if (sums[0] > lipschitz * sums[1] * (1.0 + 1.0e-10)) {
       lipschitz *= 2.0;
       continue;
     }
-    residual = residual_of(trial, u_trial, h);
+    residual = global_residual(worst);
     cf::Momentum m = cf::nesterov_momentum(theta);
     if (sums[2] > 0.0) m = {1.0, 0.0};
-    for (int k = 0; k < n; k++) {
-      y[k] = trial[k] + m.beta * (trial[k] - gamma[k]);
-      u_y[k] = u_trial[k] + m.beta * (u_trial[k] - u_gamma[k]);
-    }
+    // the trial is the new iterate; the old one (now in trial) serves the next extrapolation
     std::swap(gamma, trial);
     std::swap(u_gamma, u_trial);
+    extrapolate = true;
+    beta = m.beta;
     theta = m.theta;
     lipschitz = std::max(1.0, 0.9 * lipschitz);
   }
   finish_iterates(h);
   return sweeps;
+}
+
+// the solver's rows of this step's contacts
+void FixCoulombFriction::make_rows()
+{
+  const int n = (int) contacts.size();
+  rows.resize(n);
+  for (int k = 0; k < n; k++) {
+    const Contact &c = contacts[k];
+    const Solution &s = solved[k];
+    rows[k] = {c.p, c.q, c.n, c.arm_p, c.arm_q, s.inv_mass, c.limit, c.weight, s.v_free};
+  }
+}
+
+/* A sweep's first pass: (extrapolate) Nesterov's point y from the last iterate gamma and the
+   one before it (in trial), and its velocities likewise (u is affine in F, so u(y) needs no
+   exchange); each contact's trial force, the gradient step from y, into this rank's totals;
+   the totals exchanged. */
+void FixCoulombFriction::step_to_trials(double step, double h, bool extrapolate, double beta)
+{
+  std::fill(total.begin(), total.end(), 0.0);
+  const int n = (int) contacts.size();
+  for (int k = 0; k < n; k++) {
+    if (extrapolate) {
+      y[k] = gamma[k] + beta * (gamma[k] - trial[k]);
+      u_y[k] = u_gamma[k] + beta * (u_gamma[k] - u_trial[k]);
+    }
+    const SolverRow &r = rows[k];
+    trial[k] = cf::gradient_step(y[k], u_y[k], r.inv_mass, r.limit, step, h);
+    add_to_totals(r, trial[k]);
+  }
+  exchange(true);
+}
+
+/* The second pass: each contact's velocity after the kick with the trial forces; the step's
+   sums over all ranks ([0]: d.W d, [1]: |d|^2 / m_t, [2]: the gradient at the trial along the
+   step taken, d = trial - y); returns this rank's largest residual of the trials (needed only
+   if the step is accepted, but cheaper here than in a pass of its own). */
+double FixCoulombFriction::measure_trials(double h, double *sums)
+{
+  sums[0] = sums[1] = sums[2] = 0.0;
+  double worst = 0.0;
+  const int n = (int) contacts.size();
+  for (int k = 0; k < n; k++) {
+    const SolverRow &r = rows[k];
+    u_trial[k] = r.v_free + friction_kick(r, h);
+    // (weight: a contact listed on two ranks, newton off, counts half on each)
+    const Vec3 d = trial[k] - y[k];
+    sums[0] += r.weight * demc::dot(d, u_y[k] - u_trial[k]) / h;
+    sums[1] += r.weight * demc::norm2(d) * r.inv_mass;
+    sums[2] -= r.weight * demc::dot(u_trial[k], trial[k] - gamma[k]) / h;
+    worst = std::max(worst, cf::contact_residual(trial[k], u_trial[k], r.inv_mass, r.limit, h));
+  }
+  sum_over_ranks(sums, 3);
+  return worst;
 }
 
 // the iterates' forces and velocities into the contacts; their state from decide()
@@ -528,7 +582,8 @@ void FixCoulombFriction::out_of_sweeps(int sweeps, double residual) const
 }
 
 /* a friction force df on p (and -df on q) into this rank's per-atom sums */
-inline void FixCoulombFriction::add_to_totals(const Contact &c, const Vec3 &df)
+template <class Row>
+inline void FixCoulombFriction::add_to_totals(const Row &c, const Vec3 &df)
 {
   // torques r x df with r = arm_p n on p, -arm_q n on q (whose force is -df)
   const Vec3 t = demc::cross(c.n, df);
@@ -693,6 +748,7 @@ double FixCoulombFriction::memory_usage()
   for (const auto *a : {&gamma, &u_gamma, &y, &u_y, &trial, &u_trial})
     bytes += (double) a->capacity() * sizeof(Vec3);
   return bytes + (double) contacts.capacity() * sizeof(Contact) +
+      (double) rows.capacity() * sizeof(SolverRow) +
       (double) solved.capacity() * sizeof(Solution) +
       (double) walls.capacity() * sizeof(WallPart);
 }

@@ -144,6 +144,16 @@ class FixCoulombFriction : public Fix {
   // the iterates of the Jacobi-type methods (per contact): forces and the velocities after
   // the kick they give
   std::vector<demc::Vec3> gamma, u_gamma, y, u_y, trial, u_trial;
+  // the solver's data of contact k in one 96-byte row, made once a step: a sweep's two passes
+  // read these rows alone (not the contact's and its solution's 216 bytes)
+  struct SolverRow {
+    int p, q;
+    demc::Vec3 n;
+    double arm_p, arm_q;
+    double inv_mass, limit, weight;
+    demc::Vec3 v_free;
+  };
+  std::vector<SolverRow> rows;
   enum CommMode { OTHER_FORCES, FRICTION_TOTALS };
   CommMode comm_mode;
   double dt;
@@ -173,18 +183,22 @@ class FixCoulombFriction : public Fix {
   demc::Vec3 wall_velocity(const Contact &c) const;
   demc::Vec3 velocity_now(const Contact &c) const;
   demc::Vec3 velocity_free(const Contact &c) const;
-  demc::Vec3 friction_kick(const Contact &c, double h) const;
+  template <class Row> demc::Vec3 friction_kick(const Row &c, double h) const;
   demc::Vec3 warm_start(const Contact &c, const Solution &s) const;
   int solve_apgd(double h, double &residual);
   void evaluate(const std::vector<demc::Vec3> &force, std::vector<demc::Vec3> &u, double h);
   double residual_of(const std::vector<demc::Vec3> &force, const std::vector<demc::Vec3> &u,
                      double h) const;
+  double global_residual(double local) const;
+  void step_to_trials(double step, double h, bool extrapolate, double beta);
+  void make_rows();
+  double measure_trials(double h, double *sums);
   void sum_over_ranks(double *values, int n) const;
   void finish_iterates(double h);
   int repeat_last_step(double h);
   void exchange(bool to_ghosts);
   void exchange_to_ghosts();
-  void add_to_totals(const Contact &c, const demc::Vec3 &df);
+  template <class Row> void add_to_totals(const Row &c, const demc::Vec3 &df);
   demc::Vec3 velocity_after(int k, double h) const
   {
     return solved[k].v_free + friction_kick(contacts[k], h);
