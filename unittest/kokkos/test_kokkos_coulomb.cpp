@@ -301,21 +301,12 @@ TEST(KokkosCoulombMpi, TwoRanksMatchSerial)
   MPI_Comm_size(MPI_COMM_WORLD, &world);
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
   if (world < 2) GTEST_SKIP() << "needs 2 MPI ranks";
-  MPI_Comm one;
-  MPI_Comm_split(MPI_COMM_WORLD, me == 0 ? 0 : MPI_UNDEFINED, me, &one);
-  Outcome cpu1, kk1;
-  if (one != MPI_COMM_NULL) {
-    cpu1 = run(one, {}, "", ROLLING);
-    kk1 = run(one, kokkos_args(), "", ROLLING);
-    MPI_Comm_free(&one);
-  }
-  MPI_Comm two;
-  MPI_Comm_split(MPI_COMM_WORLD, me < 2 ? 0 : MPI_UNDEFINED, me, &two);
-  Outcome kk2;
-  if (two != MPI_COMM_NULL) {
-    kk2 = run(two, kokkos_args(), "", ROLLING);
-    MPI_Comm_free(&two);
-  }
+  Outcome cpu1, kk1, kk2;
+  with_first_ranks(1, [&](MPI_Comm comm) {
+    cpu1 = run(comm, {}, "", ROLLING);
+    kk1 = run(comm, kokkos_args(), "", ROLLING);
+  });
+  with_first_ranks(2, [&](MPI_Comm comm) { kk2 = run(comm, kokkos_args(), "", ROLLING); });
   if (me != 0) return;
   expect_two_ranks_agree(cpu1, kk1, kk2);
 }

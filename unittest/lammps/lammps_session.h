@@ -111,21 +111,28 @@ void expect_sorting_changes_nothing(const std::vector<std::string> &pair,
 void expect_pair_write_refused(const std::vector<std::string> &extra_args, const std::string &who,
                                const std::vector<std::string> &pair);
 
-/* Call body(session) with a LAMMPS instance (plugin loaded) on the first nranks ranks of
-   MPI_COMM_WORLD; the other ranks skip it. For comparing rank counts within one job. */
-template <class Body> void on_first_ranks(int nranks, Body &&body)
+/* Call body(comm) with a communicator of the first nranks ranks of MPI_COMM_WORLD; the other
+   ranks skip it. For comparing rank counts within one job. */
+template <class Body> void with_first_ranks(int nranks, Body &&body)
 {
   int me;
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
   MPI_Comm sub;
   MPI_Comm_split(MPI_COMM_WORLD, me < nranks ? 0 : MPI_UNDEFINED, me, &sub);
   if (sub == MPI_COMM_NULL) return;
-  {
+  body(sub);
+  MPI_Comm_free(&sub);
+}
+
+/* Call body(session) with a LAMMPS instance (plugin loaded) on the first nranks ranks of
+   MPI_COMM_WORLD; the other ranks skip it. */
+template <class Body> void on_first_ranks(int nranks, Body &&body)
+{
+  with_first_ranks(nranks, [&](MPI_Comm sub) {
     LammpsSession s(sub);
     s.load_plugin();
     body(s);
-  }
-  MPI_Comm_free(&sub);
+  });
 }
 
 }    // namespace demc_test
