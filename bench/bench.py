@@ -52,6 +52,9 @@ JAEGER = "pair_style gran/jaeger{}\npair_coeff * * 5e6 0.3 0.5 damping 0.5 0.0"
 COULOMB = "pair_style gran/coulomb{}\npair_coeff * * hooke 200000.0 0.5 damping 13.089969389957473 0"
 COULOMB_PACK = "newton on off\npair_style gran/coulomb{}\npair_coeff * * hooke 2000.0 0.5 damping 0.002 0"
 COULOMB_ITERATE = " iterate 1e-6 50"
+# to the tolerance at every step (a step that reaches max_sweeps warns, and the benchmark counts
+# the warnings)
+COULOMB_CONVERGED = " iterate 1e-6 5000"
 KK = ["-k", "on", "t", "{threads}", "-sf", "kk", "-pk", "kokkos", "neigh", "half", "newton", "off"]
 
 
@@ -124,6 +127,22 @@ write_restart {restart}
 # (the styles' coefficients are given again: pair granular takes them from no restart file;
 # read_restart keeps the input's newton pair setting, on by default)
 SHEARED = "newton off\nread_restart {restart}\ncomm_modify vel yes\n" + NEIGHBOR + SHEAR_DEFORM + RUN
+# `settled` regime: the packing at rest settled with the case's own contact law under viscous
+# damping before the timed run (once per invocation and case, not timed; its restart file holds
+# every contact's record), so that the timed run starts from the law's own equilibrium: the
+# `rest` data file is in equilibrium with normal forces alone and still rings (kinetic energy
+# 2e-5 J at 32^3), and a law with friction takes thousands of undamped steps to come to rest
+# from it. The damping (0.02 kg/s on spheres of about 9e-6 kg) takes the kinetic energy down by
+# about exp(-27) over SETTLE steps, at any size.
+SETTLE = 600
+SETTLED_PREPARE = HEADER + "read_data {data}\n" + NEIGHBOR + "{pair}\n" + """fix integrate all nve/sphere
+fix calm all viscous 0.02
+timestep 1e-5
+thermo 100
+run {steps}
+write_restart {restart}
+"""
+SETTLED = "newton off\nread_restart {restart}\ncomm_modify vel yes\n" + NEIGHBOR + RUN
 # `walls` regime: a slab of the packing, SLAB_LAYERS spheres thick (lattice^2 x SLAB_LAYERS),
 # between two fixed zplane walls at its lattice faces (the outer layers overlap them as the
 # spheres overlap each other), released the same way: a quarter of the spheres touch a wall.
@@ -205,6 +224,10 @@ CASES = {
     "coulomb rest 32k": case(COULOMB_PACK.format(""), lattice=32, regime="rest"),
     "coulomb/iterate rest 32k": case(COULOMB_PACK.format(COULOMB_ITERATE), lattice=32,
                                      regime="rest"),
+    "hooke/history settled 32k": case(HOOKE_PACK, lattice=32, regime="settled"),
+    "coulomb settled 32k": case(COULOMB_PACK.format(""), lattice=32, regime="settled"),
+    "coulomb/converged settled 32k": case(COULOMB_PACK.format(COULOMB_CONVERGED), lattice=32,
+                                          regime="settled"),
 }
 # group -> list of (case, reference case): ratio = time(case) / time(reference)
 GROUPS = {
@@ -250,6 +273,10 @@ GROUPS = {
     "coulomb": [("coulomb", "hooke/history"), ("coulomb/iterate", "hooke/history"),
                 ("coulomb rest 32k", "hooke/history rest 32k"),
                 ("coulomb/iterate rest 32k", "hooke/history rest 32k")],
+    # the jammed packing at rest under each law (settled with it first): the direct decision, and
+    # the iterated solver to 1e-6 at every step
+    "coulomb-settled": [("coulomb settled 32k", "hooke/history settled 32k"),
+                        ("coulomb/converged settled 32k", "hooke/history settled 32k")],
     "scaling": [("kuhn 128k", "kuhn"), ("hooke/history 128k", "hooke/history"),
                 ("kuhn pack 4k", "hooke/history pack 4k"), ("kuhn pack 32k", "hooke/history pack 32k"),
                 ("kuhn pack 125k", "hooke/history pack 125k")],
@@ -276,8 +303,9 @@ def case_input(c, steps):
     if c["regime"] == "rest":
         src = REST.format(data=REST_DATA[c["lattice"]], pair=c["pair"], steps=steps)
         return substitute(src, "run %d" % steps, run_lines(c, steps))
-    if c["regime"] == "sheared":
-        src = SHEARED.format(restart=c["restart"], pair=c["pair"], steps=steps)
+    if c["regime"] in ("sheared", "settled"):
+        src = (SHEARED if c["regime"] == "sheared" else SETTLED).format(
+            restart=c["restart"], pair=c["pair"], steps=steps)
         return substitute(src, "run %d" % steps, run_lines(c, steps))
     if c["lattice"]:
         src = PACKING.format(n=c["lattice"], pair=c["pair"], steps=steps)
@@ -311,14 +339,24 @@ REST_DATA = {}    # lattice size -> data file of the packing at rest, made by pr
 def prepare_sheared(name, workdir):
     """Shear the packing at rest with case `name`'s contact law (not timed); its restart file
     becomes the case's start."""
+    prepare_with_law(name, workdir, "sheared", SHEARED_PREPARE, PRESHEAR)
+
+
+def prepare_settled(name, workdir):
+    """Settle the packing at rest with case `name`'s contact law (not timed); its restart file
+    becomes the case's start."""
+    prepare_with_law(name, workdir, "settled", SETTLED_PREPARE, SETTLE)
+
+
+def prepare_with_law(name, workdir, kind, template, steps):
     c = CASES[name]
     stem = re.sub(r"[^A-Za-z0-9.]", "_", name)
-    c["restart"] = os.path.join(workdir, "sheared_%s.restart" % stem)
-    path = os.path.join(workdir, "in.sheared_prepare_" + stem)
+    c["restart"] = os.path.join(workdir, "%s_%s.restart" % (kind, stem))
+    path = os.path.join(workdir, "in.%s_prepare_%s" % (kind, stem))
     with open(path, "w") as f:
-        f.write(SHEARED_PREPARE.format(data=REST_DATA[c["lattice"]], pair=c["pair"], steps=PRESHEAR,
-                                       restart=c["restart"]))
-    run_untimed(path, workdir, "shearing the packing for " + name)
+        f.write(template.format(data=REST_DATA[c["lattice"]], pair=c["pair"], steps=steps,
+                                restart=c["restart"]))
+    run_untimed(path, workdir, "preparing the %s packing for %s" % (kind, name))
 
 
 def run_untimed(path, workdir, what):
@@ -394,8 +432,12 @@ def case_command(name, steps, workdir, gated=False):
     return cmd, env, log
 
 
+UNCONVERGED = {}    # case -> steps at which gran/coulomb's solver stopped at max_sweeps
+
+
 def parse_output(name, steps, text):
     """The chunk loop times and (gran/jaeger with stats) the history statistics of a run."""
+    UNCONVERGED[name] = UNCONVERGED.get(name, 0) + text.count("the friction solver stopped")
     # one "Loop time" per run command; run 0 (gran/jaeger's statistics) takes no steps
     chunks = [float(t) for t, n in re.findall(r"Loop time of ([0-9.eE+-]+) on \d+ procs for (\d+) steps",
                                                  text) if int(n) > 0]
@@ -471,13 +513,17 @@ def main():
     load_start = os.getloadavg()[0]
     work = tempfile.mkdtemp(prefix="demc-bench-")
     shutil.copy(os.path.join(SRC, "bench", "data.chute"), work)
-    for n in sorted({CASES[n]["lattice"] for n in names if CASES[n]["regime"] in ("rest", "sheared")}):
+    for n in sorted({CASES[n]["lattice"] for n in names
+                     if CASES[n]["regime"] in ("rest", "sheared", "settled")}):
         print("preparing the packing at rest (%d^3 spheres)" % n, flush=True)
         prepare_rest(n, work)
     for n in names:
         if CASES[n]["regime"] == "sheared":
             print("shearing the packing at rest for %s (%d steps)" % (n, PRESHEAR), flush=True)
             prepare_sheared(n, work)
+        if CASES[n]["regime"] == "settled":
+            print("settling the packing at rest for %s (%d steps)" % (n, SETTLE), flush=True)
+            prepare_settled(n, work)
     if args.paired:
         write_report(args.output, paired_report(args, pairs, work, load_start))
         shutil.rmtree(work)
@@ -503,9 +549,10 @@ def main():
              " overlapping, released with random velocities; rest: the same squeezed to a"
              " solid fraction of about 0.66 and settled, at rest; shear: pack sheared slowly,"
              " box strain rate 0.3/s; sheared: rest sheared so for %d steps with each law"
-             " before the timed steps; walls: a slab of pack, %d spheres thick, between two"
+             " before the timed steps; settled: rest settled so under viscous damping for %d"
+             " steps; walls: a slab of pack, %d spheres thick, between two"
              " zplane walls, the wall fix the only difference within a ratio). %d steps, %d runs"
-             " per case, interleaved." % (PRESHEAR, SLAB_LAYERS, args.steps, args.repeat), "",
+             " per case, interleaved." % (PRESHEAR, SETTLE, SLAB_LAYERS, args.steps, args.repeat), "",
              "Loop times of whole runs (the sum of their chunks of %d steps), and the sum over"
              " the chunks of each one's fastest time in the runs of a case." % CHUNK, "",
              "| case | min loop time (s) | median (s) | us per particle-step (min) | sum of chunk minima (s) |",
@@ -537,7 +584,7 @@ def main():
             mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
             slope = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
             lines.append("| %s | %s | %.3f |" % (fam, ", ".join(str(a) for a, _ in sorted(pts)), slope))
-    write_report(args.output, lines + stats_table(stats))
+    write_report(args.output, lines + stats_table(stats) + unconverged_lines())
 
 
 def stats_table(stats):
@@ -594,16 +641,28 @@ def paired_report(args, pairs, work, load_start):
         " %d paired runs per ratio. Systems as in bench/bench.py (chute: LAMMPS bench/in.chute,"
         " 32,000 spheres; shear: a dense packing of 32,768 spheres, released from its overlaps,"
         " sheared slowly; sheared: that packing squeezed to a solid fraction of 0.66 and settled,"
-        " then sheared so with each law for %d steps before the timed steps; walls: a slab of"
-        " the packing, %d spheres thick, between two zplane walls, the wall fix the only"
-        " difference within a ratio)." % (CHUNK, args.steps, args.repeat, PRESHEAR, SLAB_LAYERS), "",
+        " then sheared so with each law for %d steps before the timed steps; settled: that"
+        " packing settled with each law under viscous damping for %d steps before the timed"
+        " steps; walls: a slab of the packing, %d spheres thick, between two zplane walls, the"
+        " wall fix the only difference within a ratio)." % (
+            CHUNK, args.steps, args.repeat, PRESHEAR, SETTLE, SLAB_LAYERS), "",
         "| ratio | median of the paired runs' ratios | min | max | of chunk minima |",
         "|---|---|---|---|---|"]
     for (a, b), v in ratios.items():
         ma, mb = chunk_min[(a, b)]
         lines.append("| %s / %s | %.3f | %.3f | %.3f | %.3f |" % (
             a, b, statistics.median(v), min(v), max(v), sum(ma) / sum(mb)))
-    return lines + stats_table(stats)
+    return lines + stats_table(stats) + unconverged_lines()
+
+
+def unconverged_lines():
+    """gran/coulomb iterate: how many timed steps stopped at max_sweeps above the tolerance."""
+    cases = [n for n in UNCONVERGED if " iterate " in CASES[n]["pair"]]
+    if not cases:
+        return []
+    return ["", "gran/coulomb iterate: timed steps that stopped at max_sweeps above the tolerance"
+            " (a warning each), over all runs of the case:", "", "| case | steps |", "|---|---|"] + [
+        "| %s | %d |" % (n, UNCONVERGED[n]) for n in cases]
 
 
 if __name__ == "__main__":
