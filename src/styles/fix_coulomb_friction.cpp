@@ -458,8 +458,14 @@ void FixCoulombFriction::sum_over_ranks(double *values, int n) const
    Lipschitz estimate, as Mazhar et al.'s APGD in Chrono), preconditioned by m_t: from y the
    trial onto_disc(y + m_t u(y) / (L h)); L doubles while 1/2 d.W d > L/2 sum |d|^2 / m_t
    (d = trial - y) and shrinks by 0.9 after each accepted step (never below 1, the largest
-   eigenvalue's lower bound: the preconditioned diagonal is 1), from 1 at each step;
-   the momentum restarts when the gradient at the new iterate points along the step taken. */
+   eigenvalue's lower bound: the preconditioned diagonal is 1), from kLipschitzStart at each
+   step; the momentum restarts when the gradient at the new iterate points along the step taken. */
+namespace {
+// the Lipschitz estimate each step's search starts from: in jammed packings the backtracking from
+// 1 doubled to 4 at most steps, two sweeps of a few per step at rest
+constexpr double kLipschitzStart = 4.0;
+}    // namespace
+
 int FixCoulombFriction::solve_apgd(double h, double &residual)
 {
   const int n = (int) contacts.size();
@@ -475,7 +481,7 @@ int FixCoulombFriction::solve_apgd(double h, double &residual)
   // (each step's search starts from the same estimate, so that its path depends on the step's
   // own data and the stored forces alone, not on the run's earlier steps: a run continued from
   // a restart file takes the path of the run that went straight on, but for round-off)
-  double lipschitz = 1.0;
+  double lipschitz = kLipschitzStart;
   // (y moves only after an accepted step: a backtrack retries from the same y)
   bool extrapolate = false;
   double beta = 0.0;

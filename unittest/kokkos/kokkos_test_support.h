@@ -311,8 +311,10 @@ inline void expect_balance_as_cpu_style(const std::vector<std::string> &pair)
 /* The package's wall fixes (host fixes) next to the Kokkos pair style: two layers on a
    turning zplane, the lower one resting on it, drifting in x against an xplane that slides
    in y by a variable; 500 steps. Forces, torques and both fixes' vectors agree with the CPU
-   pair style's run. `wall` is the fix style with its law's arguments. */
-inline void expect_walls_as_cpu_style(const std::vector<std::string> &pair, const std::string &wall)
+   pair style's run. `wall` is the fix style with its law's arguments; `bound` the relative
+   agreement required (round-off by default). */
+inline void expect_walls_as_cpu_style(const std::vector<std::string> &pair, const std::string &wall,
+                                      double bound = 1e-10)
 {
   struct Outcome {
     PerAtom forces, torques;
@@ -356,11 +358,11 @@ inline void expect_walls_as_cpu_style(const std::vector<std::string> &pair, cons
     return o;
   };
   const Outcome cpu = run({}), kk = run(kokkos_args());
-  EXPECT_LT(max_relative_difference(cpu.forces, kk.forces), 1e-10);
-  EXPECT_LT(max_relative_difference(cpu.torques, kk.torques), 1e-10);
+  EXPECT_LT(max_relative_difference(cpu.forces, kk.forces), bound);
+  EXPECT_LT(max_relative_difference(cpu.torques, kk.torques), bound);
   ASSERT_EQ(cpu.walls.size(), kk.walls.size());
   for (size_t k = 0; k < cpu.walls.size(); k++)
-    EXPECT_NEAR(cpu.walls[k], kk.walls[k], 1e-10 * std::max(std::fabs(cpu.walls[k]), 1e-12))
+    EXPECT_NEAR(cpu.walls[k], kk.walls[k], bound * std::max(std::fabs(cpu.walls[k]), 1e-12))
         << "wall vector " << k;
   // both walls dragged particles: friction dissipation and work (entries 6 and 11 of each
   // vector) well above round-off (here 3e-8 to 2e-6 J, against 3e-7 J of kinetic energy;

@@ -317,7 +317,10 @@ TEST(KokkosCoulombMpi, TwoRanksMatchSerial)
 TEST(KokkosCoulomb, WallFixesAsWithCpuStyle)
 {
   expect_walls_as_cpu_style(pair_lines(), "wall/gran/coulomb hooke 2e3 0.4 damping 0.002 0");
-  expect_walls_as_cpu_style(pair_lines(ITERATE), "wall/gran/coulomb hooke 2e3 0.4 damping 0.002 0");
+  // iterated: the solver stops anywhere within its tolerance, and the two styles' paths part
+  // by round-off (bound as IteratedMatchesCpuStyle's, a hundred times the tolerance)
+  expect_walls_as_cpu_style(pair_lines(ITERATE), "wall/gran/coulomb hooke 2e3 0.4 damping 0.002 0",
+                            100 * TOLERANCE);
 }
 
 // the history fixes of gran/coulomb and gran/coulomb/kk have different styles, so neither
