@@ -1833,6 +1833,71 @@ TEST(JaegerPrune, SlideAcrossAPrunedHistoryLeavesTheSpentSum)
 
 namespace {
 
+/* Two histories of two segments: a slip segment along x from the origin to z0 (slope K, or
+   (1 - delta) K in the second), then a segment of slope 0.9 K at angle `angle` to x up to z1. */
+struct TwoSegments {
+  Point pts[4];
+  Stack st;
+  TwoSegments(const Material &m, double z0, double z1, double angle, double delta) :
+      st{pts, 2, 4}
+  {
+    const double P0 = hertz(m, z0), P1 = hertz(m, z1), dT = 0.9 * m.mu * (P1 - P0);
+    pts[0] = {z0, P0, (1.0 - delta) * m.mu * P0, 0.0};
+    pts[1] = {z1, P1, pts[0].tx + dT * std::cos(angle), dT * std::sin(angle)};
+  }
+};
+
+}    // namespace
+
+/* Why no bound in the pruning's spent costs holds for Jäger's planar rule (bench/HISTORY.md,
+   2026-11-29): a partial slip gives the annulus the direction of its apex spring, and the apex's
+   depth is ill-conditioned where h(g) = K (z' - g) - |w(g)| is nearly flat, i.e. in a slip segment
+   whose trial displacement w runs nearly along it. With w = (L - c, W_y) at the apex g*,
+   L = K (z' - g*), h falls by only about K W_y^2 / (2 L^2) per unit depth there, so a change of
+   the segment's slope by delta K, which moves h by up to delta K (z0 - g), moves the apex by
+   about 2 delta (z0 - g*) L^2 / W_y^2 and turns the slip direction by 2 K delta (z0 - g*) / W_y:
+   with the smallest W_y that keeps the moved apex in the segment, W_y^2 = 2 delta (z0 - g*) L^2
+   / g*, the force after one step differs by O(sqrt(delta)) mu P while the fields differed by
+   O(delta) mu P (L1, field_distance()): no Lipschitz factor, let alone 1, bounds the step, and
+   over delta = 1e-4 ... 1e-8 the ratio grows as delta^(-1/2) (by 100 over the four decades; 50
+   ... 200 allows the derivation's leading-order terms). Collinear (the second segment along x,
+   the steps along x) the step is the spring field's, which never moves fields apart: the force
+   after lies within the fields' distance before. */
+TEST(JaegerPrune, PlanarSlipStepIsNotLipschitz)
+{
+  const Material m = glass();
+  const double K = K_of(m), z0 = 0.5 * kZ, z1 = kZ, g_apex = 0.5 * z0, L = K * (z1 - g_apex);
+  const auto amplification = [&](double delta) {
+    TwoSegments a(m, z0, z1, 0.3, 0.0), b(m, z0, z1, 0.3, delta);
+    const double before = field_distance(m, a.st, b.st);
+    const double Wy = std::sqrt(2.0 * delta * (z0 - g_apex) / g_apex) * L;
+    const double c = Wy * Wy / (L + std::sqrt(L * L - Wy * Wy));    // |w(g*)| = L
+    const Vec2 m_B = {0.9 * K * std::cos(0.3), 0.9 * K * std::sin(0.3)};
+    const Vec2 ds = Vec2{K * (z1 - z0) - c, Wy} - (z1 - z0) * m_B;
+    const StepResult ra = step(m, a.st, z1, ds, 0.0), rb = step(m, b.st, z1, ds, 0.0);
+    EXPECT_EQ(ra.kind, STEP_SLIP);
+    EXPECT_EQ(rb.kind, STEP_SLIP);
+    const double after = dist(ra.T, rb.T.x, rb.T.y);
+    std::printf("[ measure  ] planar slip step, delta %.0e: |dT| after %.3e mu P, fields' distance "
+                "before %.3e mu P: %.4g times\n",
+                delta, after / (m.mu * ra.P), before / (m.mu * ra.P), after / before);
+    return after / before;
+  };
+  const double coarse = amplification(1e-4), fine = amplification(1e-8);
+  EXPECT_GT(coarse, 1.0);
+  EXPECT_GE(fine / coarse, 50.0);
+  EXPECT_LE(fine / coarse, 200.0);
+  for (double dx : {-0.3, -0.01, 0.01, 0.2, 0.6}) {
+    TwoSegments a(m, z0, z1, 0.0, 0.0), b(m, z0, z1, 0.0, 1e-4);
+    const double before = field_distance(m, a.st, b.st);
+    const StepResult ra = step(m, a.st, z1, {dx * K * kZ, 0.0}, 0.0);
+    const StepResult rb = step(m, b.st, z1, {dx * K * kZ, 0.0}, 0.0);
+    EXPECT_LE(dist(ra.T, rb.T.x, rb.T.y), before * (1.0 + 1e-6)) << dx;
+  }
+}
+
+namespace {
+
 /* The pruning test's bound, 2 G* [|du_mid| w_hi + max(|du_mid|, |du_lo|) w_lo + |du_lo| a_lo]
    (jaeger_contact.h, struct Removal), summed at once as the rule states it, for the point
    below the top of `st`. */
