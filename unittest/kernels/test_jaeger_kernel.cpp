@@ -1776,8 +1776,8 @@ void print_field_run(const char *what, double prune, const FieldRun &r)
 {
   std::printf("[ measure  ] %s, prune %.0e: max |T - T_exact| %.2e mu P (%.2f prune mu P_r), "
               "beyond the spent sum by up to %.2e mu P at %ld steps (%ld not partial slips); "
-              "field distance beyond it by up to %.2e mu P (%.3g times it); |dT| / field distance up "
-              "to %.4f\n",
+              "field distance beyond it by up to %.2e mu P (%.3g times it); |dT| / field "
+              "distance up to %.4f\n",
               what, prune, r.max_err, r.max_over_tol, r.max_excess, r.excess_steps,
               r.excess_not_slip, r.max_field_excess, r.max_field_over_spent,
               r.max_force_over_field);
