@@ -158,16 +158,18 @@ namespace jaeger {
 
   /* What the pruning rule has spent of a contact's error budget (2 doubles the caller keeps
      with the history; zero for a new contact): `force`, a bound on how far every later
-     tangential force may lie from the one of the unpruned history, and `shift`, a bound on how
-     far any spring's displacement may lie from its unpruned one, both summed over the removals
+     tangential force may lie from the one of the unpruned history along collinear movements
+     (not on turning paths: prune_points()), and `shift`, a bound on how far any spring's
+     displacement may lie from its unpruned one there, both summed over the removals
      since the contact last opened and lowered where a full slide brings the two fields together
      (see prune_points() and full_slide_restores()). */
   struct PruneSpent {
     double force, shift;
   };
 
-  /* The pruning tolerance of the styles' default (keyword prune): a contact's removals together
-     never move a later force by more than 1e-3 mu P (P: the normal force of the last removal). */
+  /* The pruning tolerance of the styles' default (keyword prune): along collinear movements a
+     contact's removals together never move a later force by more than 1e-3 mu P (P: the normal
+     force of the last removal). */
   constexpr double kDefaultPrune = 1e-3;
   /* The rule prunes a history once it is longer than kPruneLength + kPruneSlack points, back to
      kPruneLength: shorter histories cost little memory, and the search costs O(length), paid
@@ -183,8 +185,9 @@ namespace jaeger {
        du_mid at z_mid, du_lo at z_lo) and by du_lo for every spring below z_lo (the shift from
        hi to them); the springs above hi keep theirs. Elastic-perfectly-plastic springs with a
        convex yield circle, driven by the same movement, never move further apart (the return to
-       the circle is a projection; springs that leave re-enter at zero in both), so no later force
-       of the contact can differ by more than the field's L1 distance 2 G* integral |du| dx <=
+       the circle is a projection; springs that leave re-enter at zero in both), so along
+       collinear movements (where the kernel is that spring field) no later force of the contact
+       can differ by more than the field's L1 distance 2 G* integral |du| dx <=
        2 G* [|du_mid| (a_hi - a_mid) + max(|du_mid|, |du_lo|) (a_mid - a_lo) + |du_lo| a_lo]:
        the `bound`, and no spring by more than `sup` = max(|du_mid|, |du_lo|). For a reversal of
        tangential amplitude dT the bound is of order (dT / mu P)^2 mu P: decaying vibrations
@@ -350,11 +353,15 @@ namespace jaeger {
        within prune mu P (P: the current normal force); each removal adds its bound to
        spent.force and its largest spring shift to spent.shift. Any interior point may go, so the chains of nested reversals that a
        decaying vibration under load leaves lose their smallest, whose bounds fall geometrically
-       with the amplitude: their sum stays within the budget. Whole-run bound: the removals' field
-       distances add (triangle inequality) and never grow afterwards (the springs' projection),
-       so at every later step the force lies within spent.force of the unpruned history's, and
-       the rule keeps spent.force within prune mu P of its last removal. U_t is then taken from
-       the whole history. Returns the number removed. */
+       with the amplitude: their sum stays within the budget. Whole-run bound, collinear
+       movements: the removals' field distances add (triangle inequality) and never grow
+       afterwards (the springs' projection), so at every later step the force lies within
+       spent.force of the unpruned history's, and the rule keeps spent.force within prune mu P
+       of its last removal. Turning paths have no such bound: a partial slip gives the annulus
+       its apex spring's direction, whose apex depth can be ill-conditioned, so one step can
+       turn a difference delta of the fields into O(sqrt(delta)) of the forces (test
+       JaegerPrune.PlanarSlipStepIsNotLipschitz). U_t is then taken from the whole history.
+       Returns the number removed. */
     DEMC_FN int prune_points(const Material &mat, Stack &st, double prune, PruneSpent &spent,
                              StepResult &res)
     {

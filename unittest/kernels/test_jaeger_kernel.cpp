@@ -1567,21 +1567,22 @@ void print_prune_run(const char *what, double prune, const PruneRun &r)
               r.pruned, r.restores);
 }
 
-/* Loading under a tangential vibration: the overlap grows by a quarter over the path while the
-   tangential force oscillates with decaying amplitude about a mean that turns (turning) or not;
-   every reversal leaves a point on a rising history. */
-std::vector<Move> loaded_vibration(const Material &m, bool collinear, int periods)
+/* Loading under a tangential vibration: the overlap grows by `load` of itself over the path while
+   the tangential shift oscillates with amplitude `amp` K z (falling by `decay` a period) about a
+   mean that turns (turning) or not; every reversal leaves a point on a rising history. */
+std::vector<Move> loaded_vibration(const Material &m, bool collinear, int periods,
+                                   double amp = 0.08, double decay = 0.98, double load = 0.25)
 {
   const double K = K_of(m);
   std::vector<Move> path = {{kZ, 0.2 * K * kZ, 0.0}};
   double s_prev = 0.0;
   const int n = 40 * periods;
   for (int i = 1; i <= n; ++i) {
-    const double t = i / 40.0, amp = 0.08 * K * kZ * std::pow(0.98, t);
-    const double s = amp * std::sin(2.0 * M_PI * t), ds = s - s_prev;
+    const double t = i / 40.0, a = amp * K * kZ * std::pow(decay, t);
+    const double s = a * std::sin(2.0 * M_PI * t), ds = s - s_prev;
     s_prev = s;
     const double ang = collinear ? 0.0 : 0.5 * std::sin(2.0 * M_PI * 0.05 * t);
-    path.push_back({kZ * (1.0 + 0.25 * i / n), ds * std::cos(ang), ds * std::sin(ang)});
+    path.push_back({kZ * (1.0 + load * i / n), ds * std::cos(ang), ds * std::sin(ang)});
   }
   return path;
 }
@@ -1672,6 +1673,226 @@ TEST(JaegerPrune, DecayingVibrationPlateaus)
     EXPECT_GT(r.n_exact.back(), r.n_exact[2 * third] + 100);
     EXPECT_LE(r.max_excess, 0.0);
     EXPECT_LE(r.max_over_tol, 1.0);
+  }
+}
+
+namespace {
+
+/* `path`, then a slide at its last overlap, `steps` steps of 3e-4 K z each at `angle` to x. */
+std::vector<Move> then_slide(const Material &m, std::vector<Move> path, double angle, int steps)
+{
+  const double z = path.back().z, d = 3e-4 * K_of(m) * z;
+  for (int i = 0; i < steps; ++i) path.push_back({z, d * std::cos(angle), d * std::sin(angle)});
+  return path;
+}
+
+/* The spring field of a history (the method of dimensionality reduction), written apart from the
+   kernel: the displacements u(x) = s - s*(x^2/R) of the springs at the radii x (ascending, within
+   the contact), from the segments' slopes kappa dT/dP, walked from the top (u = 0) down. */
+std::vector<Vec2> spring_field(const Material &m, const Stack &st, const std::vector<double> &x)
+{
+  std::vector<Vec2> u(x.size());
+  const double kappa = m.Estar / m.Gstar;
+  const auto slope = [&](int k) {
+    const Point hi = st.pts[k], lo = k > 0 ? st.pts[k - 1] : Point{0.0, 0.0, 0.0, 0.0};
+    const double f = kappa / (hi.P - lo.P);
+    return Vec2{f * (hi.tx - lo.tx), f * (hi.ty - lo.ty)};
+  };
+  int k = st.n - 1;
+  Vec2 d = {0.0, 0.0};    // s - s*(z_k)
+  for (std::size_t i = x.size(); i-- > 0;) {
+    const double g = x[i] * x[i] / m.R;
+    while (k > 0 && g < st.pts[k - 1].z) {
+      d = d + (st.pts[k].z - st.pts[k - 1].z) * slope(k);
+      --k;
+    }
+    u[i] = d + (st.pts[k].z - g) * slope(k);
+  }
+  return u;
+}
+
+/* The L1 distance of two histories' spring fields at the same overlap, 2 G* integral |du| dx: the
+   midpoint rule with 8 nodes on each interval between the radii of the two histories' points,
+   where du is linear in x^2 (smooth), so that a narrow band of difference is resolved too. */
+double field_distance(const Material &m, const Stack &a, const Stack &b)
+{
+  std::vector<double> ends = {0.0};
+  for (const Stack *st : {&a, &b})
+    for (int k = 0; k < st->n; ++k) ends.push_back(std::sqrt(m.R * st->pts[k].z));
+  std::sort(ends.begin(), ends.end());
+  std::vector<double> x, w;
+  for (std::size_t j = 1; j < ends.size(); ++j)
+    for (int i = 0; i < 8; ++i) {
+      x.push_back(ends[j - 1] + (i + 0.5) / 8.0 * (ends[j] - ends[j - 1]));
+      w.push_back((ends[j] - ends[j - 1]) / 8.0);
+    }
+  const std::vector<Vec2> ua = spring_field(m, a, x), ub = spring_field(m, b, x);
+  double sum = 0.0;
+  for (std::size_t i = 0; i < x.size(); ++i)
+    sum += w[i] * std::hypot(ua[i].x - ub[i].x, ua[i].y - ub[i].y);
+  return 2.0 * m.Gstar * sum;
+}
+
+/* The pruned contact against the exact one along `path`, with the distance of their spring
+   fields at every step. */
+struct FieldRun {
+  double max_err = 0.0, max_excess = 0.0;    // as in PruneRun
+  double max_field_excess = 0.0;    // largest (field distance - spent.force) / (mu P)
+  double max_field_over_spent = 0.0;    // largest field distance / spent.force
+  double max_force_over_field = 0.0;    // largest |T - T_exact| / field distance
+  double max_over_tol = 0.0;    // largest |T - T_exact| / (prune mu P) (P at the removals, below)
+  long excess_steps = 0;      // steps at which the force left the spent sum
+  long excess_not_slip = 0;   // ... of them, steps that were not partial slips in both contacts
+};
+
+FieldRun run_with_fields(const Material &m, const std::vector<Move> &path, double prune)
+{
+  Contact exact(m, 8 * path.size() + 8), pruned(m, 8 * path.size() + 8);
+  pruned.prune = prune;
+  FieldRun out;
+  double P_r = 0.0;
+  for (const Move &mv : path) {
+    const StepResult re = exact.go(mv.z, mv.dx, mv.dy), rp = pruned.go(mv.z, mv.dx, mv.dy);
+    const double muP = m.mu * hertz(m, mv.z), rounding = 4.0 * demc::jaeger::detail::kEps * muP;
+    if (rp.pruned > 0) P_r = std::max(P_r, rp.P);
+    const double err = dist(pruned.T(), exact.T().x, exact.T().y);
+    const double field = field_distance(m, pruned.st, exact.st);
+    out.max_err = std::max(out.max_err, err / muP);
+    out.max_excess = std::max(out.max_excess, (err - pruned.spent.force - rounding) / muP);
+    out.max_field_excess = std::max(out.max_field_excess, (field - pruned.spent.force) / muP);
+    if (pruned.spent.force > 0.0)
+      out.max_field_over_spent = std::max(out.max_field_over_spent, field / pruned.spent.force);
+    if (err > rounding) out.max_force_over_field = std::max(out.max_force_over_field, err / field);
+    if (P_r > 0.0) out.max_over_tol = std::max(out.max_over_tol, err / (prune * m.mu * P_r));
+    if (err > pruned.spent.force + rounding) {
+      ++out.excess_steps;
+      if (re.kind != STEP_SLIP || rp.kind != STEP_SLIP) ++out.excess_not_slip;
+    }
+  }
+  return out;
+}
+
+void print_field_run(const char *what, double prune, const FieldRun &r)
+{
+  std::printf("[ measure  ] %s, prune %.0e: max |T - T_exact| %.2e mu P (%.2f prune mu P_r), "
+              "beyond the spent sum by up to %.2e mu P at %ld steps (%ld not partial slips); "
+              "field distance beyond it by up to %.2e mu P (%.3g times it); |dT| / field "
+              "distance up to %.4f\n",
+              what, prune, r.max_err, r.max_over_tol, r.max_excess, r.excess_steps,
+              r.excess_not_slip, r.max_field_excess, r.max_field_over_spent,
+              r.max_force_over_field);
+}
+
+}    // namespace
+
+/* Issue 54's open item, reproduced on one contact: a collinear loaded vibration (its history pruned
+   along x), then a slide at its last overlap. Along x the path stays collinear, the kernel is the
+   spring field and the whole-run bound is proven: the fields' L1 distance, measured spring by
+   spring (spring_field(), apart from the kernel), and so the force error stay within the spent
+   sum. Across (at right angles) Jäger's planar slip step gives the whole slipping annulus the
+   direction e = (s' - s*(z*)) / |s' - s*(z*)| of its apex spring alone: the two histories'
+   difference at that one spring is copied, scaled by (z' - g) / (z' - z*), onto every spring above
+   it, springs that were equal in both, so the fields' L1 distance, and the force error with it,
+   leave the spent sum while the apex crosses the pruned points (bench/HISTORY.md, 2026-11-29). No
+   bound in the spent costs holds for the planar rule (doc/pair_gran_jaeger.rst): the across cases
+   assert the excursion (with the field distance beyond the spent sum too, so it is the fields that
+   part, not a force read wrong), that it happens only at partial slip steps, and that the force
+   error never exceeds the fields' distance (T = 2 G* integral u dx; 1e-3 allows the midpoint
+   rule of field_distance()). When a bound for the planar rule is
+   found, the excursions are to become EXPECT_LE. */
+TEST(JaegerPrune, SlideAcrossAPrunedHistoryLeavesTheSpentSum)
+{
+  const Material m = glass();
+  const std::vector<Move> loaded = loaded_vibration(m, true, 100);
+  for (double prune : {1e-5, demc::jaeger::kDefaultPrune}) {
+    const FieldRun r = run_with_fields(m, then_slide(m, loaded, 0.0, 1500), prune);
+    print_field_run("loaded vibration, then a slide along it", prune, r);
+    EXPECT_LE(r.max_excess, 0.0) << prune;
+    EXPECT_LE(r.max_field_over_spent, 1.0) << prune;
+    EXPECT_LE(r.max_over_tol, 1.0) << prune;
+  }
+  struct Across {
+    const char *what;
+    std::vector<Move> path;
+    double prune;
+  };
+  const Across cases[] = {
+      {"loaded vibration, then a slide across it", then_slide(m, loaded, 0.5 * M_PI, 1500), 1e-5},
+      {"steady loaded vibration, then a slide across it",
+       then_slide(m, loaded_vibration(m, true, 100, 0.3, 1.0, 0.05), 0.5 * M_PI, 1500),
+       demc::jaeger::kDefaultPrune}};
+  for (const Across &c : cases) {
+    const FieldRun r = run_with_fields(m, c.path, c.prune);
+    print_field_run(c.what, c.prune, r);
+    EXPECT_GT(r.max_excess, 0.0) << c.what;
+    EXPECT_GT(r.max_field_over_spent, 1.0) << c.what;
+    EXPECT_EQ(r.excess_not_slip, 0) << c.what;
+    EXPECT_LE(r.max_force_over_field, 1.0 + 1e-3) << c.what;
+  }
+}
+
+namespace {
+
+/* Two histories of two segments: a slip segment along x from the origin to z0 (slope K, or
+   (1 - delta) K in the second), then a segment of slope 0.9 K at angle `angle` to x up to z1. */
+struct TwoSegments {
+  Point pts[4];
+  Stack st;
+  TwoSegments(const Material &m, double z0, double z1, double angle, double delta) :
+      st{pts, 2, 4}
+  {
+    const double P0 = hertz(m, z0), P1 = hertz(m, z1), dT = 0.9 * m.mu * (P1 - P0);
+    pts[0] = {z0, P0, (1.0 - delta) * m.mu * P0, 0.0};
+    pts[1] = {z1, P1, pts[0].tx + dT * std::cos(angle), dT * std::sin(angle)};
+  }
+};
+
+}    // namespace
+
+/* Why no bound in the pruning's spent costs holds for Jäger's planar rule (bench/HISTORY.md,
+   2026-11-29): a partial slip gives the annulus the direction of its apex spring, and the apex's
+   depth is ill-conditioned where h(g) = K (z' - g) - |w(g)| is nearly flat, i.e. in a slip segment
+   whose trial displacement w runs nearly along it. With w = (L - c, W_y) at the apex g*,
+   L = K (z' - g*), h falls by only about K W_y^2 / (2 L^2) per unit depth there, so a change of
+   the segment's slope by delta K, which moves h by up to delta K (z0 - g), moves the apex by
+   about 2 delta (z0 - g*) L^2 / W_y^2 and turns the slip direction by 2 K delta (z0 - g*) / W_y:
+   with the smallest W_y that keeps the moved apex in the segment, W_y^2 = 2 delta (z0 - g*) L^2
+   / g*, the force after one step differs by O(sqrt(delta)) mu P while the fields differed by
+   O(delta) mu P (L1, field_distance()): no Lipschitz factor, let alone 1, bounds the step, and
+   over delta = 1e-4 ... 1e-8 the ratio grows as delta^(-1/2) (by 100 over the four decades; 50
+   ... 200 allows the derivation's leading-order terms). Collinear (the second segment along x,
+   the steps along x) the step is the spring field's, which never moves fields apart: the force
+   after lies within the fields' distance before. */
+TEST(JaegerPrune, PlanarSlipStepIsNotLipschitz)
+{
+  const Material m = glass();
+  const double K = K_of(m), z0 = 0.5 * kZ, z1 = kZ, g_apex = 0.5 * z0, L = K * (z1 - g_apex);
+  const auto amplification = [&](double delta) {
+    TwoSegments a(m, z0, z1, 0.3, 0.0), b(m, z0, z1, 0.3, delta);
+    const double before = field_distance(m, a.st, b.st);
+    const double Wy = std::sqrt(2.0 * delta * (z0 - g_apex) / g_apex) * L;
+    const double c = Wy * Wy / (L + std::sqrt(L * L - Wy * Wy));    // |w(g*)| = L
+    const Vec2 m_B = {0.9 * K * std::cos(0.3), 0.9 * K * std::sin(0.3)};
+    const Vec2 ds = Vec2{K * (z1 - z0) - c, Wy} - (z1 - z0) * m_B;
+    const StepResult ra = step(m, a.st, z1, ds, 0.0), rb = step(m, b.st, z1, ds, 0.0);
+    EXPECT_EQ(ra.kind, STEP_SLIP);
+    EXPECT_EQ(rb.kind, STEP_SLIP);
+    const double after = dist(ra.T, rb.T.x, rb.T.y);
+    std::printf("[ measure  ] planar slip step, delta %.0e: |dT| after %.3e mu P, fields' distance "
+                "before %.3e mu P: %.4g times\n",
+                delta, after / (m.mu * ra.P), before / (m.mu * ra.P), after / before);
+    return after / before;
+  };
+  const double coarse = amplification(1e-4), fine = amplification(1e-8);
+  EXPECT_GT(coarse, 1.0);
+  EXPECT_GE(fine / coarse, 50.0);
+  EXPECT_LE(fine / coarse, 200.0);
+  for (double dx : {-0.3, -0.01, 0.01, 0.2, 0.6}) {
+    TwoSegments a(m, z0, z1, 0.0, 0.0), b(m, z0, z1, 0.0, 1e-4);
+    const double before = field_distance(m, a.st, b.st);
+    const StepResult ra = step(m, a.st, z1, {dx * K * kZ, 0.0}, 0.0);
+    const StepResult rb = step(m, b.st, z1, {dx * K * kZ, 0.0}, 0.0);
+    EXPECT_LE(dist(ra.T, rb.T.x, rb.T.y), before * (1.0 + 1e-6)) << dx;
   }
 }
 
