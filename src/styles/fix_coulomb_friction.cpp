@@ -373,7 +373,7 @@ void FixCoulombFriction::decide_run_step(double h)
   pair->last_step_repeated();
 }
 
-/* decide_run_step()'s report: the residual (residual_of()) and the friction's virial, from
+/* decide_run_step()'s report: the residual (as the solver's) and the friction's virial, from
    the decisions in the histories */
 double FixCoulombFriction::report_run_step(double h)
 {
@@ -410,32 +410,61 @@ Vec3 FixCoulombFriction::warm_start(const Contact &c, const Solution &s) const
 }
 
 /* ----------------------------------------------------------------------
-   the solver's building blocks: u(F), the relative tangential
-   velocities after the kick with the friction forces F (one exchange: a
-   sweep), and the residual of F: the largest force change that deciding one
-   contact alone with the others' forces fixed would make, over all ranks,
-   relative to the largest mu F_N of the system
+   the solver's building blocks: the friction totals of the forces F (one
+   exchange: a sweep) as each atom's velocity changes per unit time (rates),
+   from which each contact's u(F), the relative tangential velocity after the
+   kick, is gathered from its two atoms' rows alone; and the residual of F:
+   the largest force change that deciding one contact alone with the others'
+   forces fixed would make, over all ranks, relative to the largest mu F_N of
+   the system
 ------------------------------------------------------------------------- */
 
-void FixCoulombFriction::evaluate(const std::vector<Vec3> &force, std::vector<Vec3> &u, double h)
+void FixCoulombFriction::totals_to_rates()
+{
+  const size_t nall = atom_rows.size();
+  rates.resize(6 * nall);
+  for (size_t i = 0; i < nall; i++) {
+    const double *t = &total[6 * i];
+    double *r = &rates[6 * i];
+    for (int d = 0; d < 3; d++) {
+      r[d] = atom_rows[i].inv_m * t[d];
+      r[3 + d] = atom_rows[i].inv_I * t[3 + d];
+    }
+  }
+}
+
+// the change of contact c's relative tangential velocity over the kick, from the atoms' rates
+inline Vec3 FixCoulombFriction::rates_kick(const SolverRow &c, double h) const
+{
+  auto kick_at = [this, &c](int k, double arm) {
+    const double *r = &rates[6 * k];
+    return cf::surface_kick(vec(r), vec(r + 3), 1.0, 1.0, arm, c.n);
+  };
+  const Vec3 kp = kick_at(c.p, c.arm_p);
+  const Vec3 dq = c.q >= 0 ? kick_at(c.q, -c.arm_q) - kp : -kp;
+  return h * cf::tangential_part(dq, c.n);
+}
+
+/* the solver's start: the warm start gamma, its velocities u_gamma and residual (returned) in
+   one sweep; y the same */
+double FixCoulombFriction::start_iterates(double h)
 {
   std::fill(total.begin(), total.end(), 0.0);
   const int n = (int) contacts.size();
-  for (int k = 0; k < n; k++) add_to_totals(contacts[k], force[k]);
-  exchange(true);
-  for (int k = 0; k < n; k++) u[k] = velocity_after(k, h);
-}
-
-double FixCoulombFriction::residual_of(const std::vector<Vec3> &force, const std::vector<Vec3> &u,
-                                       double h) const
-{
-  double local = 0.0;
-  const int n = (int) contacts.size();
   for (int k = 0; k < n; k++) {
-    local = std::max(local, cf::contact_residual(force[k], u[k], solved[k].inv_mass,
-                                                 contacts[k].limit, h));
+    gamma[k] = warm_start(contacts[k], solved[k]);
+    add_to_totals(rows[k], gamma[k]);
   }
-  return global_residual(local);
+  exchange(true);
+  totals_to_rates();
+  double worst = 0.0;
+  for (int k = 0; k < n; k++) {
+    const SolverRow &r = rows[k];
+    y[k] = gamma[k];
+    u_y[k] = u_gamma[k] = r.v_free + rates_kick(r, h);
+    worst = std::max(worst, cf::contact_residual(gamma[k], u_gamma[k], r.inv_mass, r.limit, h));
+  }
+  return global_residual(worst);
 }
 
 // the residual over all ranks from this rank's largest contact residual
@@ -470,13 +499,9 @@ int FixCoulombFriction::solve_apgd(double h, double &residual)
 {
   const int n = (int) contacts.size();
   for (auto *a : {&gamma, &u_gamma, &y, &u_y, &trial, &u_trial}) a->resize(n);
-  for (int k = 0; k < n; k++) gamma[k] = warm_start(contacts[k], solved[k]);
-  evaluate(gamma, u_gamma, h);
-  int sweeps = 1;
-  residual = residual_of(gamma, u_gamma, h);
-  y = gamma;
-  u_y = u_gamma;
   make_rows();
+  residual = start_iterates(h);
+  int sweeps = 1;
   double theta = 1.0;
   // (each step's search starts from the same estimate, so that its path depends on the step's
   // own data and the stored forces alone, not on the run's earlier steps: a run continued from
@@ -540,6 +565,7 @@ void FixCoulombFriction::step_to_trials(double step, double h, bool extrapolate,
     add_to_totals(r, trial[k]);
   }
   exchange(true);
+  totals_to_rates();
 }
 
 /* The second pass: each contact's velocity after the kick with the trial forces; the step's
@@ -553,7 +579,7 @@ double FixCoulombFriction::measure_trials(double h, double *sums)
   const int n = (int) contacts.size();
   for (int k = 0; k < n; k++) {
     const SolverRow &r = rows[k];
-    u_trial[k] = r.v_free + friction_kick(r, h);
+    u_trial[k] = r.v_free + rates_kick(r, h);
     // (weight: a contact listed on two ranks, newton off, counts half on each)
     const Vec3 d = trial[k] - y[k];
     sums[0] += r.weight * demc::dot(d, u_y[k] - u_trial[k]) / h;
@@ -657,7 +683,7 @@ double FixCoulombFriction::add_totals(double h)
    the friction totals to the owned atoms (not to frozen ones), the virial,
    the dissipated work, the contacts' histories; after_kick: each contact's
    velocity after the kick from the totals first, and the residual
-   (residual_of()) of the direct treatment
+   (as the solver's) of the direct treatment
 ------------------------------------------------------------------------- */
 
 void FixCoulombFriction::apply(double h, bool advance, bool after_kick, int sweeps,
@@ -749,7 +775,7 @@ void FixCoulombFriction::unpack_reverse_comm(int n, int *list, double *buf)
 
 double FixCoulombFriction::memory_usage()
 {
-  double bytes = (double) total.capacity() * sizeof(double) +
+  double bytes = (double) (total.capacity() + rates.capacity()) * sizeof(double) +
       (double) atom_rows.capacity() * sizeof(AtomRow);
   for (const auto *a : {&gamma, &u_gamma, &y, &u_y, &trial, &u_trial})
     bytes += (double) a->capacity() * sizeof(Vec3);

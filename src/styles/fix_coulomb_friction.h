@@ -141,6 +141,9 @@ class FixCoulombFriction : public Fix {
   // the friction forces and torques per atom (6 a row, local and ghost): this rank's
   // contributions, then (exchange()) the totals over all ranks (ghosts: their owner's)
   std::vector<double> total;
+  // the iterated solver's totals as velocity changes per unit time (6 a row: 1/m f, 1/I t):
+  // a contact's gather reads its two atoms' rows here alone
+  std::vector<double> rates;
   // the iterates of the Jacobi-type methods (per contact): forces and the velocities after
   // the kick they give
   std::vector<demc::Vec3> gamma, u_gamma, y, u_y, trial, u_trial;
@@ -186,9 +189,9 @@ class FixCoulombFriction : public Fix {
   template <class Row> demc::Vec3 friction_kick(const Row &c, double h) const;
   demc::Vec3 warm_start(const Contact &c, const Solution &s) const;
   int solve_apgd(double h, double &residual);
-  void evaluate(const std::vector<demc::Vec3> &force, std::vector<demc::Vec3> &u, double h);
-  double residual_of(const std::vector<demc::Vec3> &force, const std::vector<demc::Vec3> &u,
-                     double h) const;
+  void totals_to_rates();
+  demc::Vec3 rates_kick(const SolverRow &c, double h) const;
+  double start_iterates(double h);
   double global_residual(double local) const;
   void step_to_trials(double step, double h, bool extrapolate, double beta);
   void make_rows();
