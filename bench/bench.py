@@ -135,7 +135,8 @@ SHEARED = "newton off\nread_restart {restart}\ncomm_modify vel yes\n" + NEIGHBOR
 # from it. The damping (0.02 kg/s on spheres of about 9e-6 kg) takes the kinetic energy down by
 # about exp(-27) over SETTLE steps, at any size.
 SETTLE = 600
-SETTLED_PREPARE = HEADER + "read_data {data}\n" + NEIGHBOR + "{pair}\n" + """fix integrate all nve/sphere
+SETTLED_PREPARE = HEADER + "read_data {data}\n" + NEIGHBOR + "{pair}\n" + """\
+fix integrate all nve/sphere
 fix calm all viscous 0.02
 timestep 1e-5
 thermo 100

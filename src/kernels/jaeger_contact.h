@@ -350,18 +350,18 @@ namespace jaeger {
     /* The pruning rule, after a push onto a history longer than kPruneLength + kPruneSlack
        points: remove the points whose removals cost the least (their bounds; one pass,
        cheapest_removals()), down to kPruneLength points, while the contact's spent budget stays
-       within prune mu P (P: the current normal force); each removal adds its bound to
-       spent.force and its largest spring shift to spent.shift. Any interior point may go, so the chains of nested reversals that a
-       decaying vibration under load leaves lose their smallest, whose bounds fall geometrically
-       with the amplitude: their sum stays within the budget. Whole-run bound, collinear
-       movements: the removals' field distances add (triangle inequality) and never grow
-       afterwards (the springs' projection), so at every later step the force lies within
-       spent.force of the unpruned history's, and the rule keeps spent.force within prune mu P
-       of its last removal. Turning paths have no such bound: a partial slip gives the annulus
-       its apex spring's direction, whose apex depth can be ill-conditioned, so one step can
-       turn a difference delta of the fields into O(sqrt(delta)) of the forces (test
-       JaegerPrune.PlanarSlipStepIsNotLipschitz). U_t is then taken from the whole history.
-       Returns the number removed. */
+       within prune mu P (P: the current normal force); each removal adds its bound to spent.force
+       and its largest spring shift to spent.shift. Any interior point may go, so the chains of
+       nested reversals that a decaying vibration under load leaves lose their smallest, whose
+       bounds fall geometrically with the amplitude: their sum stays within the budget. Whole-run
+       bound, collinear movements: the removals' field distances add (triangle inequality) and never
+       grow afterwards (the springs' projection), so at every later step the force lies within
+       spent.force of the unpruned history's, and the rule keeps spent.force within prune mu P of
+       its last removal. Turning paths have no such bound: a partial slip gives the annulus its apex
+       spring's direction, whose apex depth can be ill-conditioned, so one step can turn a
+       difference delta of the fields into O(sqrt(delta)) of the forces (test
+       JaegerPrune.PlanarSlipStepIsNotLipschitz). U_t is then taken from the whole history. Returns
+       the number removed. */
     DEMC_FN int prune_points(const Material &mat, Stack &st, double prune, PruneSpent &spent,
                              StepResult &res)
     {

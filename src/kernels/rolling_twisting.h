@@ -111,19 +111,19 @@ namespace resistance {
     double dt;
   };
 
-  /* One step's outcome. Energies of the two springs together: stored at t+dt (1/2 k |xi|^2
-     + 1/2 k theta^2), the work the particles did on the resistance over the step, and the
-     energy dissipated, work minus the change of the stored energy, of which `damped` went
-     into the dashpots (where a limit capped a spring, the cap's cut taken from its dashpot:
-     detail::book_capped_damping()). The work is the trapezoid
-     -dt (v_r . (f_0 + f_r) + w_t (M_0 + M)) / 2 of the resistance at the start of the step (f_0 = -k xi - gamma v_r, M_0 = -k theta -
-     gamma w_t: the last step's, as the carried springs hold its elastic part, with this
-     step's rates in the dashpots) and at its end: velocity-Verlet changes the kinetic
-     energy by the mean of a step's two forces over its displacement (up to a term that
-     telescopes), so that an elastic step dissipates exactly its dashpot's share and the
-     balance closes to second order in dt (the end-of-step torque alone leaves 1/2 k du^2
-     per step, a drift of first order). (marshall: both stored energies with this step's
-     stiffness; the change of stiffness with the contact radius is not counted here.) */
+  /* One step's outcome. Energies of the two springs together: stored at t+dt (1/2 k |xi|^2 + 1/2 k
+     theta^2), the work the particles did on the resistance over the step, and the energy
+     dissipated, work minus the change of the stored energy, of which `damped` went into the
+     dashpots (where a limit capped a spring, the cap's cut taken from its dashpot:
+     detail::book_capped_damping()). The work is the trapezoid -dt (v_r . (f_0 + f_r) +
+     w_t (M_0 + M)) / 2 of the resistance at the start of the step (f_0 = -k xi - gamma v_r, M_0 =
+     -k theta - gamma w_t: the last step's, as the carried springs hold its elastic part, with this
+     step's rates in the dashpots) and at its end: velocity-Verlet changes the kinetic energy by the
+     mean of a step's two forces over its displacement (up to a term that telescopes), so that an
+     elastic step dissipates exactly its dashpot's share and the balance closes to second order in
+     dt (the end-of-step torque alone leaves 1/2 k du^2 per step, a drift of first order).
+     (marshall: both stored energies with this step's stiffness; the change of stiffness with the
+     contact radius is not counted here.) */
   struct Result {
     Vec3 torque;          // on p; q gets -torque
     Vec3 f_roll;          // the rolling resistance force f_r (LAMMPS's fr)

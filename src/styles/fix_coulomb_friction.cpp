@@ -226,18 +226,24 @@ inline Vec3 FixCoulombFriction::velocity_free(const Contact &c) const
   return cf::tangential_part(vq - vp, c.n);
 }
 
-/* the change of the relative tangential velocity over the kick that the friction totals give */
-template <class Row>
-inline Vec3 FixCoulombFriction::friction_kick(const Row &c, double h) const
+namespace {
+/* the change of contact c's relative tangential velocity over a kick of length h, from
+   kick_at(k, arm): the velocity change per unit time of atom k's surface point at arm n */
+template <class Row, class KickAt> Vec3 relative_kick(const Row &c, double h, KickAt kick_at)
 {
-  auto kick_at = [this, &c](int k, double arm) {
-    const double *s = &total[6 * k];
-    return cf::surface_kick(vec(s), vec(s + 3), atom_rows[k].inv_m, atom_rows[k].inv_I, arm,
-                            c.n);
-  };
   const Vec3 kp = kick_at(c.p, c.arm_p);
   const Vec3 dq = c.q >= 0 ? kick_at(c.q, -c.arm_q) - kp : -kp;
   return h * cf::tangential_part(dq, c.n);
+}
+}    // namespace
+
+/* the change of the relative tangential velocity over the kick that the friction totals give */
+inline Vec3 FixCoulombFriction::friction_kick(const Contact &c, double h) const
+{
+  return relative_kick(c, h, [this, &c](int k, double arm) {
+    const double *s = &total[6 * k];
+    return cf::surface_kick(vec(s), vec(s + 3), atom_rows[k].inv_m, atom_rows[k].inv_I, arm, c.n);
+  });
 }
 
 /* ---------------------------------------------------------------------- */
@@ -436,13 +442,10 @@ void FixCoulombFriction::totals_to_rates()
 // the change of contact c's relative tangential velocity over the kick, from the atoms' rates
 inline Vec3 FixCoulombFriction::rates_kick(const SolverRow &c, double h) const
 {
-  auto kick_at = [this, &c](int k, double arm) {
+  return relative_kick(c, h, [this, &c](int k, double arm) {
     const double *r = &rates[6 * k];
     return cf::surface_kick(vec(r), vec(r + 3), 1.0, 1.0, arm, c.n);
-  };
-  const Vec3 kp = kick_at(c.p, c.arm_p);
-  const Vec3 dq = c.q >= 0 ? kick_at(c.q, -c.arm_q) - kp : -kp;
-  return h * cf::tangential_part(dq, c.n);
+  });
 }
 
 /* the solver's start: the warm start gamma, its velocities u_gamma and residual (returned) in

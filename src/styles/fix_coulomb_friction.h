@@ -186,7 +186,7 @@ class FixCoulombFriction : public Fix {
   demc::Vec3 wall_velocity(const Contact &c) const;
   demc::Vec3 velocity_now(const Contact &c) const;
   demc::Vec3 velocity_free(const Contact &c) const;
-  template <class Row> demc::Vec3 friction_kick(const Row &c, double h) const;
+  demc::Vec3 friction_kick(const Contact &c, double h) const;
   demc::Vec3 warm_start(const Contact &c, const Solution &s) const;
   int solve_apgd(double h, double &residual);
   void totals_to_rates();
