@@ -131,7 +131,7 @@ SHEARED = "newton off\nread_restart {restart}\ncomm_modify vel yes\n" + NEIGHBOR
 # damping before the timed run (once per invocation and case, not timed; its restart file holds
 # every contact's record), so that the timed run starts from the law's own equilibrium: the
 # `rest` data file is in equilibrium with normal forces alone and still rings (kinetic energy
-# 2e-5 J at 32^3), and a law with friction takes thousands of undamped steps to come to rest
+# 1.4e-4 J at 32^3), and a law with friction takes thousands of undamped steps to come to rest
 # from it. The damping (0.02 kg/s on spheres of about 9e-6 kg) takes the kinetic energy down by
 # about exp(-27) over SETTLE steps, at any size.
 SETTLE = 600
