@@ -109,34 +109,48 @@ namespace coulomb {
    per-contact steps below are preconditioned by m_t (its metric sum_c |F_c|^2 / m_t).
    --------------------------------------------------------------------- */
 
-  // the point of the disc |F| <= limit nearest to f (a negative limit is no force)
-  DEMC_FN Vec3 onto_disc(const Vec3 &f, double limit)
+  // the point of the disc |F| <= limit nearest to f (a negative limit is no force); V: Vec3 or
+  // Vec2 (a tangential vector in its contact's basis)
+  template <class V> DEMC_FN V onto_disc(const V &f, double limit)
   {
     const double cap = limit > 0.0 ? limit : 0.0;
     const double len2 = norm2(f);
     if (len2 <= cap * cap) return f;
     return (cap / math::sqrt(len2)) * f;
   }
-
+  // m_t / h from 1/m_t; 0 where both bodies are immovable (inv_mass_t = 0)
+  DEMC_FN double mass_over_h(double inv_mass_t, double h)
+  {
+    return inv_mass_t > 0.0 ? 1.0 / (h * inv_mass_t) : 0.0;
+  }
   /* A projected gradient step of one contact from the force f at which the relative tangential
-   velocity after the kick is u: onto_disc(f + step m_t u / h); step 1 is decide()'s exact
-   solution of the contact alone. inv_mass_t = 0 (both bodies immovable): no force. */
+   velocity after the kick is u: onto_disc(f + scale u) with scale = step m_t / h; step 1 is
+   decide()'s exact solution of the contact alone. scale = 0 (both bodies immovable): no force. */
+  template <class V>
+  DEMC_FN V scaled_gradient_step(const V &f, const V &u, double scale, double limit)
+  {
+    if (!(scale > 0.0)) return 0.0 * f;
+    return onto_disc(f + scale * u, limit);
+  }
   DEMC_FN Vec3 gradient_step(const Vec3 &f, const Vec3 &u, double inv_mass_t, double limit,
                              double step, double h)
   {
-    if (!(inv_mass_t > 0.0)) return {0.0, 0.0, 0.0};
-    return onto_disc(f + (step / (h * inv_mass_t)) * u, limit);
+    return scaled_gradient_step(f, u, step * mass_over_h(inv_mass_t, h), limit);
   }
-
   /* How far a contact's force f is from its own solution with the others' forces fixed: the
    force change decide() would make, |gradient_step(f, u, ..., 1, h) - f| (zero for every
-   contact exactly at the minimum of f(F)); for a sticking contact m_t |u| / h. */
+   contact exactly at the minimum of f(F)); for a sticking contact m_t |u| / h. Squared, from
+   mass_over_h(): the solver's form. */
+  template <class V>
+  DEMC_FN double contact_residual2(const V &f, const V &u, double mass_h, double limit)
+  {
+    return norm2(scaled_gradient_step(f, u, mass_h, limit) - f);
+  }
   DEMC_FN double contact_residual(const Vec3 &f, const Vec3 &u, double inv_mass_t, double limit,
                                   double h)
   {
-    return norm(gradient_step(f, u, inv_mass_t, limit, 1.0, h) - f);
+    return math::sqrt(contact_residual2(f, u, mass_over_h(inv_mass_t, h), limit));
   }
-
   /* Nesterov's momentum of accelerated projected gradient (FISTA's sequence in the form of
    Mazhar et al.'s APGD): from theta_k the next theta and the extrapolation factor beta. */
   struct Momentum {

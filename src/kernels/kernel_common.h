@@ -123,6 +123,56 @@ DEMC_FN double norm(const Vec3 &a)
   return math::sqrt(dot(a, a));
 }
 
+/* A vector of a contact's tangent plane in its basis (t1, t2) (tangent_basis()): the friction
+   solver's iterates, two values where a Vec3 holds three. */
+struct Vec2 {
+  double a, b;
+};
+
+DEMC_FN Vec2 operator+(const Vec2 &u, const Vec2 &v)
+{
+  return {u.a + v.a, u.b + v.b};
+}
+DEMC_FN Vec2 operator-(const Vec2 &u, const Vec2 &v)
+{
+  return {u.a - v.a, u.b - v.b};
+}
+DEMC_FN Vec2 operator*(double s, const Vec2 &u)
+{
+  return {s * u.a, s * u.b};
+}
+DEMC_FN double dot(const Vec2 &u, const Vec2 &v)
+{
+  return u.a * v.a + u.b * v.b;
+}
+DEMC_FN double norm2(const Vec2 &u)
+{
+  return dot(u, u);
+}
+
+/* An orthonormal basis (t1, t2) of the plane normal to the unit vector n, with t1 x t2 = n
+   (Duff et al., "Building an orthonormal basis, revisited", JCGT 6(1), 2017: no normalisation,
+   one division, no branch near a degenerate direction). */
+struct TangentBasis {
+  Vec3 t1, t2;
+};
+DEMC_FN TangentBasis tangent_basis(const Vec3 &n)
+{
+  const double sign = n.z >= 0.0 ? 1.0 : -1.0;
+  const double a = -1.0 / (sign + n.z);
+  const double b = n.x * n.y * a;
+  return {{1.0 + sign * n.x * n.x * a, sign * b, -sign * n.x}, {b, sign + n.y * n.y * a, -n.y}};
+}
+// a tangential vector's components in the basis, and back
+DEMC_FN Vec2 in_basis(const Vec3 &v, const TangentBasis &t)
+{
+  return {dot(v, t.t1), dot(v, t.t2)};
+}
+DEMC_FN Vec3 from_basis(const Vec2 &v, const TangentBasis &t)
+{
+  return v.a * t.t1 + v.b * t.t2;
+}
+
 /* sin and cos of an angle. Contact rotations per time step are tiny (omega dt ~ 1e-4 to 1e-3):
    there a short Taylor series is exact to round-off and far cheaper than the library calls.
    Below 1e-3 the series to phi^5 (sin) and phi^4 (cos) leave out terms below phi^6/5040 and

@@ -22,6 +22,8 @@
 
 using namespace LAMMPS_NS;
 using namespace FixConst;
+using demc::TangentBasis;
+using demc::Vec2;
 using demc::Vec3;
 namespace cf = demc::coulomb;
 
@@ -41,8 +43,8 @@ double *flat(double **a)
 /* ---------------------------------------------------------------------- */
 
 FixCoulombFriction::FixCoulombFriction(LAMMPS *lmp, int narg, char **arg) :
-    Fix(lmp, narg, arg), pair(nullptr), comm_mode(OTHER_FORCES), dt(0.0),
-    largest_limit(0.0), frozen_groupbit(0), norotate_groupbit(0)
+    Fix(lmp, narg, arg), pair(nullptr), comm_mode(OTHER_FORCES), dt(0.0), largest_limit(0.0),
+    frozen_groupbit(0), norotate_groupbit(0)
 {
   if (narg != 3) error->all(FLERR, "Fix DEMC/COULOMB_FRICTION is internal to pair gran/coulomb");
   comm_forward = 6;
@@ -227,23 +229,26 @@ inline Vec3 FixCoulombFriction::velocity_free(const Contact &c) const
 }
 
 namespace {
-/* the change of contact c's relative tangential velocity over a kick of length h, from
-   kick_at(k, arm): the velocity change per unit time of atom k's surface point at arm n */
-template <class Row, class KickAt> Vec3 relative_kick(const Row &c, double h, KickAt kick_at)
+/* the change of contact c's relative velocity at the contact point (its normal part included)
+   over a kick of length h, from kick_at(k, arm): the velocity change per unit time of atom k's
+   surface point at arm n (inlined: the solver's gather runs it per contact and sweep) */
+template <class Row, class KickAt>
+DEMC_FN_FLAT Vec3 relative_kick(const Row &c, double h, KickAt kick_at)
 {
   const Vec3 kp = kick_at(c.p, c.arm_p);
   const Vec3 dq = c.q >= 0 ? kick_at(c.q, -c.arm_q) - kp : -kp;
-  return h * cf::tangential_part(dq, c.n);
+  return h * dq;
 }
 }    // namespace
 
 /* the change of the relative tangential velocity over the kick that the friction totals give */
 inline Vec3 FixCoulombFriction::friction_kick(const Contact &c, double h) const
 {
-  return relative_kick(c, h, [this, &c](int k, double arm) {
+  const Vec3 kick = relative_kick(c, h, [this, &c](int k, double arm) {
     const double *s = &total[6 * k];
     return cf::surface_kick(vec(s), vec(s + 3), atom_rows[k].inv_m, atom_rows[k].inv_I, arm, c.n);
   });
+  return cf::tangential_part(kick, c.n);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -407,19 +412,21 @@ void FixCoulombFriction::write_decision(double *hist, const Vec3 &force, bool st
   hist[PairGranCoulomb::H_STATE] = sticks ? PairGranCoulomb::STICKING : PairGranCoulomb::SLIDING;
 }
 
-// the last step's force turned into today's tangent plane and held inside today's disc
-Vec3 FixCoulombFriction::warm_start(const Contact &c, const Solution &s) const
+// the last step's force turned into today's tangent plane (basis t) and held inside today's disc
+Vec2 FixCoulombFriction::warm_start(const Contact &c, const Solution &s,
+                                    const TangentBasis &t) const
 {
-  if (!(s.inv_mass > 0.0)) return {0.0, 0.0, 0.0};
-  const double *hist = c.history;
-  return cf::onto_disc(cf::tangential_part(vec(hist), c.n), c.limit);
+  if (!(s.inv_mass > 0.0)) return {0.0, 0.0};
+  return cf::onto_disc(demc::in_basis(vec(c.history), t), c.limit);
 }
 
 /* ----------------------------------------------------------------------
    the solver's building blocks: the friction totals of the forces F (one
    exchange: a sweep) as each atom's velocity changes per unit time (rates),
    from which each contact's u(F), the relative tangential velocity after the
-   kick, is gathered from its two atoms' rows alone; and the residual of F:
+   kick, is gathered from its two atoms' rows alone (the iterates are held in
+   each contact's tangent basis, made from its normal where a pass needs it:
+   two values a vector, not three); and the residual of F:
    the largest force change that deciding one contact alone with the others'
    forces fixed would make, over all ranks, relative to the largest mu F_N of
    the system
@@ -439,13 +446,16 @@ void FixCoulombFriction::totals_to_rates()
   }
 }
 
-// the change of contact c's relative tangential velocity over the kick, from the atoms' rates
-inline Vec3 FixCoulombFriction::rates_kick(const SolverRow &c, double h) const
+// the change of contact c's relative tangential velocity over the kick (in its basis t), from
+// the atoms' rates
+inline Vec2 FixCoulombFriction::rates_kick(const SolverRow &c, const TangentBasis &t,
+                                           double h) const
 {
-  return relative_kick(c, h, [this, &c](int k, double arm) {
+  const Vec3 kick = relative_kick(c, h, [this, &c](int k, double arm) {
     const double *r = &rates[6 * k];
     return cf::surface_kick(vec(r), vec(r + 3), 1.0, 1.0, arm, c.n);
   });
+  return demc::in_basis(kick, t);
 }
 
 /* the solver's start: the warm start gamma, its velocities u_gamma and residual (returned) in
@@ -455,8 +465,9 @@ double FixCoulombFriction::start_iterates(double h)
   std::fill(total.begin(), total.end(), 0.0);
   const int n = (int) contacts.size();
   for (int k = 0; k < n; k++) {
-    gamma[k] = warm_start(contacts[k], solved[k]);
-    add_to_totals(rows[k], gamma[k]);
+    const TangentBasis t = demc::tangent_basis(rows[k].n);
+    gamma[k] = warm_start(contacts[k], solved[k], t);
+    add_to_totals(rows[k], demc::from_basis(gamma[k], t));
   }
   exchange(true);
   totals_to_rates();
@@ -464,18 +475,18 @@ double FixCoulombFriction::start_iterates(double h)
   for (int k = 0; k < n; k++) {
     const SolverRow &r = rows[k];
     y[k] = gamma[k];
-    u_y[k] = u_gamma[k] = r.v_free + rates_kick(r, h);
-    worst = std::max(worst, cf::contact_residual(gamma[k], u_gamma[k], r.inv_mass, r.limit, h));
+    u_y[k] = u_gamma[k] = r.v_free + rates_kick(r, demc::tangent_basis(r.n), h);
+    worst = std::max(worst, cf::contact_residual2(gamma[k], u_gamma[k], r.mass_h, r.limit));
   }
   return global_residual(worst);
 }
 
-// the residual over all ranks from this rank's largest contact residual
-double FixCoulombFriction::global_residual(double local) const
+// the residual over all ranks from this rank's largest squared contact residual
+double FixCoulombFriction::global_residual(double local2) const
 {
   double global = 0.0;
-  MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_MAX, world);
-  return largest_limit > 0.0 ? global / largest_limit : 0.0;
+  MPI_Allreduce(&local2, &global, 1, MPI_DOUBLE, MPI_MAX, world);
+  return largest_limit > 0.0 ? std::sqrt(global) / largest_limit : 0.0;
 }
 
 // (n <= 4)
@@ -502,7 +513,7 @@ int FixCoulombFriction::solve_apgd(double h, double &residual)
 {
   const int n = (int) contacts.size();
   for (auto *a : {&gamma, &u_gamma, &y, &u_y, &trial, &u_trial}) a->resize(n);
-  make_rows();
+  make_rows(h);
   residual = start_iterates(h);
   int sweeps = 1;
   double theta = 1.0;
@@ -539,14 +550,17 @@ int FixCoulombFriction::solve_apgd(double h, double &residual)
 }
 
 // the solver's rows of this step's contacts
-void FixCoulombFriction::make_rows()
+void FixCoulombFriction::make_rows(double h)
 {
   const int n = (int) contacts.size();
   rows.resize(n);
   for (int k = 0; k < n; k++) {
     const Contact &c = contacts[k];
     const Solution &s = solved[k];
-    rows[k] = {c.p, c.q, c.n, c.arm_p, c.arm_q, s.inv_mass, c.limit, c.weight, s.v_free};
+    const Vec2 v_free = demc::in_basis(s.v_free, demc::tangent_basis(c.n));
+    rows[k] = {
+        c.p,     c.q,      c.n,   c.arm_p, c.arm_q, s.inv_mass, cf::mass_over_h(s.inv_mass, h),
+        c.limit, c.weight, v_free};
   }
 }
 
@@ -564,8 +578,8 @@ void FixCoulombFriction::step_to_trials(double step, double h, bool extrapolate,
       u_y[k] = u_gamma[k] + beta * (u_gamma[k] - u_trial[k]);
     }
     const SolverRow &r = rows[k];
-    trial[k] = cf::gradient_step(y[k], u_y[k], r.inv_mass, r.limit, step, h);
-    add_to_totals(r, trial[k]);
+    trial[k] = cf::scaled_gradient_step(y[k], u_y[k], step * r.mass_h, r.limit);
+    add_to_totals(r, demc::from_basis(trial[k], demc::tangent_basis(r.n)));
   }
   exchange(true);
   totals_to_rates();
@@ -573,23 +587,27 @@ void FixCoulombFriction::step_to_trials(double step, double h, bool extrapolate,
 
 /* The second pass: each contact's velocity after the kick with the trial forces; the step's
    sums over all ranks ([0]: d.W d, [1]: |d|^2 / m_t, [2]: the gradient at the trial along the
-   step taken, d = trial - y); returns this rank's largest residual of the trials (needed only
+   step taken, d = trial - y); returns this rank's largest squared residual of the trials (needed only
    if the step is accepted, but cheaper here than in a pass of its own). */
 double FixCoulombFriction::measure_trials(double h, double *sums)
 {
-  sums[0] = sums[1] = sums[2] = 0.0;
-  double worst = 0.0;
+  // (local sums: through sums[] each contact's terms would wait for the last one's store)
+  double curvature = 0.0, metric = 0.0, along = 0.0, worst = 0.0;
   const int n = (int) contacts.size();
   for (int k = 0; k < n; k++) {
     const SolverRow &r = rows[k];
-    u_trial[k] = r.v_free + rates_kick(r, h);
+    const Vec2 u = r.v_free + rates_kick(r, demc::tangent_basis(r.n), h);
+    u_trial[k] = u;
     // (weight: a contact listed on two ranks, newton off, counts half on each)
-    const Vec3 d = trial[k] - y[k];
-    sums[0] += r.weight * demc::dot(d, u_y[k] - u_trial[k]) / h;
-    sums[1] += r.weight * demc::norm2(d) * r.inv_mass;
-    sums[2] -= r.weight * demc::dot(u_trial[k], trial[k] - gamma[k]) / h;
-    worst = std::max(worst, cf::contact_residual(trial[k], u_trial[k], r.inv_mass, r.limit, h));
+    const Vec2 d = trial[k] - y[k];
+    curvature += r.weight * demc::dot(d, u_y[k] - u);
+    metric += r.weight * demc::norm2(d) * r.inv_mass;
+    along -= r.weight * demc::dot(u, trial[k] - gamma[k]);
+    worst = std::max(worst, cf::contact_residual2(trial[k], u, r.mass_h, r.limit));
   }
+  sums[0] = curvature / h;
+  sums[1] = metric;
+  sums[2] = along / h;
   sum_over_ranks(sums, 3);
   return worst;
 }
@@ -600,8 +618,9 @@ void FixCoulombFriction::finish_iterates(double h)
   const int n = (int) contacts.size();
   for (int k = 0; k < n; k++) {
     Solution &s = solved[k];
-    s.force = gamma[k];
-    s.u_after = u_gamma[k];
+    const TangentBasis t = demc::tangent_basis(rows[k].n);
+    s.force = demc::from_basis(gamma[k], t);
+    s.u_after = demc::from_basis(u_gamma[k], t);
     s.sticks =
         cf::decide(s.u_after + (h * s.inv_mass) * s.force, s.inv_mass, contacts[k].limit, h).sticks;
   }
@@ -617,8 +636,7 @@ void FixCoulombFriction::out_of_sweeps(int sweeps, double residual) const
 }
 
 /* a friction force df on p (and -df on q) into this rank's per-atom sums */
-template <class Row>
-inline void FixCoulombFriction::add_to_totals(const Row &c, const Vec3 &df)
+template <class Row> inline void FixCoulombFriction::add_to_totals(const Row &c, const Vec3 &df)
 {
   // torques r x df with r = arm_p n on p, -arm_q n on q (whose force is -df)
   const Vec3 t = demc::cross(c.n, df);
@@ -689,8 +707,7 @@ double FixCoulombFriction::add_totals(double h)
    (as the solver's) of the direct treatment
 ------------------------------------------------------------------------- */
 
-void FixCoulombFriction::apply(double h, bool advance, bool after_kick, int sweeps,
-                               double residual)
+void FixCoulombFriction::apply(double h, bool advance, bool after_kick, int sweeps, double residual)
 {
   add_totals(h);    // (the work is booked per contact here: at a setup not every contact books)
   double dissipated = 0.0, sliding = 0.0, worst = 0.0;
@@ -701,7 +718,8 @@ void FixCoulombFriction::apply(double h, bool advance, bool after_kick, int swee
     Solution &s = solved[k];
     if (after_kick) {
       s.u_after = velocity_after(k, h);
-      worst = std::max(worst, cf::contact_residual(s.force, s.u_after, s.inv_mass, c.limit, h));
+      const double mass_h = cf::mass_over_h(s.inv_mass, h);
+      worst = std::max(worst, cf::contact_residual2(s.force, s.u_after, mass_h, c.limit));
     }
     if (virial && c.q >= 0) pair->tally_friction(c.p, c.q, s.force);
     double *hist = c.history;
@@ -721,11 +739,7 @@ void FixCoulombFriction::apply(double h, bool advance, bool after_kick, int swee
     write_decision(hist, s.force, s.sticks);
     if (!s.sticks && c.q >= 0) sliding += c.weight;
   }
-  if (after_kick) {
-    double global = 0.0;
-    MPI_Allreduce(&worst, &global, 1, MPI_DOUBLE, MPI_MAX, world);
-    residual = largest_limit > 0.0 ? global / largest_limit : 0.0;
-  }
+  if (after_kick) residual = global_residual(worst);
   pair->friction_decided(dissipated, sliding, sweeps, residual);
 }
 
@@ -783,7 +797,6 @@ double FixCoulombFriction::memory_usage()
   for (const auto *a : {&gamma, &u_gamma, &y, &u_y, &trial, &u_trial})
     bytes += (double) a->capacity() * sizeof(Vec3);
   return bytes + (double) contacts.capacity() * sizeof(Contact) +
-      (double) rows.capacity() * sizeof(SolverRow) +
-      (double) solved.capacity() * sizeof(Solution) +
+      (double) rows.capacity() * sizeof(SolverRow) + (double) solved.capacity() * sizeof(Solution) +
       (double) walls.capacity() * sizeof(WallPart);
 }

@@ -47,11 +47,11 @@ class FixCoulombFriction : public Fix {
   struct Contact {
     Contact() {}    // (no zeroing: the styles set what they use)
     int p, q;
-    int wall;                     // a wall contact's part in walls
-    demc::Vec3 n;                 // unit normal from p to q
+    int wall;        // a wall contact's part in walls
+    demc::Vec3 n;    // unit normal from p to q
     // the contact point at arm_p n from p's centre and (particle q) at -arm_q n from q's
     double arm_p, arm_q;
-    double limit;                 // mu F_N
+    double limit;       // mu F_N
     double weight;      // share of this rank in the energy sums (1/2: newton off, ghost q)
     double *history;    // friction force on p (3), state (PairGranCoulomb::HistoryIndex)
     // the tangential velocity of q relative to p at the contact point before the kick, as the
@@ -145,16 +145,16 @@ class FixCoulombFriction : public Fix {
   // a contact's gather reads its two atoms' rows here alone
   std::vector<double> rates;
   // the iterates of the Jacobi-type methods (per contact): forces and the velocities after
-  // the kick they give
-  std::vector<demc::Vec3> gamma, u_gamma, y, u_y, trial, u_trial;
+  // the kick they give, in the contact's tangent basis (demc::tangent_basis() of its normal)
+  std::vector<demc::Vec2> gamma, u_gamma, y, u_y, trial, u_trial;
   // the solver's data of contact k in one 96-byte row, made once a step: a sweep's two passes
   // read these rows alone (not the contact's and its solution's 216 bytes)
   struct SolverRow {
     int p, q;
     demc::Vec3 n;
     double arm_p, arm_q;
-    double inv_mass, limit, weight;
-    demc::Vec3 v_free;
+    double inv_mass, mass_h, limit, weight;    // 1/m_t, m_t/h (cf::mass_over_h())
+    demc::Vec2 v_free;
   };
   std::vector<SolverRow> rows;
   enum CommMode { OTHER_FORCES, FRICTION_TOTALS };
@@ -187,14 +187,14 @@ class FixCoulombFriction : public Fix {
   demc::Vec3 velocity_now(const Contact &c) const;
   demc::Vec3 velocity_free(const Contact &c) const;
   demc::Vec3 friction_kick(const Contact &c, double h) const;
-  demc::Vec3 warm_start(const Contact &c, const Solution &s) const;
+  demc::Vec2 warm_start(const Contact &c, const Solution &s, const demc::TangentBasis &t) const;
   int solve_apgd(double h, double &residual);
   void totals_to_rates();
-  demc::Vec3 rates_kick(const SolverRow &c, double h) const;
+  demc::Vec2 rates_kick(const SolverRow &c, const demc::TangentBasis &t, double h) const;
   double start_iterates(double h);
-  double global_residual(double local) const;
+  double global_residual(double local2) const;
   void step_to_trials(double step, double h, bool extrapolate, double beta);
-  void make_rows();
+  void make_rows(double h);
   double measure_trials(double h, double *sums);
   void sum_over_ranks(double *values, int n) const;
   void finish_iterates(double h);

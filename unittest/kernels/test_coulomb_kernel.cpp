@@ -17,9 +17,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <cstdio>
 #include <random>
+#include <vector>
 
 using demc::Vec3;
 namespace cf = demc::coulomb;
@@ -437,6 +439,43 @@ TEST(CoulombKernel, GradientStepOfOneContactIsItsDecision)
   EXPECT_NEAR(cf::contact_residual(f, u, inv_mass, limit, h), 2e-6 / (h * inv_mass), 1e-15);
   // both bodies immovable: no force, nothing left
   EXPECT_EQ(demc::norm(cf::gradient_step(f, u, 0.0, limit, 1.0, h)), 0.0);
+}
+
+/* The solver holds its iterates in each contact's tangent basis. Oracles: orthonormality and
+   t1 x t2 = n to round-off for normals of every direction, the poles and the equator included;
+   a tangential vector's two components give it back; the residual and the gradient step taken
+   in the basis are the same as in three dimensions (the disc and the metric are isotropic). */
+TEST(CoulombKernel, TangentBasisCarriesTheSolversSteps)
+{
+  std::mt19937_64 rng(56);
+  std::uniform_real_distribution<double> U(0.0, 1.0);
+  std::vector<Vec3> normals = {{0, 0, 1}, {0, 0, -1}, {1, 0, 0}, {0, -1, 0}, {0.6, 0.8, 0}};
+  for (int k = 0; k < 200; k++) {
+    const Vec3 a = random_vec(rng, 1.0);
+    normals.push_back((1.0 / demc::norm(a)) * a);
+  }
+  const double h = 1e-4;
+  for (const Vec3 &n : normals) {
+    const demc::TangentBasis t = demc::tangent_basis(n);
+    EXPECT_NEAR(demc::norm(t.t1), 1.0, 1e-15);
+    EXPECT_NEAR(demc::norm(t.t2), 1.0, 1e-15);
+    EXPECT_NEAR(demc::dot(t.t1, t.t2), 0.0, 1e-15);
+    EXPECT_LT(demc::norm(demc::cross(t.t1, t.t2) - n), 1e-15);
+    const Vec3 raw = random_vec(rng, 1.5), f = cf::tangential_part(raw, n);
+    const Vec3 u = cf::tangential_part(random_vec(rng, 1e-4), n);
+    // (a few roundings of each component, and the normal part that tangential_part() leaves of
+    // raw by round-off: within 8 ulps of |raw|)
+    EXPECT_LT(demc::norm(demc::from_basis(demc::in_basis(f, t), t) - f),
+              8.0 * DBL_EPSILON * demc::norm(raw));
+    const double limit = U(rng), inv_mass = 0.5 + U(rng), mass_h = cf::mass_over_h(inv_mass, h);
+    const demc::Vec2 f2 = demc::in_basis(f, t), u2 = demc::in_basis(u, t);
+    const Vec3 step3 = cf::gradient_step(f, u, inv_mass, limit, 0.5, h);
+    const Vec3 step2 = demc::from_basis(cf::scaled_gradient_step(f2, u2, 0.5 * mass_h, limit), t);
+    EXPECT_LT(demc::norm(step2 - step3), 1e-14 * (1.0 + demc::norm(step3)));
+    EXPECT_NEAR(std::sqrt(cf::contact_residual2(f2, u2, mass_h, limit)),
+                cf::contact_residual(f, u, inv_mass, limit, h),
+                1e-14 * (1.0 + cf::contact_residual(f, u, inv_mass, limit, h)));
+  }
 }
 
 /* Nesterov's sequence in APGD's theta form against FISTA's t form (Beck & Teboulle):

@@ -834,14 +834,17 @@ TEST(GranCoulomb, RestartContinuityWithWallAndIterations)
   EXPECT_GT(friction_straight[0], 0.0);
   /* each friction work against its own value. The pair's continues to round-off (1e-10). The
      wall's is round-off of the rolling contacts' tiny kicks (-3.9e-16 J in all over 1400 steps,
-     against the pair's 5.8e-6 J: the pair's scale would hide any error of it) and continues to
-     2.7e-9 of itself (measured); a wall record that lost its state books its half kick again at
-     the setup (measured: 4.5e-3 of the wall's work). Bound 1e-6 of it. */
+     against the pair's 5.8e-6 J: the pair's scale would hide any error of it), and the solver's
+     tolerance fixes it only to about 4e-6 of itself (measured, straight runs: iterate 1e-11,
+     1e-12, 1e-13 give -3.86232, -3.862266, -3.862251 e-16 J: a force within the tolerance moves
+     a rolling contact's velocity by far more than its round-off); a wall record that lost its
+     state books its half kick again at the setup (measured: 4.5e-3 of the wall's work). Bound
+     1e-4 of it: 25 times the tolerance's effect, 45 times below a lost state's. */
   std::printf("[ measured ] friction work after the restart: pair %.1e, wall %.1e (relative)\n",
               friction_resumed[0] / friction_straight[0] - 1.0,
               friction_resumed[1] / friction_straight[1] - 1.0);
   EXPECT_NEAR(friction_resumed[0], friction_straight[0], 1e-10 * friction_straight[0]) << "pair";
-  EXPECT_NEAR(friction_resumed[1], friction_straight[1], 1e-6 * std::fabs(friction_straight[1]))
+  EXPECT_NEAR(friction_resumed[1], friction_straight[1], 1e-4 * std::fabs(friction_straight[1]))
       << "wall";
 }
 
