@@ -282,13 +282,14 @@ void FixCoulombFriction::post_force(int)
     clear_contacts();
     return;
   }
-  // the paper's direct treatment: every contact decided from the forces without friction
-  prepare(direct, h);
   double residual = 0.0;
   int sweeps = 1;
   if (repeat) {
+    prepare(false, h);
     sweeps = repeat_last_step(h);
   } else if (direct) {
+    // the paper's direct treatment: every contact decided from the forces without friction
+    prepare(true, h);
     exchange(true);
   } else {
     sweeps = solve_apgd(h, residual);
@@ -327,6 +328,14 @@ int FixCoulombFriction::repeat_last_step(double h)
    this rank's contributions to the totals.
 ------------------------------------------------------------------------- */
 
+// a contact's reduced mass and its relative tangential velocities now and free of friction
+inline void FixCoulombFriction::start_solution(const Contact &c, Solution &s) const
+{
+  s.inv_mass = inverse_mass(c);
+  s.u_before = velocity_now(c);
+  s.v_free = velocity_free(c);
+}
+
 void FixCoulombFriction::prepare(bool decide, double h)
 {
   double largest = 0.0;
@@ -335,9 +344,7 @@ void FixCoulombFriction::prepare(bool decide, double h)
   for (int k = 0; k < n; k++) {
     const Contact &c = contacts[k];
     Solution &s = solved[k];
-    s.inv_mass = inverse_mass(c);
-    s.u_before = velocity_now(c);
-    s.v_free = velocity_free(c);
+    start_solution(c, s);
     largest = std::max(largest, c.limit);
     if (decide) {
       const auto d = cf::decide(s.v_free, s.inv_mass, c.limit, h);
@@ -422,7 +429,8 @@ Vec2 FixCoulombFriction::warm_start(const Contact &c, const Solution &s,
 
 /* ----------------------------------------------------------------------
    the solver's building blocks: the friction totals of the forces F (one
-   exchange: a sweep) as each atom's velocity changes per unit time (rates),
+   exchange: a sweep) as each atom's velocity changes per unit time (its kick
+   row, which holds its inverse masses too: the scatter reads no other row),
    from which each contact's u(F), the relative tangential velocity after the
    kick, is gathered from its two atoms' rows alone (the iterates are held in
    each contact's tangent basis, made from its normal where a pass needs it:
@@ -432,17 +440,17 @@ Vec2 FixCoulombFriction::warm_start(const Contact &c, const Solution &s,
    the system
 ------------------------------------------------------------------------- */
 
-void FixCoulombFriction::totals_to_rates()
+// the kick rows' rates zeroed (masses: with_masses, from the atom rows)
+void FixCoulombFriction::clear_kicks(bool with_masses)
 {
   const size_t nall = atom_rows.size();
-  rates.resize(6 * nall);
+  kicks.resize(nall);
   for (size_t i = 0; i < nall; i++) {
-    const double *t = &total[6 * i];
-    double *r = &rates[6 * i];
-    for (int d = 0; d < 3; d++) {
-      r[d] = atom_rows[i].inv_m * t[d];
-      r[3 + d] = atom_rows[i].inv_I * t[3 + d];
-    }
+    KickRow &r = kicks[i];
+    for (double &v : r.rate) v = 0.0;
+    if (!with_masses) continue;
+    r.inv_m = atom_rows[i].inv_m;
+    r.inv_I = atom_rows[i].inv_I;
   }
 }
 
@@ -452,25 +460,50 @@ inline Vec2 FixCoulombFriction::rates_kick(const SolverRow &c, const TangentBasi
                                            double h) const
 {
   const Vec3 kick = relative_kick(c, h, [this, &c](int k, double arm) {
-    const double *r = &rates[6 * k];
+    const double *r = kicks[k].rate;
     return cf::surface_kick(vec(r), vec(r + 3), 1.0, 1.0, arm, c.n);
   });
   return demc::in_basis(kick, t);
 }
 
-/* the solver's start: the warm start gamma, its velocities u_gamma and residual (returned) in
-   one sweep; y the same */
+/* the solver's start, one pass over the contacts: each contact's solution started, its row,
+   its warm start gamma into this rank's kicks; the kicks exchanged */
+void FixCoulombFriction::prepare_solver(double h)
+{
+  const int n = (int) contacts.size();
+  for (auto *a : {&gamma, &u_gamma, &y, &u_y, &trial, &u_trial}) a->resize(n);
+  solved.resize(n);
+  rows.resize(n);
+  clear_kicks(true);
+  double largest = 0.0;
+  for (int k = 0; k < n; k++) {
+    const Contact &c = contacts[k];
+    Solution &s = solved[k];
+    start_solution(c, s);
+    largest = std::max(largest, c.limit);
+    const TangentBasis t = demc::tangent_basis(c.n);
+    SolverRow &r = rows[k];
+    r = {c.p,
+         c.q,
+         c.n,
+         c.arm_p,
+         c.arm_q,
+         s.inv_mass,
+         cf::mass_over_h(s.inv_mass, h),
+         c.limit,
+         c.weight,
+         demc::in_basis(s.v_free, t)};
+    gamma[k] = warm_start(c, s, t);
+    add_to_kicks(r, demc::from_basis(gamma[k], t));
+  }
+  MPI_Allreduce(&largest, &largest_limit, 1, MPI_DOUBLE, MPI_MAX, world);
+  exchange_kicks();
+}
+
+/* the warm start's velocities u_gamma and residual (returned), from its kicks; y the same */
 double FixCoulombFriction::start_iterates(double h)
 {
-  std::fill(total.begin(), total.end(), 0.0);
   const int n = (int) contacts.size();
-  for (int k = 0; k < n; k++) {
-    const TangentBasis t = demc::tangent_basis(rows[k].n);
-    gamma[k] = warm_start(contacts[k], solved[k], t);
-    add_to_totals(rows[k], demc::from_basis(gamma[k], t));
-  }
-  exchange(true);
-  totals_to_rates();
   double worst = 0.0;
   for (int k = 0; k < n; k++) {
     const SolverRow &r = rows[k];
@@ -511,9 +544,7 @@ constexpr double kLipschitzStart = 4.0;
 
 int FixCoulombFriction::solve_apgd(double h, double &residual)
 {
-  const int n = (int) contacts.size();
-  for (auto *a : {&gamma, &u_gamma, &y, &u_y, &trial, &u_trial}) a->resize(n);
-  make_rows(h);
+  prepare_solver(h);
   residual = start_iterates(h);
   int sweeps = 1;
   double theta = 1.0;
@@ -549,28 +580,13 @@ int FixCoulombFriction::solve_apgd(double h, double &residual)
   return sweeps;
 }
 
-// the solver's rows of this step's contacts
-void FixCoulombFriction::make_rows(double h)
-{
-  const int n = (int) contacts.size();
-  rows.resize(n);
-  for (int k = 0; k < n; k++) {
-    const Contact &c = contacts[k];
-    const Solution &s = solved[k];
-    const Vec2 v_free = demc::in_basis(s.v_free, demc::tangent_basis(c.n));
-    rows[k] = {
-        c.p,     c.q,      c.n,   c.arm_p, c.arm_q, s.inv_mass, cf::mass_over_h(s.inv_mass, h),
-        c.limit, c.weight, v_free};
-  }
-}
-
 /* A sweep's first pass: (extrapolate) Nesterov's point y from the last iterate gamma and the
    one before it (in trial), and its velocities likewise (u is affine in F, so u(y) needs no
    exchange); each contact's trial force, the gradient step from y, into this rank's totals;
    the totals exchanged. */
 void FixCoulombFriction::step_to_trials(double step, double h, bool extrapolate, double beta)
 {
-  std::fill(total.begin(), total.end(), 0.0);
+  clear_kicks(false);
   const int n = (int) contacts.size();
   for (int k = 0; k < n; k++) {
     if (extrapolate) {
@@ -579,10 +595,9 @@ void FixCoulombFriction::step_to_trials(double step, double h, bool extrapolate,
     }
     const SolverRow &r = rows[k];
     trial[k] = cf::scaled_gradient_step(y[k], u_y[k], step * r.mass_h, r.limit);
-    add_to_totals(r, demc::from_basis(trial[k], demc::tangent_basis(r.n)));
+    add_to_kicks(r, demc::from_basis(trial[k], demc::tangent_basis(r.n)));
   }
-  exchange(true);
-  totals_to_rates();
+  exchange_kicks();
 }
 
 /* The second pass: each contact's velocity after the kick with the trial forces; the step's
@@ -612,7 +627,8 @@ double FixCoulombFriction::measure_trials(double h, double *sums)
   return worst;
 }
 
-// the iterates' forces and velocities into the contacts; their state from decide()
+/* the iterates' forces and velocities into the contacts, their state from decide(); their
+   totals (prepare_atoms() zeroed them) summed to the owners */
 void FixCoulombFriction::finish_iterates(double h)
 {
   const int n = (int) contacts.size();
@@ -623,7 +639,9 @@ void FixCoulombFriction::finish_iterates(double h)
     s.u_after = demc::from_basis(u_gamma[k], t);
     s.sticks =
         cf::decide(s.u_after + (h * s.inv_mass) * s.force, s.inv_mass, contacts[k].limit, h).sticks;
+    add_to_totals(rows[k], s.force);
   }
+  exchange(false);
 }
 
 void FixCoulombFriction::out_of_sweeps(int sweeps, double residual) const
@@ -635,26 +653,37 @@ void FixCoulombFriction::out_of_sweeps(int sweeps, double residual) const
                    update->ntimestep, sweeps, residual, pair->iterate_tolerance);
 }
 
-/* a friction force df on p (and -df on q) into this rank's per-atom sums */
+namespace {
+// a force f and a torque t into an atom's row of 6
+DEMC_FN_FLAT void add_force_torque(double *row, const Vec3 &f, const Vec3 &t)
+{
+  row[0] += f.x;
+  row[1] += f.y;
+  row[2] += f.z;
+  row[3] += t.x;
+  row[4] += t.y;
+  row[5] += t.z;
+}
+}    // namespace
+
+/* a friction force df on p (and -df on q) into this rank's per-atom sums; its torques are
+   r x df with r = arm_p n on p, -arm_q n on q (whose force is -df) */
 template <class Row> inline void FixCoulombFriction::add_to_totals(const Row &c, const Vec3 &df)
 {
-  // torques r x df with r = arm_p n on p, -arm_q n on q (whose force is -df)
   const Vec3 t = demc::cross(c.n, df);
-  double *sp = &total[6 * c.p];
-  sp[0] += df.x;
-  sp[1] += df.y;
-  sp[2] += df.z;
-  sp[3] += c.arm_p * t.x;
-  sp[4] += c.arm_p * t.y;
-  sp[5] += c.arm_p * t.z;
+  add_force_torque(&total[6 * c.p], df, c.arm_p * t);
+  if (c.q >= 0) add_force_torque(&total[6 * c.q], -df, c.arm_q * t);
+}
+
+// the same as velocity changes per unit time into this rank's kick rows
+inline void FixCoulombFriction::add_to_kicks(const SolverRow &c, const Vec3 &df)
+{
+  const Vec3 t = demc::cross(c.n, df);
+  KickRow &p = kicks[c.p];
+  add_force_torque(p.rate, p.inv_m * df, (p.inv_I * c.arm_p) * t);
   if (c.q < 0) return;
-  double *sq = &total[6 * c.q];
-  sq[0] -= df.x;
-  sq[1] -= df.y;
-  sq[2] -= df.z;
-  sq[3] += c.arm_q * t.x;
-  sq[4] += c.arm_q * t.y;
-  sq[5] += c.arm_q * t.z;
+  KickRow &q = kicks[c.q];
+  add_force_torque(q.rate, -q.inv_m * df, (q.inv_I * c.arm_q) * t);
 }
 
 /* the totals over all ranks from each rank's contributions: ghosts' shares summed to their
@@ -671,6 +700,20 @@ void FixCoulombFriction::exchange_to_ghosts()
 {
   comm_mode = FRICTION_TOTALS;
   comm->forward_comm(this);
+}
+
+// the same for the kick rows' rates (always to the ghosts: the gather reads them)
+void FixCoulombFriction::exchange_kicks()
+{
+  comm_mode = FRICTION_KICKS;
+  if (force->newton_pair) comm->reverse_comm(this);
+  comm->forward_comm(this);
+}
+
+// atom i's row of 6 that the friction exchanges move
+inline double *FixCoulombFriction::exchanged_row(int i)
+{
+  return comm_mode == FRICTION_KICKS ? kicks[i].rate : &total[6 * i];
 }
 
 /* The owned atoms (not frozen ones) take their friction totals. Returns sum_c F_c . du_c over
@@ -754,7 +797,8 @@ int FixCoulombFriction::pack_forward_comm(int n, int *list, double *buf, int, in
       for (int d = 0; d < 3; d++) buf[m++] = atom->f[j][d];
       for (int d = 0; d < 3; d++) buf[m++] = atom->torque[j][d];
     } else {
-      for (int d = 0; d < 6; d++) buf[m++] = total[6 * j + d];
+      const double *row = exchanged_row(j);
+      for (int d = 0; d < 6; d++) buf[m++] = row[d];
     }
   }
   return m;
@@ -768,7 +812,8 @@ void FixCoulombFriction::unpack_forward_comm(int n, int first, double *buf)
       for (int d = 0; d < 3; d++) atom->f[i][d] = buf[m++];
       for (int d = 0; d < 3; d++) atom->torque[i][d] = buf[m++];
     } else {
-      for (int d = 0; d < 6; d++) total[6 * i + d] = buf[m++];
+      double *row = exchanged_row(i);
+      for (int d = 0; d < 6; d++) row[d] = buf[m++];
     }
   }
 }
@@ -776,8 +821,10 @@ void FixCoulombFriction::unpack_forward_comm(int n, int first, double *buf)
 int FixCoulombFriction::pack_reverse_comm(int n, int first, double *buf)
 {
   int m = 0;
-  for (int i = first; i < first + n; i++)
-    for (int d = 0; d < 6; d++) buf[m++] = total[6 * i + d];
+  for (int i = first; i < first + n; i++) {
+    const double *row = exchanged_row(i);
+    for (int d = 0; d < 6; d++) buf[m++] = row[d];
+  }
   return m;
 }
 
@@ -785,17 +832,17 @@ void FixCoulombFriction::unpack_reverse_comm(int n, int *list, double *buf)
 {
   int m = 0;
   for (int k = 0; k < n; k++) {
-    const int j = list[k];
-    for (int d = 0; d < 6; d++) total[6 * j + d] += buf[m++];
+    double *row = exchanged_row(list[k]);
+    for (int d = 0; d < 6; d++) row[d] += buf[m++];
   }
 }
 
 double FixCoulombFriction::memory_usage()
 {
-  double bytes = (double) (total.capacity() + rates.capacity()) * sizeof(double) +
-      (double) atom_rows.capacity() * sizeof(AtomRow);
+  double bytes = (double) total.capacity() * sizeof(double) +
+      (double) atom_rows.capacity() * sizeof(AtomRow) + (double) kicks.capacity() * sizeof(KickRow);
   for (const auto *a : {&gamma, &u_gamma, &y, &u_y, &trial, &u_trial})
-    bytes += (double) a->capacity() * sizeof(Vec3);
+    bytes += (double) a->capacity() * sizeof(Vec2);
   return bytes + (double) contacts.capacity() * sizeof(Contact) +
       (double) rows.capacity() * sizeof(SolverRow) + (double) solved.capacity() * sizeof(Solution) +
       (double) walls.capacity() * sizeof(WallPart);

@@ -141,9 +141,14 @@ class FixCoulombFriction : public Fix {
   // the friction forces and torques per atom (6 a row, local and ghost): this rank's
   // contributions, then (exchange()) the totals over all ranks (ghosts: their owner's)
   std::vector<double> total;
-  // the iterated solver's totals as velocity changes per unit time (6 a row: 1/m f, 1/I t):
-  // a contact's gather reads its two atoms' rows here alone
-  std::vector<double> rates;
+  // per atom (local and ghost), the iterated solver's friction totals as velocity changes per
+  // unit time (1/m f, 1/I t) beside 1/m and 1/I: a contact's scatter and gather touch its two
+  // atoms' rows here alone
+  struct alignas(64) KickRow {
+    double rate[6];
+    double inv_m, inv_I;
+  };
+  std::vector<KickRow> kicks;
   // the iterates of the Jacobi-type methods (per contact): forces and the velocities after
   // the kick they give, in the contact's tangent basis (demc::tangent_basis() of its normal)
   std::vector<demc::Vec2> gamma, u_gamma, y, u_y, trial, u_trial;
@@ -157,7 +162,7 @@ class FixCoulombFriction : public Fix {
     demc::Vec2 v_free;
   };
   std::vector<SolverRow> rows;
-  enum CommMode { OTHER_FORCES, FRICTION_TOTALS };
+  enum CommMode { OTHER_FORCES, FRICTION_TOTALS, FRICTION_KICKS };
   CommMode comm_mode;
   double dt;
   double largest_limit;    // over all ranks, this step
@@ -189,12 +194,16 @@ class FixCoulombFriction : public Fix {
   demc::Vec3 friction_kick(const Contact &c, double h) const;
   demc::Vec2 warm_start(const Contact &c, const Solution &s, const demc::TangentBasis &t) const;
   int solve_apgd(double h, double &residual);
-  void totals_to_rates();
+  void clear_kicks(bool with_masses);
+  void add_to_kicks(const SolverRow &c, const demc::Vec3 &df);
+  void exchange_kicks();
+  double *exchanged_row(int i);
+  void start_solution(const Contact &c, Solution &s) const;
+  void prepare_solver(double h);
   demc::Vec2 rates_kick(const SolverRow &c, const demc::TangentBasis &t, double h) const;
   double start_iterates(double h);
   double global_residual(double local2) const;
   void step_to_trials(double step, double h, bool extrapolate, double beta);
-  void make_rows(double h);
   double measure_trials(double h, double *sums);
   void sum_over_ranks(double *values, int n) const;
   void finish_iterates(double h);
