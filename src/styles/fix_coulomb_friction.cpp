@@ -295,7 +295,7 @@ void FixCoulombFriction::post_force(int)
     sweeps = solve_apgd(h, residual);
     if (residual > pair->iterate_tolerance) out_of_sweeps(sweeps, residual);
   }
-  apply(h, advance, direct, sweeps, residual);
+  apply(h, advance, repeat ? REPEATED : direct ? DECIDED : ITERATED, sweeps, residual);
   clear_contacts();
   pair->last_step_repeated();
 }
@@ -576,7 +576,6 @@ int FixCoulombFriction::solve_apgd(double h, double &residual)
     theta = m.theta;
     lipschitz = std::max(1.0, 0.9 * lipschitz);
   }
-  finish_iterates(h);
   return sweeps;
 }
 
@@ -627,21 +626,17 @@ double FixCoulombFriction::measure_trials(double h, double *sums)
   return worst;
 }
 
-/* the iterates' forces and velocities into the contacts, their state from decide(); their
-   totals (prepare_atoms() zeroed them) summed to the owners */
-void FixCoulombFriction::finish_iterates(double h)
+/* the solver's force and velocity after the kick of contact k into its solution, its state
+   from decide(); its force into this rank's totals (prepare_atoms() zeroed them) */
+inline void FixCoulombFriction::take_iterate(int k, double h)
 {
-  const int n = (int) contacts.size();
-  for (int k = 0; k < n; k++) {
-    Solution &s = solved[k];
-    const TangentBasis t = demc::tangent_basis(rows[k].n);
-    s.force = demc::from_basis(gamma[k], t);
-    s.u_after = demc::from_basis(u_gamma[k], t);
-    s.sticks =
-        cf::decide(s.u_after + (h * s.inv_mass) * s.force, s.inv_mass, contacts[k].limit, h).sticks;
-    add_to_totals(rows[k], s.force);
-  }
-  exchange(false);
+  Solution &s = solved[k];
+  const TangentBasis t = demc::tangent_basis(rows[k].n);
+  s.force = demc::from_basis(gamma[k], t);
+  s.u_after = demc::from_basis(u_gamma[k], t);
+  s.sticks =
+      cf::decide(s.u_after + (h * s.inv_mass) * s.force, s.inv_mass, contacts[k].limit, h).sticks;
+  add_to_totals(rows[k], s.force);
 }
 
 void FixCoulombFriction::out_of_sweeps(int sweeps, double residual) const
@@ -744,21 +739,23 @@ double FixCoulombFriction::add_totals(double h)
 }
 
 /* ----------------------------------------------------------------------
-   the friction totals to the owned atoms (not to frozen ones), the virial,
-   the dissipated work, the contacts' histories; after_kick: each contact's
-   velocity after the kick from the totals first, and the residual
-   (as the solver's) of the direct treatment
+   the virial, the dissipated work, the contacts' histories, the friction
+   totals to the owned atoms (not to frozen ones). DECIDED (the direct
+   treatment): each contact's velocity after the kick from the totals first,
+   and the residual (as the solver's); ITERATED: each contact's solution
+   from the solver first, the totals from these
 ------------------------------------------------------------------------- */
 
-void FixCoulombFriction::apply(double h, bool advance, bool after_kick, int sweeps, double residual)
+void FixCoulombFriction::apply(double h, bool advance, Outcome outcome, int sweeps, double residual)
 {
-  add_totals(h);    // (the work is booked per contact here: at a setup not every contact books)
   double dissipated = 0.0, sliding = 0.0, worst = 0.0;
   const bool virial = pair->evflag != 0;    // (a call per contact otherwise)
+  const bool after_kick = outcome == DECIDED;
   const int n = (int) contacts.size();
   for (int k = 0; k < n; k++) {
     const Contact &c = contacts[k];
     Solution &s = solved[k];
+    if (outcome == ITERATED) take_iterate(k, h);
     if (after_kick) {
       s.u_after = velocity_after(k, h);
       const double mass_h = cf::mass_over_h(s.inv_mass, h);
@@ -782,6 +779,8 @@ void FixCoulombFriction::apply(double h, bool advance, bool after_kick, int swee
     write_decision(hist, s.force, s.sticks);
     if (!s.sticks && c.q >= 0) sliding += c.weight;
   }
+  if (outcome == ITERATED) exchange(false);
+  add_totals(h);    // (the work is booked per contact above: at a setup not every contact books)
   if (after_kick) residual = global_residual(worst);
   pair->friction_decided(dissipated, sliding, sweeps, residual);
 }

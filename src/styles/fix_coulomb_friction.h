@@ -206,7 +206,7 @@ class FixCoulombFriction : public Fix {
   void step_to_trials(double step, double h, bool extrapolate, double beta);
   double measure_trials(double h, double *sums);
   void sum_over_ranks(double *values, int n) const;
-  void finish_iterates(double h);
+  void take_iterate(int k, double h);
   int repeat_last_step(double h);
   void exchange(bool to_ghosts);
   void exchange_to_ghosts();
@@ -216,7 +216,9 @@ class FixCoulombFriction : public Fix {
     return solved[k].v_free + friction_kick(contacts[k], h);
   }
   void out_of_sweeps(int sweeps, double residual) const;
-  void apply(double h, bool advance, bool after_kick, int sweeps, double residual);
+  // how a step's friction forces were found
+  enum Outcome { DECIDED, REPEATED, ITERATED };
+  void apply(double h, bool advance, Outcome outcome, int sweeps, double residual);
 };
 
 }    // namespace LAMMPS_NS
