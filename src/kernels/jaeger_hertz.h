@@ -20,27 +20,9 @@
 namespace demc {
 namespace jaeger {
 
-  /* A vector in the tangent plane of the contact frame. */
-  struct Vec2 {
-    double x, y;
-  };
+  // a vector in the tangent plane of the contact frame (its components along the frame's axes)
+  using demc::Vec2;
 
-  DEMC_FN Vec2 operator+(const Vec2 &a, const Vec2 &b)
-  {
-    return {a.x + b.x, a.y + b.y};
-  }
-  DEMC_FN Vec2 operator-(const Vec2 &a, const Vec2 &b)
-  {
-    return {a.x - b.x, a.y - b.y};
-  }
-  DEMC_FN Vec2 operator*(double s, const Vec2 &a)
-  {
-    return {s * a.x, s * a.y};
-  }
-  DEMC_FN double dot(const Vec2 &a, const Vec2 &b)
-  {
-    return a.x * b.x + a.y * b.y;
-  }
   DEMC_FN double length(const Vec2 &a)
   {
     return math::sqrt(a.x * a.x + a.y * a.y);

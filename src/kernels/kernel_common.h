@@ -123,31 +123,31 @@ DEMC_FN double norm(const Vec3 &a)
   return math::sqrt(dot(a, a));
 }
 
-/* A vector of a contact's tangent plane in its basis (t1, t2) (tangent_basis()): the friction
-   solver's iterates, two values where a Vec3 holds three. */
+/* A vector of a contact's tangent plane, its components along two axes of the plane
+   (gran/jaeger's contact frame, the friction solver's tangent_basis()). */
 struct Vec2 {
-  double a, b;
+  double x, y;
 };
 
-DEMC_FN Vec2 operator+(const Vec2 &u, const Vec2 &v)
+DEMC_FN Vec2 operator+(const Vec2 &a, const Vec2 &b)
 {
-  return {u.a + v.a, u.b + v.b};
+  return {a.x + b.x, a.y + b.y};
 }
-DEMC_FN Vec2 operator-(const Vec2 &u, const Vec2 &v)
+DEMC_FN Vec2 operator-(const Vec2 &a, const Vec2 &b)
 {
-  return {u.a - v.a, u.b - v.b};
+  return {a.x - b.x, a.y - b.y};
 }
-DEMC_FN Vec2 operator*(double s, const Vec2 &u)
+DEMC_FN Vec2 operator*(double s, const Vec2 &a)
 {
-  return {s * u.a, s * u.b};
+  return {s * a.x, s * a.y};
 }
-DEMC_FN double dot(const Vec2 &u, const Vec2 &v)
+DEMC_FN double dot(const Vec2 &a, const Vec2 &b)
 {
-  return u.a * v.a + u.b * v.b;
+  return a.x * b.x + a.y * b.y;
 }
-DEMC_FN double norm2(const Vec2 &u)
+DEMC_FN double norm2(const Vec2 &a)
 {
-  return dot(u, u);
+  return dot(a, a);
 }
 
 /* An orthonormal basis (t1, t2) of the plane normal to the unit vector n, with t1 x t2 = n
@@ -170,7 +170,7 @@ DEMC_FN Vec2 in_basis(const Vec3 &v, const TangentBasis &t)
 }
 DEMC_FN Vec3 from_basis(const Vec2 &v, const TangentBasis &t)
 {
-  return v.a * t.t1 + v.b * t.t2;
+  return v.x * t.t1 + v.y * t.t2;
 }
 
 /* sin and cos of an angle. Contact rotations per time step are tiny (omega dt ~ 1e-4 to 1e-3):
