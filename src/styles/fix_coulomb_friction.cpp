@@ -321,13 +321,6 @@ int FixCoulombFriction::repeat_last_step(double h)
   return 0;
 }
 
-/* ----------------------------------------------------------------------
-   each contact's reduced mass and relative tangential velocities now and
-   after the kick without friction; the largest mu F_N over all ranks. With
-   decide: each contact's friction from these alone (the direct treatment),
-   this rank's contributions to the totals.
-------------------------------------------------------------------------- */
-
 // a contact's reduced mass and its relative tangential velocities now and free of friction
 inline void FixCoulombFriction::start_solution(const Contact &c, Solution &s) const
 {
@@ -335,6 +328,19 @@ inline void FixCoulombFriction::start_solution(const Contact &c, Solution &s) co
   s.u_before = velocity_now(c);
   s.v_free = velocity_free(c);
 }
+
+// the largest mu F_N over all ranks from this rank's
+void FixCoulombFriction::reduce_largest_limit(double local)
+{
+  MPI_Allreduce(&local, &largest_limit, 1, MPI_DOUBLE, MPI_MAX, world);
+}
+
+/* ----------------------------------------------------------------------
+   each contact's reduced mass and relative tangential velocities now and
+   after the kick without friction; the largest mu F_N over all ranks. With
+   decide: each contact's friction from these alone (the direct treatment),
+   this rank's contributions to the totals.
+------------------------------------------------------------------------- */
 
 void FixCoulombFriction::prepare(bool decide, double h)
 {
@@ -353,7 +359,7 @@ void FixCoulombFriction::prepare(bool decide, double h)
       add_to_totals(c, s.force);
     }
   }
-  MPI_Allreduce(&largest, &largest_limit, 1, MPI_DOUBLE, MPI_MAX, world);
+  reduce_largest_limit(largest);
 }
 
 /* ----------------------------------------------------------------------
@@ -496,7 +502,7 @@ void FixCoulombFriction::prepare_solver(double h)
     gamma[k] = warm_start(c, s, t);
     add_to_kicks(r, demc::from_basis(gamma[k], t));
   }
-  MPI_Allreduce(&largest, &largest_limit, 1, MPI_DOUBLE, MPI_MAX, world);
+  reduce_largest_limit(largest);
   exchange_kicks();
 }
 
@@ -581,8 +587,8 @@ int FixCoulombFriction::solve_apgd(double h, double &residual)
 
 /* A sweep's first pass: (extrapolate) Nesterov's point y from the last iterate gamma and the
    one before it (in trial), and its velocities likewise (u is affine in F, so u(y) needs no
-   exchange); each contact's trial force, the gradient step from y, into this rank's totals;
-   the totals exchanged. */
+   exchange); each contact's trial force, the gradient step from y, into this rank's kick rows;
+   the kick rows exchanged. */
 void FixCoulombFriction::step_to_trials(double step, double h, bool extrapolate, double beta)
 {
   clear_kicks(false);
@@ -601,8 +607,8 @@ void FixCoulombFriction::step_to_trials(double step, double h, bool extrapolate,
 
 /* The second pass: each contact's velocity after the kick with the trial forces; the step's
    sums over all ranks ([0]: d.W d, [1]: |d|^2 / m_t, [2]: the gradient at the trial along the
-   step taken, d = trial - y); returns this rank's largest squared residual of the trials (needed only
-   if the step is accepted, but cheaper here than in a pass of its own). */
+   step taken, d = trial - y); returns this rank's largest squared residual of the trials
+   (needed only if the step is accepted, but cheaper here than in a pass of its own). */
 double FixCoulombFriction::measure_trials(double h, double *sums)
 {
   // (local sums: through sums[] each contact's terms would wait for the last one's store)

@@ -199,6 +199,7 @@ class FixCoulombFriction : public Fix {
   void exchange_kicks();
   double *exchanged_row(int i);
   void start_solution(const Contact &c, Solution &s) const;
+  void reduce_largest_limit(double local);
   void prepare_solver(double h);
   demc::Vec2 rates_kick(const SolverRow &c, const demc::TangentBasis &t, double h) const;
   double start_iterates(double h);
