@@ -481,6 +481,7 @@ void FixCoulombFriction::prepare_solver(double h)
   solved.resize(n);
   rows.resize(n);
   clear_kicks(true);
+  fold_ghosts();
   double largest = 0.0;
   for (int k = 0; k < n; k++) {
     const Contact &c = contacts[k];
@@ -489,8 +490,8 @@ void FixCoulombFriction::prepare_solver(double h)
     largest = std::max(largest, c.limit);
     const TangentBasis t = demc::tangent_basis(c.n);
     SolverRow &r = rows[k];
-    r = {c.p,
-         c.q,
+    r = {kick_row[c.p],
+         c.q >= 0 ? kick_row[c.q] : -1,
          c.n,
          c.arm_p,
          c.arm_q,
@@ -503,6 +504,131 @@ void FixCoulombFriction::prepare_solver(double h)
     add_to_kicks(r, demc::from_basis(gamma[k], t));
   }
   reduce_largest_limit(largest);
+  exchange_kicks();
+}
+
+/* With newton pair on, each ghost atom that is an image of an atom this rank owns (a periodic
+   image on one rank) has its contacts' kicks added to that atom's row directly: the local
+   relaxation then sees one velocity per particle, as a Gauss-Seidel step needs; ghosts of other
+   ranks keep their rows, and the exchanges make their totals. (The atom map names the owned image
+   first.) With newton off a contact with a ghost is listed for each of its atoms and acts on that
+   atom alone: what it adds to the ghost's row is not used, and must not reach the owner's. */
+void FixCoulombFriction::fold_ghosts()
+{
+  const int nlocal = atom->nlocal, nall = nlocal + atom->nghost;
+  const bool mapped = force->newton_pair && atom->map_style != Atom::MAP_NONE && atom->tag_enable;
+  kick_row.resize(nall);
+  for (int i = 0; i < nall; i++) {
+    int row = i;
+    if (i >= nlocal && mapped) {
+      const int owned = atom->map(atom->tag[i]);
+      if (owned >= 0 && owned < nlocal) row = owned;
+    }
+    kick_row[i] = row;
+  }
+}
+
+// the contacts at each kick row (touching_start, touching: CSR, in the order of the contacts)
+void FixCoulombFriction::list_contacts_by_atom()
+{
+  const int n = (int) rows.size(), nrows = (int) kick_row.size();
+  touching_start.assign(nrows + 1, 0);
+  for (const SolverRow &r : rows) {
+    touching_start[r.p + 1]++;
+    if (r.q >= 0) touching_start[r.q + 1]++;
+  }
+  for (int i = 0; i < nrows; i++) touching_start[i + 1] += touching_start[i];
+  touching.resize(touching_start[nrows]);
+  // (filled with each row's start as its cursor, which ends at the next row's start; shifted back)
+  for (int k = 0; k < n; k++) {
+    touching[touching_start[rows[k].p]++] = k;
+    if (rows[k].q >= 0) touching[touching_start[rows[k].q]++] = k;
+  }
+  for (int i = nrows; i > 0; i--) touching_start[i] = touching_start[i - 1];
+  touching_start[0] = 0;
+}
+
+/* The local relaxation, a phase of the iterated solver: each contact whose residual is above
+   kRelaxTarget of the tolerance is decided alone with the others' forces fixed (decide()'s exact
+   solution: a non-linear Gauss-Seidel step), its force change goes into its atoms' kick rows at
+   once, and the other contacts of those atoms become due to be looked at in turn; until no
+   contact is due or kRelaxVisits visits per contact are spent. Where a step starts from forces
+   that are right but in a few places (the last step's, once a sweep has smoothed them), this
+   settles those places at the cost of their neighbourhoods, where the global sweeps would take
+   many sweeps over all contacts for their slow modes; the sweep that follows measures the
+   residual, and the global sweeps take whatever is left. Contacts listed on two ranks (newton
+   off) are left to the global sweeps, so that both ranks keep the same force for them. */
+namespace {
+constexpr double kRelaxTarget = 0.5;
+constexpr int kRelaxVisits = 4;
+}    // namespace
+
+void FixCoulombFriction::relax_locally(double h)
+{
+  const int n = (int) rows.size();
+  list_contacts_by_atom();
+  const double target = kRelaxTarget * pair->iterate_tolerance * largest_limit;
+  const double target2 = target * target;
+  due.resize(n);
+  int pending = 0;
+  for (int k = 0; k < n; k++) {
+    const SolverRow &r = rows[k];
+    const bool above = cf::contact_residual2(gamma[k], u_gamma[k], r.mass_h, r.limit) > target2;
+    due[k] = r.weight < 1.0 ? LEFT : above ? DUE : IDLE;
+    if (due[k] == DUE) pending++;
+  }
+  long visits = (long) kRelaxVisits * n;
+  // in waves over the contacts in their order (which follows the atoms'): a contact that becomes
+  // due behind the wave waits for the next one
+  while (pending > 0 && visits > 0) {
+    for (int k = 0; k < n && pending > 0 && visits > 0; k++) {
+      if (due[k] != DUE) continue;
+      due[k] = IDLE;
+      pending--;
+      visits--;
+      if (relax_contact(k, h, target2)) pending += make_neighbours_due(k);
+    }
+  }
+}
+
+// the other contacts of contact k's atoms due (those not due yet, not LEFT); returns how many
+inline int FixCoulombFriction::make_neighbours_due(int k)
+{
+  int added = 0;
+  for (const int row : {rows[k].p, rows[k].q}) {
+    if (row < 0) continue;
+    for (int j = touching_start[row]; j < touching_start[row + 1]; j++) {
+      const int other = touching[j];
+      if (other == k || due[other] != IDLE) continue;
+      due[other] = DUE;
+      added++;
+    }
+  }
+  return added;
+}
+
+/* contact k decided alone with the others' forces fixed where that changes its force by more than
+   the square root of change2; the change into the kick rows */
+inline bool FixCoulombFriction::relax_contact(int k, double h, double change2)
+{
+  const SolverRow &r = rows[k];
+  const TangentBasis t = demc::tangent_basis(r.n);
+  const Vec2 u = r.v_free + rates_kick(r, t, h);
+  const Vec2 change = cf::scaled_gradient_step(gamma[k], u, r.mass_h, r.limit) - gamma[k];
+  if (demc::norm2(change) <= change2) return false;
+  gamma[k] = gamma[k] + change;
+  add_to_kicks(r, demc::from_basis(change, t));
+  return true;
+}
+
+/* the kick rows made anew from the iterates gamma and exchanged: the local relaxation's own
+   updates, added one by one and not exchanged, are not what the residual is measured on */
+void FixCoulombFriction::kicks_from_iterates()
+{
+  clear_kicks(false);
+  const int n = (int) rows.size();
+  for (int k = 0; k < n; k++)
+    add_to_kicks(rows[k], demc::from_basis(gamma[k], demc::tangent_basis(rows[k].n)));
   exchange_kicks();
 }
 
@@ -561,7 +687,22 @@ int FixCoulombFriction::solve_apgd(double h, double &residual)
   // (y moves only after an accepted step: a backtrack retries from the same y)
   bool extrapolate = false;
   double beta = 0.0;
+  bool relaxed = false;
   while (residual > pair->iterate_tolerance && sweeps < pair->iterate_max_sweeps) {
+    // after the first accepted step (whose forces the kick rows hold), whose damped update of
+    // every contact leaves the residual in fewer places: the local relaxation, then the sweeps
+    // start again from its forces
+    if (extrapolate && !relaxed) {
+      relaxed = true;
+      relax_locally(h);
+      kicks_from_iterates();
+      residual = start_iterates(h);
+      sweeps++;
+      theta = 1.0;
+      lipschitz = kLipschitzStart;
+      extrapolate = false;
+      continue;
+    }
     step_to_trials(1.0 / lipschitz, h, extrapolate, beta);
     sweeps++;
     double sums[3];
@@ -848,6 +989,9 @@ double FixCoulombFriction::memory_usage()
       (double) atom_rows.capacity() * sizeof(AtomRow) + (double) kicks.capacity() * sizeof(KickRow);
   for (const auto *a : {&gamma, &u_gamma, &y, &u_y, &trial, &u_trial})
     bytes += (double) a->capacity() * sizeof(Vec2);
+  for (const auto *a : {&kick_row, &touching_start, &touching})
+    bytes += (double) a->capacity() * sizeof(int);
+  bytes += (double) due.capacity();
   return bytes + (double) contacts.capacity() * sizeof(Contact) +
       (double) rows.capacity() * sizeof(SolverRow) + (double) solved.capacity() * sizeof(Solution) +
       (double) walls.capacity() * sizeof(WallPart);

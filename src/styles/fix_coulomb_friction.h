@@ -162,6 +162,14 @@ class FixCoulombFriction : public Fix {
     demc::Vec2 v_free;
   };
   std::vector<SolverRow> rows;
+  // per atom (local and ghost), the kick row its contacts use: its own, or for a ghost that is an
+  // image of an atom this rank owns, that atom's (the solver's rows name these)
+  std::vector<int> kick_row;
+  // the local relaxation (relax_locally()): the contacts at each kick row (CSR: those of row i
+  // are touching[touching_start[i]] up to touching_start[i + 1]), and each contact's turn
+  std::vector<int> touching_start, touching;
+  enum Turn : char { IDLE, DUE, LEFT };    // LEFT: listed on two ranks, left to the sweeps
+  std::vector<Turn> due;
   enum CommMode { OTHER_FORCES, FRICTION_TOTALS, FRICTION_KICKS };
   CommMode comm_mode;
   double dt;
@@ -201,6 +209,12 @@ class FixCoulombFriction : public Fix {
   void start_solution(const Contact &c, Solution &s) const;
   void reduce_largest_limit(double local);
   void prepare_solver(double h);
+  void fold_ghosts();
+  void list_contacts_by_atom();
+  void relax_locally(double h);
+  bool relax_contact(int k, double h, double change2);
+  int make_neighbours_due(int k);
+  void kicks_from_iterates();
   demc::Vec2 rates_kick(const SolverRow &c, const demc::TangentBasis &t, double h) const;
   double start_iterates(double h);
   double global_residual(double local2) const;
