@@ -292,7 +292,7 @@ void FixCoulombFriction::post_force(int)
     prepare(true, h);
     exchange(true);
   } else {
-    sweeps = solve_apgd(h, residual);
+    sweeps = solve_iterated(h, residual);
     if (residual > pair->iterate_tolerance) out_of_sweeps(sweeps, residual);
   }
   apply(h, advance, repeat ? REPEATED : direct ? DECIDED : ITERATED, sweeps, residual);
@@ -667,14 +667,16 @@ void FixCoulombFriction::sum_over_ranks(double *values, int n) const
    trial onto_disc(y + m_t u(y) / (L h)); L doubles while 1/2 d.W d > L/2 sum |d|^2 / m_t
    (d = trial - y) and shrinks by 0.9 after each accepted step (never below 1, the largest
    eigenvalue's lower bound: the preconditioned diagonal is 1), from kLipschitzStart at each
-   step; the momentum restarts when the gradient at the new iterate points along the step taken. */
+   step; the momentum restarts when the gradient at the new iterate points along the step taken.
+   After the first accepted step, once, the local relaxation (relax_locally()); the sweeps then
+   start again from its forces. */
 namespace {
 // the Lipschitz estimate each step's search starts from: in jammed packings the backtracking from
 // 1 doubled to 4 at most steps, two sweeps of a few per step at rest
 constexpr double kLipschitzStart = 4.0;
 }    // namespace
 
-int FixCoulombFriction::solve_apgd(double h, double &residual)
+int FixCoulombFriction::solve_iterated(double h, double &residual)
 {
   prepare_solver(h);
   residual = start_iterates(h);

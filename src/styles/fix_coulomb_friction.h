@@ -201,7 +201,7 @@ class FixCoulombFriction : public Fix {
   demc::Vec3 velocity_free(const Contact &c) const;
   demc::Vec3 friction_kick(const Contact &c, double h) const;
   demc::Vec2 warm_start(const Contact &c, const Solution &s, const demc::TangentBasis &t) const;
-  int solve_apgd(double h, double &residual);
+  int solve_iterated(double h, double &residual);
   void clear_kicks(bool with_masses);
   void add_to_kicks(const SolverRow &c, const demc::Vec3 &df);
   void exchange_kicks();
