@@ -5,8 +5,9 @@ group against a reference group (the first).
 
   shear_ensemble.py REF=GLOB [LABEL=GLOB ...]      GLOB matches shear_*.dat files
   shear_ensemble.py --pairs A=GLOB B=GLOB          runs paired by the jitter and seed in their
-                                                   path (..._j<J>_s<seed>/): B - A per pair, and
-                                                   where the two curves part
+                                                   path (..._j<J>_s<seed>/; one packing per
+                                                   call): B - A per pair, and where the two
+                                                   curves part
 
 Per run: the peak after analyze.py's 0.5 mm running mean (and where it lies), the means of the raw
 tau/sigma_n over 0.5-1, 1-2, 2-3, 3-4 mm, and analyze.py's residual (mean over the last 30 % of
