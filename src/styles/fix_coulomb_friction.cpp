@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <functional>
 
 using namespace LAMMPS_NS;
 using namespace FixConst;
@@ -570,41 +571,67 @@ void FixCoulombFriction::relax_locally(double h)
   const double target = kRelaxTarget * pair->iterate_tolerance * largest_limit;
   const double target2 = target * target;
   due.resize(n);
-  int pending = 0;
+  wave.clear();
+  next_wave.clear();
   for (int k = 0; k < n; k++) {
     const SolverRow &r = rows[k];
     const bool above = cf::contact_residual2(gamma[k], u_gamma[k], r.mass_h, r.limit) > target2;
     due[k] = r.weight < 1.0 ? LEFT : above ? DUE : IDLE;
-    if (due[k] == DUE) pending++;
+    if (due[k] == DUE) wave.push_back(relax_key(k));
   }
   long visits = (long) kRelaxVisits * n;
-  // in waves over the contacts in their order (which follows the atoms'): a contact that becomes
-  // due behind the wave waits for the next one
-  while (pending > 0 && visits > 0) {
-    for (int k = 0; k < n && pending > 0 && visits > 0; k++) {
-      if (due[k] != DUE) continue;
-      due[k] = IDLE;
-      pending--;
+  // in waves over the contacts in the order of their particles' IDs (so that a run continued
+  // from a restart file, whose atoms and lists are in another order, relaxes as the run that
+  // went straight on): a contact that becomes due behind the wave waits for the next one
+  const auto later = std::greater<RelaxKey>();
+  while (!wave.empty() && visits > 0) {
+    std::make_heap(wave.begin(), wave.end(), later);
+    while (!wave.empty() && visits > 0) {
+      std::pop_heap(wave.begin(), wave.end(), later);
+      const RelaxKey at = wave.back();
+      wave.pop_back();
+      due[at.k] = IDLE;
       visits--;
-      if (relax_contact(k, h, target2)) pending += make_neighbours_due(k);
+      if (relax_contact(at.k, h, target2)) make_neighbours_due(at);
     }
+    wave.swap(next_wave);
+    next_wave.clear();
   }
 }
 
-// the other contacts of contact k's atoms due (those not due yet, not LEFT); returns how many
-inline int FixCoulombFriction::make_neighbours_due(int k)
+inline FixCoulombFriction::RelaxKey FixCoulombFriction::relax_key(int k) const
 {
-  int added = 0;
-  for (const int row : {rows[k].p, rows[k].q}) {
+  const Contact &c = contacts[k];
+  const tagint p = atom->tag[c.p];
+  if (c.q >= 0) {
+    const tagint q = atom->tag[c.q];
+    return {std::min(p, q), std::max(p, q), k};
+  }
+  const Fix *wall = walls[c.wall].fix;
+  const int place = (int) (std::find(modify->fix, modify->fix + modify->nfix, wall) - modify->fix);
+  return {p, -1 - (tagint) place, k};
+}
+
+// the other contacts of contact at.k's atoms due (those not due yet, not LEFT): into this wave
+// where they come after it, else into the next
+inline void FixCoulombFriction::make_neighbours_due(const RelaxKey &at)
+{
+  const auto later = std::greater<RelaxKey>();
+  for (const int row : {rows[at.k].p, rows[at.k].q}) {
     if (row < 0) continue;
     for (int j = touching_start[row]; j < touching_start[row + 1]; j++) {
       const int other = touching[j];
-      if (other == k || due[other] != IDLE) continue;
+      if (other == at.k || due[other] != IDLE) continue;
       due[other] = DUE;
-      added++;
+      const RelaxKey key = relax_key(other);
+      if (key > at) {
+        wave.push_back(key);
+        std::push_heap(wave.begin(), wave.end(), later);
+      } else {
+        next_wave.push_back(key);
+      }
     }
   }
-  return added;
 }
 
 /* contact k decided alone with the others' forces fixed where that changes its force by more than
@@ -993,7 +1020,8 @@ double FixCoulombFriction::memory_usage()
     bytes += (double) a->capacity() * sizeof(Vec2);
   for (const auto *a : {&kick_row, &touching_start, &touching})
     bytes += (double) a->capacity() * sizeof(int);
-  bytes += (double) due.capacity();
+  bytes += (double) due.capacity() +
+      (double) (wave.capacity() + next_wave.capacity()) * sizeof(RelaxKey);
   return bytes + (double) contacts.capacity() * sizeof(Contact) +
       (double) rows.capacity() * sizeof(SolverRow) + (double) solved.capacity() * sizeof(Solution) +
       (double) walls.capacity() * sizeof(WallPart);

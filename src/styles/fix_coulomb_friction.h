@@ -16,9 +16,11 @@
    forces without friction (the paper's direct treatment); with the pair
    style's iterate keyword, the friction-only problem of the step (a convex
    quadratic over a product of discs, kernels/coulomb_friction.h) is solved
-   by a Jacobi-type method: every contact's force is updated from the
-   friction totals of the previous iterate, exchanged between ranks, so the
-   iterates do not depend on the order of the contacts or on the ranks.
+   by accelerated projected gradient sweeps (every contact's force updated
+   from the friction totals of the previous iterate, exchanged between
+   ranks) and one local relaxation (each rank's contacts one by one, in the
+   order of their particles' IDs, so that neither the atoms' order nor the
+   neighbour list's changes its path).
 ------------------------------------------------------------------------- */
 
 #ifdef FIX_CLASS
@@ -170,6 +172,20 @@ class FixCoulombFriction : public Fix {
   std::vector<int> touching_start, touching;
   enum Turn : char { IDLE, DUE, LEFT };    // LEFT: listed on two ranks, left to the sweeps
   std::vector<Turn> due;
+  // a due contact's place in the relaxation's order, which the neighbour list's order and the
+  // atoms' order do not change: its particles' IDs, the lower first (a wall contact: its
+  // particle's and its wall fix's place), then its index (which orders only one particle's
+  // contacts with one wall fix, added in the same order in every run)
+  struct RelaxKey {
+    tagint low, high;
+    int k;
+    bool operator>(const RelaxKey &o) const
+    {
+      return low != o.low ? low > o.low : high != o.high ? high > o.high : k > o.k;
+    }
+  };
+  // the contacts due in this wave (a heap: the first in the order on top) and in the next one
+  std::vector<RelaxKey> wave, next_wave;
   enum CommMode { OTHER_FORCES, FRICTION_TOTALS, FRICTION_KICKS };
   CommMode comm_mode;
   double dt;
@@ -213,7 +229,8 @@ class FixCoulombFriction : public Fix {
   void list_contacts_by_atom();
   void relax_locally(double h);
   bool relax_contact(int k, double h, double change2);
-  int make_neighbours_due(int k);
+  RelaxKey relax_key(int k) const;
+  void make_neighbours_due(const RelaxKey &at);
   void kicks_from_iterates();
   demc::Vec2 rates_kick(const SolverRow &c, const demc::TangentBasis &t, double h) const;
   double start_iterates(double h);

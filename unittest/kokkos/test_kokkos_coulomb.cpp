@@ -145,8 +145,8 @@ TEST(KokkosCoulomb, DirectMatchesCpuStyle)
 }
 
 /* Iterated: the solver stops at a residual below the tolerance (1e-10 of the largest mu F_N)
-   on a path that the order of the contacts (the relaxation's) and round-off (the sweeps' count)
-   can change, so the two styles' friction
+   on a path that the contacts left to the sweeps (with a ghost atom: the relaxation's, newton
+   off in /kk) and round-off (the sweeps' count) can change, so the two styles' friction
    forces of a step may differ by the tolerance's order: 1e-10 of the largest friction limit,
    itself half the largest normal force (mu = 0.5). Over 100 steps of the colliding packing such
    differences grow as round-off does in the direct runs (measured there: below 1e-12); bound
@@ -205,8 +205,8 @@ TEST(KokkosCoulomb, MatchesCpuStyleWithNewtonOn)
    forces), with and without rolling and twisting. The CPU style continues to 1e-12; here the
    resumed run's neighbor list and the threads sum forces in another order, round-off that 50
    steps of the colliding packing amplify (gran/kuhn/kk: below 1e-10): bound 1e-10 for the
-   direct decision. Iterated, the resumed run's contact order changes the relaxation's path,
-   and the forces by the tolerance's order: bound 1e-8, as IteratedMatchesCpuStyle. */
+   direct decision. Iterated, that round-off can change the sweeps' count or a momentum
+   restart, and the forces by the tolerance's order: bound 1e-8, as IteratedMatchesCpuStyle. */
 TEST(KokkosCoulomb, RestartContinuity)
 {
   const std::vector<std::pair<std::string, std::string>> cases = {

@@ -3,8 +3,9 @@
    - the direct treatment decides every contact from the same forces on any decomposition:
      forces and torques after 200 steps agree to 1e-9 (newton on and off);
    - with iterate, the global sweeps update all contacts from the previous sweep's forces
-     (Jacobi), but the local relaxation takes each rank's contacts in their order (Gauss-Seidel),
-     so the iterates depend on the order of the contacts and the decomposition; every run stops
+     (Jacobi), but the local relaxation takes each rank's contacts one by one (Gauss-Seidel, in
+     the order of their particles' IDs), so the iterates depend on the decomposition, and on the
+     atoms' order through the sums' round-off; every run stops
      within the same tolerance (no force would change by 1e-10 of the largest mu F_N), after 50
      steps they agree to ITERATED_AGREEMENT (derived below), on 2 and 4 ranks, with newton on
      and off, and on one rank with the atoms sorted every 7 steps or never;
@@ -28,7 +29,7 @@ using namespace demc_test;
 namespace {
 
 /* Iterated runs stop anywhere within the tolerance (1e-10 of the largest mu F_N): two runs
-   relax their contacts in another order, and their sweeps may stop at different counts, or take
+   relax other sets of contacts, and their sweeps may stop at different counts, or take
    a restart or a backtrack of the momentum on either side of a sum that is zero to round-off.
    Each of an atom's contacts (up to 12) then differs by about the tolerance (the residual bounds each
    contact's own step, not the distance to the exact forces: an estimate, not a bound), so its
@@ -137,7 +138,9 @@ TEST(CoulombRankInvariance, IteratedNewtonOff)
 }
 
 /* The same run with the atoms (and so the contacts) in another order: atom_modify sort every
-   7 steps against never, on one rank. */
+   7 steps against never, on one rank. The relaxation's order is the particles' IDs in both, but
+   the sums' round-off differs, and a sweep count or a momentum restart decided on a sum that is
+   zero to round-off parts the runs within the tolerance: the bound of the other ranks. */
 TEST(CoulombRankInvariance, IteratedShuffledContacts)
 {
   int me;
