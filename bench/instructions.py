@@ -32,10 +32,10 @@ CLASSES = {
     "kuhn/conventional": "PairGranKuhn",
     "granular/mindlin": "PairGranular",
     "jaeger": "PairGranJaeger",
-    "jaeger/work-no": "PairGranJaeger",
+    "jaeger/work-yes": "PairGranJaeger",
     "granular/mindlin shear 32k": "PairGranular",
     "jaeger shear 32k": "PairGranJaeger",
-    "jaeger/work-no shear 32k": "PairGranJaeger",
+    "jaeger/work-yes shear 32k": "PairGranJaeger",
 }
 # wall case -> the wall fix's function that is counted (LAMMPS's fix wall/gran, ours: the
 # class whose post_force() the fix runs; setup() calls it too)
@@ -47,9 +47,9 @@ WALLS = {
 }
 WALL_RATIOS = [("jaeger walls", "granular/mindlin walls"), ("kuhn walls", "hooke/history walls")]
 RATIOS = [("kuhn", "hooke/history"), ("kuhn/conventional", "hooke/history"),
-          ("jaeger", "granular/mindlin"), ("jaeger/work-no", "granular/mindlin"),
+          ("jaeger", "granular/mindlin"), ("jaeger/work-yes", "granular/mindlin"),
           ("jaeger shear 32k", "granular/mindlin shear 32k"),
-          ("jaeger/work-no shear 32k", "granular/mindlin shear 32k")]
+          ("jaeger/work-yes shear 32k", "granular/mindlin shear 32k")]
 
 
 PAIR, LOOP, WALL = "pair", "loop", "wall"

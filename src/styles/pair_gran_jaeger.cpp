@@ -22,6 +22,7 @@
 #include "atom.h"
 #include "citeme.h"
 #include "comm.h"
+#include "compute.h"
 #include "error.h"
 #include "force.h"
 #include "memory.h"
@@ -87,8 +88,9 @@ class ArenaStore {
 
 PairGranJaeger::PairGranJaeger(LAMMPS *lmp) :
     PairGranDemc(lmp, "gran/jaeger"), check_materials(false), layout_fixed(-1), beta(0.0),
-    prune(jaeger::kDefaultPrune), max_length(0), work(true), last_energy_step(-1),
-    energy_interval(0), carry_length(0), fix_history(nullptr)
+    prune(jaeger::kDefaultPrune), max_length(0), work_setting(WORK_AUTO), work(true),
+    seed_work(false), last_energy_step(-1), energy_interval(0), carry_length(0),
+    fix_history(nullptr)
 {
   if (lmp->citeme) lmp->citeme->add(demc::cite_kuhn_jaeger);
   prepare_style(S_JAEGER_SIZE);
@@ -121,7 +123,8 @@ void PairGranJaeger::compute(int eflag, int vflag)
   // the same for every contact of this computation (set here, not per contact)
   step_settings.advance = advance;
   step_settings.normal_energy = eflag || energy_per_atom;
-  step_settings.tangential_energy = eflag != 0;
+  const bool seed = seed_work && !advance;
+  step_settings.tangential_energy = eflag != 0 || seed;
 
   // two passes over blocks of the list, as gran/kuhn (see PairGranKuhn::compute())
   ContactBuffer buf;
@@ -147,6 +150,8 @@ void PairGranJaeger::compute(int eflag, int vflag)
   }
   flush_contacts(buf, advance, eflag != 0, stored_tangential);
   end_atom_energy();
+  if (seed) tangential_sum += stored_tangential;
+  seed_work = seed_work && !seed;
   pvector[E_TANGENTIAL] = stored_tangential;
   // friction dissipation = all tangential work done minus what is stored now (work no: not known)
   pvector[E_FRICTION] = work ? tangential_sum - stored_tangential : 0.0;
@@ -200,9 +205,8 @@ void PairGranJaeger::compute_contact(const TouchingPair &t, bool advance, bool e
   const demc::SphereContact c = sphere_contact(atom_p, atom_q, std::sqrt(t.rsq), advance, false);
   const jaeger::Material mat = contact_material(i, j, pair);
   const demc::ContactDashpots &dashpots = damping_table.pair_dashpots[pair];
-  const double m_eff = (t.touching && demc::needs_effective_mass(dashpots))
-      ? contact_effective_mass(i, j)
-      : 0.0;
+  const double m_eff =
+      (t.touching && demc::needs_effective_mass(dashpots)) ? contact_effective_mass(i, j) : 0.0;
   ArenaStore store(fix_history, i, t.jj, j, atom->type, atom->ntypes + 1);
   // (step_settings.advance: at a run's setup, the last step's dashpot force again, as the limits
   // left it (from the record: the half-step velocities it came from are gone), so that the run
@@ -268,7 +272,7 @@ void PairGranJaeger::note_energy_step(bool energy)
 }
 
 /* ----------------------------------------------------------------------
-   pair_style gran/jaeger [beta value] [prune tol] [history/max N] [work yes/no]
+   pair_style gran/jaeger [beta value] [prune tol] [history/max N] [work auto/yes/no]
                           [damping_cap yes/no] [limit_damping] [energy/atom yes/no] ...
 ------------------------------------------------------------------------- */
 
@@ -277,7 +281,7 @@ void PairGranJaeger::settings(int narg, char **arg)
   beta = 0.0;
   prune = jaeger::kDefaultPrune;
   max_length = 0;
-  work = true;
+  work_setting = WORK_AUTO;
   reset_common_keywords();
   int iarg = 0;
   while (iarg < narg) {
@@ -302,14 +306,16 @@ void PairGranJaeger::settings(int narg, char **arg)
         error->all(FLERR, "Pair_style gran/jaeger: history/max must be >= 2 points, got {}",
                    max_length);
     } else if (strcmp(arg[iarg], "work") == 0) {
-      work = utils::logical(FLERR, arg[iarg + 1], false, lmp);
+      work_setting = strcmp(arg[iarg + 1], "auto") == 0      ? WORK_AUTO
+          : utils::logical(FLERR, arg[iarg + 1], false, lmp) ? WORK_YES
+                                                             : WORK_NO;
     } else
       error->all(FLERR, "Unknown pair_style gran/jaeger keyword: {}", arg[iarg]);
     iarg += 2;
   }
-  if (energy_per_atom && !work)
+  if (energy_per_atom && work_setting == WORK_NO)
     error->all(FLERR,
-               "Pair_style gran/jaeger: energy/atom yes needs work yes (the per-atom "
+               "Pair_style gran/jaeger: energy/atom yes needs work yes or auto (the per-atom "
                "friction dissipation is the tangential work minus the stored energy)");
 }
 
@@ -334,6 +340,7 @@ void PairGranJaeger::coeff(int narg, char **arg)
 void PairGranJaeger::init_style()
 {
   PairGranDemc::init_style();
+  resolve_work();
   if (fix_history == nullptr) {
     auto cmd = fmt::format("{} all DEMC/JAEGER_HISTORY", history_fix_id());
     fix_history =
@@ -343,6 +350,37 @@ void PairGranJaeger::init_style()
   set_record_layout();
   fix_history->header = record_header();
   damping_table.init_restitution(running_style_name(), atom->ntypes, setflag);
+}
+
+/* work auto: the integral costs a good part of the step where contacts slip, and only the
+   friction dissipation and the per-contact work read it (compute pair, compute pair/local, the
+   per-atom energies); a run without any of them skips it. Those sums are cumulative, so a run
+   that reads them after runs that skipped the integral counts from its start: said once. */
+void PairGranJaeger::resolve_work()
+{
+  const bool automatic = work_setting == WORK_AUTO || work_setting == WORK_AUTO_SKIPPED;
+  work = work_setting == WORK_YES || (automatic && (energy_per_atom || work_is_read()));
+  if (automatic && !work) work_setting = WORK_AUTO_SKIPPED;
+  if (work && work_setting == WORK_AUTO_SKIPPED) {
+    if (comm->me == 0)
+      error->warning(FLERR,
+                     "Pair {}: the tangential work is integrated from this run on (work auto: "
+                     "nothing read it before); the friction dissipation and each contact's work "
+                     "count from here. Use work yes to integrate it from the first run",
+                     running_style_name());
+    work_setting = WORK_AUTO;
+    seed_work = true;
+  }
+}
+
+// a compute that can read the friction dissipation or a contact's work: any compute pair or
+// pair/local (whichever pair style it names)
+bool PairGranJaeger::work_is_read() const
+{
+  for (const Compute *c : modify->get_compute_list())
+    if (utils::strmatch(c->style, "^pair$") || utils::strmatch(c->style, "^pair/local$"))
+      return true;
+  return false;
 }
 
 /* the records' layout: with rolling or twisting on any type pair, the resistance's slots in
@@ -470,8 +508,8 @@ void PairGranJaeger::convert_histories()
       // contact by the change, not friction (see demc::jaeger::change_material())
       const double work = jaeger::with_layout<jaeger::PairRecord>(resisting(), [&](auto layout) {
         return jaeger::move_to_material<decltype(layout)>(
-          rec, ArenaStore::room(rec), jaeger::with_radius(history_materials[before], R),
-          jaeger::with_radius(pair_materials[now], R));
+            rec, ArenaStore::room(rec), jaeger::with_radius(history_materials[before], R),
+            jaeger::with_radius(pair_materials[now], R));
       });
       if (work == 0.0) continue;
       tangential_sum += pair_weight(j) * work;
@@ -519,14 +557,14 @@ void PairGranJaeger::read_history_materials(const std::function<double()> &next)
 /* ----------------------------------------------------------------------
    settings (rank 0 only; the cumulative sums travel with fix DEMC/ATOM_ENERGY):
    a record (write_settings_record()) of beta, history/max, the common
-   keywords, work (1: yes), the histories' materials and the pruning
+   keywords, work (WorkSetting), the histories' materials and the pruning
    tolerance
 ------------------------------------------------------------------------- */
 
 void PairGranJaeger::write_restart_settings(FILE *fp)
 {
   std::vector<double> values = {beta, (double) max_length, common_keywords_code(),
-                                work ? 1.0 : 0.0};
+                                (double) work_setting};
   write_history_materials(values);
   values.push_back(prune);
   resistance.append_values(values);
@@ -543,11 +581,13 @@ void PairGranJaeger::read_restart_settings(FILE *fp)
   const long size = 5 + 3 * pairs + resistance.values_size();
   checked_int(lmp, (double) values.size(), size, size, who + ": values");
   size_t k = 0;
-  auto next = [&]() { return values[k++]; };
+  auto next = [&]() {
+    return values[k++];
+  };
   beta = next();
   max_length = (int) checked_int(lmp, next(), 0, INT_MAX, who + ": history/max");
   set_common_keywords((double) checked_int(lmp, next(), 0, 27, who + ": keywords"));
-  work = checked_int(lmp, next(), 0, 1, who + ": work") != 0;
+  work_setting = (int) checked_int(lmp, next(), WORK_NO, WORK_AUTO_SKIPPED, who + ": work");
   read_history_materials(next);
   prune = next();
   if (!(prune >= 0.0 && prune < 1.0))
@@ -575,8 +615,7 @@ double PairGranJaeger::single(int i, int j, int itype, int jtype, double rsq, do
 
 /* (for gran/jaeger/kk too: its record read off the device) */
 
-double PairGranJaeger::single_of_record(int i, int j, double rsq, const double *rec,
-                                        double &fforce)
+double PairGranJaeger::single_of_record(int i, int j, double rsq, const double *rec, double &fforce)
 {
   const double radsum = atom->radius[i] + atom->radius[j];
   if (rsq >= radsum * radsum) return 0.0;
@@ -615,6 +654,6 @@ void *PairGranJaeger::extract(const char *str, int &dim)
   if (strcmp(str, "beta") == 0) return (void *) &beta;
   if (strcmp(str, "prune") == 0) return (void *) &prune;
   if (strcmp(str, "history/max") == 0) return (void *) &max_length;
-  if (strcmp(str, "work") == 0) return (void *) &work;
+  if (strcmp(str, "work") == 0) return (void *) &work_setting;    // (int: WorkSetting)
   return extract_common(str, dim);
 }

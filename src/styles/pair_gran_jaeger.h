@@ -95,7 +95,16 @@ class PairGranJaeger : public PairGranDemc {
   double beta;       // memory approximation, 0 = exact
   double prune;      // pruning tolerance (of mu P), 0 = keep every point
   int max_length;    // history/max: points per contact, 0 = unbounded
-  bool work;         // integrate the tangential work (friction dissipation); "work no": skip
+  // keyword work: integrate the tangential work (friction dissipation) always, never, or (auto)
+  // in the runs in which a compute or the per-atom energies can read it
+  enum WorkSetting { WORK_NO, WORK_YES, WORK_AUTO, WORK_AUTO_SKIPPED };
+  int work_setting;    // WORK_AUTO_SKIPPED: auto, and a run has gone without the integral
+  bool work;           // this run integrates it (resolve_work())
+  // the integral starts after runs without it: at this run's setup the sum of the work starts
+  // from the stored energy, so that the friction dissipation counts from there
+  bool seed_work;
+  void resolve_work();
+  bool work_is_read() const;
   // steps of the last energy step (-1: none yet) and between the last two (0: not known), and
   // the history length from which a contact carries U_t from step to step
   // (demc::jaeger::stored_to_carry())

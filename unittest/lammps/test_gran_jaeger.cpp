@@ -183,8 +183,8 @@ double shortening_bound(LammpsSession &s, int length, double E, double nu, doubl
       const double ri = atom->radius[i], rj = atom->radius[j];
       const auto mat = jaeger::material(Estar, Gstar, ri * rj / (ri + rj), mu);
       const int n = (int) rec[LAMMPS_NS::FixJaegerHistory::R_LENGTH];
-      const auto *stored = reinterpret_cast<const jaeger::Point *>(
-          rec + LAMMPS_NS::FixJaegerHistory::R_HEADER);
+      const auto *stored =
+          reinterpret_cast<const jaeger::Point *>(rec + LAMMPS_NS::FixJaegerHistory::R_HEADER);
       std::vector<jaeger::Point> pts(stored, stored + n);
       jaeger::Stack st{pts.data(), n, n};
       double cost = 0.0;
@@ -225,11 +225,11 @@ TEST(GranJaeger, RestartContinuityWithStacks)
 {
   for (bool capped : {false, true})
     for (bool newton : {true, false}) {
-      const std::vector<std::string> pair =
-          capped ? dense_packing_input({"pair_style gran/jaeger history/max 4",
-                                        "pair_coeff * * 1e7 0.3 0.5 damping 0.02 0.01"},
-                                       newton)
-                 : jaeger_packing("", newton);
+      const std::vector<std::string> pair = capped
+          ? dense_packing_input({"pair_style gran/jaeger history/max 4",
+                                 "pair_coeff * * 1e7 0.3 0.5 damping 0.02 0.01"},
+                                newton)
+          : jaeger_packing("", newton);
       // (restart N root appends the step to the root)
       const std::string root = std::string("jaeger_restart_") + (newton ? "on" : "off") +
           (capped ? "_capped" : "") + ".bin";
@@ -351,9 +351,9 @@ TEST(GranJaeger, UnreachedCapacityChangesNothing)
 TEST(GranJaeger, EnergyBalanceOfFrictionalPacking)
 {
   for (const std::string damping : {"", " damping 0.002 0.001"}) {
-    const EnergyBalance b = packing_energy_balance(
-        {"pair_style gran/jaeger", "pair_coeff * * 1e7 0.3 0.5" + damping}, "gran/jaeger", 2e-7,
-        3000);
+    const EnergyBalance b =
+        packing_energy_balance({"pair_style gran/jaeger", "pair_coeff * * 1e7 0.3 0.5" + damping},
+                               "gran/jaeger", 2e-7, 3000);
     const double e0 = b.e0, e1 = b.e1;
     const auto &e = b.pair;
     EXPECT_GT(e[2], 0.05 * e0) << "friction dissipation" << damping;
@@ -426,9 +426,53 @@ TEST(GranJaeger, WorkNoChangesNoForce)
   r.command("read_restart jaeger_work_no.bin");
   std::remove("jaeger_work_no.bin");
   int dim = 0;
-  const auto *work = static_cast<bool *>(r.lmp->force->pair->extract("work", dim));
+  const auto *work = static_cast<int *>(r.lmp->force->pair->extract("work", dim));
   ASSERT_NE(work, nullptr);
-  EXPECT_FALSE(*work) << "work no after read_restart";
+  EXPECT_EQ(*work, 0) << "work no after read_restart";
+}
+
+/* work auto (the default) integrates the work in runs that a compute pair (or pair/local, or
+   energy/atom) can read it in: with compute e from the start, the friction dissipation is work
+   yes's bitwise; without one, it is skipped (reported 0), the forces unchanged. A compute
+   defined after such a run: the dissipation counts from that run's start (the sum of the work
+   starts from the stored energy then), i.e. work yes's dissipation at its end minus that at the
+   start of that run, to rounding (the two sums add the same terms in another grouping). */
+TEST(GranJaeger, WorkAutoIntegratesWhereAComputeReadsIt)
+{
+  const std::string compute = "compute e all pair gran/jaeger";
+  auto run = [](LammpsSession &s, int steps) {
+    s.command("run " + std::to_string(steps));
+    return s.forces();
+  };
+  LammpsSession yes;
+  yes.load_plugin();
+  yes.commands(jaeger_packing(" work yes", true));
+  yes.command(compute);
+  const PerAtom f_yes = run(yes, 100);
+  const double d_yes_100 = yes.pair_extra()[2];
+  run(yes, 100);
+  const double d_yes_200 = yes.pair_extra()[2];
+  ASSERT_GT(d_yes_100, 0.0);
+  ASSERT_GT(d_yes_200, d_yes_100);
+  {
+    LammpsSession s;
+    s.load_plugin();
+    s.commands(jaeger_packing("", true));
+    s.command(compute);
+    run(s, 100);
+    EXPECT_EQ(s.pair_extra()[2], d_yes_100) << "auto with a compute from the start";
+  }
+  LammpsSession s;
+  s.load_plugin();
+  s.commands(jaeger_packing("", true));
+  EXPECT_EQ(max_relative_difference(run(s, 100), f_yes), 0.0) << "forces without the integral";
+  EXPECT_EQ(s.pair_extra()[2], 0.0) << "no compute: the integral skipped";
+  s.command(compute);
+  run(s, 100);
+  const double late = s.pair_extra()[2];
+  std::printf("[ measure  ] dissipation counted from the second run: %.6e, work yes: %.6e\n", late,
+              d_yes_200 - d_yes_100);
+  EXPECT_NEAR(late, d_yes_200 - d_yes_100, 1e-10 * d_yes_200);
 }
 
 // a capacity set below the lengths histories already have: they are shortened by

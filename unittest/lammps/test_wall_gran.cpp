@@ -962,9 +962,12 @@ void check_energy_balance(const WallLines &cases, bool moving)
          "set group all omega v_wx v_wy 0", "neighbor 0.0003 bin", "neigh_modify delay 0"});
     s.commands(c.first.pair);
     s.commands(c.second);
+    // (the pair's energies as a user reads them: gran/jaeger integrates its work in runs in
+    // which a compute pair can read it, work auto)
     s.commands({"fix integrate all nve/sphere", "timestep 2e-7", "compute ke all ke",
-                "compute erot all erotate/sphere", "thermo_style custom step c_ke c_erot pe",
-                "fix_modify wz energy yes"});
+                "compute erot all erotate/sphere",
+                "compute e all pair gran/" + std::string(c.first.name),
+                "thermo_style custom step c_ke c_erot pe", "fix_modify wz energy yes"});
     auto total = [&]() {
       s.command("run 0 post no");
       double e = s.lmp->modify->get_compute_by_id("ke")->compute_scalar() +

@@ -550,6 +550,9 @@ std::vector<std::string> turning_drum(const PairLaw &law, bool mixer = false)
       "timestep 2e-7",
       "compute ke all ke",
       "compute erot all erotate/sphere",
+      // (the pair's energies as a user reads them: gran/jaeger integrates its work in runs in
+      // which a compute pair can read it, work auto)
+      "compute e all pair gran/" + std::string(law.name),
       "thermo_style custom step c_ke c_erot pe"};
   in.insert(in.end(), rest.begin(), rest.end());
   return in;
