@@ -204,6 +204,9 @@ static void expect_insertion_rank_invariant(const std::vector<std::string> &inse
                       "region box block 0 0.01 0 0.01 0 0.02 units box", "create_box 1 box",
                       "neighbor 0.0003 bin", "neigh_modify delay 0"});
           s.commands(pair);
+          // (the pair's vector as a user reads it: gran/jaeger integrates its work in runs in
+          // which a compute pair can read it, work auto)
+          s.command("compute e all pair " + pair[0].substr(pair[0].find(' ') + 1));
           s.commands({"fix grav all gravity 981 vector 0 0 -1",
                       "fix w all " + wall + " zplane 0 NULL",
                       "region slab block 0 0.01 0 0.01 0.008 0.014 units box"});
@@ -222,6 +225,7 @@ static void expect_insertion_rank_invariant(const std::vector<std::string> &inse
       if (me == 0) {
         EXPECT_EQ(serial.back(), atoms) << pair[0];
         EXPECT_GE(serial[4], 5.0) << pair[0] << ": contacts between the spheres";
+        EXPECT_GT(serial[2], 0.0) << pair[0] << ": friction dissipation";
         EXPECT_GE(serial[6 + 7], 5.0) << pair[0] << ": contacts with the floor";
       }
       for (int n : {2, 4}) {
