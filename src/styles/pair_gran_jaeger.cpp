@@ -89,8 +89,8 @@ class ArenaStore {
 PairGranJaeger::PairGranJaeger(LAMMPS *lmp) :
     PairGranDemc(lmp, "gran/jaeger"), check_materials(false), layout_fixed(-1), beta(0.0),
     prune(jaeger::kDefaultPrune), max_length(0), work_setting(WORK_AUTO), work(true),
-    seed_work(false), last_energy_step(-1), energy_interval(0), carry_length(0),
-    fix_history(nullptr)
+    work_skipped(false), seed_work(false), last_energy_step(-1), energy_interval(0),
+    carry_length(0), fix_history(nullptr)
 {
   if (lmp->citeme) lmp->citeme->add(demc::cite_kuhn_jaeger);
   prepare_style(S_JAEGER_SIZE);
@@ -355,22 +355,26 @@ void PairGranJaeger::init_style()
 /* work auto: the integral costs a good part of the step where contacts slip, and only the
    friction dissipation and the per-contact work read it (compute pair, compute pair/local, the
    per-atom energies); a run without any of them skips it. Those sums are cumulative, so a run
-   that reads them after runs that skipped the integral counts from its start: said once. */
+   that integrates it after runs that did not (work auto, or work no before pair_style was given
+   again) counts from its start: said once. */
 void PairGranJaeger::resolve_work()
 {
-  const bool automatic = work_setting == WORK_AUTO || work_setting == WORK_AUTO_SKIPPED;
-  work = work_setting == WORK_YES || (automatic && (energy_per_atom || work_is_read()));
-  if (automatic && !work) work_setting = WORK_AUTO_SKIPPED;
-  if (work && work_setting == WORK_AUTO_SKIPPED) {
-    if (comm->me == 0)
-      error->warning(FLERR,
-                     "Pair {}: the tangential work is integrated from this run on (work auto: "
-                     "nothing read it before); the friction dissipation and each contact's work "
-                     "count from here. Use work yes to integrate it from the first run",
-                     running_style_name());
-    work_setting = WORK_AUTO;
-    seed_work = true;
+  work = work_setting == WORK_YES ||
+      (work_setting == WORK_AUTO && (energy_per_atom || work_is_read()));
+  if (!work) {
+    work_skipped = true;
+    return;
   }
+  if (!work_skipped) return;
+  if (comm->me == 0)
+    error->warning(FLERR,
+                   "Pair {}: the tangential work is integrated from this run on (earlier runs "
+                   "skipped it: work auto with nothing to read it, or work no); the friction "
+                   "dissipation and each contact's work count from here. Use work yes from the "
+                   "first run to integrate it throughout",
+                   running_style_name());
+  work_skipped = false;
+  seed_work = true;
 }
 
 // a compute that can read the friction dissipation or a contact's work: any compute pair or
@@ -557,14 +561,15 @@ void PairGranJaeger::read_history_materials(const std::function<double()> &next)
 /* ----------------------------------------------------------------------
    settings (rank 0 only; the cumulative sums travel with fix DEMC/ATOM_ENERGY):
    a record (write_settings_record()) of beta, history/max, the common
-   keywords, work (WorkSetting), the histories' materials and the pruning
-   tolerance
+   keywords, work (WorkSetting, + 3 where a run skipped the integral), the
+   histories' materials and the pruning tolerance
 ------------------------------------------------------------------------- */
 
 void PairGranJaeger::write_restart_settings(FILE *fp)
 {
+  // (work: the setting, plus 3 where a run skipped the integral)
   std::vector<double> values = {beta, (double) max_length, common_keywords_code(),
-                                (double) work_setting};
+                                (double) (work_setting + (work_skipped ? 3 : 0))};
   write_history_materials(values);
   values.push_back(prune);
   resistance.append_values(values);
@@ -587,7 +592,9 @@ void PairGranJaeger::read_restart_settings(FILE *fp)
   beta = next();
   max_length = (int) checked_int(lmp, next(), 0, INT_MAX, who + ": history/max");
   set_common_keywords((double) checked_int(lmp, next(), 0, 27, who + ": keywords"));
-  work_setting = (int) checked_int(lmp, next(), WORK_NO, WORK_AUTO_SKIPPED, who + ": work");
+  const int work_code = (int) checked_int(lmp, next(), 0, 5, who + ": work");
+  work_setting = work_code % 3;
+  work_skipped = work_code >= 3;
   read_history_materials(next);
   prune = next();
   if (!(prune >= 0.0 && prune < 1.0))

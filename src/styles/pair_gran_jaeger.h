@@ -97,9 +97,10 @@ class PairGranJaeger : public PairGranDemc {
   int max_length;    // history/max: points per contact, 0 = unbounded
   // keyword work: integrate the tangential work (friction dissipation) always, never, or (auto)
   // in the runs in which a compute or the per-atom energies can read it
-  enum WorkSetting { WORK_NO, WORK_YES, WORK_AUTO, WORK_AUTO_SKIPPED };
-  int work_setting;    // WORK_AUTO_SKIPPED: auto, and a run has gone without the integral
-  bool work;           // this run integrates it (resolve_work())
+  enum WorkSetting { WORK_NO, WORK_YES, WORK_AUTO };
+  int work_setting;
+  bool work;            // this run integrates it (resolve_work())
+  bool work_skipped;    // a run went without it (kept when pair_style is given again)
   // the integral starts after runs without it: at this run's setup the sum of the work starts
   // from the stored energy, so that the friction dissipation counts from there
   bool seed_work;

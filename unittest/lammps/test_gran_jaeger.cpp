@@ -436,7 +436,8 @@ TEST(GranJaeger, WorkNoChangesNoForce)
    yes's bitwise; without one, it is skipped (reported 0), the forces unchanged. A compute
    defined after such a run: the dissipation counts from that run's start (the sum of the work
    starts from the stored energy then), i.e. work yes's dissipation at its end minus that at the
-   start of that run, to rounding (the two sums add the same terms in another grouping). */
+   start of that run, to rounding (the two sums add the same terms in another grouping); also
+   where pair_style is given again with work yes, and after a restart file. */
 TEST(GranJaeger, WorkAutoIntegratesWhereAComputeReadsIt)
 {
   const std::string compute = "compute e all pair gran/jaeger";
@@ -467,12 +468,31 @@ TEST(GranJaeger, WorkAutoIntegratesWhereAComputeReadsIt)
   s.commands(jaeger_packing("", true));
   EXPECT_EQ(max_relative_difference(run(s, 100), f_yes), 0.0) << "forces without the integral";
   EXPECT_EQ(s.pair_extra()[2], 0.0) << "no compute: the integral skipped";
+  s.command("write_restart jaeger_work_auto.bin");
   s.command(compute);
   run(s, 100);
   const double late = s.pair_extra()[2];
   std::printf("[ measure  ] dissipation counted from the second run: %.6e, work yes: %.6e\n", late,
               d_yes_200 - d_yes_100);
   EXPECT_NEAR(late, d_yes_200 - d_yes_100, 1e-10 * d_yes_200);
+  // the same start after pair_style given again with work yes, and after a restart file written
+  // after the skipping run (which keeps that a run skipped the integral)
+  {
+    LammpsSession again;
+    again.load_plugin();
+    again.commands(jaeger_packing("", true));
+    run(again, 100);
+    again.commands({"pair_style gran/jaeger work yes", "pair_coeff * * 1e7 0.3 0.5"});
+    run(again, 100);
+    EXPECT_NEAR(again.pair_extra()[2], d_yes_200 - d_yes_100, 1e-10 * d_yes_200) << "work yes";
+  }
+  LammpsSession r;
+  r.load_plugin();
+  r.commands({"read_restart jaeger_work_auto.bin", "neighbor 0.0003 bin", "neigh_modify delay 0",
+              "fix integrate all nve/sphere", "timestep 1e-5", compute});
+  run(r, 100);
+  std::remove("jaeger_work_auto.bin");
+  EXPECT_NEAR(r.pair_extra()[2], d_yes_200 - d_yes_100, 1e-10 * d_yes_200) << "restart";
 }
 
 // a capacity set below the lengths histories already have: they are shortened by
