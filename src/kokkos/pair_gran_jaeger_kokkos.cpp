@@ -233,8 +233,8 @@ struct JaegerPairLoop :
     value_type &sums;
     double *mem;    // the flag's record (also a closed one), null: none
     int flag;
-    bool has;     // mem holds a contact
-    int types;    // the type pair's key (R_TYPES)
+    bool has;       // mem holds a contact
+    int types;      // the type pair's key (R_TYPES)
     KOKKOS_INLINE_FUNCTION double *record() const { return has ? mem : nullptr; }
     KOKKOS_INLINE_FUNCTION double *open()
     {
@@ -310,9 +310,8 @@ struct JaegerPairLoop :
     const jaeger::Material mat = jaeger::with_radius(c.mat, jaeger::effective_radius(rad_i, rad_j));
     const double m_eff = demc::needs_effective_mass(c.dashpots) ? d.effective_mass(i, j) : 0.0;
 
-    PoolStore store{
-        *this, sums, rec,
-        flag,  has,  jaeger::type_pair_key(itype, jtype, static_cast<int>(d.params.extent(0)))};
+    PoolStore store{*this, sums, rec, flag, has,
+                    jaeger::type_pair_key(itype, jtype, static_cast<int>(d.params.extent(0)))};
     jaeger::StepSettings s;
     s.beta = d.beta;
     s.prune = d.prune;
@@ -325,8 +324,8 @@ struct JaegerPairLoop :
     // style, R_FDAMP_X)
     // energies and counts only on energy steps, where compute pair reads them (as the CPU style)
     s.normal_energy = s.tangential_energy = d.eflag;
-    const Vec3 w_rel = L::resist >= 0 ? demc_vec3(d.omega, q) - demc_vec3(d.omega, p)
-                                      : Vec3{0.0, 0.0, 0.0};
+    const Vec3 w_rel =
+        L::resist >= 0 ? demc_vec3(d.omega, q) - demc_vec3(d.omega, p) : Vec3{0.0, 0.0, 0.0};
     const jaeger::StepContact sc = {g.n, g.du, g.overlap, g.twirl, m_eff, w_rel};
     const jaeger::StepOutcome o =
         jaeger::contact_step<L>(store, mat, sc, touching, c.dashpots, this->dashpot_limits, s,
@@ -587,8 +586,8 @@ void PairGranJaegerKokkos<DeviceType>::compute(int eflag_in, int vflag_in)
   kdata.beta = beta;
   kdata.prune = prune;
   kdata.work = work;
-  // (the stored energy also where the work integral starts: PairGranJaeger::seed_work)
-  const bool seed = seed_work && !advance;
+  // (the stored energy also where the sum of the work starts: PairGranJaeger::seed_work)
+  const bool seed = starts_work_sum(advance);
   kdata.eflag = (eflag_in || seed) ? 1 : 0;
   note_energy_step(eflag_in != 0);
   kdata.carry_length = carry_length;
@@ -616,8 +615,7 @@ void PairGranJaegerKokkos<DeviceType>::compute(int eflag_in, int vflag_in)
     dissipated_damping += sums.damping;
   }
   tangential_sum += sums.converted;
-  if (seed) tangential_sum += sums.tangential;
-  seed_work = seed_work && !seed;
+  if (seed) start_work_sum(sums.tangential);
   fix_historyKK->merges += sums.merges;
   fix_historyKK->forced_merges += sums.forced;
   fix_historyKK->run_forced_merges += sums.forced_run;

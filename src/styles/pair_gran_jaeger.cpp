@@ -123,7 +123,7 @@ void PairGranJaeger::compute(int eflag, int vflag)
   // the same for every contact of this computation (set here, not per contact)
   step_settings.advance = advance;
   step_settings.normal_energy = eflag || energy_per_atom;
-  const bool seed = seed_work && !advance;
+  const bool seed = starts_work_sum(advance);
   step_settings.tangential_energy = eflag != 0 || seed;
 
   // two passes over blocks of the list, as gran/kuhn (see PairGranKuhn::compute())
@@ -150,8 +150,7 @@ void PairGranJaeger::compute(int eflag, int vflag)
   }
   flush_contacts(buf, advance, eflag != 0, stored_tangential);
   end_atom_energy();
-  if (seed) tangential_sum += stored_tangential;
-  seed_work = seed_work && !seed;
+  if (seed) start_work_sum(stored_tangential);
   pvector[E_TANGENTIAL] = stored_tangential;
   // friction dissipation = all tangential work done minus what is stored now (work no: not known)
   pvector[E_FRICTION] = work ? tangential_sum - stored_tangential : 0.0;
@@ -205,8 +204,9 @@ void PairGranJaeger::compute_contact(const TouchingPair &t, bool advance, bool e
   const demc::SphereContact c = sphere_contact(atom_p, atom_q, std::sqrt(t.rsq), advance, false);
   const jaeger::Material mat = contact_material(i, j, pair);
   const demc::ContactDashpots &dashpots = damping_table.pair_dashpots[pair];
-  const double m_eff =
-      (t.touching && demc::needs_effective_mass(dashpots)) ? contact_effective_mass(i, j) : 0.0;
+  const double m_eff = (t.touching && demc::needs_effective_mass(dashpots))
+      ? contact_effective_mass(i, j)
+      : 0.0;
   ArenaStore store(fix_history, i, t.jj, j, atom->type, atom->ntypes + 1);
   // (step_settings.advance: at a run's setup, the last step's dashpot force again, as the limits
   // left it (from the record: the half-step velocities it came from are gone), so that the run
@@ -512,8 +512,8 @@ void PairGranJaeger::convert_histories()
       // contact by the change, not friction (see demc::jaeger::change_material())
       const double work = jaeger::with_layout<jaeger::PairRecord>(resisting(), [&](auto layout) {
         return jaeger::move_to_material<decltype(layout)>(
-            rec, ArenaStore::room(rec), jaeger::with_radius(history_materials[before], R),
-            jaeger::with_radius(pair_materials[now], R));
+          rec, ArenaStore::room(rec), jaeger::with_radius(history_materials[before], R),
+          jaeger::with_radius(pair_materials[now], R));
       });
       if (work == 0.0) continue;
       tangential_sum += pair_weight(j) * work;
@@ -586,9 +586,7 @@ void PairGranJaeger::read_restart_settings(FILE *fp)
   const long size = 5 + 3 * pairs + resistance.values_size();
   checked_int(lmp, (double) values.size(), size, size, who + ": values");
   size_t k = 0;
-  auto next = [&]() {
-    return values[k++];
-  };
+  auto next = [&]() { return values[k++]; };
   beta = next();
   max_length = (int) checked_int(lmp, next(), 0, INT_MAX, who + ": history/max");
   set_common_keywords((double) checked_int(lmp, next(), 0, 27, who + ": keywords"));
@@ -622,7 +620,8 @@ double PairGranJaeger::single(int i, int j, int itype, int jtype, double rsq, do
 
 /* (for gran/jaeger/kk too: its record read off the device) */
 
-double PairGranJaeger::single_of_record(int i, int j, double rsq, const double *rec, double &fforce)
+double PairGranJaeger::single_of_record(int i, int j, double rsq, const double *rec,
+                                        double &fforce)
 {
   const double radsum = atom->radius[i] + atom->radius[j];
   if (rsq >= radsum * radsum) return 0.0;

@@ -105,6 +105,14 @@ class PairGranJaeger : public PairGranDemc {
   // from the stored energy, so that the friction dissipation counts from there
   bool seed_work;
   void resolve_work();
+  // whether this computation starts the sum of the work (a run's setup after seed_work was set)
+  bool starts_work_sum(bool advance) const { return seed_work && !advance; }
+  // the sum of the work started from the stored tangential energy of this computation
+  void start_work_sum(double stored)
+  {
+    tangential_sum += stored;
+    seed_work = false;
+  }
   bool work_is_read() const;
   // steps of the last energy step (-1: none yet) and between the last two (0: not known), and
   // the history length from which a contact carries U_t from step to step

@@ -183,8 +183,8 @@ double shortening_bound(LammpsSession &s, int length, double E, double nu, doubl
       const double ri = atom->radius[i], rj = atom->radius[j];
       const auto mat = jaeger::material(Estar, Gstar, ri * rj / (ri + rj), mu);
       const int n = (int) rec[LAMMPS_NS::FixJaegerHistory::R_LENGTH];
-      const auto *stored =
-          reinterpret_cast<const jaeger::Point *>(rec + LAMMPS_NS::FixJaegerHistory::R_HEADER);
+      const auto *stored = reinterpret_cast<const jaeger::Point *>(
+          rec + LAMMPS_NS::FixJaegerHistory::R_HEADER);
       std::vector<jaeger::Point> pts(stored, stored + n);
       jaeger::Stack st{pts.data(), n, n};
       double cost = 0.0;
@@ -225,11 +225,11 @@ TEST(GranJaeger, RestartContinuityWithStacks)
 {
   for (bool capped : {false, true})
     for (bool newton : {true, false}) {
-      const std::vector<std::string> pair = capped
-          ? dense_packing_input({"pair_style gran/jaeger history/max 4",
-                                 "pair_coeff * * 1e7 0.3 0.5 damping 0.02 0.01"},
-                                newton)
-          : jaeger_packing("", newton);
+      const std::vector<std::string> pair =
+          capped ? dense_packing_input({"pair_style gran/jaeger history/max 4",
+                                        "pair_coeff * * 1e7 0.3 0.5 damping 0.02 0.01"},
+                                       newton)
+                 : jaeger_packing("", newton);
       // (restart N root appends the step to the root)
       const std::string root = std::string("jaeger_restart_") + (newton ? "on" : "off") +
           (capped ? "_capped" : "") + ".bin";
@@ -351,9 +351,9 @@ TEST(GranJaeger, UnreachedCapacityChangesNothing)
 TEST(GranJaeger, EnergyBalanceOfFrictionalPacking)
 {
   for (const std::string damping : {"", " damping 0.002 0.001"}) {
-    const EnergyBalance b =
-        packing_energy_balance({"pair_style gran/jaeger", "pair_coeff * * 1e7 0.3 0.5" + damping},
-                               "gran/jaeger", 2e-7, 3000);
+    const EnergyBalance b = packing_energy_balance(
+        {"pair_style gran/jaeger", "pair_coeff * * 1e7 0.3 0.5" + damping}, "gran/jaeger", 2e-7,
+        3000);
     const double e0 = b.e0, e1 = b.e1;
     const auto &e = b.pair;
     EXPECT_GT(e[2], 0.05 * e0) << "friction dissipation" << damping;
