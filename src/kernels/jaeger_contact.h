@@ -156,25 +156,29 @@ namespace jaeger {
     return carried >= 0.0 ? carried : stored_energy(mat, st);
   }
 
-  /* What the pruning rule has spent of a contact's error budget (2 doubles the caller keeps
+  /* What the pruning rule has spent of a contact's error budget (3 doubles the caller keeps
      with the history; zero for a new contact): `force`, a bound on how far every later
      tangential force may lie from the one of the unpruned history along collinear movements
      (not on turning paths: prune_points()), and `shift`, a bound on how far any spring's
      displacement may lie from its unpruned one there, both summed over the removals
      since the contact last opened and lowered where a full slide brings the two fields together
-     (see prune_points() and full_slide_restores()). */
+     (see prune_points() and full_slide_restores()); `load`, the largest normal force at which
+     the rule removed points since then, the scale of the budget. */
   struct PruneSpent {
-    double force, shift;
+    double force, shift, load;
   };
 
   /* The pruning tolerance of the styles' default (keyword prune): along collinear movements a
-     contact's removals together never move a later force by more than 1e-3 mu P (P: the normal
-     force of the last removal). */
+     contact's removals together never move a later force by more than 1e-3 mu P_r (P_r: the
+     largest normal force at which the rule removed points since the contact opened). */
   constexpr double kDefaultPrune = 1e-3;
   /* The rule prunes a history once it is longer than kPruneLength + kPruneSlack points, back to
      kPruneLength: shorter histories cost little memory, and the search costs O(length), paid
-     once per kPruneSlack points of growth. */
+     once per kPruneSlack points of growth. No removal spends more than kPruneShare of what is
+     left of the budget: it then lasts for the many cheap removals of long loadings (in steady
+     shear their costs span eight decades) instead of going to the first dear ones. */
   constexpr int kPruneLength = 64, kPruneSlack = 8;
+  constexpr double kPruneShare = 1.0 / 256.0;
 
   namespace detail {
 
@@ -349,28 +353,32 @@ namespace jaeger {
 
     /* The pruning rule, after a push onto a history longer than kPruneLength + kPruneSlack
        points: remove the points whose removals cost the least (their bounds; one pass,
-       cheapest_removals()), down to kPruneLength points, while the contact's spent budget stays
-       within prune mu P (P: the current normal force); each removal adds its bound to spent.force
-       and its largest spring shift to spent.shift. Any interior point may go, so the chains of
-       nested reversals that a decaying vibration under load leaves lose their smallest, whose
-       bounds fall geometrically with the amplitude: their sum stays within the budget. Whole-run
-       bound, collinear movements: the removals' field distances add (triangle inequality) and never
+       cheapest_removals()), down to kPruneLength points, while each removal costs at most
+       kPruneShare of what is left of the budget prune mu P_r (P_r, spent.load: the largest normal
+       force at a removal since the contact opened, this one's included; a budget relative to the
+       current force, once spent at a larger load, would forbid every removal after the load fell,
+       and the history would grow without bound). Each removal adds its bound to spent.force and
+       its largest spring shift to spent.shift. Any interior point may go, so the chains of nested
+       reversals that a decaying vibration under load leaves lose their smallest, whose bounds
+       fall geometrically with the amplitude: their sum stays within the budget. Whole-run bound,
+       collinear movements: the removals' field distances add (triangle inequality) and never
        grow afterwards (the springs' projection), so at every later step the force lies within
-       spent.force of the unpruned history's, and the rule keeps spent.force within prune mu P of
-       its last removal. Turning paths have no such bound: a partial slip gives the annulus its apex
-       spring's direction, whose apex depth can be ill-conditioned, so one step can turn a
-       difference delta of the fields into O(sqrt(delta)) of the forces (test
-       JaegerPrune.PlanarSlipStepIsNotLipschitz). U_t is then taken from the whole history. Returns
-       the number removed. */
+       spent.force of the unpruned history's, and the rule keeps spent.force within prune mu P_r.
+       Turning paths have no such bound: a partial slip gives the annulus its apex spring's
+       direction, whose apex depth can be ill-conditioned, so one step can turn a difference delta
+       of the fields into O(sqrt(delta)) of the forces (test
+       JaegerPrune.PlanarSlipStepIsNotLipschitz). U_t is then taken from the whole history.
+       Returns the number removed. */
     DEMC_FN int prune_points(const Material &mat, Stack &st, double prune, PruneSpent &spent,
                              StepResult &res)
     {
-      const double limit = prune * mat.mu * top_point(st).P;
+      const double load = max2(spent.load, top_point(st).P), limit = prune * mat.mu * load;
       Candidates c;
-      cheapest_removals(mat, st, limit - spent.force, c);
-      // the cheapest first, as many as the budget holds and the rule's length asks for
+      cheapest_removals(mat, st, kPruneShare * (limit - spent.force), c);
+      // the cheapest first, as many as the budget's share holds and the rule's length asks for
       int take = 0;
-      while (take < c.n && st.n - take > kPruneLength && spent.force + c.cost[take] <= limit) {
+      while (take < c.n && st.n - take > kPruneLength &&
+             c.cost[take] <= kPruneShare * (limit - spent.force)) {
         spent.force += c.cost[take];
         spent.shift += c.sup[take];
         ++take;
@@ -383,6 +391,7 @@ namespace jaeger {
         remove_point(st, c.k[highest]);
         c.k[highest] = -1;
       }
+      if (take > 0) spent.load = load;
       if (take > 0 && res.stored >= 0.0) res.stored = stored_energy(mat, st);
       return take;
     }
@@ -662,7 +671,7 @@ namespace jaeger {
       const double W = work ? detail::slip_step_work<false>(mat, st, top.z, z_new, ds, p, -1.0).work
                             : 0.0;
       st.n = 0;
-      if (spent) *spent = {0.0, 0.0};    // every spring left: nothing of the removals remains
+      if (spent) *spent = {0.0, 0.0, 0.0};    // every spring left: nothing of the removals remains
       return {{0.0, 0.0}, 0.0, W, 0, STEP_SEPARATED, detail::carried_after(carry, 0.0), 0};
     }
     const double dz = z_new - top.z, P1 = hertz_force(mat, z_new);

@@ -40,8 +40,9 @@ namespace jaeger {
      tangential energy U_t carried from step to step, negative when not known (then taken from
      the whole history when next needed). REC_FDAMP_X..Z: the dashpot force on p of the last
      step (global frame), which the force of a run's setup repeats. REC_TYPES: the type pair
-     whose material the history holds (type_pair_key()). REC_PRUNE_FORCE, REC_PRUNE_SHIFT: what the
-     pruning rule has spent of the contact's error budget (demc::jaeger::PruneSpent). */
+     whose material the history holds (type_pair_key()). REC_PRUNE_FORCE, REC_PRUNE_SHIFT,
+     REC_PRUNE_LOAD: what the pruning rule has spent of the contact's error budget, and the
+     budget's load (demc::jaeger::PruneSpent). */
   enum RecordField {
     REC_KEY,
     REC_LENGTH,
@@ -58,6 +59,7 @@ namespace jaeger {
     REC_FDAMP_Z,
     REC_PRUNE_FORCE,
     REC_PRUNE_SHIFT,
+    REC_PRUNE_LOAD,
     REC_HEADER
   };
 
@@ -94,10 +96,10 @@ namespace jaeger {
     return f(L{});
   }
 
-  // what the pruning rule has spent of a record's budget (2 doubles after the dashpot force)
+  // what the pruning rule has spent of a record's budget (3 doubles after the dashpot force)
   template <class L> DEMC_FN PruneSpent *record_spent(double *rec)
   {
-    static_assert(sizeof(PruneSpent) == 2 * sizeof(double), "the spent budget is 2 doubles");
+    static_assert(sizeof(PruneSpent) == 3 * sizeof(double), "the spent budget is 3 doubles");
     return reinterpret_cast<PruneSpent *>(rec + L::spent);
   }
 

@@ -57,9 +57,9 @@ class LAMMPS;
 namespace demc_restart {
 
 /* the format version of every restart record of the package (global and per-atom). Numbers
-   1 to 6 were used by development versions (1 to 5 each class numbering its own records); files
+   1 to 7 were used by development versions (1 to 5 each class numbering its own records); files
    of those are refused. A change of any record's layout raises it. */
-constexpr int FORMAT_VERSION = 7;
+constexpr int FORMAT_VERSION = 8;
 // the envelope before a record's values: the marker, the format version, the number of values
 constexpr int HEADER = 3;
 

@@ -995,10 +995,10 @@ std::vector<HistorySample> settle_load_relax(const std::string &pair_args)
    (the sequence of issue 54 in small): the exact histories (prune 0) grow in each loading (to 480
    points); with the default the mean stays within issue 54's aims (100 points) and so does the
    longest history (300 points; the rule prunes a history past kPruneLength + kPruneSlack = 72
-   points back to kPruneLength only while the contact's budget lasts: measured 79 after the
-   reloading and 203 after the second relaxation; 72 throughout when a run's setup still dropped
-   the dashpot forces, another trajectory), and the memory per contact (the arena's bytes over
-   the contacts) at every phase no more than the exact run's, and below 0.9 of it at the end.
+   points back to kPruneLength while its removals are cheap against what is left of the budget:
+   measured 159 after the reloading and 87 after the second relaxation), and the memory per
+   contact (the arena's bytes over the contacts) at every phase no more than the exact run's, and
+   below 0.9 of it at the end.
    With prune 1e-5 the budget holds the decaying vibrations' reversals but not all of those at
    rising load: the longest history then lies between. */
 TEST(GranJaeger, DefaultPruningPlateausThroughSettleLoadRelaxReload)

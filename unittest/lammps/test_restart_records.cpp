@@ -44,7 +44,7 @@ namespace {
 
 // the format version of every record of the files written here (demc_restart::FORMAT_VERSION,
 // stated on its own: a change of it must be seen by these tests)
-const double FORMAT_VERSION = 7.0;
+const double FORMAT_VERSION = 8.0;
 
 const int STEPS_BEFORE = 3000, STEPS_AFTER = 40;
 
