@@ -1676,6 +1676,30 @@ TEST(JaegerPrune, DecayingVibrationPlateaus)
   }
 }
 
+/* A load that falls after the budget was spent: a loaded vibration (amplitude 0.3 of the cone,
+   steady; the overlap rising by a quarter, every reversal a point), then the same vibration again
+   from a quarter of the first overlap (the normal force at an eighth of its largest), collinear.
+   Relative to the current normal force the spent budget is overdrawn there (up to 1.9 times
+   prune mu P): a budget scaled by it forbids the removals, and the history grows with the exact
+   one (122 points with the rules of the code before, the exact history 602). Relative to the
+   largest normal force at a removal, the rule goes on pruning: the history stays at the rule's
+   length, and the whole-run bound holds against that force (P_r in run_pruned()). */
+TEST(JaegerPrune, FallenLoadKeepsPruning)
+{
+  const Material m = glass();
+  std::vector<Move> path = loaded_vibration(m, true, 300, 0.3, 1.0);
+  const std::vector<Move> again = loaded_vibration(m, true, 300, 0.3, 1.0);
+  for (std::size_t i = 1; i < again.size(); ++i)
+    path.push_back({0.25 * again[i].z, again[i].dx, again[i].dy});
+  const PruneRun r = run_pruned(m, path, demc::jaeger::kDefaultPrune);
+  print_prune_run("loaded vibration, then again at a fallen load", demc::jaeger::kDefaultPrune, r);
+  EXPECT_GT(r.max_n_exact, 500);
+  EXPECT_GT(r.max_spent, demc::jaeger::kDefaultPrune) << "the load did not fall below the budget's";
+  EXPECT_LE(r.max_n, demc::jaeger::kPruneLength + demc::jaeger::kPruneSlack);
+  EXPECT_LE(r.max_excess, 0.0);
+  EXPECT_LE(r.max_over_tol, 1.0);
+}
+
 namespace {
 
 /* `path`, then a slide at its last overlap, `steps` steps of 3e-4 K z each at `angle` to x. */
