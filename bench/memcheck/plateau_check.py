@@ -18,7 +18,7 @@ import re
 import sys
 
 FIX = "f_DEMC_GRAN_JAEGER_HISTORY0"
-HEADER_DOUBLES = 16     # FixJaegerHistory::R_HEADER
+HEADER_DOUBLES = 18     # FixJaegerHistory::R_HEADER
 POINT_DOUBLES = 4       # one history point (z, P, tx, ty)
 MIN_CAPACITY = 4        # records hold MIN_CAPACITY * 2^k points
 

@@ -156,16 +156,19 @@ namespace jaeger {
     return carried >= 0.0 ? carried : stored_energy(mat, st);
   }
 
-  /* What the pruning rule has spent of a contact's error budget (3 doubles the caller keeps
+  /* What the pruning rule has spent of a contact's error budget (5 doubles the caller keeps
      with the history; zero for a new contact): `force`, a bound on how far every later
      tangential force may lie from the one of the unpruned history along collinear movements
      (not on turning paths: prune_points()), and `shift`, a bound on how far any spring's
      displacement may lie from its unpruned one there, both summed over the removals
      since the contact last opened and lowered where a full slide brings the two fields together
      (see prune_points() and full_slide_restores()); `load`, the largest normal force at which
-     the rule removed points since then, the scale of the budget. */
+     the rule removed points since then, the scale of the budget; `sealed`, 0 or the overlap z* of
+     a point up to which (itself included) the last search found every removal too dear, while
+     the budget has not grown since (first_unsealed()); `next`, the history length at which the
+     next search is due (prune_below_top()). */
   struct PruneSpent {
-    double force, shift, load;
+    double force, shift, load, sealed, next;
   };
 
   /* The pruning tolerance of the styles' default (keyword prune): along collinear movements a
@@ -335,10 +338,10 @@ namespace jaeger {
        removal_fits() keeps a point as soon as a lower bound of its cost exceeds the entry, most
        often without a square root. */
     DEMC_FN void cheapest_removals(const Material &mat, const Stack &st, double budget,
-                                   Candidates &c)
+                                   Candidates &c, int from)
     {
       Removal r;
-      for (int k = st.n - 2; k >= 0; --k) {
+      for (int k = st.n - 2; k >= from; --k) {
         if (!removal_fits(mat, st, k, c.entry(budget), r)) continue;
         int above = -1;
         for (int i = 0; i < c.n; ++i)
@@ -349,6 +352,29 @@ namespace jaeger {
         }
         c.insert(k, r);
       }
+    }
+
+    /* Where a search starts: the point whose overlap is `sealed` (0: none; not found: the history
+       changed below it since, 0). A removal's cost depends on the point and its two neighbours
+       only, and a history changes from the top down (cuts, slips) or loses interior points
+       (merges, which move the sealed one down the indices), so while the sealed point is found at
+       its place every point below it keeps the cost the last search found too dear; the point
+       itself is looked at again (its upper neighbour may be new). Skipping a point never weakens
+       the bound: it can only leave a removable point in place. */
+    DEMC_FN int first_unsealed(const Stack &st, double sealed)
+    {
+      if (!(sealed > 0.0)) return 0;
+      int lo = 0, hi = st.n - 1;
+      while (lo <= hi) {
+        const int mid = (lo + hi) / 2;
+        const double z = st.pts[mid].z;
+        if (z == sealed) return mid;
+        if (z < sealed)
+          lo = mid + 1;
+        else
+          hi = mid - 1;
+      }
+      return 0;
     }
 
     /* The pruning rule, after a push onto a history longer than kPruneLength + kPruneSlack
@@ -372,9 +398,11 @@ namespace jaeger {
     DEMC_FN int prune_points(const Material &mat, Stack &st, double prune, PruneSpent &spent,
                              StepResult &res)
     {
-      const double load = max2(spent.load, top_point(st).P), limit = prune * mat.mu * load;
+      const double P = top_point(st).P, load = max2(spent.load, P), limit = prune * mat.mu * load;
+      // (a load above the budget's own makes the budget larger: every point is looked at again)
+      const int from = P > spent.load ? 0 : first_unsealed(st, spent.sealed);
       Candidates c;
-      cheapest_removals(mat, st, kPruneShare * (limit - spent.force), c);
+      cheapest_removals(mat, st, kPruneShare * (limit - spent.force), c, from);
       // the cheapest first, as many as the budget's share holds and the rule's length asks for
       int take = 0;
       while (take < c.n && st.n - take > kPruneLength &&
@@ -392,24 +420,28 @@ namespace jaeger {
         c.k[highest] = -1;
       }
       if (take > 0) spent.load = load;
+      /* a search that removes nothing seals the history up to the point below the top's
+         neighbour (the top may be moved in place by the next push); the next search, after
+         kPruneSlack more pushes, looks at the points above it only: O(kPruneSlack), not O(n), in
+         a history that must grow until its removals are cheap */
+      spent.sealed = take == 0 && st.n >= 3 ? st.pts[st.n - 3].z : 0.0;
       if (take > 0 && res.stored >= 0.0) res.stored = stored_energy(mat, st);
       return take;
     }
-    /* Whether a history of n points is searched: one push past the rule's length, and then once
-       every kPruneSlack points more (a history whose budget is spent would otherwise pay the
-       O(n) search on every push). */
-    DEMC_FN bool prune_due(int n)
-    {
-      return n > kPruneLength + kPruneSlack && (n - kPruneLength - 1) % kPruneSlack == 0;
-    }
-
-    /* The test inline, the search apart. No spent budget to keep (spent null): no pruning, as no
-       whole-run bound could be kept. */
+    /* After a push: a history longer than kPruneLength + kPruneSlack points is searched once it
+       has grown by kPruneSlack points since the last search left it (or since it was cut below
+       that): a search that removes only what the budget's share allows, or nothing, leaves the
+       history long, and searching it again at every push would cost O(n) a push. No spent budget
+       to keep (spent null): no pruning, as no whole-run bound could be kept. */
     DEMC_FN_FLAT int prune_below_top(const Material &mat, Stack &st, double prune,
                                      PruneSpent *spent, StepResult &res)
     {
-      if (!(prune > 0.0) || !spent || !prune_due(st.n)) return 0;
-      return prune_points(mat, st, prune, *spent, res);
+      if (!(prune > 0.0) || !spent) return 0;
+      spent->next = min2(spent->next, static_cast<double>(st.n + kPruneSlack));
+      if (!(st.n > kPruneLength + kPruneSlack && st.n >= spent->next)) return 0;
+      const int removed = prune_points(mat, st, prune, *spent, res);
+      spent->next = st.n + kPruneSlack;
+      return removed;
     }
 
     /* A full slide (no apex above the origin: every spring slides) lowers what the pruning has
@@ -430,6 +462,7 @@ namespace jaeger {
       const double eps = min2(2.0, 2.0 * D / (2.0 * lv - D));
       spent.force = min2(spent.force, mat.mu * P1 * eps);
       spent.shift = min2(spent.shift, K * z1 * eps);
+      spent.sealed = 0.0;    // the budget may have grown: every point is looked at again
     }
 
     constexpr double kHuge = 1.7976931348623157e308;
@@ -671,7 +704,7 @@ namespace jaeger {
       const double W = work ? detail::slip_step_work<false>(mat, st, top.z, z_new, ds, p, -1.0).work
                             : 0.0;
       st.n = 0;
-      if (spent) *spent = {0.0, 0.0, 0.0};    // every spring left: nothing of the removals remains
+      if (spent) *spent = {0.0, 0.0, 0.0, 0.0, 0.0};    // every spring left: no removal remains
       return {{0.0, 0.0}, 0.0, W, 0, STEP_SEPARATED, detail::carried_after(carry, 0.0), 0};
     }
     const double dz = z_new - top.z, P1 = hertz_force(mat, z_new);

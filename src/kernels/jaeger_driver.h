@@ -41,8 +41,9 @@ namespace jaeger {
      the whole history when next needed). REC_FDAMP_X..Z: the dashpot force on p of the last
      step (global frame), which the force of a run's setup repeats. REC_TYPES: the type pair
      whose material the history holds (type_pair_key()). REC_PRUNE_FORCE, REC_PRUNE_SHIFT,
-     REC_PRUNE_LOAD: what the pruning rule has spent of the contact's error budget, and the
-     budget's load (demc::jaeger::PruneSpent). */
+     REC_PRUNE_LOAD, REC_PRUNE_SEAL, REC_PRUNE_NEXT: what the pruning rule has spent of the
+     contact's error budget, the budget's load, where its next search may start and when it is
+     due (demc::jaeger::PruneSpent). */
   enum RecordField {
     REC_KEY,
     REC_LENGTH,
@@ -60,6 +61,8 @@ namespace jaeger {
     REC_PRUNE_FORCE,
     REC_PRUNE_SHIFT,
     REC_PRUNE_LOAD,
+    REC_PRUNE_SEAL,
+    REC_PRUNE_NEXT,
     REC_HEADER
   };
 
@@ -96,10 +99,10 @@ namespace jaeger {
     return f(L{});
   }
 
-  // what the pruning rule has spent of a record's budget (3 doubles after the dashpot force)
+  // what the pruning rule has spent of a record's budget (5 doubles after the dashpot force)
   template <class L> DEMC_FN PruneSpent *record_spent(double *rec)
   {
-    static_assert(sizeof(PruneSpent) == 3 * sizeof(double), "the spent budget is 3 doubles");
+    static_assert(sizeof(PruneSpent) == 5 * sizeof(double), "the spent budget is 5 doubles");
     return reinterpret_cast<PruneSpent *>(rec + L::spent);
   }
 

@@ -1841,7 +1841,9 @@ TEST(JaegerPrune, SlideAcrossAPrunedHistoryLeavesTheSpentSum)
     double prune;
   };
   const Across cases[] = {
-      {"loaded vibration, then a slide across it", then_slide(m, loaded, 0.5 * M_PI, 1500), 1e-4},
+      {"steady loaded vibration (0.2 of the cone), then a slide across it",
+       then_slide(m, loaded_vibration(m, true, 100, 0.2, 1.0, 0.05), 0.5 * M_PI, 1500),
+       demc::jaeger::kDefaultPrune},
       {"steady loaded vibration, then a slide across it",
        then_slide(m, loaded_vibration(m, true, 100, 0.3, 1.0, 0.05), 0.5 * M_PI, 1500),
        demc::jaeger::kDefaultPrune}};
