@@ -356,11 +356,11 @@ namespace jaeger {
 
     /* Where a search starts: the point whose overlap is `sealed` (0: none; not found: the history
        changed below it since, 0). A removal's cost depends on the point and its two neighbours
-       only, and a history changes from the top down (cuts, slips) or loses interior points
-       (merges, which move the sealed one down the indices), so while the sealed point is found at
-       its place every point below it keeps the cost the last search found too dear; the point
-       itself is looked at again (its upper neighbour may be new). Skipping a point never weakens
-       the bound: it can only leave a removable point in place. */
+       only, and between searches a history changes from the top down (cuts, slips) unless it is
+       merged or moved to another material, which clear the seal; so while the sealed point is
+       found, every point below it keeps the cost the last search found too dear. The point itself
+       is looked at again (its upper neighbour may be new). Skipping a point never weakens the
+       bound: it can only leave a removable point in place. */
     DEMC_FN int first_unsealed(const Stack &st, double sealed)
     {
       if (!(sealed > 0.0)) return 0;
@@ -437,6 +437,7 @@ namespace jaeger {
                                      PruneSpent *spent, StepResult &res)
     {
       if (!(prune > 0.0) || !spent) return 0;
+      if (res.merges > 0) spent->sealed = 0.0;    // the merges changed removals' costs
       spent->next = min2(spent->next, static_cast<double>(st.n + kPruneSlack));
       if (!(st.n > kPruneLength + kPruneSlack && st.n >= spent->next)) return 0;
       const int removed = prune_points(mat, st, prune, *spent, res);

@@ -151,6 +151,7 @@ namespace jaeger {
     const int merges = shorten_to(mat, st, max_length);
     rec[L::length] = st.n;
     rec[L::stored] = -1.0;    // the merges moved springs: no longer known
+    record_spent<L>(rec)->sealed = 0.0;    // and changed removals' costs: all looked at again
     return merges;
   }
 
@@ -165,7 +166,8 @@ namespace jaeger {
     Stack st = record_stack<L>(rec, room);
     const double work = change_material(from, to, st);
     rec[L::work] += work;
-    rec[L::stored] = -1.0;    // U_t of the new material: taken from the history
+    rec[L::stored] = -1.0;                 // U_t of the new material: taken from the history
+    record_spent<L>(rec)->sealed = 0.0;    // the removals' costs too
     return work;
   }
 
