@@ -354,27 +354,20 @@ namespace jaeger {
       }
     }
 
-    /* Where a search starts: the point whose overlap is `sealed` (0: none; not found: the history
-       changed below it since, 0). A removal's cost depends on the point and its two neighbours
-       only, and between searches a history changes from the top down (cuts, slips) unless it is
-       merged or moved to another material, which clear the seal; so while the sealed point is
-       found, every point below it keeps the cost the last search found too dear. The point itself
-       is looked at again (its upper neighbour may be new). Skipping a point never weakens the
-       bound: it can only leave a removable point in place. */
-    DEMC_FN int first_unsealed(const Stack &st, double sealed)
+    /* Where a search starts: the point the last search sealed (PruneSpent.sealed, its overlap;
+       0: none), if it is still found at its place, n - 3 of that search's n points (next -
+       kPruneSlack - 3), else 0. A removal's cost depends on the point and its two neighbours
+       only; between searches a history grows at the top, is cut from the top down or merges its
+       top segments, which leave the points below the sealed one and their costs as they were,
+       while a merge of a full history (history/max) below it moves the sealed point down the
+       indices, and a cut below it removes it. So where it is found, every point below it keeps
+       the cost the last search found too dear; the point itself is looked at again (its upper
+       neighbour may be new). Skipping a point never weakens the bound: it can only leave a
+       removable point in place. */
+    DEMC_FN int first_unsealed(const Stack &st, const PruneSpent &spent)
     {
-      if (!(sealed > 0.0)) return 0;
-      int lo = 0, hi = st.n - 1;
-      while (lo <= hi) {
-        const int mid = (lo + hi) / 2;
-        const double z = st.pts[mid].z;
-        if (z == sealed) return mid;
-        if (z < sealed)
-          lo = mid + 1;
-        else
-          hi = mid - 1;
-      }
-      return 0;
+      const int k = static_cast<int>(spent.next) - kPruneSlack - 3;
+      return spent.sealed > 0.0 && k >= 0 && k < st.n && st.pts[k].z == spent.sealed ? k : 0;
     }
 
     /* The pruning rule, after a push onto a history longer than kPruneLength + kPruneSlack
@@ -400,7 +393,7 @@ namespace jaeger {
     {
       const double P = top_point(st).P, load = max2(spent.load, P), limit = prune * mat.mu * load;
       // (a load above the budget's own makes the budget larger: every point is looked at again)
-      const int from = P > spent.load ? 0 : first_unsealed(st, spent.sealed);
+      const int from = P > spent.load ? 0 : first_unsealed(st, spent);
       Candidates c;
       cheapest_removals(mat, st, kPruneShare * (limit - spent.force), c, from);
       // the cheapest first, as many as the budget's share holds and the rule's length asks for
@@ -437,7 +430,6 @@ namespace jaeger {
                                      PruneSpent *spent, StepResult &res)
     {
       if (!(prune > 0.0) || !spent) return 0;
-      if (res.merges > 0) spent->sealed = 0.0;    // the merges changed removals' costs
       spent->next = min2(spent->next, static_cast<double>(st.n + kPruneSlack));
       if (!(st.n > kPruneLength + kPruneSlack && st.n >= spent->next)) return 0;
       const int removed = prune_points(mat, st, prune, *spent, res);
