@@ -417,7 +417,7 @@ namespace jaeger {
          neighbour (the top may be moved in place by the next push); the next search, after
          kPruneSlack more pushes, looks at the points above it only: O(kPruneSlack), not O(n), in
          a history that must grow until its removals are cheap */
-      spent.sealed = take == 0 && st.n >= 3 ? st.pts[st.n - 3].z : 0.0;
+      spent.sealed = take == 0 ? st.pts[st.n - 3].z : 0.0;    // (st.n > kPruneLength here)
       if (take > 0 && res.stored >= 0.0) res.stored = stored_energy(mat, st);
       return take;
     }
