@@ -61,7 +61,7 @@ struct Contact {
   double beta = 0.0;
   double prune = 0.0;
   demc::jaeger::PruneSpent spent = {0.0, 0.0};    // what the pruning rule has spent
-  double stored = -1.0;    // U_t carried from step to step, when >= 0
+  double stored = -1.0;                           // U_t carried from step to step, when >= 0
   double work = 0.0;
   long merges = 0;
   double z_prev = 0.0;    // the caller's previous overlap (negative when open)
@@ -73,8 +73,7 @@ struct Contact {
   }
   Contact(const Contact &o) :
       mat(o.mat), buf(o.buf), st(o.st), beta(o.beta), prune(o.prune), spent(o.spent),
-      stored(o.stored),
-      work(o.work), merges(o.merges), z_prev(o.z_prev)
+      stored(o.stored), work(o.work), merges(o.merges), z_prev(o.z_prev)
   {
     st.pts = buf.data();
   }
@@ -1507,10 +1506,10 @@ std::vector<Move> vibration_then_random(const Material &m, bool collinear, bool 
 }
 
 struct PruneRun {
-  double max_err = 0.0;       // largest |T - T_exact| / (mu P)
-  double max_excess = 0.0;    // largest (|T - T_exact| - spent.force) / (mu P)
-  double max_over_tol = 0.0;  // largest |T - T_exact| / (prune mu P_r), P_r: see run_pruned()
-  double max_spent = 0.0;     // largest spent.force / (mu P)
+  double max_err = 0.0;         // largest |T - T_exact| / (mu P)
+  double max_excess = 0.0;      // largest (|T - T_exact| - spent.force) / (mu P)
+  double max_over_tol = 0.0;    // largest |T - T_exact| / (prune mu P_r), P_r: see run_pruned()
+  double max_spent = 0.0;       // largest spent.force / (mu P)
   int max_n_exact = 0, max_n = 0, last_n = 0;
   long pruned = 0, restores = 0;
   std::vector<int> n_pruned, n_exact;    // history lengths, step by step
@@ -1563,8 +1562,8 @@ void print_prune_run(const char *what, double prune, const PruneRun &r)
   std::printf("[ measure  ] %s, prune %.0e: max |T - T_exact| %.2e mu P (running bound up to "
               "%.2e mu P; error / (prune mu P_r) %.2e); longest history %d (exact %d), %ld points "
               "pruned, %ld restores by full slides\n",
-              what, prune, r.max_err, r.max_spent, r.max_over_tol, r.max_n, r.max_n_exact,
-              r.pruned, r.restores);
+              what, prune, r.max_err, r.max_spent, r.max_over_tol, r.max_n, r.max_n_exact, r.pruned,
+              r.restores);
 }
 
 /* Loading under a tangential vibration: the overlap grows by `load` of itself over the path while
@@ -1700,6 +1699,71 @@ TEST(JaegerPrune, FallenLoadKeepsPruning)
   EXPECT_LE(r.max_over_tol, 1.0);
 }
 
+/* The search's seal (PruneSpent.sealed: the points below it are skipped) only saves time: the
+   contact that keeps its seal must prune exactly as one whose seal is cleared before every step
+   (each search over the whole history), point for point. The paths, collinear and turning: a
+   history loaded under a vibration past the rule's length (its dear reversals kept, the budget's
+   load set; first, or not, a vibration at a low load, whose points become cheap once the budget
+   has grown), unloaded by a fifth and loaded again to just below its largest load (each reversal a
+   new point: searches above the seal), then loaded beyond it (the budget grows: the points below
+   the seal are looked at again); and vibrations ended by long full slides. Counted, so that the
+   comparison is not empty: searches that started above a seal, and searches with a valid seal
+   that the grown load reopened and that removed points. Checked when written: a seal kept while
+   the load rose beyond the budget's differs at step 8,411; a seal at the top's neighbour, which the
+   next push moves, is never found again (no search above a seal). */
+TEST(JaegerPrune, SealedSearchPrunesAsTheFullSearch)
+{
+  namespace dj = demc::jaeger::detail;
+  const Material m = glass();
+  std::vector<std::vector<Move>> paths;
+  for (bool collinear : {true, false}) {
+    for (bool first_low : {false, true}) {
+      std::vector<Move> path = {{(first_low ? 0.5 : 1.0) * kZ, 0.2 * K_of(m) * kZ, 0.0}};
+      const double z_top = 2.0 * kZ;
+      for (const auto &[from, to, periods, amp] :
+           {std::tuple(0.25, 0.3, first_low ? 150 : 0, 0.01), std::tuple(0.5, 1.0, 300, 0.05),
+            std::tuple(0.8, 0.99, 100, 0.05), std::tuple(0.99, 1.5, 50, 0.05)}) {
+        const std::vector<Move> more = loaded_vibration(m, collinear, periods, amp, 1.0, 0.0);
+        for (std::size_t i = 1; i < more.size(); ++i)
+          path.push_back(
+              {z_top * (from + (to - from) * i / (more.size() - 1.0)), more[i].dx, more[i].dy});
+      }
+      paths.push_back(path);
+    }
+  }
+  paths.push_back(vibrations_and_slides(m, false, 3, 1e4));
+  long sealed_searches = 0, reopened = 0;
+  for (const std::vector<Move> &path : paths) {
+    Contact sealed(m, 8 * path.size() + 8), full(m, 8 * path.size() + 8);
+    sealed.prune = full.prune = demc::jaeger::kDefaultPrune;
+    for (std::size_t i = 0; i < path.size(); ++i) {
+      const Move &mv = path[i];
+      const bool seal_valid = dj::first_unsealed(sealed.st, sealed.spent) > 0;
+      const bool load_above = hertz(m, mv.z) > sealed.spent.load;
+      const double sealed_before = sealed.spent.sealed;
+      full.spent.sealed = 0.0;
+      const StepResult rs = sealed.go(mv.z, mv.dx, mv.dy);
+      full.go(mv.z, mv.dx, mv.dy);
+      // a search seals anew (a new top) or removes points
+      const bool searched = sealed.spent.sealed != sealed_before || rs.pruned > 0;
+      if (seal_valid && searched && !load_above) ++sealed_searches;
+      if (seal_valid && load_above && rs.pruned > 0) ++reopened;
+      ASSERT_EQ(sealed.st.n, full.st.n) << "step " << i;
+      for (int k = 0; k < sealed.st.n; ++k) {
+        const Point a = sealed.st.pts[k], b = full.st.pts[k];
+        ASSERT_TRUE(a.z == b.z && a.P == b.P && a.tx == b.tx && a.ty == b.ty)
+            << "step " << i << ", point " << k;
+      }
+      ASSERT_EQ(sealed.spent.force, full.spent.force) << "step " << i;
+    }
+  }
+  std::printf("[ measure  ] searches above a seal %ld, sealed searches reopened by a grown load "
+              "that removed points %ld\n",
+              sealed_searches, reopened);
+  EXPECT_GE(sealed_searches, 40);
+  EXPECT_GT(reopened, 0);
+}
+
 namespace {
 
 /* `path`, then a slide at its last overlap, `steps` steps of 3e-4 K z each at `angle` to x. */
@@ -1761,12 +1825,12 @@ double field_distance(const Material &m, const Stack &a, const Stack &b)
    fields at every step. */
 struct FieldRun {
   double max_err = 0.0, max_excess = 0.0;    // as in PruneRun
-  double max_field_excess = 0.0;    // largest (field distance - spent.force) / (mu P)
-  double max_field_over_spent = 0.0;    // largest field distance / spent.force
-  double max_force_over_field = 0.0;    // largest |T - T_exact| / field distance
+  double max_field_excess = 0.0;             // largest (field distance - spent.force) / (mu P)
+  double max_field_over_spent = 0.0;         // largest field distance / spent.force
+  double max_force_over_field = 0.0;         // largest |T - T_exact| / field distance
   double max_over_tol = 0.0;    // largest |T - T_exact| / (prune mu P) (P at the removals, below)
-  long excess_steps = 0;      // steps at which the force left the spent sum
-  long excess_not_slip = 0;   // ... of them, steps that were not partial slips in both contacts
+  long excess_steps = 0;        // steps at which the force left the spent sum
+  long excess_not_slip = 0;     // ... of them, steps that were not partial slips in both contacts
 };
 
 FieldRun run_with_fields(const Material &m, const std::vector<Move> &path, double prune)
@@ -1864,8 +1928,7 @@ namespace {
 struct TwoSegments {
   Point pts[4];
   Stack st;
-  TwoSegments(const Material &m, double z0, double z1, double angle, double delta) :
-      st{pts, 2, 4}
+  TwoSegments(const Material &m, double z0, double z1, double angle, double delta) : st{pts, 2, 4}
   {
     const double P0 = hertz(m, z0), P1 = hertz(m, z1), dT = 0.9 * m.mu * (P1 - P0);
     pts[0] = {z0, P0, (1.0 - delta) * m.mu * P0, 0.0};
