@@ -996,7 +996,7 @@ std::vector<HistorySample> settle_load_relax(const std::string &pair_args)
    points); with the default the mean stays within issue 54's aims (100 points) and so does the
    longest history (300 points; the rule prunes a history past kPruneLength + kPruneSlack = 72
    points back to kPruneLength while its removals are cheap against what is left of the budget:
-   measured 168 after the reloading and 89 after the second relaxation), and the memory per
+   measured 93 after the reloading and 72 after the second relaxation), and the memory per
    contact (the arena's bytes over the contacts) at every phase no more than the exact run's, and
    below 0.9 of it at the end.
    With prune 1e-5 the budget holds the decaying vibrations' reversals but not all of those at
