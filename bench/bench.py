@@ -211,6 +211,8 @@ CASES = {
     "jaeger/work-yes shear 32k": case(JAEGER_PACK.format(" work yes"), lattice=32, regime="shear"),
     "granular/mindlin sheared 32k": case(MINDLIN_PACK, lattice=32, regime="sheared"),
     "jaeger sheared 32k": case(JAEGER_PACK.format(""), lattice=32, regime="sheared", stats=True),
+    "jaeger/prune1e-3 sheared 32k": case(JAEGER_PACK.format(" prune 1e-3"), lattice=32,
+                                         regime="sheared", stats=True),
     "jaeger/beta0.1 sheared 32k": case(JAEGER_PACK.format(" beta 0.1"), lattice=32,
                                        regime="sheared", stats=True),
     "jaeger/beta0.2 sheared 32k": case(JAEGER_PACK.format(" beta 0.2"), lattice=32,
@@ -268,6 +270,10 @@ GROUPS = {
                 ("jaeger/work-yes sheared 32k", "granular/mindlin sheared 32k"),
                 ("jaeger", "granular/mindlin"), ("jaeger/kk", "jaeger"),
                 ("kuhn", "hooke/history"), ("kuhn/kk", "hooke/history/kk")],
+    # gran/jaeger's default prune against the former default 1e-3, in steady slow shear
+    "prune": [("jaeger sheared 32k", "jaeger/prune1e-3 sheared 32k"),
+              ("jaeger/prune1e-3 sheared 32k", "granular/mindlin sheared 32k"),
+              ("jaeger sheared 32k", "granular/mindlin sheared 32k")],
     # the wall fixes (same pair style on both sides of a ratio)
     "walls": [("jaeger walls", "granular/mindlin walls"), ("kuhn walls", "hooke/history walls")],
     "mpi": [("kuhn", "kuhn np2"), ("hooke/history", "hooke/history np2")],
