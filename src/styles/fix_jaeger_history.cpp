@@ -5,6 +5,8 @@
 
 #include "fix_jaeger_history.h"
 
+#include "demc_exchange_room.h"
+
 #include "atom.h"
 #include "comm.h"
 #include "error.h"
@@ -328,7 +330,7 @@ void FixJaegerHistory::set_maxexchange()
 {
   long largest = 0;
   for (int i = 0; i < atom->nlocal; i++) largest = std::max(largest, store_size_by_value(i));
-  maxexchange = (int) largest + 1;
+  maxexchange = demc_exchange::exchange_room((int) largest + 1, maxexchange);
 }
 
 /* ----------------------------------------------------------------------

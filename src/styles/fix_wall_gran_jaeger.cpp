@@ -13,6 +13,7 @@
 #include "fix_wall_gran_jaeger.h"
 
 #include "demc_citations.h"
+#include "demc_exchange_room.h"
 #include "jaeger_step.h"
 #include "resistance_keywords.h"
 
@@ -295,14 +296,14 @@ void FixWallGranJaeger::post_force(int vflag)
   update_maxexchange();
 }
 
-// records grow: tell Comm::exchange() the largest one this rank may send
+// records grow: room in Comm::exchange() for the largest one this rank may send (it only grows)
 void FixWallGranJaeger::update_maxexchange()
 {
   const int header = record_header();
   int largest = 0;
   for (int i = 0; i < atom->nlocal; i++)
     largest = std::max(largest, used_size(records[i], header));
-  maxexchange = largest + 1;
+  maxexchange = demc_exchange::exchange_room(largest + 1, maxexchange);
 }
 
 /* ----------------------------------------------------------------------
@@ -344,7 +345,7 @@ int FixWallGranJaeger::unpack_exchange(int nlocal, double *buf)
 {
   const int n = static_cast<int>(buf[0]);
   records[nlocal].assign(buf + 1, buf + 1 + n);
-  maxexchange = std::max(maxexchange, n + 1);
+  maxexchange = demc_exchange::exchange_room(n + 1, maxexchange);
   return n + 1;
 }
 

@@ -7,6 +7,8 @@
 
 #include "fix_wall_gran_region.h"
 
+#include "demc_exchange_room.h"
+
 #include "atom.h"
 #include "comm.h"
 #include "domain.h"
@@ -342,7 +344,7 @@ template <class Law> void FixWallGranRegion<Law>::post_force(int)
   for (int i = 0; i < this->atom->nlocal; i++)
     if (mask[i] & this->groupbit) contacts_of(i, advance);
   this->end_tallies();
-  this->maxexchange = largest_list() + 1;
+  this->maxexchange = demc_exchange::exchange_room(largest_list() + 1, this->maxexchange);
 }
 
 /* particle i: the region's surfaces within reach; each touched one steps its record (a fresh
@@ -456,7 +458,7 @@ template <class Law> int FixWallGranRegion<Law>::unpack_exchange(int nlocal, dou
   const int n = static_cast<int>(buf[0]);
   lists[nlocal].assign(buf + 1, buf + 1 + n);
   check_list(nlocal);
-  this->maxexchange = std::max(this->maxexchange, n + 1);
+  this->maxexchange = demc_exchange::exchange_room(n + 1, this->maxexchange);
   return n + 1;
 }
 
@@ -520,7 +522,7 @@ template <class Law> void FixWallGranRegion<Law>::init_lists_from_restart()
         restore_list(i, values.data(), (long) values.size());
       },
       restart_who());
-  this->maxexchange = std::max(this->maxexchange, largest_list() + 1);
+  this->maxexchange = demc_exchange::exchange_room(largest_list() + 1, this->maxexchange);
 }
 
 /* a list of n values read from a restart file into atom i's: each entry's surface ID and

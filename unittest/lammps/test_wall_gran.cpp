@@ -32,6 +32,7 @@
 #include <cmath>
 #include <cstdio>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -316,7 +317,8 @@ struct JaegerByHand {
 // hand gives what LAMMPS must report after each step
 template <class Law>
 void drive_against_wall(const std::string &law_fix, const WallCase &wc, double gap0,
-                        Drive (*drive)(int), int steps, Law &law)
+                        Drive (*drive)(int), int steps, Law &law,
+                        std::vector<int> *exchange_room = nullptr)
 {
   LammpsSession s;
   s.load_plugin();
@@ -339,6 +341,7 @@ void drive_against_wall(const std::string &law_fix, const WallCase &wc, double g
     put(atom->v[i], v);
     put(atom->omega[i], dr.w);
     s.command("run 1 pre no post no");
+    if (exchange_room) exchange_room->push_back(s.lmp->modify->get_fix_by_id("w")->maxexchange);
 
     const Vec3 x = get(atom->x[atom->map(1)]), move = wc.move(k);
     disp = disp + move;
@@ -441,6 +444,29 @@ TEST(WallGranJaeger, PruneKeywordReachesTheKernel)
   }
   EXPECT_GT(longest[0], jaeger::kPruneLength + jaeger::kPruneSlack);
   EXPECT_LE(longest[1], jaeger::kPruneLength + jaeger::kPruneSlack);
+}
+
+/* The room the wall asks Comm::exchange() for (Fix::maxexchange) while its record grows past
+   the rule's length (prune 0) and is cleared when the particle leaves: it only grows, in steps of
+   4 from 4096 values (demc_exchange_room.h), so that LAMMPS's Kokkos exchange, which regrows its
+   buffer at every rise of it, does not multiply the buffer at every push (24 GB in a run of 2,197
+   spheres between Jäger walls under -sf kk, when it followed the largest record). */
+TEST(WallGranJaeger, ExchangeRoomOnlyGrows)
+{
+  JaegerByHand law;
+  law.mat = jaeger::material(jaeger::effective_young(1.0e7, 0.3, 1.0e7, 0.3),
+                             jaeger::effective_shear(1.0e7, 0.3, 1.0e7, 0.3), RADIUS, 0.4);
+  law.nu_n = law.nu_t = 0.0;
+  law.prune = 0.0;
+  std::vector<int> room;
+  drive_against_wall("wall/gran/jaeger 1e7 0.3 0.4 prune 0", WALLS[0], 0.08, vibration_drive, 660,
+                     law, &room);
+  EXPECT_GT(law.longest, jaeger::kPruneLength + jaeger::kPruneSlack);
+  EXPECT_FALSE(law.touching);    // the record was cleared
+  std::set<int> values(room.begin(), room.end());
+  for (std::size_t k = 1; k < room.size(); ++k) ASSERT_GE(room[k], room[k - 1]) << "step " << k;
+  EXPECT_GE(room.back(), 4 * law.longest + 1);    // (4 values a point, and the record's header)
+  EXPECT_LE(values.size(), 2u);
 }
 
 /* ----------------------------------------------------------------------
