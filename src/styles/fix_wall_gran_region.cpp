@@ -344,7 +344,19 @@ template <class Law> void FixWallGranRegion<Law>::post_force(int)
   for (int i = 0; i < this->atom->nlocal; i++)
     if (mask[i] & this->groupbit) contacts_of(i, advance);
   this->end_tallies();
-  this->maxexchange = demc_exchange::exchange_room(largest_list() + 1, this->maxexchange);
+  longest_list = largest_list();
+  this->maxexchange = demc_exchange::exchange_room(longest_list + 1, this->maxexchange);
+}
+
+/* "longest_list": this rank's longest contact list after the last step, in values (the room
+   asked of Comm::exchange() only grows); else the law's wall fix's */
+template <class Law> void *FixWallGranRegion<Law>::extract(const char *str, int &dim)
+{
+  if (strcmp(str, "longest_list") == 0) {
+    dim = 0;
+    return (void *) &longest_list;
+  }
+  return Law::extract(str, dim);
 }
 
 /* particle i: the region's surfaces within reach; each touched one steps its record (a fresh

@@ -71,6 +71,7 @@ template <class Law> class FixWallGranRegion : public Law {
   void init() override;
   void post_force(int) override;
   double memory_usage() override;
+  void *extract(const char *, int &) override;
   void grow_arrays(int) override;
   void copy_arrays(int, int, int) override;
   void set_arrays(int) override;
@@ -134,6 +135,7 @@ template <class Law> class FixWallGranRegion : public Law {
   void part_record(int i, double *entry, bool advance);
   int find_entry(const std::vector<double> &list, int iwall) const;
   int largest_list() const;
+  int longest_list = 0;    // this rank's longest contact list after the last step (values)
   void check_list(int i) const;
 
   // restart records: each atom's list, spread evenly over the atoms' restart slots

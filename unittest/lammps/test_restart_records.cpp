@@ -309,7 +309,8 @@ TEST(RestartRecords, RegionWallLongHistoriesContinue)
                   "run " + std::to_string(before + after)});
       straight = s.forces();
       straight_wall = wall_vector(s, "wall");
-      longest_list = s.lmp->modify->get_fix_by_id("wall")->maxexchange - 1;
+      int dim = -1;
+      longest_list = *(int *) s.lmp->modify->get_fix_by_id("wall")->extract("longest_list", dim);
     }
     const bool jaeger = wall.rfind("jaeger", 0) == 0;
     const bool capped = wall.find("history/max") != std::string::npos;
