@@ -6,9 +6,9 @@
    CommKokkos, in its legacy exchange (a fix that cannot exchange on the
    device), regrows its send buffer to 1.5 times (buffer + room) whenever the
    room grows: a room that followed the largest record down and up again
-   multiplied the buffer at every rise, and a run of 2,197 spheres between
-   Jäger walls under -sf kk took 24 GB within a thousand steps. The plain
-   Comm only reallocates the extra room.
+   multiplied the buffer at every rise, until the memory ran out (under -sf kk
+   with Jäger walls; bench/HISTORY.md). The plain Comm only reallocates the
+   extra room.
 ------------------------------------------------------------------------- */
 
 #ifndef DEMC_EXCHANGE_ROOM_H

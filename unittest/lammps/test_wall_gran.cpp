@@ -449,8 +449,8 @@ TEST(WallGranJaeger, PruneKeywordReachesTheKernel)
 /* The room the wall asks Comm::exchange() for (Fix::maxexchange) while its record grows past
    the rule's length (prune 0) and is cleared when the particle leaves: it only grows, in steps of
    4 from 4096 values (demc_exchange_room.h), so that LAMMPS's Kokkos exchange, which regrows its
-   buffer at every rise of it, does not multiply the buffer at every push (24 GB in a run of 2,197
-   spheres between Jäger walls under -sf kk, when it followed the largest record). */
+   buffer at every rise of it, does not multiply the buffer at every push (a room that followed
+   the largest record ran a -sf kk run with Jäger walls out of memory). */
 TEST(WallGranJaeger, ExchangeRoomOnlyGrows)
 {
   JaegerByHand law;
