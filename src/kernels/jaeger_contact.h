@@ -700,7 +700,7 @@ namespace jaeger {
       const double W = work ? detail::slip_step_work<false>(mat, st, top.z, z_new, ds, p, -1.0).work
                             : 0.0;
       st.n = 0;
-      if (spent) *spent = {0.0, 0.0, 0.0, 0.0, 0.0};    // every spring left: no removal remains
+      if (spent) *spent = PruneSpent{};    // every spring left: no removal remains
       return {{0.0, 0.0}, 0.0, W, 0, STEP_SEPARATED, detail::carried_after(carry, 0.0), 0};
     }
     const double dz = z_new - top.z, P1 = hertz_force(mat, z_new);

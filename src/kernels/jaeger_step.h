@@ -93,7 +93,7 @@ namespace jaeger {
     rec[L::length] = 0.0;
     rec[L::work] = rec[L::dampwork] = rec[L::stored] = 0.0;
     for (int k = 0; k < 3; k++) rec[L::fdamp_x + k] = 0.0;
-    for (int i = 0; i < int(sizeof(PruneSpent) / sizeof(double)); ++i) rec[L::spent + i] = 0.0;
+    *record_spent<L>(rec) = PruneSpent{};
     if (L::resist >= 0)
       for (int k = 0; k < RESISTANCE_SLOTS; k++) rec[L::resist + k] = 0.0;
   }

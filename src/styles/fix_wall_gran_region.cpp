@@ -344,16 +344,16 @@ template <class Law> void FixWallGranRegion<Law>::post_force(int)
   for (int i = 0; i < this->atom->nlocal; i++)
     if (mask[i] & this->groupbit) contacts_of(i, advance);
   this->end_tallies();
-  longest_list = largest_list();
-  this->maxexchange = demc_exchange::exchange_room(longest_list + 1, this->maxexchange);
+  this->maxexchange = demc_exchange::exchange_room(largest_list() + 1, this->maxexchange);
 }
 
-/* "longest_list": this rank's longest contact list after the last step, in values (the room
-   asked of Comm::exchange() only grows); else the law's wall fix's */
+/* "longest_list": this rank's longest contact list now, in values (the room asked of
+   Comm::exchange() only grows, so it does not tell); else the law's wall fix's */
 template <class Law> void *FixWallGranRegion<Law>::extract(const char *str, int &dim)
 {
   if (strcmp(str, "longest_list") == 0) {
     dim = 0;
+    longest_list = largest_list();
     return (void *) &longest_list;
   }
   return Law::extract(str, dim);

@@ -135,7 +135,7 @@ template <class Law> class FixWallGranRegion : public Law {
   void part_record(int i, double *entry, bool advance);
   int find_entry(const std::vector<double> &list, int iwall) const;
   int largest_list() const;
-  int longest_list = 0;    // this rank's longest contact list after the last step (values)
+  int longest_list = 0;    // what extract("longest_list") last found (values)
   void check_list(int i) const;
 
   // restart records: each atom's list, spread evenly over the atoms' restart slots
