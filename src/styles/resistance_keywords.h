@@ -38,15 +38,18 @@ inline demc::resistance::Sds parse_sds_coefficients(LAMMPS *lmp, const std::stri
   return {c[0], c[1], c[2]};
 }
 
-/* Parse the rolling or twisting keyword at arg[iarg] into p. Returns the number of arguments
-   used, 0 if arg[iarg] is neither. Twisting marshall takes the law's tangential stiffness,
-   dashpot and friction coefficient, which the caller fills in per contact. */
+/* Parse the rolling or twisting keyword at arg[iarg] into p (as the command's parsing began: no
+   sub-model set; each keyword once). Returns the number of arguments used, 0 if arg[iarg] is
+   neither. Twisting marshall takes the law's tangential stiffness, dashpot and friction
+   coefficient, which the caller fills in per contact. */
 inline int parse_resistance_keyword(LAMMPS *lmp, const std::string &command, int narg, char **arg,
                                     int iarg, demc::resistance::Params &p)
 {
   const bool rolling = strcmp(arg[iarg], "rolling") == 0;
   if (!rolling && strcmp(arg[iarg], "twisting") != 0) return 0;
   const std::string what = command + " " + arg[iarg];
+  if (rolling ? p.rolling : p.twisting != demc::resistance::TWISTING_NONE)
+    lmp->error->all(FLERR, "{}: given twice (each keyword once)", what);
   if (iarg + 2 > narg) utils::missing_cmd_args(FLERR, what, lmp->error);
   const std::string model = arg[iarg + 1];
   if (!rolling && model == "marshall") {

@@ -455,6 +455,8 @@ TEST(GranCoulomb, BadInputGivesClearErrors)
       {sphere, "pair_coeff * * hooke 1e5 0.5 rolling sds -1 0 0.1", "k must be >= 0"},
       {sphere, "pair_coeff * * hooke 1e5 0.5 rolling sds 1 0", "Illegal"},
       {sphere, "pair_coeff * * hooke 1e5 0.5 damping 1 0 restitution 0.5 0", "given twice"},
+      {sphere, "pair_coeff * * hooke 1e5 0.5 twisting sds 1 0 0.1 twisting sds 2 0 0.1",
+       "given twice"},
       {with({"pair_coeff 1 1 hooke 1e5 0.5 rolling sds 1e3 0 0.1", "pair_coeff 2 2 hooke 1e5 0.5"}),
        "run 0", "types 1 and 2 have different rolling or twisting models"},
       {with({"pair_coeff * * hooke 1e5 0.5"}),

@@ -362,10 +362,15 @@ TEST(RollingTwisting, BadInputGivesClearErrors)
       {"pair_coeff * * 1e5 8e4 0.5 rolling sds -1 0 0.1", "k must be >= 0"},
       {"pair_coeff * * 1e5 8e4 0.5 twisting sds 1 0 -0.1", "mu must be >= 0"},
       {"pair_coeff * * 1e5 8e4 0.5 damping 1 1 restitution 0.5 0", "given twice"},
+      {"pair_coeff * * 1e5 8e4 0.5 rolling sds 1 0 0.1 rolling sds 2 0 0.1", "given twice"},
+      {"pair_coeff * * 1e5 8e4 0.5 twisting marshall rolling sds 1 0 0.1 twisting sds 1 0 0.1",
+       "given twice"},
       {"pair_coeff * * 1e5 8e4 0.5 spinning sds 1 1 1", "Unknown pair_coeff gran/kuhn keyword"},
       {"pair_style gran/kuhn rolling sds 1 2 3", "Unknown pair_style gran/kuhn keyword"},
       {"fix w all wall/gran/kuhn 1e5 8e4 0.5 rolling sds 1 2 -3 zplane 0 NULL", "mu must be >= 0"},
       {"fix w all wall/gran/kuhn 1e5 8e4 0.5 twisting xyz zplane 0 NULL", "unknown model xyz"},
+      {"fix w all wall/gran/kuhn 1e5 8e4 0.5 rolling sds 1 0 0.1 rolling sds 1 0 0.2 zplane 0 NULL",
+       "given twice"},
   };
   for (const auto &c : cases) {
     LammpsSession s;
