@@ -122,6 +122,21 @@ std::string FixWallGranDemc::law_error(const std::string &what) const
   return fmt::format("Fix {}: {}", style, what);
 }
 
+/* LAMMPS's fix wall/gran keywords that these walls do not have, said as such (an input moved
+   from fix wall/gran would otherwise read "unknown keyword") */
+void FixWallGranDemc::refuse_builtin_keyword(const char *word, bool region_fix) const
+{
+  if (strcmp(word, "shear") == 0)
+    error->all(FLERR,
+               law_error(region_fix ? "LAMMPS's shear keyword is not supported: the region's "
+                                      "own move and rotate keywords move the wall"
+                                    : "LAMMPS's shear keyword is not supported: a plane wall "
+                                      "moves in its plane with translate vx vy vz (after the "
+                                      "wall style)"));
+  if (strcmp(word, "temperature") == 0)
+    error->all(FLERR, law_error("LAMMPS's temperature keyword (heat flow) is not supported"));
+}
+
 /* ----------------------------------------------------------------------
    [law keywords] wallstyle args [wiggle dim A period | translate vx vy vz |
    rotate omega | law keywords] ...; law keywords may come before or after the wall.
@@ -138,6 +153,7 @@ void FixWallGranDemc::parse_wall(int narg, char **arg, int iarg)
     if (n == 0) n = parse_dashpot_limit_keyword(narg, arg, iarg);
     if (n == 0) n = parse_contacts(narg, arg, iarg);
     if (n == 0) n = law_keyword(narg, arg, iarg);
+    if (n == 0) refuse_builtin_keyword(arg[iarg], region_fix);
     if (n == 0) error->all(FLERR, "Unknown fix {} keyword: {}", style, arg[iarg]);
     iarg += n;
   };

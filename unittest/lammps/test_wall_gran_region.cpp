@@ -800,6 +800,7 @@ TEST(WallGranRegion, BadInputGivesClearErrors)
        "moves with its region (region move, rotate), not with keyword rotate"},
       {j + "region p wiggle z 1 1", "not with keyword wiggle"},
       {j + "region p translate 1 0 0", "not with keyword translate"},
+      {k + "region p shear x 1", "not supported: the region's own move and rotate keywords"},
       {j + "region s", "region s changes its shape with variables"},
       {k + "damping 1 1 region u", "region u changes its shape with variables"},
       {j + "region p beta 3", "beta must be within [0, 2]"},
