@@ -122,9 +122,9 @@ std::string FixWallGranDemc::law_error(const std::string &what) const
   return fmt::format("Fix {}: {}", style, what);
 }
 
-/* LAMMPS's fix wall/gran keywords that these walls do not have, said as such (an input moved
-   from fix wall/gran would otherwise read "unknown keyword") */
-void FixWallGranDemc::refuse_builtin_keyword(const char *word, bool region_fix) const
+/* a keyword no parser took: LAMMPS's fix wall/gran keywords that these walls do not have said
+   as such (an input moved from fix wall/gran would otherwise read "unknown keyword") */
+void FixWallGranDemc::unknown_keyword(const char *word, bool region_fix) const
 {
   if (strcmp(word, "shear") == 0)
     error->all(FLERR,
@@ -135,6 +135,7 @@ void FixWallGranDemc::refuse_builtin_keyword(const char *word, bool region_fix) 
                                       "wall style)"));
   if (strcmp(word, "temperature") == 0)
     error->all(FLERR, law_error("LAMMPS's temperature keyword (heat flow) is not supported"));
+  error->all(FLERR, "Unknown fix {} keyword: {}", style, word);
 }
 
 /* ----------------------------------------------------------------------
@@ -153,8 +154,7 @@ void FixWallGranDemc::parse_wall(int narg, char **arg, int iarg)
     if (n == 0) n = parse_dashpot_limit_keyword(narg, arg, iarg);
     if (n == 0) n = parse_contacts(narg, arg, iarg);
     if (n == 0) n = law_keyword(narg, arg, iarg);
-    if (n == 0) refuse_builtin_keyword(arg[iarg], region_fix);
-    if (n == 0) error->all(FLERR, "Unknown fix {} keyword: {}", style, arg[iarg]);
+    if (n == 0) unknown_keyword(arg[iarg], region_fix);
     iarg += n;
   };
   while (iarg < narg && wall_style_of(arg[iarg]) < 0) {

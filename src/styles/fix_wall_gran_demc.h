@@ -146,7 +146,7 @@ class FixWallGranDemc : public Fix {
      the friction work it dissipated */
   void add_late_tangential_force(int p, const demc::Vec3 &force, const demc::Vec3 &r_q,
                                  const demc::Vec3 &wall_move, bool sliding, double dissipated);
-  void refuse_builtin_keyword(const char *word, bool region_fix) const;
+  void unknown_keyword(const char *word, bool region_fix) const;    // an error
   std::string law_error(const std::string &what) const;    // "Fix <style>: <what>"
   double contacts_memory() const;                          // bytes of the contacts array
 
